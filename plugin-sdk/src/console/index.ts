@@ -1,0 +1,162 @@
+import { createContext, useContext, useEffect, type ComponentType } from 'react';
+import { useTranslation as useI18nTranslation } from 'react-i18next';
+import type { Observable } from 'rxjs';
+import type { i18n as I18n } from 'i18next';
+
+/**
+ * The console half of the SDK. A plugin bundle default-exports `definePlugin({...})`. The host
+ * gives each plugin a child container holding only the services below and provides them to the
+ * plugin's views through `PlatformContext`; views reach them through the hooks.
+ */
+
+export { Codes, type Envelope } from '../shared/envelope.js';
+
+export interface ViewProps {
+  /** The route path the view was mounted for. */
+  path: string;
+  query: Record<string, string>;
+}
+
+export interface ConsolePlugin {
+  id: string;
+  /** One component per `view` named in the manifest's routes. */
+  views: Record<string, ComponentType<ViewProps>>;
+}
+
+export function definePlugin(plugin: ConsolePlugin): ConsolePlugin {
+  return plugin;
+}
+
+/** Rejected calls carry the envelope code, message and HTTP status. */
+export interface ApiErrorInfo {
+  code: number;
+  msg: string;
+  status: number;
+}
+
+export interface RequestOptions {
+  params?: Record<string, unknown>;
+  headers?: Record<string, string>;
+  /** Handle the error yourself: no toast. */
+  silent?: boolean;
+  onUploadProgress?: (fraction: number) => void;
+  responseType?: 'json' | 'blob';
+}
+
+/** The shared HTTP client (spec 01 section 8): resolves with `data`, rejects with ApiErrorInfo. */
+export interface ApiClient {
+  get<T = unknown>(url: string, options?: RequestOptions): Promise<T>;
+  post<T = unknown>(url: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  put<T = unknown>(url: string, body?: unknown, options?: RequestOptions): Promise<T>;
+  delete<T = unknown>(url: string, options?: RequestOptions): Promise<T>;
+  options<T = unknown>(url: string, options?: RequestOptions): Promise<T>;
+}
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  realName: string;
+  userType: number;
+  apiKey: string | null;
+}
+
+export interface SessionState {
+  user: SessionUser | null;
+  departmentId: number | null;
+  departmentName: string | null;
+  roleNames: string[];
+}
+
+export interface SessionService {
+  current(): SessionState;
+  changes(): Observable<SessionState>;
+}
+
+export interface PermissionService {
+  /** A button permission is granted if any stored button entry has this key. */
+  hasButton(key: string): boolean;
+  /** A route permission is granted if any menu entry or child has this path. */
+  hasRoute(path: string): boolean;
+  /** Granted only if the entry matches and its configValue equals 1. */
+  hasSystemConfig(configKey: string): boolean;
+  changes(): Observable<void>;
+}
+
+export interface BusEvent<T = unknown> {
+  type: string;
+  payload: T;
+}
+
+export interface ConsoleBus {
+  events<T = unknown>(type?: string): Observable<BusEvent<T>>;
+  emit<T>(event: BusEvent<T>): void;
+}
+
+export interface Notifier {
+  success(message: string): void;
+  warning(message: string): void;
+  info(message: string): void;
+  error(message: string): void;
+}
+
+export interface PlatformServices {
+  pluginId: string;
+  api: ApiClient;
+  session: SessionService;
+  permissions: PermissionService;
+  bus: ConsoleBus;
+  notify: Notifier;
+  i18n: I18n;
+  navigate(path: string): void;
+}
+
+/** Injection tokens of the services a plugin's child container holds. */
+export const Tokens = {
+  Api: Symbol.for('linguaport.api'),
+  Session: Symbol.for('linguaport.session'),
+  Permissions: Symbol.for('linguaport.permissions'),
+  Bus: Symbol.for('linguaport.bus'),
+  Notify: Symbol.for('linguaport.notify'),
+  I18n: Symbol.for('linguaport.i18n'),
+  Navigate: Symbol.for('linguaport.navigate'),
+  PluginId: Symbol.for('linguaport.pluginId'),
+} as const;
+
+export const PlatformContext = createContext<PlatformServices | null>(null);
+
+export function usePlatform(): PlatformServices {
+  const services = useContext(PlatformContext);
+  if (!services) throw new Error('usePlatform must be used inside a plugin view mounted by the console');
+  return services;
+}
+
+export function useApi(): ApiClient {
+  return usePlatform().api;
+}
+
+export function useSession(): SessionService {
+  return usePlatform().session;
+}
+
+export function usePermission(): PermissionService {
+  return usePlatform().permissions;
+}
+
+export function useNotify(): Notifier {
+  return usePlatform().notify;
+}
+
+/** Subscribe to bus events of one type for the life of the component. */
+export function useBus<T = unknown>(type: string, handler: (event: BusEvent<T>) => void): void {
+  const { bus } = usePlatform();
+  useEffect(() => {
+    const sub = bus.events<T>(type).subscribe(handler);
+    return () => sub.unsubscribe();
+  }, [bus, type, handler]);
+}
+
+/** `useTranslation` bound to the plugin's own namespace by default. */
+export function useTranslation(ns?: string | string[]) {
+  const services = useContext(PlatformContext);
+  return useI18nTranslation(ns ?? services?.pluginId);
+}

@@ -1,0 +1,177 @@
+import type { Kysely } from 'kysely';
+import type { ZodType } from 'zod';
+import type { Observable } from 'rxjs';
+
+/**
+ * The server half of the SDK. A plugin's server entry default-exports `defineServerPlugin({...})`;
+ * the kernel calls `setup(ctx)` with a context scoped to that plugin (Fastify-style
+ * encapsulation: no module-level singletons, no import-time side effects).
+ */
+
+export { Codes, type Envelope } from '../shared/envelope.js';
+
+/** Throw from a handler to answer with this code and message (and its HTTP status). */
+export class ApiError extends Error {
+  constructor(
+    public readonly code: number,
+    message: string,
+    public readonly data: unknown = null,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/**
+ * Who may call a route. Every route must say: `'public'`, `'signed-in'` (any signed-in user,
+ * for their own data), or a permission key the plugin declared in its manifest.
+ */
+export type RouteAccess = 'public' | 'signed-in' | { permission: string } | { anyPermission: string[] };
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
+
+export interface Caller {
+  userId: number;
+  username: string;
+  departmentId: number | null;
+  isSuperAdmin: boolean;
+  /** Permission keys granted through the caller's roles in the chosen department. */
+  permissions: ReadonlySet<string>;
+  /** How the caller signed this request: a console session or an API key. */
+  via: 'session' | 'api-key';
+}
+
+export interface RequestContext<Q = unknown, B = unknown, P = unknown> {
+  query: Q;
+  body: B;
+  params: P;
+  headers: Record<string, string | string[] | undefined>;
+  /** The signed-in caller; null only on public routes. */
+  caller: Caller | null;
+  ip: string;
+  /** For uploads: the raw request, to read multipart parts. */
+  raw: unknown;
+  /** Set a response header (downloads). */
+  header(name: string, value: string): void;
+}
+
+export interface RouteDefinition<Q = any, B = any, P = any> {
+  method: HttpMethod;
+  /** Path under `/api`, e.g. `/user/add`. */
+  url: string;
+  access: RouteAccess;
+  /** Operation-log module name; mutating routes are logged by the kernel. */
+  module?: string;
+  schema?: { query?: ZodType<Q>; body?: ZodType<B>; params?: ZodType<P> };
+  /** Return the envelope's data, or a `RawReply` for files and streams. */
+  handler(req: RequestContext<Q, B, P>): Promise<unknown> | unknown;
+}
+
+/** A handler may return this to send bytes instead of the envelope. */
+export interface RawReply {
+  raw: true;
+  status?: number;
+  contentType: string;
+  body: Buffer | string | NodeJS.ReadableStream;
+  headers?: Record<string, string>;
+}
+
+export interface Migration {
+  /** Ordered, unique within the plugin: `001_create_terms`. */
+  name: string;
+  up(db: Kysely<any>): Promise<void>;
+}
+
+export interface Logger {
+  debug(msg: string, extra?: object): void;
+  info(msg: string, extra?: object): void;
+  warn(msg: string, extra?: object): void;
+  error(msg: string, extra?: object): void;
+}
+
+export interface JobOptions {
+  /** Retries on failure before the job is failed. */
+  retryLimit?: number;
+  retryDelaySeconds?: number;
+  /** A job with the same singleton key is not queued twice while one is waiting. */
+  singletonKey?: string;
+  startAfterSeconds?: number;
+  priority?: number;
+}
+
+export interface Job<T = unknown> {
+  id: string;
+  name: string;
+  data: T;
+}
+
+/** The durable job queue: accepted work survives a server restart. Names are scoped to the plugin. */
+export interface JobQueue {
+  send<T extends object>(name: string, data: T, options?: JobOptions): Promise<string>;
+  work<T extends object>(name: string, handler: (job: Job<T>) => Promise<unknown>, options?: { batchSize?: number; concurrency?: number }): Promise<void>;
+  getJob(name: string, id: string): Promise<{ id: string; state: string; output: unknown } | null>;
+  cancel(name: string, id: string): Promise<void>;
+}
+
+export interface DomainEvent<T = unknown> {
+  /** `area.thing.happened`, e.g. `message.created`. */
+  type: string;
+  payload: T;
+  /** Who should receive it over the WebSocket; all signed-in users when absent. */
+  audience?: { userIds?: number[]; permission?: string };
+}
+
+/** Domain events, pushed to the console over the WebSocket and across server instances. */
+export interface EventBus {
+  publish<T>(event: DomainEvent<T>): Promise<void>;
+  events(type?: string): Observable<DomainEvent>;
+}
+
+export interface StoredFile {
+  /** Storage key, relative to the plugin's folder. */
+  key: string;
+  size: number;
+  sha256: string;
+}
+
+/** Files under `DATA_DIR/files/<plugin id>/`. Keys never escape that folder. */
+export interface FileStorage {
+  put(key: string, data: Buffer | NodeJS.ReadableStream): Promise<StoredFile>;
+  get(key: string): Promise<Buffer>;
+  stream(key: string): NodeJS.ReadableStream;
+  exists(key: string): Promise<boolean>;
+  remove(key: string): Promise<void>;
+  path(key: string): string;
+}
+
+export interface AuthService {
+  /** True when the caller holds the key (super administrators hold every key). */
+  can(caller: Caller | null, permission: string): boolean;
+  hashPassword(plain: string): Promise<string>;
+  verifyPassword(plain: string, hash: string): Promise<boolean>;
+}
+
+export interface ServerPluginContext {
+  readonly pluginId: string;
+  /** This plugin's own configuration (from `DATA_DIR/config/<id>.json` and the environment). */
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly logger: Logger;
+  readonly db: Kysely<any>;
+  readonly jobs: JobQueue;
+  readonly bus: EventBus;
+  readonly storage: FileStorage;
+  readonly auth: AuthService;
+  /** Register an API route; its access must be declared (public, signed-in or a declared key). */
+  route<Q = any, B = any, P = any>(definition: RouteDefinition<Q, B, P>): void;
+  /** Run when the server stops. */
+  onClose(fn: () => Promise<void> | void): void;
+}
+
+export interface ServerPlugin {
+  migrations?: Migration[];
+  setup(ctx: ServerPluginContext): Promise<void> | void;
+}
+
+export function defineServerPlugin(plugin: ServerPlugin): ServerPlugin {
+  return plugin;
+}

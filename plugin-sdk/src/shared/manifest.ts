@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { isValidRange, parseVersion } from './semver.js';
+
+/**
+ * `plugins/<id>/plugin.json`: the contract between a plugin and the platform. The build, the
+ * server at start and any upload validate it with this one schema.
+ */
+
+export const LOCALES = ['zh-CN', 'en-US'] as const;
+export type Locale = (typeof LOCALES)[number];
+
+const localized = z.object({ 'zh-CN': z.string().min(1), 'en-US': z.string().min(1) }).strict();
+
+export const pluginIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{1,39}$/, 'plugin id: 2-40 characters, lower-case letters, digits and dashes, starting with a letter');
+
+/** A route path the console navigates to: a slash then a name (spec 01 section 2.3). */
+export const routePathSchema = z.string().regex(/^\/[A-Za-z][A-Za-z0-9/_-]*$/, 'route path must start with a slash followed by a letter');
+
+/** Permission keys read `area:action` or `area:sub:action`. */
+export const permissionKeySchema = z
+  .string()
+  .regex(/^[a-zA-Z][a-zA-Z0-9-]*(:[a-zA-Z][a-zA-Z0-9-]*){1,3}$/, 'permission key reads area:action, letters, digits and dashes');
+
+export const menuDefaultsSchema = z
+  .object({
+    /** A Blueprint icon name. */
+    icon: z.string().min(1).default('application'),
+    /** Position among siblings, smaller first. */
+    order: z.number().int().positive().default(100),
+    /** Key of the menu group this entry sits under in the default tree (e.g. `system`); none for top level. */
+    group: z.string().regex(/^[a-z][a-zA-Z0-9-]*$/).optional(),
+    showInShortcut: z.boolean().default(false),
+  })
+  .strict();
+
+export const routeSchema = z
+  .object({
+    path: routePathSchema,
+    /** The name of the view the plugin module exports for this route. */
+    view: z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'view names are PascalCase'),
+    /** i18n key of the screen title, in one of the plugin's namespaces (`ns:key`). */
+    title: z.string().min(1),
+    /** A menu route appears in the permission tree with these defaults. */
+    menu: menuDefaultsSchema.optional(),
+    /** A detail route is reachable only when this parent menu path is permitted (spec 01 section 2.4). */
+    parent: routePathSchema.optional(),
+    /** The page has no minimum width (spec 01 section 2.7). */
+    fluid: z.boolean().default(false),
+  })
+  .strict()
+  .refine((r) => !(r.menu && r.parent), { message: 'a route is either a menu route (menu) or a detail route (parent), not both' })
+  .refine((r) => r.menu || r.parent, { message: 'a route needs menu defaults (menu) or a parent menu (parent)' });
+
+export const permissionSchema = z
+  .object({
+    key: permissionKeySchema,
+    /** button: gates a control in the UI and the API calls behind it; api: an API call only. */
+    type: z.enum(['button', 'api']),
+    name: localized,
+    /** The menu path this permission belongs to in the tree. */
+    menu: routePathSchema.optional(),
+  })
+  .strict();
+
+export const manifestSchema = z
+  .object({
+    id: pluginIdSchema,
+    version: z.string().refine((v) => parseVersion(v) !== null, 'version must be x.y.z'),
+    name: localized,
+    description: localized.optional(),
+    /** The SDK versions this plugin works with, as a semver range. */
+    sdk: z.string().min(1).refine(isValidRange, 'sdk must be a semver range such as ^1.0.0'),
+    /** console: a feature area loaded into the console; download: a file users download. */
+    type: z.enum(['console', 'download']).default('console'),
+    routes: z.array(routeSchema).default([]),
+    permissions: z.array(permissionSchema).default([]),
+    /** i18n namespaces; the first is the plugin's default. Resources live in locales/<locale>.json. */
+    i18n: z.array(z.string().regex(/^[a-z][a-zA-Z0-9-]*$/)).min(1),
+    /** The console entry, relative to the plugin folder. */
+    console: z.string().default('console/index.tsx'),
+    /** The server entry, relative to the plugin folder, when the plugin has a server part. */
+    server: z.string().optional(),
+  })
+  .strict()
+  .superRefine((m, ctx) => {
+    const paths = new Set<string>();
+    for (const r of m.routes) {
+      if (paths.has(r.path)) ctx.addIssue({ code: 'custom', message: `route ${r.path} is declared twice`, path: ['routes'] });
+      paths.add(r.path);
+    }
+    for (const r of m.routes) {
+      if (r.parent && paths.has(r.parent) && m.routes.find((x) => x.path === r.parent)?.parent) {
+        ctx.addIssue({ code: 'custom', message: `detail route ${r.path} has a detail route as parent`, path: ['routes'] });
+      }
+    }
+    const keys = new Set<string>();
+    for (const p of m.permissions) {
+      if (keys.has(p.key)) ctx.addIssue({ code: 'custom', message: `permission ${p.key} is declared twice`, path: ['permissions'] });
+      keys.add(p.key);
+    }
+  });
+
+export type PluginManifest = z.infer<typeof manifestSchema>;
+export type ManifestRoute = PluginManifest['routes'][number];
+export type ManifestPermission = PluginManifest['permissions'][number];
+
+/** Parse a manifest, throwing one readable error that names every problem. */
+export function parseManifest(input: unknown, source = 'plugin.json'): PluginManifest {
+  const result = manifestSchema.safeParse(input);
+  if (!result.success) {
+    const problems = result.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new Error(`${source} is invalid: ${problems}`);
+  }
+  return result.data;
+}
+
+/** The runtime registry the build emits and the server serves, keyed by route path. */
+export interface RegistryPlugin {
+  id: string;
+  version: string;
+  name: Record<Locale, string>;
+  type: 'console' | 'download';
+  sdk: string;
+  /** URL of the System.register bundle. */
+  bundle: string;
+  integrity: string;
+  css: string | null;
+  cssIntegrity: string | null;
+  /** URL of each locale's resources. */
+  locales: Record<Locale, string>;
+  i18n: string[];
+  routes: ManifestRoute[];
+  permissions: ManifestPermission[];
+}
+
+export interface RegistryRoute {
+  plugin: string;
+  view: string;
+  title: string;
+  /** Parent menu path for a detail route. */
+  parent?: string;
+  fluid: boolean;
+}
+
+export interface Registry {
+  sdkVersion: string;
+  plugins: Record<string, RegistryPlugin>;
+  routes: Record<string, RegistryRoute>;
+}
