@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: `unit` (pure logic, SDK, console units) and `server` (integration against the
+// database named by DATABASE_URL, or an embedded PGlite when unset). `npm test` runs `server`
+// a second time against a real PostgreSQL.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['plugin-sdk/test/**/*.test.{ts,tsx}', 'core/console/test/**/*.test.{ts,tsx}', 'plugins/*/test/console/**/*.test.{ts,tsx}', 'scripts/test/**/*.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          include: ['core/server/test/**/*.test.ts', 'plugins/*/test/server/**/*.test.ts'],
+          pool: 'forks',
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
