@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+// Set-up shared by `npm start` and `npm test`: Node check, npm dependencies, Debian packages, build.
+// Only Node built-ins here: this runs on a fresh clone before `node_modules` exists.
+// Each step skips itself when its work is already done, so a second run is quick.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync, mkdirSync, accessSync, constants } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Debian packages by purpose. `runtime` features degrade when missing; `test` ones are needed by `npm test`. */
+export const SYSTEM_PACKAGES = {
+  runtime: [],
+  test: [
+    { pkg: 'chromium', check: '/usr/bin/chromium', feature: 'end-to-end tests in Chromium' },
+    { pkg: 'fonts-noto-cjk', feature: 'Chinese glyphs in screenshots' },
+    { pkg: 'postgresql', check: '/usr/lib/postgresql', feature: 'integration tests against PostgreSQL' },
+  ],
+};
+
+const say = (line) => process.stdout.write(`[setup] ${line}\n`);
+
+export class SetupError extends Error {}
+
+function run(cmd, args, opts = {}) {
+  const res = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, ...opts });
+  if (res.error) throw new SetupError(`${cmd} could not be run: ${res.error.message}`);
+  if (res.status !== 0) throw new SetupError(`${cmd} ${args.join(' ')} failed with exit code ${res.status}`);
+}
+
+export function checkNode() {
+  const [major, minor] = process.versions.node.split('.').map(Number);
+  if (major < 20 || (major === 20 && minor < 11)) {
+    throw new SetupError(`Node ${process.versions.node} is too old: Node 20.11 or newer is needed`);
+  }
+}
+
+function installHash() {
+  const h = createHash('sha256');
+  for (const f of ['package.json', 'package-lock.json']) {
+    if (existsSync(join(ROOT, f))) h.update(readFileSync(join(ROOT, f)));
+  }
+  return h.digest('hex');
+}
+
+/** npm install when node_modules is missing or older than package.json / the lock file. */
+export function ensureNodeModules() {
+  const marker = join(ROOT, 'node_modules', '.linguaport-install');
+  const want = installHash();
+  if (existsSync(marker) && readFileSync(marker, 'utf8') === want) return false;
+  say('installing npm dependencies');
+  const ci = existsSync(join(ROOT, 'package-lock.json'));
+  run('npm', [ci ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error']);
+  writeFileSync(marker, want);
+  return true;
+}
+
+function dpkgInstalled(pkg) {
+  const res = spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' });
+  return res.status === 0 && res.stdout.includes('install ok installed');
+}
+
+/**
+ * Installs missing Debian packages when running as root. Without root it prints the exact
+ * apt-get line and returns the features that stay unavailable, instead of failing.
+ */
+export function ensureSystemPackages(kinds) {
+  const wanted = kinds.flatMap((k) => SYSTEM_PACKAGES[k]);
+  const missing = wanted.filter((p) => !(p.check ? existsSync(p.check) && dpkgInstalled(p.pkg) : dpkgInstalled(p.pkg)));
+  if (missing.length === 0) return [];
+  const names = missing.map((p) => p.pkg);
+  const line = `apt-get install -y ${names.join(' ')}`;
+  const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
+  if (!hasApt || typeof process.getuid !== 'function' || process.getuid() !== 0) {
+    say(`missing system packages: ${names.join(', ')}. Install them with: sudo ${line}`);
+    for (const p of missing) say(`unavailable until then: ${p.feature}`);
+    return missing.map((p) => p.feature);
+  }
+  say(`installing system packages: ${names.join(' ')}`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-o', 'DPkg::Lock::Timeout=600'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  run('apt-get', ['install', '-y', '--no-install-recommends', '-o', 'DPkg::Lock::Timeout=600', ...names], {
+    env,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  return [];
+}
+
+export function build(extraArgs = [], env = {}) {
+  run(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), ...extraArgs], { env: { ...process.env, ...env } });
+}
+
+/** The data directory must exist and be writable before the server opens its database there. */
+export function ensureDataDir(dir) {
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    throw new SetupError(`data directory ${dir} is not writable: ${err.code ?? err.message}`);
+  }
+}
+
+export function setup({ packages = ['runtime'], skipBuild = false } = {}) {
+  checkNode();
+  ensureNodeModules();
+  const unavailable = ensureSystemPackages(packages);
+  if (!skipBuild) build();
+  return { unavailable };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const depsOnly = process.argv.includes('--deps-only');
+  const forTest = process.argv.includes('--test');
+  try {
+    setup({ packages: forTest ? ['runtime', 'test'] : ['runtime'], skipBuild: depsOnly });
+  } catch (err) {
+    process.stderr.write(`[setup] ${err.message}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,118 @@
+#!/usr/bin/env node
+// `npm test`: the same set-up as `npm start` (plus the test-only Debian packages), then every suite:
+//   1. vitest, units and server integration on the embedded database (PGlite)
+//   2. vitest, server integration again on a real PostgreSQL started here on loopback
+//   3. Playwright end-to-end in Debian's Chromium
+// and a last line `N passed, N failed` adding all suites up.
+// `npm test -- --only pglite,postgres,e2e` runs a subset.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT, setup, SetupError } from './setup.mjs';
+
+const reports = join(ROOT, '.tmp', 'reports');
+const onlyArg = process.argv.find((a) => a.startsWith('--only'));
+const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : process.argv[process.argv.indexOf(onlyArg) + 1]).split(',') : null;
+const wants = (stage) => !only || only.includes(stage);
+
+function runStage(cmd, args, env = {}) {
+  return new Promise((resolveStage) => {
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.on('exit', (code) => resolveStage(code ?? 1));
+    child.on('error', () => resolveStage(127));
+  });
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/** Counts from a vitest JSON report (jest-compatible fields). */
+function vitestCounts(file) {
+  const r = readJson(file);
+  if (!r) return null;
+  return { passed: r.numPassedTests ?? 0, failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0), skipped: r.numPendingTests ?? 0 };
+}
+
+function playwrightCounts(file) {
+  const r = readJson(file);
+  if (!r?.stats) return null;
+  return { passed: (r.stats.expected ?? 0) + (r.stats.flaky ?? 0), failed: r.stats.unexpected ?? 0, skipped: r.stats.skipped ?? 0 };
+}
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const lines = [];
+function add(name, counts, exitCode) {
+  if (!counts) {
+    // A runner that crashed before reporting counts as one failure, never as silence.
+    totals.failed += 1;
+    lines.push(`${name}: no report (exit ${exitCode})`);
+    return;
+  }
+  if (exitCode !== 0 && counts.failed === 0) counts.failed = 1;
+  totals.passed += counts.passed;
+  totals.failed += counts.failed;
+  totals.skipped += counts.skipped;
+  lines.push(`${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+}
+
+async function main() {
+  const started = Date.now();
+  setup({ packages: ['runtime', 'test'] });
+  rmSync(reports, { recursive: true, force: true });
+  mkdirSync(reports, { recursive: true });
+  const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+
+  if (wants('pglite')) {
+    const out = join(reports, 'vitest-pglite.json');
+    const code = await runStage(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+      DATABASE_URL: '',
+    });
+    add('unit + server (PGlite)', vitestCounts(out), code);
+  }
+
+  if (wants('postgres')) {
+    const { startPostgres } = await import('./lib/postgres.mjs');
+    let pg = null;
+    try {
+      pg = await startPostgres();
+      const out = join(reports, 'vitest-postgres.json');
+      const code = await runStage(
+        process.execPath,
+        [vitest, 'run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+        { DATABASE_URL: pg.url },
+      );
+      add('server (PostgreSQL)', vitestCounts(out), code);
+    } catch (err) {
+      process.stderr.write(`PostgreSQL suite could not run: ${err.message}\n`);
+      add('server (PostgreSQL)', null, 1);
+    } finally {
+      await pg?.stop();
+    }
+  }
+
+  if (wants('e2e')) {
+    const out = join(reports, 'playwright.json');
+    const cli = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+    const code = await runStage(process.execPath, [cli, 'test', '-c', 'tests/e2e/playwright.config.ts'], {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    });
+    add('end-to-end (Chromium)', existsSync(out) ? playwrightCounts(out) : null, code);
+  }
+
+  process.stdout.write(`\n${lines.join('\n')}\ntime: ${Math.round((Date.now() - started) / 1000)} s\n`);
+  const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
+  writeFileSync(join(reports, 'summary.txt'), `${summary}\n`);
+  process.stdout.write(`${summary}\n`);
+  process.exit(totals.failed > 0 ? 1 : 0);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof SetupError ? '' : 'unexpected: '}${err.message}\n`);
+  process.stdout.write('0 passed, 1 failed\n');
+  process.exit(1);
+});
