@@ -1,0 +1,35 @@
+import { defineConfig } from '@playwright/test';
+
+// One worker and so one Chromium for the whole suite; Debian's browser, never a downloaded one.
+export default defineConfig({
+  testDir: '.',
+  testMatch: '**/*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  globalSetup: './support/global-setup.ts',
+  outputDir: '../../.tmp/e2e/results',
+  reporter: [['list'], ['json', { outputFile: process.env.PLAYWRIGHT_JSON_OUTPUT_NAME ?? '../../.tmp/reports/playwright.json' }]],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    locale: 'en-US',
+    viewport: { width: 1400, height: 900 },
+    trace: 'off',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--disable-dev-shm-usage',
+      ],
+    },
+  },
+});

@@ -1,0 +1,12 @@
+import { expect, type Page } from '@playwright/test';
+
+export const baseUrl = () => process.env.E2E_BASE_URL!;
+
+/** Signs in through the real login page (RSA-encrypted password) and waits for the shell. */
+export async function signIn(page: Page, username = 'admin', password = process.env.E2E_ADMIN_PASSWORD!) {
+  await page.goto(`${baseUrl()}/login`);
+  await page.getByTestId('login-username').fill(username);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await expect(page).not.toHaveURL(/\/login/);
+}
