@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { ROOT, startServer } from './server.js';
+import { ROOT, startServer } from '../../../scripts/lib/run-server.js';
 
 export const ADMIN_PASSWORD = 'E2e-admin-Passw0rd';
 

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
-import { mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const ROOT = join(import.meta.dirname, '..', '..', '..');
+export const ROOT = join(import.meta.dirname, '..', '..');
 
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -26,7 +26,9 @@ export interface RunningServer {
 /** Starts the real server (`core/server/src/main.ts`) on a free loopback port and waits for /api/health. */
 export async function startServer(env: Record<string, string>): Promise<RunningServer> {
   const port = await freePort();
-  const dataDir = env.DATA_DIR ?? mkdtempSync(join(ROOT, '.tmp', 'e2e', 'data-'));
+  mkdirSync(join(ROOT, '.tmp'), { recursive: true });
+  const ownDataDir = !env.DATA_DIR;
+  const dataDir = env.DATA_DIR ?? mkdtempSync(join(ROOT, '.tmp', 'data-'));
   const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'core/server/src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
@@ -56,8 +58,12 @@ export async function startServer(env: Record<string, string>): Promise<RunningS
     process: child,
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
+        const done = () => {
+          if (ownDataDir) rmSync(dataDir, { recursive: true, force: true });
+          resolve();
+        };
+        if (child.exitCode !== null) return done();
+        child.once('exit', done);
         child.kill('SIGTERM');
         setTimeout(() => child.kill('SIGKILL'), 5000).unref();
       }),
