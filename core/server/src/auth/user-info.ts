@@ -1,0 +1,70 @@
+import type { Kysely } from 'kysely';
+import { activePermissions, buildMenuTree, grantedPermissions, type MenuNode, type PermissionRow, type RoleRow } from '../access/grants.js';
+
+/** The user-info answer of spec 01 section 3: the user and, per department, their roles. */
+
+export interface DepartmentRef {
+  id: number;
+  departmentName: string;
+}
+
+export async function departmentsOf(db: Kysely<any>, userId: number): Promise<DepartmentRef[]> {
+  return db
+    .selectFrom('user_department_roles as udr')
+    .innerJoin('departments as d', 'd.id', 'udr.department_id')
+    .select(['d.id', 'd.name as departmentName'])
+    .distinct()
+    .where('udr.user_id', '=', userId)
+    .orderBy('d.id')
+    .execute();
+}
+
+function firstPath(nodes: MenuNode[]): string | null {
+  for (const n of nodes) {
+    if (n.children.length) {
+      const inner = firstPath(n.children);
+      if (inner) return inner;
+    } else if (n.path && n.permissionType === 1) return n.path;
+  }
+  return null;
+}
+
+export async function userInfo(db: Kysely<any>, userId: number, currentDepartmentId: number | null = null) {
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'real_name', 'user_type', 'api_key'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
+  if (!user) return null;
+  const rows: { department_id: number; departmentName: string; role_id: number; roleName: string; is_super: boolean }[] = await db
+    .selectFrom('user_department_roles as udr')
+    .innerJoin('departments as d', 'd.id', 'udr.department_id')
+    .innerJoin('roles as r', 'r.id', 'udr.role_id')
+    .select(['udr.department_id', 'd.name as departmentName', 'udr.role_id', 'r.name as roleName', 'r.is_super'])
+    .where('udr.user_id', '=', userId)
+    .orderBy('udr.department_id')
+    .orderBy('udr.role_id')
+    .execute();
+  let all: PermissionRow[] | null = null;
+  const pathOfRole = new Map<number, string | null>();
+  // A role's path is its first permitted screen: the console's logo link goes there.
+  const rolePath = async (role: RoleRow) => {
+    if (!pathOfRole.has(role.id)) {
+      all ??= await activePermissions(db);
+      pathOfRole.set(role.id, firstPath(buildMenuTree(all, await grantedPermissions(db, [role]), 'zh-CN')));
+    }
+    return pathOfRole.get(role.id)!;
+  };
+  const departmentRoleBos: { department: DepartmentRef; roles: { id: number; roleName: string; path: string | null }[] }[] = [];
+  for (const r of rows) {
+    let entry = departmentRoleBos.find((e) => e.department.id === r.department_id);
+    if (!entry) departmentRoleBos.push((entry = { department: { id: r.department_id, departmentName: r.departmentName }, roles: [] }));
+    entry.roles.push({ id: r.role_id, roleName: r.roleName, path: await rolePath({ id: r.role_id, name: r.roleName, is_super: r.is_super }) });
+  }
+  return {
+    user: { id: user.id, userId: user.id, username: user.username, realName: user.real_name, userType: user.user_type, apiKey: user.api_key },
+    departmentRoleBos,
+    /** The department the session is bound to (an addition to the spec's fields). */
+    currentDepartmentId,
+  };
+}

@@ -1,0 +1,186 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import fastifyCookie from '@fastify/cookie';
+import fastifyMultipart from '@fastify/multipart';
+import type { ZodType } from 'zod';
+import { ApiError, type Caller, type RawReply, type RequestContext, type RouteAccess, type RouteDefinition } from '@linguaport/sdk/server';
+import { Codes, ok } from '@linguaport/sdk/shared';
+import { describeIssues, sendError } from './errors.js';
+
+/**
+ * The fastify app: every API answer is the `{code, msg, data}` envelope, every route declares
+ * who may call it, and the kernel (not the handler) enforces that declaration.
+ */
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    caller: Caller | null;
+  }
+}
+
+export interface RouteOwner {
+  pluginId: string;
+  declaredPermissions: ReadonlySet<string>;
+}
+
+export interface AppOptions {
+  logLevel: string;
+  /** Where pino writes (tests capture it); stdout when absent. */
+  logStream?: { write(line: string): void };
+  resolveCaller(token: string): Promise<Caller | null>;
+  /** Largest accepted upload, per file. */
+  uploadLimitBytes?: number;
+}
+
+export interface KernelApp {
+  app: FastifyInstance;
+  registerRoute(def: RouteDefinition, owner: RouteOwner): void;
+  /** Answers GET paths outside /api that nothing else served (the console's SPA fallback). */
+  setPageFallback(fallback: (request: FastifyRequest, reply: FastifyReply) => unknown): void;
+}
+
+export const SESSION_INVALID_MSG = 'Login expired, please sign in again';
+
+/** The token travels in the `Jwt` header (spec 01 section 7); `Authorization: Bearer` is accepted too. */
+export function tokenOf(request: FastifyRequest): string | null {
+  const jwt = request.headers.jwt;
+  if (typeof jwt === 'string' && jwt) return jwt;
+  const auth = request.headers.authorization;
+  if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7);
+  return null;
+}
+
+function describeAccess(access: unknown): string | null {
+  if (access === 'public' || access === 'signed-in') return null;
+  if (access && typeof access === 'object') {
+    const a = access as Record<string, unknown>;
+    if (typeof a.permission === 'string') return null;
+    if (Array.isArray(a.anyPermission) && a.anyPermission.length > 0 && a.anyPermission.every((k) => typeof k === 'string')) return null;
+  }
+  return `access must be 'public', 'signed-in', {permission} or {anyPermission: [...]}, got ${JSON.stringify(access)}`;
+}
+
+function keysOf(access: RouteAccess): string[] {
+  if (typeof access === 'string') return [];
+  return 'permission' in access ? [access.permission] : access.anyPermission;
+}
+
+function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, location: string): T {
+  if (!schema) return value as T;
+  const result = schema.safeParse(value ?? (location === 'body' ? undefined : {}));
+  if (!result.success) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${describeIssues(result.error.issues, location)}`);
+  return result.data;
+}
+
+function isRawReply(value: unknown): value is RawReply {
+  return !!value && typeof value === 'object' && (value as { raw?: unknown }).raw === true;
+}
+
+/** Reads a multipart request into fields (strings) and files ({filename, mimetype, data}). */
+async function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  const put = (name: string, value: unknown) => {
+    const prev = body[name];
+    body[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
+  };
+  for await (const part of request.parts()) {
+    if (part.type === 'file') put(part.fieldname, { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() });
+    else put(part.fieldname, part.value);
+  }
+  return body;
+}
+
+export async function createApp(options: AppOptions): Promise<KernelApp> {
+  const app = Fastify({
+    logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
+    disableRequestLogging: true,
+    bodyLimit: 10 * 1024 * 1024,
+  });
+  app.decorateRequest('caller', null);
+  await app.register(fastifyCookie);
+  await app.register(fastifyMultipart, { limits: { fileSize: options.uploadLimitBytes ?? 512 * 1024 * 1024, fieldSize: 1024 * 1024 } });
+  // Browsers post forms urlencoded too; fastify parses only JSON by default.
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.debug(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
+  });
+  app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
+
+  let pageFallback: ((request: FastifyRequest, reply: FastifyReply) => unknown) | null = null;
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0];
+    if (pageFallback && request.method === 'GET' && !path.startsWith('/api/') && path !== '/api') return pageFallback(request, reply);
+    return reply.status(404).send({ code: Codes.NOT_FOUND, msg: `No such API: ${request.method} ${path}`, data: null });
+  });
+
+  const owners = new Map<string, string>();
+
+  async function authorize(request: FastifyRequest, access: RouteAccess): Promise<void> {
+    const token = tokenOf(request);
+    const caller = token ? await options.resolveCaller(token) : null;
+    request.caller = caller;
+    if (access === 'public') return;
+    if (!caller) throw new ApiError(Codes.SESSION_INVALID, SESSION_INVALID_MSG);
+    if (access === 'signed-in' || caller.isSuperAdmin) return;
+    if ('permission' in access) {
+      if (!caller.permissions.has(access.permission)) throw new ApiError(Codes.FORBIDDEN, `Permission denied: this call needs the permission ${access.permission}`);
+    } else if (!access.anyPermission.some((k) => caller.permissions.has(k))) {
+      throw new ApiError(Codes.FORBIDDEN, `Permission denied: this call needs one of the permissions ${access.anyPermission.join(', ')}`);
+    }
+  }
+
+  function registerRoute(def: RouteDefinition, owner: RouteOwner): void {
+    const where = `plugin ${owner.pluginId} route ${def.method} ${def.url}`;
+    if (!def.url?.startsWith('/')) throw new Error(`${where}: url must start with a slash (it is served under /api)`);
+    if (def.access === undefined || def.access === null) throw new Error(`${where} has no access declaration (access: 'public', 'signed-in', {permission} or {anyPermission})`);
+    const bad = describeAccess(def.access);
+    if (bad) throw new Error(`${where}: ${bad}`);
+    for (const key of keysOf(def.access)) {
+      if (!owner.declaredPermissions.has(key)) throw new Error(`${where} needs permission ${key}, which the plugin's manifest does not declare`);
+    }
+    const id = `${def.method} ${def.url}`;
+    const other = owners.get(id);
+    if (other) throw new Error(`route ${id} is registered twice: by ${other} and by ${owner.pluginId}`);
+    owners.set(id, owner.pluginId);
+
+    app.route({
+      method: def.method,
+      url: `/api${def.url}`,
+      preHandler: (request) => authorize(request, def.access),
+      handler: async (request, reply) => {
+        let rawBody: unknown = request.body;
+        // A route with a body schema gets multipart fields parsed for it; without one the
+        // handler streams the parts itself through `raw` (large uploads).
+        if (def.schema?.body && request.isMultipart()) rawBody = await readMultipart(request);
+        const ctx: RequestContext = {
+          query: parseWith(def.schema?.query, request.query, 'query'),
+          params: parseWith(def.schema?.params, request.params, 'params'),
+          body: parseWith(def.schema?.body, rawBody, 'body'),
+          headers: request.headers,
+          caller: request.caller,
+          ip: request.ip,
+          raw: request,
+          header: (name, value) => void reply.header(name, value),
+        };
+        const result = await def.handler(ctx);
+        if (isRawReply(result)) {
+          reply.status(result.status ?? 200);
+          if (result.headers) reply.headers(result.headers);
+          reply.type(result.contentType);
+          return reply.send(result.body);
+        }
+        return ok(result === undefined ? null : result);
+      },
+    });
+  }
+
+  return {
+    app,
+    registerRoute,
+    setPageFallback(fallback) {
+      pageFallback = fallback;
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthService, EventBus, JobQueue, RouteDefinition, ServerPlugin, ServerPluginContext } from '@linguaport/sdk/server';
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import { runMigrations } from '../db/migrations.js';
+import { createFileStorage } from '../storage/files.js';
+import type { RouteOwner } from '../http/app.js';
+import { sdkLogger } from '../http/logger.js';
+import { readDeploymentSet, type DeployedPlugin } from './deployment.js';
+
+/**
+ * The plugin host: validates every plugin of the deployment set, then for each enabled plugin
+ * with a server part runs its migrations and calls `setup` with a context scoped to it.
+ */
+
+export interface PluginHostDeps {
+  config: Pick<Config, 'registryFile' | 'dataDir'>;
+  database: Database;
+  jobs: { forPlugin(pluginId: string): JobQueue };
+  bus: EventBus;
+  auth: AuthService;
+  logger: FastifyBaseLogger;
+  registerRoute(def: RouteDefinition, owner: RouteOwner): void;
+}
+
+export interface PluginHost {
+  plugins: DeployedPlugin[];
+  enabledIds: ReadonlySet<string>;
+  /** Runs the plugins' onClose callbacks, last started first. */
+  close(): Promise<void>;
+}
+
+function pluginConfig(dataDir: string, pluginId: string): Record<string, unknown> {
+  const file = join(dataDir, 'config', `${pluginId}.json`);
+  if (!existsSync(file)) return {};
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`${file} is not valid JSON: ${(err as Error).message}`);
+  }
+}
+
+async function importServerPart(plugin: DeployedPlugin): Promise<ServerPlugin> {
+  const file = resolve(plugin.dir, plugin.manifest.server!);
+  if (!existsSync(file)) throw new Error(`plugin ${plugin.id}: server entry ${file} does not exist`);
+  let mod: { default?: unknown };
+  try {
+    mod = await import(pathToFileURL(file).href);
+  } catch (err) {
+    throw new Error(`plugin ${plugin.id}: server entry ${file} failed to load: ${(err as Error).message}`);
+  }
+  const part = mod.default as ServerPlugin | undefined;
+  if (!part || typeof part.setup !== 'function') {
+    throw new Error(`plugin ${plugin.id}: ${file} must default-export defineServerPlugin({ setup }) (no setup function found)`);
+  }
+  return part;
+}
+
+export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
+  const plugins = readDeploymentSet(deps.config.registryFile);
+  const enabled = plugins.filter((p) => p.enabled);
+  const closers: { pluginId: string; fn: () => Promise<void> | void }[] = [];
+
+  for (const plugin of enabled) {
+    if (!plugin.manifest.server) continue;
+    const part = await importServerPart(plugin);
+    if (part.migrations?.length) await runMigrations(deps.database, `plugin:${plugin.id}`, part.migrations);
+    const owner: RouteOwner = { pluginId: plugin.id, declaredPermissions: new Set(plugin.manifest.permissions.map((p) => p.key)) };
+    const ctx: ServerPluginContext = {
+      pluginId: plugin.id,
+      config: Object.freeze(pluginConfig(deps.config.dataDir, plugin.id)),
+      logger: sdkLogger(deps.logger, { plugin: plugin.id }),
+      db: deps.database.db,
+      jobs: deps.jobs.forPlugin(plugin.id),
+      bus: deps.bus,
+      storage: createFileStorage(join(deps.config.dataDir, 'files'), plugin.id),
+      auth: deps.auth,
+      route: (def) => deps.registerRoute(def, owner),
+      onClose: (fn) => void closers.push({ pluginId: plugin.id, fn }),
+    };
+    await part.setup(ctx);
+    deps.logger.info(`plugin ${plugin.id} ${plugin.manifest.version} started`);
+  }
+
+  return {
+    plugins,
+    enabledIds: new Set(enabled.map((p) => p.id)),
+    async close() {
+      for (const { pluginId, fn } of closers.reverse()) {
+        try {
+          await fn();
+        } catch (err) {
+          deps.logger.error({ err }, `plugin ${pluginId}: onClose failed`);
+        }
+      }
+    },
+  };
+}

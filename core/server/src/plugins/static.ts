@@ -1,0 +1,47 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyReply } from 'fastify';
+import type { KernelApp } from '../http/app.js';
+
+/**
+ * Serves the build output: plugin bundles under /plugins/ (content-hashed, so cached forever) and
+ * the console at / with index.html uncached and every unknown page path falling back to it (SPA).
+ */
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+export async function serveDist(kernel: KernelApp, distDir: string): Promise<void> {
+  const { app } = kernel;
+  const pluginsDir = join(distDir, 'plugins');
+  const consoleDir = join(distDir, 'console');
+
+  if (existsSync(pluginsDir)) {
+    await app.register(fastifyStatic, {
+      root: pluginsDir,
+      prefix: '/plugins/',
+      decorateReply: false,
+      cacheControl: false,
+      setHeaders: (reply: FastifyReply) => void reply.header('cache-control', IMMUTABLE),
+    });
+  } else {
+    app.log.warn(`${pluginsDir} does not exist: plugin bundles are not served (run npm run build)`);
+  }
+
+  if (existsSync(join(consoleDir, 'index.html'))) {
+    await app.register(fastifyStatic, {
+      root: consoleDir,
+      prefix: '/',
+      cacheControl: false,
+      setHeaders: (reply: FastifyReply, path: string) =>
+        void reply.header('cache-control', path.endsWith('index.html') ? 'no-cache' : path.includes('/assets/') ? IMMUTABLE : 'public, max-age=0'),
+    });
+    kernel.setPageFallback((request, reply) => {
+      const path = request.url.split('?')[0];
+      if (path.startsWith('/plugins/')) return reply.status(404).type('text/plain').send('Not found');
+      return reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir);
+    });
+  } else {
+    app.log.warn(`${consoleDir}/index.html does not exist: the console is not served (run npm run build)`);
+  }
+}

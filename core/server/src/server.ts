@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { createAuthService } from './access/passwords.js';
+import { accessMigrations } from './access/migrations.js';
+import { corePermissionKeys, CORE_PLUGIN_ID } from './access/core-permissions.js';
+import { syncPermissionTree } from './access/permission-tree.js';
+import { resolveCaller, type Clock } from './access/sessions.js';
+import { ensureAdmin } from './auth/admin.js';
+import { authRoutes } from './auth/routes.js';
+import { createEventBus } from './bus/events.js';
+import type { Config } from './config.js';
+import { coreMigrations } from './db/core-migrations.js';
+import { createDatabase, type Database } from './db/database.js';
+import { runMigrations } from './db/migrations.js';
+import { createApp } from './http/app.js';
+import { healthRoute } from './http/health.js';
+import { sdkLogger } from './http/logger.js';
+import { registerWebSocket } from './http/websocket.js';
+import { createJobService } from './jobs/queue.js';
+import { routeTitles } from './plugins/deployment.js';
+import { startPlugins } from './plugins/host.js';
+import { registryRoute } from './plugins/registry-route.js';
+import { serveDist } from './plugins/static.js';
+
+/**
+ * The server kernel, assembled: database -> migrations -> first administrator -> plugins ->
+ * routes. Used in-process by tests (`app.inject`) and by main.ts, which adds `listen`.
+ */
+
+export interface ServerOptions {
+  /** Use this open database instead of opening one from the config; it is not closed by close(). */
+  database?: Database;
+  /** The clock for sessions and one-time keys (tests move time forward). */
+  now?: Clock;
+  /** Where the log goes (tests capture it); stdout when absent. */
+  logStream?: { write(line: string): void };
+  /** Where the first administrator's random password is announced; stdout when absent. */
+  print?: (line: string) => void;
+  /** WebSocket ping interval. */
+  wsPingMs?: number;
+}
+
+export interface KernelServer {
+  app: FastifyInstance;
+  database: Database;
+  close(): Promise<void>;
+}
+
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<KernelServer> {
+  const now = options.now ?? (() => new Date());
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await createDatabase(config));
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const close = async () => {
+    for (const fn of cleanups.reverse()) await fn();
+    cleanups.length = 0;
+  };
+  if (ownsDatabase) cleanups.push(() => database.close());
+
+  try {
+    const db = database.db;
+    await runMigrations(database, 'core', coreMigrations);
+    await runMigrations(database, 'core.access', accessMigrations);
+    await ensureAdmin(db, config, options.print);
+
+    const caller = (token: string) => resolveCaller(db, token, now());
+    const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, resolveCaller: caller });
+    const { app } = kernel;
+    cleanups.push(() => app.close());
+
+    const jobs = await createJobService(database);
+    cleanups.push(() => jobs.stop());
+    const bus = await createEventBus(database);
+    cleanups.push(() => bus.close());
+    const auth = createAuthService();
+    const sockets = await registerWebSocket(app, { bus, resolveCaller: caller, pingMs: options.wsPingMs });
+
+    // Core routes first, so a plugin claiming one of their paths is the one named as the intruder.
+    const core = { pluginId: CORE_PLUGIN_ID, declaredPermissions: corePermissionKeys };
+    const logger = sdkLogger(app.log);
+    for (const route of authRoutes({ db, now, logger, onSessionEnded: (hash) => sockets.closeSession(hash) })) kernel.registerRoute(route, core);
+    kernel.registerRoute(healthRoute(database, jobs), core);
+    let enabledIds: ReadonlySet<string> = new Set();
+    kernel.registerRoute(registryRoute(config.distDir, () => enabledIds), core);
+
+    const host = await startPlugins({ config, database, jobs, bus, auth, logger: app.log, registerRoute: kernel.registerRoute });
+    // Plugins close before the services they use (cleanups run last-in, first-out).
+    cleanups.push(() => host.close());
+    enabledIds = host.enabledIds;
+    const enabled = host.plugins.filter((p) => p.enabled);
+    await syncPermissionTree(db, enabled.map((p) => p.manifest), { titleOf: routeTitles(enabled), warn: (msg) => app.log.warn(msg) });
+    await serveDist(kernel, config.distDir);
+    await app.ready();
+    return { app, database, close };
+  } catch (err) {
+    await close().catch(() => {});
+    throw err;
+  }
+}
