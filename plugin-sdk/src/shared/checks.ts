@@ -133,16 +133,18 @@ export const chinesePhoneSchema = checked(isChinesePhone, ValidationKeys.phone);
 export const slashPathSchema = checked(isSlashPath, ValidationKeys.slashPath);
 export const digitsAndPunctuationSchema = checked(isDigitsAndPunctuation, ValidationKeys.digitsAndPunctuation);
 
+// `abort` stops at the first failure, so a blank value reads "required" and nothing more.
+
 /** Term and TM source: required (after trimming) and containing at least one letter. */
 export const termSourceSchema = requiredText()
   .trim()
-  .min(1, ValidationKeys.required)
+  .min(1, { message: ValidationKeys.required, abort: true })
   .refine((text) => !isOnlySpecialOrDigits(text), { message: ValidationKeys.termSource });
 
 /** User/account name: trimmed, then 2 to 255 characters (uniqueness is the server's job). */
 export const userNameSchema = requiredText()
   .trim()
-  .min(1, ValidationKeys.required)
+  .min(1, { message: ValidationKeys.required, abort: true })
   .refine((text) => {
     const n = characterCount(text);
     return n >= USER_NAME_MIN && n <= USER_NAME_MAX;
