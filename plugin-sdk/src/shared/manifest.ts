@@ -86,20 +86,21 @@ export const manifestSchema = z
   .strict()
   .superRefine((m, ctx) => {
     const paths = new Set<string>();
-    for (const r of m.routes) {
-      if (paths.has(r.path)) ctx.addIssue({ code: 'custom', message: `route ${r.path} is declared twice`, path: ['routes'] });
+    // Issues point at the offending entry (`routes.3.path`) so the message names the field to fix.
+    m.routes.forEach((r, i) => {
+      if (paths.has(r.path)) ctx.addIssue({ code: 'custom', message: `route ${r.path} is declared twice`, path: ['routes', i, 'path'] });
       paths.add(r.path);
-    }
-    for (const r of m.routes) {
+    });
+    m.routes.forEach((r, i) => {
       if (r.parent && paths.has(r.parent) && m.routes.find((x) => x.path === r.parent)?.parent) {
-        ctx.addIssue({ code: 'custom', message: `detail route ${r.path} has a detail route as parent`, path: ['routes'] });
+        ctx.addIssue({ code: 'custom', message: `detail route ${r.path} has a detail route as parent`, path: ['routes', i, 'parent'] });
       }
-    }
+    });
     const keys = new Set<string>();
-    for (const p of m.permissions) {
-      if (keys.has(p.key)) ctx.addIssue({ code: 'custom', message: `permission ${p.key} is declared twice`, path: ['permissions'] });
+    m.permissions.forEach((p, i) => {
+      if (keys.has(p.key)) ctx.addIssue({ code: 'custom', message: `permission ${p.key} is declared twice`, path: ['permissions', i, 'key'] });
       keys.add(p.key);
-    }
+    });
   });
 
 export type PluginManifest = z.infer<typeof manifestSchema>;

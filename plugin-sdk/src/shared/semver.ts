@@ -40,31 +40,41 @@ function testComparator(c: string, v: Version): boolean {
   const op = /^(\^|~|>=|<=|>|<|=)?(.*)$/.exec(c)!;
   const p = partial(op[2]);
   if (!p) return false;
+  // `*`, `^*`, `>=x` and the like match every version; `<*` and `>*` match none (as npm reads them).
+  if (p.parts === 0) return op[1] !== '<' && op[1] !== '>';
   const base = p.v;
+  const upper = upperOf(base, p.parts);
   switch (op[1]) {
     case '^': {
-      const upper: Version = base[0] > 0 ? [base[0] + 1, 0, 0] : base[1] > 0 || p.parts < 3 ? [0, base[1] + 1, 0] : [0, 0, base[2] + 1];
-      return compare(v, base) >= 0 && compare(v, upper) < 0;
+      // The first non-zero part is fixed; a missing part counts as unknown, not zero (`^0` is <1.0.0).
+      const caret: Version =
+        base[0] > 0 || p.parts === 1 ? [base[0] + 1, 0, 0] : base[1] > 0 || p.parts === 2 ? [0, base[1] + 1, 0] : [0, 0, base[2] + 1];
+      return compare(v, base) >= 0 && compare(v, caret) < 0;
     }
     case '~': {
-      const upper: Version = p.parts >= 2 ? [base[0], base[1] + 1, 0] : [base[0] + 1, 0, 0];
-      return compare(v, base) >= 0 && compare(v, upper) < 0;
+      const tilde: Version = p.parts >= 2 ? [base[0], base[1] + 1, 0] : [base[0] + 1, 0, 0];
+      return compare(v, base) >= 0 && compare(v, tilde) < 0;
     }
     case '>=': return compare(v, base) >= 0;
-    case '<=': return compare(v, base) <= 0;
-    case '>': return compare(v, base) > 0;
     case '<': return compare(v, base) < 0;
+    // A partial version stands for all of its patch (or minor) releases: `>1.2` is >=1.3.0, `<=1.2` is <1.3.0.
+    case '>': return upper === null ? compare(v, base) > 0 : compare(v, upper) >= 0;
+    case '<=': return upper === null ? compare(v, base) <= 0 : compare(v, upper) < 0;
     default: {
       if (p.parts === 3) return compare(v, base) === 0;
-      const upper = upperOf(base, p.parts);
       return compare(v, base) >= 0 && (upper === null || compare(v, upper) < 0);
     }
   }
 }
 
+/** The comparators of one `||` alternative; `>= 1.0.0` (operator, space, version) is one comparator. */
+function comparatorsOf(alternative: string): string[] {
+  return alternative.trim().replace(/(\^|~|>=|<=|>|<|=)\s+/g, '$1').split(/\s+/);
+}
+
 export function isValidRange(range: string): boolean {
   return range.split('||').every((alt) =>
-    alt.trim().split(/\s+/).every((c) => c === '*' || c === '' || partial(c.replace(/^(\^|~|>=|<=|>|<|=)/, '')) !== null),
+    comparatorsOf(alt).every((c) => c === '*' || c === '' || partial(c.replace(/^(\^|~|>=|<=|>|<|=)/, '')) !== null),
   );
 }
 
@@ -72,5 +82,5 @@ export function isValidRange(range: string): boolean {
 export function satisfies(version: string, range: string): boolean {
   const v = parseVersion(version);
   if (!v) return false;
-  return range.split('||').some((alt) => alt.trim().split(/\s+/).every((c) => testComparator(c, v)));
+  return range.split('||').some((alt) => comparatorsOf(alt).every((c) => testComparator(c, v)));
 }
