@@ -1,0 +1,145 @@
+import type { Job } from '@linguaport/sdk/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createJobService, type JobService } from '../src/jobs/queue.js';
+import { openTestDatabase, type TestDatabase } from './support/test-database.js';
+
+let t: TestDatabase;
+let jobs: JobService;
+const errors: string[] = [];
+const logger = { error: (msg: string) => void errors.push(msg) };
+
+beforeAll(async () => {
+  t = await openTestDatabase();
+  jobs = await createJobService(t.database, { logger });
+});
+
+afterAll(async () => {
+  await jobs?.stop();
+  await t?.cleanup();
+});
+
+const waitFor = <T>(fn: () => T | Promise<T>, timeout = 15_000) => expect.poll(fn, { timeout, interval: 100 });
+
+describe(`job queue (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () => {
+  it('is healthy once started', async () => {
+    expect(await jobs.health()).toEqual({ ok: true });
+  });
+
+  it('works a sent job and keeps its output', async () => {
+    const queue = jobs.forPlugin('term');
+    const seen: Job<{ text: string }>[] = [];
+    await queue.work<{ text: string }>('import', async (job) => {
+      seen.push(job);
+      return { words: job.data.text.split(' ').length };
+    });
+    const id = await queue.send('import', { text: 'three little words' });
+    await waitFor(async () => (await queue.getJob('import', id))?.state).toBe('completed');
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toEqual({ id, name: 'import', data: { text: 'three little words' } });
+    expect((await queue.getJob('import', id))?.output).toEqual({ words: 3 });
+  });
+
+  it('prefixes queue names with the plugin id', async () => {
+    const id = await jobs.forPlugin('memory').send('reindex', { n: 1 });
+    const rows = await t.database.query<{ name: string }>(`SELECT name FROM pgboss.job WHERE id = $1`, [id]);
+    expect(rows).toEqual([{ name: 'memory.reindex' }]);
+    // Another plugin's queue of the same short name is a different queue.
+    expect(await jobs.forPlugin('term').getJob('reindex', id)).toBeNull();
+  });
+
+  it('retries a failing job until it succeeds', async () => {
+    const queue = jobs.forPlugin('retry');
+    let attempts = 0;
+    await queue.work('flaky', async () => {
+      attempts += 1;
+      if (attempts < 3) throw new Error(`attempt ${attempts} failed`);
+      return { attempts };
+    });
+    const id = await queue.send('flaky', {}, { retryLimit: 3, retryDelaySeconds: 0 });
+    await waitFor(async () => (await queue.getJob('flaky', id))?.state).toBe('completed');
+    expect(attempts).toBe(3);
+  });
+
+  it('fails a job for good after its retries, keeping the error', async () => {
+    const queue = jobs.forPlugin('retry');
+    let attempts = 0;
+    await queue.work('doomed', async () => {
+      attempts += 1;
+      throw new Error('always broken');
+    });
+    const id = await queue.send('doomed', {}, { retryLimit: 1, retryDelaySeconds: 0 });
+    await waitFor(async () => (await queue.getJob('doomed', id))?.state).toBe('failed');
+    expect(attempts).toBe(2);
+    expect((await queue.getJob('doomed', id))?.output).toMatchObject({ message: 'always broken' });
+  });
+
+  it('fails only the failing job of a batch', async () => {
+    const queue = jobs.forPlugin('batch');
+    const ids = await Promise.all([1, 2, 3, 4].map((n) => queue.send('mixed', { n }, { retryLimit: 0 })));
+    await queue.work<{ n: number }>(
+      'mixed',
+      async (job) => {
+        if (job.data.n === 3) throw new Error('three is bad');
+        return { n: job.data.n };
+      },
+      { batchSize: 4, concurrency: 2 },
+    );
+    await waitFor(async () => Promise.all(ids.map(async (id) => (await queue.getJob('mixed', id))?.state))).toEqual([
+      'completed',
+      'completed',
+      'failed',
+      'completed',
+    ]);
+  });
+
+  it('does not queue a second job with the same singleton key while one waits', async () => {
+    const queue = jobs.forPlugin('single');
+    const first = await queue.send('rebuild', { a: 1 }, { singletonKey: 'index' });
+    const second = await queue.send('rebuild', { a: 2 }, { singletonKey: 'index' });
+    const other = await queue.send('rebuild', { a: 3 }, { singletonKey: 'other' });
+    expect(second).toBe(first);
+    expect(other).not.toBe(first);
+    const rows = await t.database.query(`SELECT id FROM pgboss.job WHERE name = 'single.rebuild'`);
+    expect(rows).toHaveLength(2);
+  });
+
+  it('cancels a waiting job so no worker runs it', async () => {
+    const queue = jobs.forPlugin('cancel');
+    const id = await queue.send('later', {}, { startAfterSeconds: 1 });
+    await queue.cancel('later', id);
+    let ran = false;
+    await queue.work('later', async () => {
+      ran = true;
+    });
+    await new Promise((r) => setTimeout(r, 2000));
+    expect(ran).toBe(false);
+    expect((await queue.getJob('later', id))?.state).toBe('cancelled');
+  });
+
+  it('answers null for an unknown job id', async () => {
+    expect(await jobs.forPlugin('term').getJob('import', 'not-a-uuid')).toBeNull();
+    expect(await jobs.forPlugin('term').getJob('import', '00000000-0000-0000-0000-000000000000')).toBeNull();
+  });
+
+  it('keeps an accepted job across a restart of the service and the database', async () => {
+    const id = await jobs.forPlugin('durable').send('convert', { file: 'a.docx' });
+    await jobs.stop();
+    expect(await jobs.health()).toMatchObject({ ok: false });
+    await t.database.close();
+
+    const reopened = await t.open();
+    jobs = await createJobService(reopened, { logger });
+    const queue = jobs.forPlugin('durable');
+    expect((await queue.getJob('convert', id))?.state).toBe('created');
+    const worked: string[] = [];
+    await queue.work<{ file: string }>('convert', async (job) => {
+      worked.push(job.data.file);
+    });
+    await waitFor(async () => (await queue.getJob('convert', id))?.state).toBe('completed');
+    expect(worked).toEqual(['a.docx']);
+  });
+
+  it('reported no queue errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
