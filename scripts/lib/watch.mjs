@@ -3,7 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import * as esbuild from 'esbuild';
 import { BuildError } from './errors.mjs';
 import { finishHost, hostBuildOptions, HOST_ENTRY } from './host.mjs';
-import { NOT_CONSOLE_INPUTS, loadPlugin, pluginBuildOptions } from './plugin.mjs';
+import { NOT_CONSOLE_INPUTS, loadPlugin, pluginBuildOptions, toSystemRegister } from './plugin.mjs';
 import { buildPlugin, writeRegistry } from './run.mjs';
 import { writeState } from './state.mjs';
 
@@ -59,6 +59,9 @@ async function watchPlugin(ctx, id, { log, debounceMs }) {
   let plugin = ctx.plugins.find((p) => p.id === id);
   let context = await esbuild.context(pluginBuildOptions(plugin, ctx));
   let entryFile = plugin.entryFile;
+  // Warm up (esbuild's incremental graph, Babel's module load) so the first change is fast too.
+  await context.rebuild().catch(() => {});
+  await toSystemRegister('export {}', 'warm-up.js');
 
   const runner = serialRunner(async () => {
     const t0 = performance.now();
