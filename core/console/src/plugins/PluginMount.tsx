@@ -1,0 +1,82 @@
+import { Component, Suspense, use, useMemo, useState, type ReactNode } from 'react';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { PlatformContext } from '@linguaport/sdk/console';
+import { useKernel } from '../container.js';
+import { toPluginError, type PluginLoadError } from './errors.js';
+import type { LoadedPlugin } from './loader.js';
+import { PluginErrorPanel } from './PluginErrorPanel.js';
+import { createPluginContainer, platformServices } from './services.js';
+import { ProgressBar } from '../router/ProgressBar.js';
+
+interface MountProps {
+  pluginId: string;
+  view: string;
+  path: string;
+}
+
+interface BoundaryProps {
+  pluginId: string;
+  version?: string;
+  onRetry(): void;
+  children: ReactNode;
+}
+
+/** Catches a load rejection or a render error of one plugin; the rest of the console goes on. */
+class PluginBoundary extends Component<BoundaryProps, { error: PluginLoadError | null }> {
+  override state = { error: null as PluginLoadError | null };
+
+  static getDerivedStateFromError(error: unknown) {
+    return { error: error as PluginLoadError };
+  }
+
+  override componentDidCatch(error: unknown) {
+    console.error(`[plugins] ${this.props.pluginId} failed`, error);
+  }
+
+  override render() {
+    if (this.state.error) {
+      const error = toPluginError(this.state.error, this.props.pluginId);
+      return (
+        <PluginErrorPanel
+          error={error}
+          version={this.props.version}
+          onRetry={this.props.onRetry}
+        />
+      );
+    }
+    return this.props.children;
+  }
+}
+
+function PluginView({ promise, view, path }: { promise: Promise<LoadedPlugin>; view: string; path: string }) {
+  const loaded = use(promise);
+  const kernel = useKernel();
+  const navigate = useNavigate();
+  const [search] = useSearchParams();
+  const services = useMemo(
+    () => platformServices(createPluginContainer(kernel, loaded.manifest.id, (p) => void navigate(p))),
+    [kernel, loaded, navigate],
+  );
+  const View = loaded.module.views[view];
+  return (
+    <PlatformContext.Provider value={services}>
+      <View path={path} query={Object.fromEntries(search)} />
+    </PlatformContext.Provider>
+  );
+}
+
+/** Mounts one plugin view: loads the plugin on first use, isolated by its own error boundary. */
+export function PluginMount({ pluginId, view, path }: MountProps) {
+  const { loader, registry } = useKernel();
+  const [attempt, setAttempt] = useState(0);
+  // The loader caches one promise per plugin; `attempt` asks again after a failed load.
+  const promise = useMemo(() => loader.load(pluginId), [loader, pluginId, attempt]);
+  const version = registry.get().plugins[pluginId]?.version;
+  return (
+    <PluginBoundary key={`${path}:${attempt}`} pluginId={pluginId} version={version} onRetry={() => { loader.forget(pluginId); setAttempt((n) => n + 1); }}>
+      <Suspense fallback={<ProgressBar active />}>
+        <PluginView promise={promise} view={view} path={path} />
+      </Suspense>
+    </PluginBoundary>
+  );
+}

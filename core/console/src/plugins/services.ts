@@ -1,0 +1,33 @@
+import { Container } from 'inversify';
+import { Tokens, type PlatformServices } from '@linguaport/sdk/console';
+import type { Kernel } from '../container.js';
+
+/**
+ * A child container per plugin (parent = root) holding only the SDK services, bound for that
+ * plugin; its views reach them through PlatformContext.
+ */
+export function createPluginContainer(kernel: Kernel, pluginId: string, navigate: (path: string) => void): Container {
+  const child = new Container({ parent: kernel.container });
+  child.bind(Tokens.PluginId).toConstantValue(pluginId);
+  child.bind(Tokens.Api).toConstantValue(kernel.http);
+  child.bind(Tokens.Session).toConstantValue(kernel.session);
+  child.bind(Tokens.Permissions).toConstantValue(kernel.permissions);
+  child.bind(Tokens.Bus).toConstantValue(kernel.bus);
+  child.bind(Tokens.Notify).toConstantValue(kernel.notifier);
+  child.bind(Tokens.I18n).toConstantValue(kernel.i18n);
+  child.bind(Tokens.Navigate).toConstantValue(navigate);
+  return child;
+}
+
+export function platformServices(container: Container): PlatformServices {
+  return {
+    pluginId: container.get<string>(Tokens.PluginId),
+    api: container.get(Tokens.Api),
+    session: container.get(Tokens.Session),
+    permissions: container.get(Tokens.Permissions),
+    bus: container.get(Tokens.Bus),
+    notify: container.get(Tokens.Notify),
+    i18n: container.get(Tokens.I18n),
+    navigate: container.get<(path: string) => void>(Tokens.Navigate),
+  };
+}
