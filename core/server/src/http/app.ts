@@ -64,11 +64,19 @@ function keysOf(access: RouteAccess): string[] {
   return 'permission' in access ? [access.permission] : access.anyPermission;
 }
 
-function parseWith<T>(schema: ZodType<T> | undefined, value: unknown, location: string): T {
-  if (!schema) return value as T;
-  const result = schema.safeParse(value ?? (location === 'body' ? undefined : {}));
-  if (!result.success) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${describeIssues(result.error.issues, location)}`);
-  return result.data;
+/** Validates params, query and body together, so one 400 names every bad field at once. */
+function parseRequest(schema: RouteDefinition['schema'], input: { params: unknown; query: unknown; body: unknown }) {
+  const problems: string[] = [];
+  const out: Record<string, unknown> = { ...input };
+  for (const location of ['params', 'query', 'body'] as const) {
+    const zod = schema?.[location] as ZodType | undefined;
+    if (!zod) continue;
+    const result = zod.safeParse(input[location] ?? (location === 'body' ? undefined : {}));
+    if (result.success) out[location] = result.data;
+    else problems.push(describeIssues(result.error.issues, location));
+  }
+  if (problems.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${problems.join('; ')}`);
+  return out as { params: unknown; query: unknown; body: unknown };
 }
 
 function isRawReply(value: unknown): value is RawReply {
@@ -154,10 +162,9 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
         // A route with a body schema gets multipart fields parsed for it; without one the
         // handler streams the parts itself through `raw` (large uploads).
         if (def.schema?.body && request.isMultipart()) rawBody = await readMultipart(request);
+        const parsed = parseRequest(def.schema, { params: request.params, query: request.query, body: rawBody });
         const ctx: RequestContext = {
-          query: parseWith(def.schema?.query, request.query, 'query'),
-          params: parseWith(def.schema?.params, request.params, 'params'),
-          body: parseWith(def.schema?.body, rawBody, 'body'),
+          ...parsed,
           headers: request.headers,
           caller: request.caller,
           ip: request.ip,

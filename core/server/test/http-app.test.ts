@@ -1,0 +1,225 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
+import { createApp, type KernelApp } from '../src/http/app.js';
+
+// The HTTP layer on its own: nobody is signed in (no session store behind it), so these tests
+// cover the envelope, validation, errors, bodies and the registration checks.
+
+const owner = { pluginId: 'demo', declaredPermissions: new Set(['demo:view']) };
+let kernel: KernelApp | null = null;
+let logLines: string[] = [];
+
+async function appWith(...routes: RouteDefinition[]): Promise<KernelApp> {
+  logLines = [];
+  kernel = await createApp({ logLevel: 'info', logStream: { write: (l) => void logLines.push(l) }, resolveCaller: async () => null });
+  for (const r of routes) kernel.registerRoute(r, owner);
+  await kernel.app.ready();
+  return kernel;
+}
+
+afterEach(async () => {
+  await kernel?.app.close();
+  kernel = null;
+});
+
+/** A plugin may bundle its own copy of the SDK: the kernel must recognise its ApiError by shape. */
+class ForeignApiError extends Error {
+  constructor(public readonly code: number, message: string) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+function multipart(fields: Record<string, string>, file?: { name: string; filename: string; content: string }) {
+  const boundary = '----linguaport-test';
+  let body = '';
+  for (const [k, v] of Object.entries(fields)) body += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
+  if (file) body += `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: text/plain\r\n\r\n${file.content}\r\n`;
+  body += `--${boundary}--\r\n`;
+  return { payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+}
+
+describe('the envelope', () => {
+  it('wraps returned data as {code: 200, msg, data}', async () => {
+    const { app } = await appWith({ method: 'GET', url: '/echo', access: 'public', handler: ({ query }) => ({ got: query }) });
+    const res = await app.inject({ method: 'GET', url: '/api/echo?a=1' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ code: 200, msg: 'success', data: { got: { a: '1' } } });
+  });
+
+  it('answers null data when a handler returns nothing', async () => {
+    const { app } = await appWith({ method: 'POST', url: '/nothing', access: 'public', handler: () => undefined });
+    expect((await app.inject({ method: 'POST', url: '/api/nothing' })).json()).toEqual({ code: 200, msg: 'success', data: null });
+  });
+
+  it('answers a thrown ApiError with its code, message and HTTP status', async () => {
+    const { app } = await appWith(
+      { method: 'GET', url: '/conflict', access: 'public', handler: () => { throw new ApiError(409, 'Name already taken', { field: 'name' }); } },
+      { method: 'GET', url: '/auth', access: 'public', handler: () => { throw new ApiError(304, 'Bad credentials'); } },
+    );
+    const conflict = await app.inject({ method: 'GET', url: '/api/conflict' });
+    expect(conflict.statusCode).toBe(409);
+    expect(conflict.json()).toEqual({ code: 409, msg: 'Name already taken', data: { field: 'name' } });
+    const auth = await app.inject({ method: 'GET', url: '/api/auth' });
+    expect(auth.statusCode).toBe(200);
+    expect(auth.json()).toMatchObject({ code: 304, msg: 'Bad credentials' });
+  });
+
+  it("recognises a plugin's own copy of ApiError by its name and code", async () => {
+    const { app } = await appWith({ method: 'GET', url: '/foreign', access: 'public', handler: () => { throw new ForeignApiError(429, 'Slow down'); } });
+    const res = await app.inject({ method: 'GET', url: '/api/foreign' });
+    expect(res.statusCode).toBe(429);
+    expect(res.json()).toEqual({ code: 429, msg: 'Slow down', data: null });
+  });
+
+  it('answers an unknown API path with a 404 envelope', async () => {
+    const { app } = await appWith({ method: 'GET', url: '/known', access: 'public', handler: () => 1 });
+    for (const [method, url] of [['GET', '/api/unknown'], ['DELETE', '/api/known']] as const) {
+      const res = await app.inject({ method, url });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toEqual({ code: 404, msg: `No such API: ${method} ${url}`, data: null });
+    }
+  });
+
+  it('hides an unexpected error behind a 500 and logs its stack', async () => {
+    const { app } = await appWith({ method: 'GET', url: '/boom', access: 'public', handler: () => { throw new Error('secret detail at db.ts:42'); } });
+    const res = await app.inject({ method: 'GET', url: '/api/boom' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ code: 500, msg: 'Internal server error', data: null });
+    expect(res.body).not.toContain('secret detail');
+    expect(res.body).not.toContain('at ');
+    expect(logLines.join('')).toContain('secret detail at db.ts:42');
+    expect(logLines.join('')).toMatch(/"stack":"Error: secret detail/);
+  });
+});
+
+describe('validation', () => {
+  const route: RouteDefinition = {
+    method: 'POST',
+    url: '/items/:group',
+    access: 'public',
+    schema: {
+      params: z.object({ group: z.enum(['a', 'b']) }),
+      query: z.object({ page: z.coerce.number().int().positive() }),
+      body: z.object({ name: z.string().min(2), size: z.number() }),
+    },
+    handler: ({ params, query, body }) => ({ params, query, body }),
+  };
+
+  it('passes parsed params, query and body to the handler', async () => {
+    const { app } = await appWith(route);
+    const res = await app.inject({ method: 'POST', url: '/api/items/a?page=2', payload: { name: 'ok', size: 3 } });
+    expect(res.json().data).toEqual({ params: { group: 'a' }, query: { page: 2 }, body: { name: 'ok', size: 3 } });
+  });
+
+  it('refuses bad input with 400 and a message naming each bad field', async () => {
+    const { app } = await appWith(route);
+    const res = await app.inject({ method: 'POST', url: '/api/items/a?page=0', payload: { name: 'x' } });
+    expect(res.statusCode).toBe(400);
+    const body = res.json();
+    expect(body.code).toBe(400);
+    expect(body.msg).toContain('query.page');
+    expect(body.msg).toContain('body.name');
+    expect(body.msg).toContain('body.size');
+    const params = await app.inject({ method: 'POST', url: '/api/items/z?page=1', payload: { name: 'ok', size: 1 } });
+    expect(params.json().msg).toContain('params.group');
+  });
+
+  it('answers malformed JSON with a 400 envelope', async () => {
+    const { app } = await appWith(route);
+    const res = await app.inject({ method: 'POST', url: '/api/items/a?page=1', headers: { 'content-type': 'application/json' }, payload: '{"name":' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe(400);
+  });
+
+  it('turns a ZodError thrown inside a handler into a 400', async () => {
+    const { app } = await appWith({ method: 'GET', url: '/inner', access: 'public', handler: () => z.object({ lang: z.string() }).parse({}) });
+    const res = await app.inject({ method: 'GET', url: '/api/inner' });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().msg).toContain('lang');
+  });
+});
+
+describe('request bodies and raw replies', () => {
+  const form: RouteDefinition = {
+    method: 'POST',
+    url: '/form',
+    access: 'public',
+    schema: { body: z.object({ username: z.string(), note: z.string().optional(), doc: z.any().optional() }) },
+    handler: ({ body }) => ({ username: body.username, note: body.note, doc: body.doc ? { filename: body.doc.filename, text: body.doc.data.toString() } : null }),
+  };
+
+  it('reads urlencoded form bodies', async () => {
+    const { app } = await appWith(form);
+    const res = await app.inject({ method: 'POST', url: '/api/form', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'username=ann&note=a+b%2Bc' });
+    expect(res.json().data).toEqual({ username: 'ann', note: 'a b+c', doc: null });
+  });
+
+  it('reads multipart form fields and files for a route with a body schema', async () => {
+    const { app } = await appWith(form);
+    const res = await app.inject({ method: 'POST', url: '/api/form', ...multipart({ username: 'bob' }, { name: 'doc', filename: 'a.txt', content: 'hello file' }) });
+    expect(res.json().data).toEqual({ username: 'bob', doc: { filename: 'a.txt', text: 'hello file' } });
+  });
+
+  it('sends a RawReply as bytes with its type and headers', async () => {
+    const { app } = await appWith({
+      method: 'GET',
+      url: '/download',
+      access: 'public',
+      handler: () => ({ raw: true, contentType: 'text/csv', headers: { 'content-disposition': 'attachment; filename="x.csv"' }, body: Buffer.from('a,b\n1,2') }),
+    });
+    const res = await app.inject({ method: 'GET', url: '/api/download' });
+    expect(res.headers['content-type']).toContain('text/csv');
+    expect(res.headers['content-disposition']).toBe('attachment; filename="x.csv"');
+    expect(res.body).toBe('a,b\n1,2');
+  });
+});
+
+describe('access', () => {
+  it('answers a signed-in route without a valid token with HTTP 200 and code 601', async () => {
+    const { app } = await appWith({ method: 'GET', url: '/mine', access: 'signed-in', handler: () => 'secret' }, { method: 'GET', url: '/guarded', access: { permission: 'demo:view' }, handler: () => 'secret' });
+    for (const url of ['/api/mine', '/api/guarded']) {
+      for (const headers of [{}, { jwt: 'not-a-session' }]) {
+        const res = await app.inject({ method: 'GET', url, headers });
+        expect(res.statusCode).toBe(200);
+        expect(res.json()).toEqual({ code: 601, msg: 'Login expired, please sign in again', data: null });
+      }
+    }
+  });
+});
+
+describe('route registration', () => {
+  async function fresh() {
+    kernel = await createApp({ logLevel: 'silent', resolveCaller: async () => null });
+    return kernel;
+  }
+
+  it('refuses a route without an access declaration, naming plugin and route', async () => {
+    const k = await fresh();
+    const bad = { method: 'GET', url: '/open', handler: () => 1 } as unknown as RouteDefinition;
+    expect(() => k.registerRoute(bad, owner)).toThrow(/plugin demo route GET \/open has no access declaration/);
+  });
+
+  it('refuses a malformed access value', async () => {
+    const k = await fresh();
+    const bad = { method: 'GET', url: '/odd', access: { anyPermission: [] }, handler: () => 1 } as unknown as RouteDefinition;
+    expect(() => k.registerRoute(bad, owner)).toThrow(/plugin demo route GET \/odd: access must be/);
+  });
+
+  it('refuses a permission key the plugin did not declare, naming plugin, route and key', async () => {
+    const k = await fresh();
+    expect(() => k.registerRoute({ method: 'POST', url: '/x', access: { permission: 'demo:delete' }, handler: () => 1 }, owner)).toThrow(
+      'plugin demo route POST /x needs permission demo:delete, which the plugin\'s manifest does not declare',
+    );
+    expect(() => k.registerRoute({ method: 'POST', url: '/y', access: { anyPermission: ['demo:view', 'other:edit'] }, handler: () => 1 }, owner)).toThrow(/other:edit/);
+  });
+
+  it('refuses two owners of one method and url, naming both', async () => {
+    const k = await fresh();
+    k.registerRoute({ method: 'GET', url: '/shared', access: 'public', handler: () => 1 }, owner);
+    expect(() => k.registerRoute({ method: 'GET', url: '/shared', access: 'public', handler: () => 2 }, { pluginId: 'intruder', declaredPermissions: new Set() })).toThrow(
+      'route GET /shared is registered twice: by demo and by intruder',
+    );
+  });
+});
