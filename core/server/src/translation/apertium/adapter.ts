@@ -1,0 +1,109 @@
+import { EngineError, keepOuterWhitespace, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
+import { engineFetch, mapLimit, parseJson, trimSlash, type EngineResponse } from '../http.js';
+import { fromApertiumCode, toApertiumCode } from '../languages.js';
+
+/**
+ * The built-in engine: Apertium through an APy (normally the managed one from apy-process.ts).
+ *
+ * APy reads one `q` per request, so a batch travels as one joined text and is split back:
+ * text segments joined by a blank line (`format=txt`), html segments each wrapped in `<p>` (a
+ * Transfuse block, `format=html`). Both keep sentences apart, so the output equals translating
+ * each segment alone. A segment that contains the separator, or an answer that splits into
+ * the wrong count, falls back to one request per segment. Apertium has no notion of domain or
+ * required terms; the pipeline's hooks handle terms.
+ */
+
+export interface ApertiumOptions {
+  /** APy base URL, e.g. `http://127.0.0.1:2737`. */
+  url: string;
+  timeoutMs?: number;
+  /** Parallel requests when a batch falls back to one request per segment. */
+  fallbackConcurrency?: number;
+}
+
+const TEXT_SEPARATOR = '\n\n';
+const BLOCK = /<p>([\s\S]*?)<\/p>/g;
+
+interface ApyReply {
+  responseData?: { translatedText?: unknown } | null;
+  responseStatus?: number;
+  explanation?: string;
+  message?: string;
+}
+
+export function createApertiumAdapter(options: ApertiumOptions): EngineAdapter {
+  const base = trimSlash(options.url);
+  const timeoutMs = options.timeoutMs ?? 30_000;
+
+  async function call(langpair: string, q: string, format: 'text' | 'html', signal?: AbortSignal): Promise<string> {
+    const body = new URLSearchParams({ langpair, q, markUnknown: 'no', format: format === 'html' ? 'html' : 'txt' });
+    const res = await engineFetch(`${base}/translate`, { method: 'POST', body, timeoutMs, signal });
+    const reply = checkReply(res, 'translate') as ApyReply;
+    const text = reply.responseData?.translatedText;
+    if (typeof text !== 'string') throw new EngineError('bad-response', 'APy /translate: no translatedText', res.status);
+    return text;
+  }
+
+  async function translateJoined(langpair: string, segments: string[], format: 'text' | 'html', signal?: AbortSignal): Promise<string[] | null> {
+    if (format === 'text') {
+      if (segments.some((s) => s.includes(TEXT_SEPARATOR))) return null;
+      const parts = (await call(langpair, segments.join(TEXT_SEPARATOR), format, signal)).split(TEXT_SEPARATOR);
+      return parts.length === segments.length ? parts : null;
+    }
+    if (segments.some((s) => /<\/?p[\s>]/i.test(s))) return null;
+    const out = await call(langpair, segments.map((s) => `<p>${s}</p>`).join(''), format, signal);
+    const parts = [...out.matchAll(BLOCK)].map((m) => m[1]);
+    return parts.length === segments.length ? parts : null;
+  }
+
+  return {
+    kind: 'apertium',
+
+    async languagePairs(): Promise<LanguagePair[]> {
+      const res = await engineFetch(`${base}/listPairs`, { timeoutMs });
+      const reply = checkReply(res, 'listPairs') as { responseData?: unknown };
+      if (!Array.isArray(reply.responseData)) throw new EngineError('bad-response', 'APy /listPairs: no pair list', res.status);
+      return reply.responseData.map((p: { sourceLanguage: string; targetLanguage: string }) => ({
+        source: fromApertiumCode(p.sourceLanguage),
+        target: fromApertiumCode(p.targetLanguage),
+      }));
+    },
+
+    async health(): Promise<EngineHealth> {
+      const started = performance.now();
+      try {
+        const pairs = await this.languagePairs();
+        const latencyMs = Math.round(performance.now() - started);
+        return pairs.length ? { ok: true, latencyMs } : { ok: false, detail: 'no language pairs installed', latencyMs };
+      } catch (err) {
+        return { ok: false, detail: (err as Error).message };
+      }
+    },
+
+    async translate(batch: TranslateBatch, signal?: AbortSignal): Promise<string[]> {
+      const langpair = `${toApertiumCode(batch.source)}|${toApertiumCode(batch.target)}`;
+      const out = batch.segments.map(() => '');
+      // Blank segments need no engine, and would shift the joined text's blocks.
+      const todo = batch.segments.map((s, i) => ({ s, i })).filter(({ s }) => s.trim() !== '');
+      if (todo.length === 0) return out;
+      const sources = todo.map(({ s }) => s.trim());
+      const joined = await translateJoined(langpair, sources, batch.format, signal);
+      const results =
+        joined ?? (await mapLimit(sources, options.fallbackConcurrency ?? 4, (s) => call(langpair, s, batch.format, signal)));
+      todo.forEach(({ s, i }, k) => {
+        out[i] = keepOuterWhitespace(s, results[k]);
+      });
+      return out;
+    },
+  };
+}
+
+/** APy answers errors as `{status: 'error', code, message, explanation}` with the HTTP status. */
+function checkReply(res: EngineResponse, what: string): unknown {
+  const reply = parseJson(res, `APy /${what}`) as ApyReply;
+  if (res.status === 200) return reply;
+  const why = reply?.explanation ?? reply?.message ?? `HTTP ${res.status}`;
+  if (res.status === 400 && /not installed|pair is invalid/i.test(why)) throw new EngineError('unsupported-pair', `APy: ${why}`, res.status);
+  if (res.status === 503 || res.status >= 500) throw new EngineError('unavailable', `APy /${what}: ${why}`, res.status);
+  throw new EngineError('bad-response', `APy /${what}: ${why}`, res.status);
+}

@@ -1,0 +1,180 @@
+import { createRequire } from 'node:module';
+
+/**
+ * Text tools the pipeline and the text-translation screens share: language detection,
+ * sentence splitting, word segmentation. Heavy data (eld's n-grams, jieba's dictionary) loads
+ * once, on first use, never at import.
+ */
+
+// ---------- language detection ----------
+
+export interface DetectedLanguage {
+  /** A code from `enabled`, or `unknown`. */
+  language: string;
+  /** 0..1; 0 when unknown. */
+  confidence: number;
+}
+
+interface Eld {
+  detect(text: string): { language: string; getScores(): Record<string, number> };
+}
+
+let eldLoading: Promise<Eld> | null = null;
+function loadEld(): Promise<Eld> {
+  // `eld/medium`: same answers as `large` on our short-string checks, ~60 MB heap, ~0.5 s to load.
+  eldLoading ??= import('eld/medium').then((m) => m.eld as unknown as Eld);
+  return eldLoading;
+}
+
+/** Fewer letters than this and every detector guesses (FIELD-NOTES: `ok`, `the car`). */
+const MIN_LETTERS = 10;
+const MIN_CONFIDENCE = 0.5;
+const HAN = /\p{Script=Han}/gu;
+const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}]/gu;
+const HANGUL = /\p{Script=Hangul}/gu;
+const LETTER = /\p{L}/gu;
+
+/** `zh-CN` is enabled -> eld's `zh` answers for it. */
+function baseOf(code: string): string {
+  return code.split('-')[0].toLowerCase();
+}
+
+export interface LanguageDetector {
+  detect(text: string, enabled: readonly string[]): DetectedLanguage;
+}
+
+/** Loads the detector once; use `detect` directly in hot loops. */
+export async function languageDetector(): Promise<LanguageDetector> {
+  const eld = await loadEld();
+  return {
+    detect(text, enabled) {
+      const unknown = { language: 'unknown', confidence: 0 };
+      const letters = text.match(LETTER)?.length ?? 0;
+      if (letters === 0 || enabled.length === 0) return unknown;
+      const pick = (base: string) => enabled.find((c) => baseOf(c) === base);
+      // CJK by script: eld's n-grams add nothing when the script already decides.
+      const kana = text.match(KANA)?.length ?? 0;
+      const han = text.match(HAN)?.length ?? 0;
+      const hangul = text.match(HANGUL)?.length ?? 0;
+      const cjk = kana + han + hangul;
+      if (cjk >= 2 && cjk / letters > 0.5) {
+        const base = hangul > han + kana ? 'ko' : kana > 0 ? 'ja' : 'zh';
+        const code = pick(base);
+        return code ? { language: code, confidence: Math.min(1, cjk / letters) } : unknown;
+      }
+      if (letters < MIN_LETTERS) return unknown;
+      const scores = eld.detect(text).getScores();
+      let best = unknown;
+      for (const [lang, score] of Object.entries(scores)) {
+        const code = pick(lang);
+        if (code && score > best.confidence) best = { language: code, confidence: score };
+      }
+      return best.confidence >= MIN_CONFIDENCE ? best : unknown;
+    },
+  };
+}
+
+/** Detect among the enabled platform languages; `unknown` when too short or unsure. */
+export async function detectLanguage(text: string, enabled: readonly string[]): Promise<DetectedLanguage> {
+  return (await languageDetector()).detect(text, enabled);
+}
+
+// ---------- sentence splitting ----------
+
+export interface SentenceSpan {
+  start: number;
+  end: number;
+  /** The sentence including its trailing whitespace, as Intl.Segmenter gives it. */
+  text: string;
+}
+
+// A sentence never ends on these: titles and Latin abbreviations that always continue.
+const ALWAYS_CONTINUES = /(?:^|[\s(])(?:Dr|Mr|Mrs|Ms|Prof|Sr|Jr|St|Mt|vs|cf|e\.g|i\.e|No)\.\s*$/;
+// These end a sentence unless the next one starts in lower case or with a digit (`Jan. 5`, `etc. and`).
+const CONTINUES_IF_LOWER = /(?:^|[\s(])(?:Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|etc|approx|U\.S|U\.K|a\.m|p\.m|[A-Z])\.\s*$/;
+const STARTS_LOWER = /^\s*[\p{Ll}\d]/u;
+// Chinese clause stops Intl.Segmenter does not break on.
+const EXTRA_BREAK = /[；]/g;
+
+/**
+ * Sentence spans of `text`, lazily: the text is walked with Intl.Segmenter and nothing holds
+ * all sentences at once (FIELD-NOTES: materialising them grew memory quadratically).
+ * The spans cover the text without gaps, so joining their `text` gives the input back.
+ */
+export function* splitSentences(text: string, lang = 'en'): Generator<SentenceSpan> {
+  let segmenter: Intl.Segmenter;
+  try {
+    segmenter = new Intl.Segmenter(lang, { granularity: 'sentence' });
+  } catch {
+    segmenter = new Intl.Segmenter('en', { granularity: 'sentence' });
+  }
+  let pendingStart = -1;
+  let pendingEnd = -1;
+  for (const piece of splitExtra(segmenter.segment(text), text)) {
+    if (pendingStart < 0) {
+      pendingStart = piece.start;
+      pendingEnd = piece.end;
+      continue;
+    }
+    const prev = text.slice(pendingStart, pendingEnd);
+    const next = text.slice(piece.start, Math.min(piece.end, piece.start + 8));
+    if (ALWAYS_CONTINUES.test(prev) || (CONTINUES_IF_LOWER.test(prev) && STARTS_LOWER.test(next))) {
+      pendingEnd = piece.end;
+      continue;
+    }
+    yield { start: pendingStart, end: pendingEnd, text: prev };
+    pendingStart = piece.start;
+    pendingEnd = piece.end;
+  }
+  if (pendingStart >= 0) yield { start: pendingStart, end: pendingEnd, text: text.slice(pendingStart, pendingEnd) };
+}
+
+function* splitExtra(segments: Intl.Segments, text: string): Generator<{ start: number; end: number }> {
+  for (const s of segments) {
+    const start = s.index;
+    const end = start + s.segment.length;
+    let from = start;
+    EXTRA_BREAK.lastIndex = 0;
+    for (const m of s.segment.matchAll(EXTRA_BREAK)) {
+      let cut = start + m.index! + 1;
+      while (cut < end && /\s/.test(text[cut])) cut++;
+      if (cut < end) {
+        yield { start: from, end: cut };
+        from = cut;
+      }
+    }
+    yield { start: from, end };
+  }
+}
+
+// ---------- word segmentation ----------
+
+interface JiebaLike {
+  cut(text: string, hmm?: boolean): string[];
+}
+let jieba: JiebaLike | null = null;
+function loadJieba(): JiebaLike {
+  if (!jieba) {
+    const require = createRequire(import.meta.url);
+    const { Jieba } = require('@node-rs/jieba') as { Jieba: { withDict(d: Uint8Array): JiebaLike } };
+    const { dict } = require('@node-rs/jieba/dict') as { dict: Uint8Array };
+    jieba = Jieba.withDict(dict);
+  }
+  return jieba;
+}
+
+const WORDLIKE = /[\p{L}\p{N}]/u;
+
+/** Words of `text` (no spaces or punctuation): Chinese through jieba, others through Intl.Segmenter. */
+export function segmentWords(text: string, lang = 'en'): string[] {
+  if (baseOf(lang) === 'zh') return loadJieba().cut(text, true).filter((w) => WORDLIKE.test(w));
+  let segmenter: Intl.Segmenter;
+  try {
+    segmenter = new Intl.Segmenter(lang, { granularity: 'word' });
+  } catch {
+    segmenter = new Intl.Segmenter('en', { granularity: 'word' });
+  }
+  const words: string[] = [];
+  for (const s of segmenter.segment(text)) if (s.isWordLike) words.push(s.segment);
+  return words;
+}
