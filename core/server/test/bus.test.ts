@@ -1,0 +1,115 @@
+import type { DomainEvent } from '@linguaport/sdk/server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEventBus, MAX_INLINE_BYTES, type KernelEventBus } from '../src/bus/events.js';
+import { coreMigrations } from '../src/db/core-migrations.js';
+import { runMigrations } from '../src/db/migrations.js';
+import { openTestDatabase, type TestDatabase } from './support/test-database.js';
+
+const onPostgres = Boolean(process.env.DATABASE_URL);
+let t: TestDatabase;
+let bus: KernelEventBus;
+const errors: string[] = [];
+const logger = { error: (msg: string) => void errors.push(msg) };
+
+beforeAll(async () => {
+  t = await openTestDatabase();
+  await runMigrations(t.database, 'core', coreMigrations);
+  bus = await createEventBus(t.database, { logger });
+});
+
+afterAll(async () => {
+  await bus?.close();
+  await t?.cleanup();
+});
+
+const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+
+function collect(source: KernelEventBus, type?: string) {
+  const seen: DomainEvent[] = [];
+  const subscription = source.events(type).subscribe((e) => seen.push(e));
+  return { seen, stop: () => subscription.unsubscribe() };
+}
+
+describe(`event bus (${onPostgres ? 'postgres' : 'pglite'})`, () => {
+  it('delivers a published event to subscribers in this process, once', async () => {
+    const all = collect(bus);
+    await bus.publish({ type: 'message.created', payload: { id: 7 }, audience: { userIds: [1] } });
+    await settle();
+    expect(all.seen).toEqual([{ type: 'message.created', payload: { id: 7 }, audience: { userIds: [1] } }]);
+    all.stop();
+  });
+
+  it('filters by type', async () => {
+    const messages = collect(bus, 'message.created');
+    await bus.publish({ type: 'engine.expired', payload: {} });
+    await bus.publish({ type: 'message.created', payload: { id: 8 } });
+    await settle();
+    expect(messages.seen.map((e) => e.payload)).toEqual([{ id: 8 }]);
+    messages.stop();
+  });
+
+  it('hands subscribers a JSON copy, the same shape another instance would get', async () => {
+    const all = collect(bus);
+    const payload = { at: new Date('2024-01-02T03:04:05Z'), list: [1, 2] };
+    await bus.publish({ type: 'file.stored', payload });
+    expect(all.seen[0].payload).toEqual({ at: '2024-01-02T03:04:05.000Z', list: [1, 2] });
+    expect(all.seen[0].payload).not.toBe(payload);
+    all.stop();
+  });
+
+  it('refuses an event without a type', async () => {
+    await expect(bus.publish({ type: '', payload: 1 })).rejects.toThrow('a domain event needs a non-empty string type');
+  });
+
+  it.runIf(onPostgres)('lets two instances on one database see each other’s events exactly once', async () => {
+    const otherDatabase = await t.open();
+    const other = await createEventBus(otherDatabase, { logger });
+    try {
+      const here = collect(bus);
+      const there = collect(other);
+      await bus.publish({ type: 'from.here', payload: { n: 1 } });
+      await other.publish({ type: 'from.there', payload: { n: 2 } });
+      await expect.poll(() => here.seen.length + there.seen.length, { timeout: 5000 }).toBe(4);
+      await settle(500);
+      const types = (seen: DomainEvent[]) => seen.map((e) => e.type).sort();
+      expect(types(here.seen)).toEqual(['from.here', 'from.there']);
+      expect(types(there.seen)).toEqual(['from.here', 'from.there']);
+    } finally {
+      await other.close();
+      await otherDatabase.close();
+    }
+  });
+
+  it.runIf(onPostgres)('carries an event too large for NOTIFY through the payload table, in order', async () => {
+    const otherDatabase = await t.open();
+    const other = await createEventBus(otherDatabase, { logger });
+    try {
+      const there = collect(other);
+      const big = 'x'.repeat(MAX_INLINE_BYTES * 3);
+      await bus.publish({ type: 'big.one', payload: { big } });
+      await bus.publish({ type: 'small.after', payload: {} });
+      await expect.poll(() => there.seen.length, { timeout: 5000 }).toBe(2);
+      await settle(300);
+      expect(there.seen.map((e) => e.type)).toEqual(['big.one', 'small.after']);
+      expect((there.seen[0].payload as { big: string }).big).toBe(big);
+      const stored = await t.database.query(`SELECT id FROM kernel_event_payloads`);
+      expect(stored).toHaveLength(1);
+    } finally {
+      await other.close();
+      await otherDatabase.close();
+    }
+  });
+
+  it('stops delivering and refuses to publish once closed', async () => {
+    const closing = await createEventBus(t.database, { logger });
+    let completed = false;
+    closing.events().subscribe({ complete: () => (completed = true) });
+    await closing.close();
+    expect(completed).toBe(true);
+    await expect(closing.publish({ type: 'late', payload: null })).rejects.toThrow('the event bus is closed');
+  });
+
+  it('logged no errors', () => {
+    expect(errors).toEqual([]);
+  });
+});
