@@ -1,4 +1,4 @@
-import { OverlayToaster, Position, type Toaster, type Intent } from '@blueprintjs/core';
+import type { Toaster, Intent } from '@blueprintjs/core';
 import type { i18n as I18n } from 'i18next';
 import type { Notifier } from '@linguaport/sdk/console';
 import type { Toast } from './classify.js';
@@ -12,7 +12,8 @@ export class ToastNotifier implements Notifier {
   constructor(private readonly i18n: I18n) {}
 
   private get(): Promise<Toaster> {
-    this.toaster ??= OverlayToaster.create({ position: Position.TOP, maxToasts: 4 });
+    // Blueprint arrives as a split chunk: the login page must not wait for it.
+    this.toaster ??= import('@blueprintjs/core').then((bp) => bp.OverlayToaster.create({ position: bp.Position.TOP, maxToasts: 4 }));
     return this.toaster;
   }
 

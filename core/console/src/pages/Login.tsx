@@ -1,5 +1,4 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Card, FormGroup, InputGroup } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { AuthMessages } from '../../../../plugin-sdk/src/shared/envelope.js';
@@ -7,6 +6,8 @@ import { useKernel } from '../container.js';
 import { encryptPassword } from '../auth/crypto.js';
 import { ApiCallError } from '../http/client.js';
 import { useDocumentTitle } from '../shell/title.js';
+import { bp } from '../ui/bp.js';
+import { PlainButton, PlainCallout } from '../ui/Plain.js';
 
 /** Only same-site paths are followed after sign-in. */
 export function safeRedirect(target: string | null): string {
@@ -50,20 +51,26 @@ export function Login() {
 
   return (
     <div className="lp-login">
-      <Card className="lp-login-card" elevation={2}>
+      <div className={`${bp.card} lp-login-card`}>
         {company.logo ? <img className="lp-login-logo" src={company.logo} alt="" /> : null}
-        <h2>{t('login.title')}</h2>
+        <h2 className={bp.heading}>{t('login.title')}</h2>
         <form onSubmit={(e) => void submit(e)} noValidate>
-          <FormGroup label={t('login.username')} labelFor="lp-username">
-            <InputGroup id="lp-username" data-testid="login-username" autoComplete="username" placeholder={t('login.usernamePlaceholder')} value={username} onChange={(e) => setUsername(e.target.value)} />
-          </FormGroup>
-          <FormGroup label={t('login.password')} labelFor="lp-password">
-            <InputGroup id="lp-password" data-testid="login-password" type="password" autoComplete="current-password" placeholder={t('login.passwordPlaceholder')} value={password} onChange={(e) => setPassword(e.target.value)} />
-          </FormGroup>
-          {error ? <Callout intent="danger" data-testid="login-error" className="lp-login-error">{error}</Callout> : null}
-          <Button type="submit" intent="primary" fill loading={busy} data-testid="login-submit" text={busy ? t('login.submitting') : t('login.submit')} />
+          <div className={bp.formGroup}>
+            <label className={bp.label} htmlFor="lp-username">{t('login.username')}</label>
+            <div className={bp.inputGroup}>
+              <input id="lp-username" className={bp.input} data-testid="login-username" autoComplete="username" placeholder={t('login.usernamePlaceholder')} value={username} onChange={(e) => setUsername(e.target.value)} />
+            </div>
+          </div>
+          <div className={bp.formGroup}>
+            <label className={bp.label} htmlFor="lp-password">{t('login.password')}</label>
+            <div className={bp.inputGroup}>
+              <input id="lp-password" className={bp.input} data-testid="login-password" type="password" autoComplete="current-password" placeholder={t('login.passwordPlaceholder')} value={password} onChange={(e) => setPassword(e.target.value)} />
+            </div>
+          </div>
+          {error ? <PlainCallout intent="danger" data-testid="login-error" className="lp-login-error">{error}</PlainCallout> : null}
+          <PlainButton type="submit" intent="primary" fill busy={busy} data-testid="login-submit" text={busy ? t('login.submitting') : t('login.submit')} />
         </form>
-      </Card>
+      </div>
     </div>
   );
 }

@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Card, Callout } from '@blueprintjs/core';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useKernel } from '../container.js';
 import { useDocumentTitle } from '../shell/title.js';
+import { bp } from '../ui/bp.js';
+import { PlainButton, PlainCallout } from '../ui/Plain.js';
 import { safeRedirect } from './Login.js';
 
 /** Department pick after sign-in; a user with one department goes straight on. */
@@ -36,22 +37,22 @@ export function LoginSelect() {
 
   return (
     <div className="lp-login">
-      <Card className="lp-login-card" elevation={2} data-testid="login-select">
-        <h2>{t('loginSelect.title')}</h2>
+      <div className={`${bp.card} lp-login-card`} data-testid="login-select">
+        <h2 className={bp.heading}>{t('loginSelect.title')}</h2>
         {departments.length === 0 ? (
-          <Callout intent="warning">{t('loginSelect.none')}</Callout>
+          <PlainCallout intent="warning">{t('loginSelect.none')}</PlainCallout>
         ) : (
           <>
             <p className="lp-muted">{t('loginSelect.hint')}</p>
             <div className="lp-department-list">
               {departments.map((d) => (
-                <Button key={d.id} fill large={false} loading={busy === d.id} disabled={busy !== null} onClick={() => void choose(d.id)} data-testid={`department-${d.id}`} text={d.departmentName} />
+                <PlainButton key={d.id} fill busy={busy === d.id} disabled={busy !== null} onClick={() => void choose(d.id)} data-testid={`department-${d.id}`} text={d.departmentName} />
               ))}
             </div>
           </>
         )}
-        <Button variant="minimal" text={t('loginSelect.backToLogin')} onClick={() => void access.logout().then(() => navigate('/login'))} />
-      </Card>
+        <PlainButton minimal text={t('loginSelect.backToLogin')} onClick={() => void access.logout().then(() => navigate('/login'))} />
+      </div>
     </div>
   );
 }

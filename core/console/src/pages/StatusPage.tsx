@@ -1,8 +1,8 @@
-import { Button, NonIdealState } from '@blueprintjs/core';
 import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useKernel } from '../container.js';
 import { useDocumentTitle } from '../shell/title.js';
+import { PlainButton, PlainNonIdeal } from '../ui/Plain.js';
 
 /** The shared look of /404 and /401: they sit outside the layout shell. */
 export function StatusPage({ prefix, screen, testId }: { prefix: 'notFound' | 'unauthorized'; screen: string; testId: string }) {
@@ -11,11 +11,12 @@ export function StatusPage({ prefix, screen, testId }: { prefix: 'notFound' | 'u
   const navigate = useNavigate();
   useDocumentTitle(t(screen), company.siteTitle);
   return (
-    <div className="lp-status-page" data-testid={testId}>
-      <NonIdealState
+    <div className="lp-status-page">
+      <PlainNonIdeal
+        testId={testId}
         title={t(`${prefix}.title`)}
         description={t(`${prefix}.body`)}
-        action={<Button intent="primary" text={t(`${prefix}.home`)} onClick={() => void navigate('/')} />}
+        action={<PlainButton intent="primary" text={t(`${prefix}.home`)} onClick={() => void navigate('/')} />}
       />
     </div>
   );

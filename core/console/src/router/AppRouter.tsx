@@ -1,10 +1,10 @@
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
+import { ProgressBar } from './ProgressBar.js';
 import { BrowserRouter, Navigate, Route, Routes, type Location } from 'react-router-dom';
 import { useKernel } from '../container.js';
 import { Guard } from './Guard.js';
 import { buildRouteSpecs, renderRouteSpecs } from './routes.js';
 import { useAccessVersion } from './useAccessVersion.js';
-import { Layout } from '../shell/Layout.js';
 import { EmptyState } from '../shell/EmptyState.js';
 import { Login } from '../pages/Login.js';
 import { LoginSelect } from '../pages/LoginSelect.js';
@@ -12,6 +12,9 @@ import { NotFound } from '../pages/NotFound.js';
 import { Unauthorized } from '../pages/Unauthorized.js';
 import { Redirect } from '../pages/Redirect.js';
 import { CustomPage } from '../pages/CustomPage.js';
+
+// The shell (and Blueprint) is a split chunk: the login page paints without it.
+const Layout = lazy(() => import('../shell/Layout.js').then((m) => ({ default: m.Layout })));
 
 function AppRoutes({ location }: { location: Location }) {
   const { access, registry, permissions } = useKernel();
@@ -21,6 +24,7 @@ function AppRoutes({ location }: { location: Location }) {
     [version, access, registry, permissions],
   );
   return (
+    <Suspense fallback={<ProgressBar active />}>
     <Routes location={location}>
       <Route path="/login" element={<Login />} />
       <Route path="/loginSelect" element={<LoginSelect />} />
@@ -35,6 +39,7 @@ function AppRoutes({ location }: { location: Location }) {
       {/* Added last: anything else is unknown. */}
       <Route path="*" element={<Navigate to="/404" replace />} />
     </Routes>
+    </Suspense>
   );
 }
 

@@ -1,8 +1,11 @@
+import { lazy } from 'react';
 import { Navigate, Route } from 'react-router-dom';
 import type { Registry } from '@linguaport/sdk/shared';
-import { PluginMount } from '../plugins/PluginMount.js';
 import { PERMISSION_TYPE_CUSTOM, type MenuEntry } from '../auth/types.js';
 import { firstLeafTarget } from '../auth/permissions.js';
+
+// The plugin runtime (and Blueprint with it) is a split chunk, fetched after sign-in.
+const PluginMount = lazy(() => import('../plugins/PluginMount.js').then((m) => ({ default: m.PluginMount })));
 
 export interface RouteSpec {
   path: string;

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { Suspense, useMemo, useState } from 'react';
 import { Outlet, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@linguaport/sdk/shared';
@@ -10,6 +10,7 @@ import { useAccessVersion } from '../router/useAccessVersion.js';
 import { Sidebar } from './Sidebar.js';
 import { TopBar } from './TopBar.js';
 import { useDocumentTitle } from './title.js';
+import { ProgressBar } from '../router/ProgressBar.js';
 
 /**
  * The minimal layout shell: sidebar, top bar, content. Tags view, settings panel and the
@@ -59,7 +60,9 @@ export function Layout() {
           onLogout={() => void access.logout().then(() => navigate('/login'))}
         />
         <main className={`lp-content${route?.fluid || path === '/custom' ? ' lp-fluid' : ''}`} data-testid="shell-content">
-          <Outlet />
+          <Suspense fallback={<ProgressBar active />}>
+            <Outlet />
+          </Suspense>
         </main>
       </div>
     </div>

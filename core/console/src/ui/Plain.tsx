@@ -1,0 +1,43 @@
+import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { bp, cx } from './bp.js';
+
+/** A Blueprint-styled button without Blueprint's JavaScript (see bp.ts). */
+export function PlainButton({ intent, fill, minimal, busy, text, className, ...rest }: ButtonHTMLAttributes<HTMLButtonElement> & {
+  intent?: 'primary' | 'danger';
+  fill?: boolean;
+  minimal?: boolean;
+  busy?: boolean;
+  text: string;
+}) {
+  return (
+    <button
+      type="button"
+      {...rest}
+      disabled={rest.disabled || busy}
+      aria-busy={busy || undefined}
+      className={cx(bp.button, intent === 'primary' && bp.primary, intent === 'danger' && bp.danger, fill && bp.fill, minimal && bp.minimal, (rest.disabled || busy) && bp.disabled, className)}
+    >
+      <span className={bp.buttonText}>{text}</span>
+    </button>
+  );
+}
+
+export function PlainCallout({ intent, children, ...rest }: { intent: 'danger' | 'warning'; children: ReactNode; 'data-testid'?: string; className?: string }) {
+  return (
+    <div role="alert" data-testid={rest['data-testid']} className={cx(bp.callout, intent === 'danger' ? bp.danger : bp.warning, rest.className)}>
+      {children}
+    </div>
+  );
+}
+
+export function PlainNonIdeal({ title, description, action, testId }: { title: string; description: string; action?: ReactNode; testId?: string }) {
+  return (
+    <div className={bp.nonIdeal} data-testid={testId}>
+      <div>
+        <h4 className={bp.heading}>{title}</h4>
+        <div>{description}</div>
+      </div>
+      {action}
+    </div>
+  );
+}
