@@ -1,0 +1,147 @@
+// @vitest-environment happy-dom
+import { createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import { MemoryRouter } from 'react-router-dom';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RegistryPlugin } from '@linguaport/sdk/shared';
+import { AccessService } from '../src/auth/access.js';
+import { PermissionStore } from '../src/auth/permissions.js';
+import { SessionStore } from '../src/auth/session.js';
+import { EventBus } from '../src/bus/event-bus.js';
+import { WsBridge } from '../src/bus/ws-bridge.js';
+import { CompanyConfig } from '../src/config/company.js';
+import { createRootContainer, KernelContext, type Kernel } from '../src/container.js';
+import { HttpClient } from '../src/http/client.js';
+import { ToastNotifier } from '../src/http/notifier.js';
+import { createI18n } from '../src/i18n.js';
+import { PluginLoader } from '../src/plugins/loader.js';
+import { PluginMount } from '../src/plugins/PluginMount.js';
+import { RegistryStore } from '../src/plugins/registry.js';
+import { registerSharedModules } from '../src/plugins/shared-modules.js';
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+// Views use the SDK through PlatformContext, as a built plugin does.
+const source = (id: string, body: string) => `System.register(['react', '@linguaport/sdk/console'], function (_export) {
+  var React, sdk;
+  return {
+    setters: [function (m) { React = m.default; }, function (m) { sdk = m; }],
+    execute: function () { ${body.replace(/ID/g, JSON.stringify(id))} }
+  };
+});`;
+const files: Record<string, string> = {
+  '/p/hello.js': source('hello', `_export('default', sdk.definePlugin({ id: ID, views: { Main: function () {
+    var p = sdk.usePlatform();
+    return React.createElement('div', { 'data-testid': 'hello-view' }, 'plugin ' + p.pluginId + ' ' + (React === window.__LP_REACT__));
+  } } }));`),
+  '/p/thrower.js': source('thrower', `_export('default', sdk.definePlugin({ id: ID, views: { Main: function () { throw new Error('render boom'); } } }));`),
+};
+let server: Server;
+let base = '';
+let hits = 0;
+
+beforeAll(async () => {
+  registerSharedModules();
+  server = createServer((req, res) => {
+    res.setHeader('Access-Control-Allow-Origin', '*');
+    if (req.method === 'OPTIONS') return res.writeHead(204).end();
+    hits++;
+    const body = files[req.url ?? ''];
+    if (body === undefined) return res.writeHead(404).end('missing');
+    res.setHeader('content-type', 'application/javascript');
+    res.end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(() => {
+  server.closeAllConnections();
+  server.close();
+});
+
+function plugin(id: string): RegistryPlugin {
+  const text = files[`/p/${id}.js`] ?? '';
+  return {
+    id, version: '0.3.0', name: { 'zh-CN': id, 'en-US': id }, type: 'console', sdk: '^1.0.0',
+    bundle: `${base}/p/${id}.js`, integrity: `sha384-${createHash('sha384').update(text).digest('base64')}`,
+    css: null, cssIntegrity: null, locales: { 'zh-CN': '', 'en-US': '' }, i18n: [id],
+    routes: [{ path: `/${id}`, view: 'Main', title: `${id}:title`, fluid: false }], permissions: [],
+  };
+}
+
+async function kernel(): Promise<Kernel> {
+  const i18n = await createI18n('en-US');
+  const session = new SessionStore();
+  const permissions = new PermissionStore();
+  const registry = new RegistryStore();
+  registry.set({ sdkVersion: '1.0.0', plugins: { hello: plugin('hello'), thrower: plugin('thrower'), missing: plugin('missing') }, routes: {} });
+  const notifier = new ToastNotifier(i18n);
+  const http = new HttpClient({ token: () => null, toast: () => undefined, endSession: () => undefined, pathname: () => '/' });
+  const bus = new EventBus();
+  return createRootContainer({
+    http, session, permissions, registry, bus, notifier, i18n, company: new CompanyConfig(),
+    access: new AccessService(http, session, permissions, registry, i18n, () => undefined),
+    loader: new PluginLoader({ registry: () => registry.get(), i18n }),
+    ws: new WsBridge({ bus, token: () => null, socketPath: async () => '/ws' }),
+  });
+}
+
+async function mount(k: Kernel, ids: string[]): Promise<{ root: Root; el: HTMLElement }> {
+  const el = document.createElement('div');
+  document.body.appendChild(el);
+  const root = createRoot(el);
+  await act(async () => {
+    root.render(
+      <KernelContext.Provider value={k}>
+        <MemoryRouter>
+          {ids.map((id) => <section key={id} data-slot={id}><PluginMount pluginId={id} view="Main" path={`/${id}`} /></section>)}
+        </MemoryRouter>
+      </KernelContext.Provider>,
+    );
+  });
+  return { root, el };
+}
+
+async function until(check: () => boolean, ms = 3000) {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await act(async () => { await new Promise((r) => setTimeout(r, 20)); });
+  }
+}
+
+describe('PluginMount', () => {
+  it('renders a plugin view with its platform services and the host React', async () => {
+    const { el, root } = await mount(await kernel(), ['hello']);
+    await until(() => el.querySelector('[data-testid="hello-view"]') !== null);
+    expect(el.textContent).toContain('plugin hello true');
+    await act(async () => root.unmount());
+  });
+
+  it('keeps failures in their room: a missing bundle and a throwing view show their own panels, the other plugin renders', async () => {
+    const { el, root } = await mount(await kernel(), ['missing', 'thrower', 'hello']);
+    await until(() => el.querySelectorAll('[data-testid="plugin-error"]').length === 2 && el.querySelector('[data-testid="hello-view"]') !== null);
+    const kind = (id: string) => el.querySelector(`[data-slot="${id}"] [data-testid="plugin-error"]`)?.getAttribute('data-error-kind');
+    expect(kind('missing')).toBe('http');
+    expect(kind('thrower')).toBe('render');
+    const panel = el.querySelector('[data-slot="missing"]')!.textContent!;
+    expect(panel).toContain('HTTP 404');
+    expect(panel).toContain('missing 0.3.0');
+    expect(panel).toContain('该功能无法显示');
+    await act(async () => root.unmount());
+  });
+
+  it('fetches again when the user retries a failed load', async () => {
+    const { el, root } = await mount(await kernel(), ['missing']);
+    await until(() => el.querySelector('[data-testid="plugin-error"]') !== null);
+    const before = hits;
+    await act(async () => (el.querySelector('[data-testid="plugin-retry"]') as HTMLButtonElement).click());
+    await until(() => hits > before && el.querySelector('[data-testid="plugin-error"]') !== null);
+    expect(hits).toBe(before + 1);
+    await act(async () => root.unmount());
+  });
+});
