@@ -44,9 +44,15 @@ export function encryptFor(publicKeyBase64: string, plain: string): string {
   return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(plain)).toString('base64');
 }
 
-export async function startKernel(overrides: Partial<Config> = {}, options: ServerOptions = {}): Promise<TestKernel> {
+export async function startKernel(
+  overrides: Partial<Config> = {},
+  options: ServerOptions = {},
+  /** Runs before the server starts, with its config (to place plugin config files, a dist...). */
+  prepare?: (config: Config) => void,
+): Promise<TestKernel> {
   const testDb = await openTestDatabase();
   const config = testConfig(testDb.dataDir, testDb.databaseUrl, overrides);
+  prepare?.(config);
   const clock = { now: new Date('2026-03-01T10:00:00Z'), advance(ms: number) { clock.now = new Date(clock.now.getTime() + ms); } };
   const logLines: string[] = [];
   const printed: string[] = [];
