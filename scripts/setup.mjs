@@ -12,7 +12,13 @@ export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Debian packages by purpose. `runtime` features degrade when missing; `test` ones are needed by `npm test`. */
 export const SYSTEM_PACKAGES = {
-  runtime: [],
+  runtime: [
+    { pkg: 'apertium', check: '/usr/bin/apertium', feature: 'built-in Apertium translation engine' },
+    { pkg: 'apertium-apy', check: '/usr/bin/apertium-apy', feature: 'built-in Apertium translation engine' },
+    { pkg: 'apertium-eng-spa', feature: 'built-in Apertium translation engine' },
+    { pkg: 'apertium-eng-cat', feature: 'built-in Apertium translation engine' },
+    { pkg: 'apertium-fr-es', feature: 'built-in Apertium translation engine' },
+  ],
   test: [
     { pkg: 'chromium', check: '/usr/bin/chromium', feature: 'end-to-end tests in Chromium' },
     { pkg: 'fonts-noto-cjk', feature: 'Chinese glyphs in screenshots' },

@@ -53,6 +53,8 @@ export class ApyProcess {
     this.exitPromise = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exited = { code, signal, expected: this.stopping, stderrTail: this.stderrLines.join('\n') };
+        // A crashed leader leaves its pipelines orphaned in the group: end them.
+        if (!this.stopping) killGroup(child, 'SIGKILL');
         for (const fn of this.exitListeners) fn(this.exited);
         resolve(this.exited);
       });
@@ -151,7 +153,10 @@ export class ApyProcess {
 
   /** Ends APy and every pipeline it started (the whole process group). */
   async stop(graceMs = 3000): Promise<ApyExit> {
-    if (this.exited) return this.exited;
+    if (this.exited) {
+      killGroup(this.child, 'SIGKILL');
+      return this.exited;
+    }
     this.stopping = true;
     killGroup(this.child, 'SIGTERM');
     const timer = setTimeout(() => killGroup(this.child, 'SIGKILL'), graceMs);

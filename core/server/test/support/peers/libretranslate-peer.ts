@@ -33,7 +33,9 @@ const DEFAULT_LANGUAGES = [
 ];
 
 export function libreRule(text: string, target: string, format: string): string {
-  if (format === 'html') return text.replace(/(^|>)([^<]+)(?=<|$)/g, (_, gt: string, run: string) => gt + run.split(' ').reverse().join(' '));
+  if (format === 'html') {
+    return text.replace(/(^|>)(\s*)([^<]*?)(\s*)(?=<|$)/g, (_, gt: string, lead: string, run: string, trail: string) => gt + lead + run.split(' ').reverse().join(' ') + trail);
+  }
   return `[${target}] ${text.split(' ').reverse().join(' ')}`;
 }
 

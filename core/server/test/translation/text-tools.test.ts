@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { detectLanguage, segmentWords, splitSentences } from '../../src/translation/text-tools.js';
+
+const sentences = (text: string, lang = 'en') => [...splitSentences(text, lang)].map((s) => s.text.trim());
+const enabled = ['en', 'es', 'fr', 'ca', 'zh-CN', 'ja'];
+
+describe('detectLanguage', () => {
+  it('answers unknown for strings too short to tell', async () => {
+    expect(await detectLanguage('ok', enabled)).toEqual({ language: 'unknown', confidence: 0 });
+    expect((await detectLanguage('the car', enabled)).language).toBe('unknown');
+    expect((await detectLanguage('12345 !!!', enabled)).language).toBe('unknown');
+  });
+
+  it('detects full sentences among the enabled languages', async () => {
+    expect((await detectLanguage('Where is the railway station, please?', enabled)).language).toBe('en');
+    expect((await detectLanguage('¿Dónde está la estación de tren, por favor?', enabled)).language).toBe('es');
+    expect((await detectLanguage('Où est la gare, s’il vous plaît ?', enabled)).language).toBe('fr');
+    expect((await detectLanguage('El gat és negre i la casa és molt gran.', enabled)).language).toBe('ca');
+  });
+
+  it('only answers with an enabled language', async () => {
+    const r = await detectLanguage('¿Dónde está la estación de tren, por favor?', ['en', 'fr']);
+    expect(['en', 'fr', 'unknown']).toContain(r.language);
+    expect(r.language).not.toBe('es');
+  });
+
+  it('tells Chinese and Japanese by script and returns the enabled code', async () => {
+    expect(await detectLanguage('你好世界', enabled)).toMatchObject({ language: 'zh-CN' });
+    expect(await detectLanguage('こんにちは世界', enabled)).toMatchObject({ language: 'ja' });
+    expect((await detectLanguage('你好世界', ['en', 'es'])).language).toBe('unknown');
+  });
+});
+
+describe('splitSentences', () => {
+  it('does not end sentences on titles, e.g. and i.e.', () => {
+    expect(sentences('Dr. Smith met Mr. Jones and Mrs. Brown. They talked, e.g. about cars, i.e. fast ones. It was fun!')).toEqual([
+      'Dr. Smith met Mr. Jones and Mrs. Brown.',
+      'They talked, e.g. about cars, i.e. fast ones.',
+      'It was fun!',
+    ]);
+  });
+
+  it('keeps months, etc. and U.S. inside a sentence that continues, and ends on them when a new one starts', () => {
+    expect(sentences('We met on Jan. 5 in the U.S. capital. We bought apples, pears, etc. and left.')).toEqual([
+      'We met on Jan. 5 in the U.S. capital.',
+      'We bought apples, pears, etc. and left.',
+    ]);
+    expect(sentences('He moved to the U.S. Then he worked.')).toEqual(['He moved to the U.S.', 'Then he worked.']);
+  });
+
+  it('splits Chinese on 。！？ and ；', () => {
+    expect(sentences('今天天气很好。我们去公园吧！你去吗？我不去；他去。', 'zh-CN')).toEqual(['今天天气很好。', '我们去公园吧！', '你去吗？', '我不去；', '他去。']);
+  });
+
+  it('covers the text without gaps and is lazy', () => {
+    const text = 'One. Two!  Three?\nFour';
+    const it = splitSentences(text, 'en');
+    const first = it.next();
+    expect(first.done).toBe(false);
+    const all = [first.value, ...it];
+    expect(all.map((s) => s.text).join('')).toBe(text);
+    for (const s of all) expect(text.slice(s.start, s.end)).toBe(s.text);
+  });
+});
+
+describe('segmentWords', () => {
+  it('segments Chinese with jieba', () => {
+    expect(segmentWords('我们今天去北京大学参观。', 'zh-CN')).toEqual(['我们', '今天', '去', '北京大学', '参观']);
+  });
+
+  it('segments other languages into word-like tokens', () => {
+    expect(segmentWords("Don't stop, it's 3.5 km!", 'en')).toEqual(["Don't", 'stop', "it's", '3.5', 'km']);
+    expect(segmentWords('¿Qué tal, señor?', 'es')).toEqual(['Qué', 'tal', 'señor']);
+  });
+});
