@@ -11,7 +11,11 @@ const require = createRequire(import.meta.url);
 /** Folders of a plugin that never reach its console bundle. */
 export const NOT_CONSOLE_INPUTS = new Set(['node_modules', 'test', 'server', 'dist', 'bench']);
 
-const rel = (rootDir, file) => relative(rootDir, file).split(sep).join('/');
+/** Repository-relative path for messages; absolute when the file lives outside the repository. */
+const rel = (rootDir, file) => {
+  const r = relative(rootDir, file);
+  return r.startsWith('..') ? file : r.split(sep).join('/');
+};
 
 /**
  * Read and validate one plugin of the deployment set: its manifest (with the SDK's schema), its
@@ -85,6 +89,8 @@ export function pluginBuildOptions(plugin, { rootDir, sharedModules, mode }) {
     loader: INLINE_ASSETS,
     define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
     plugins: [sharedModulesExternal(sharedModules)],
+    // A plugin folder outside the repository (tests, uploads) still resolves the workspace's packages.
+    nodePaths: [join(rootDir, 'node_modules')],
     legalComments: 'none',
     metafile: true,
     write: false,
