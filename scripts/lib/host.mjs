@@ -77,17 +77,17 @@ export async function buildHost({ rootDir, outDir, mode, entry }) {
   return finishHost(result, { rootDir, outDir, entryFile, consoleDir, assetsDir });
 }
 
-/** After esbuild wrote the assets: prune stale ones, copy public files, write meta.json and index.html. */
+/** After esbuild wrote the assets: copy public files, write meta.json and index.html, then prune stale assets. */
 export function finishHost(result, { rootDir, outDir, entryFile, consoleDir = join(outDir, 'console'), assetsDir = join(consoleDir, 'assets') }) {
   const written = new Set(Object.keys(result.metafile.outputs).map((k) => resolve(rootDir, k)));
-  for (const file of listFiles(assetsDir)) if (!written.has(file)) rmSync(file, { force: true });
-
   const publicDir = join(rootDir, 'core', 'console', 'public');
   const publicFiles = existsSync(publicDir) ? readdirSync(publicDir, { recursive: true }) : [];
   if (publicFiles.length) cpSync(publicDir, consoleDir, { recursive: true });
 
   writeFileAtomic(join(consoleDir, 'meta.json'), JSON.stringify(result.metafile));
   writeFileAtomic(join(consoleDir, 'index.html'), renderIndexHtml({ title: HOST_TITLE, ...hostPageFromMetafile(result.metafile, { rootDir, assetsDir, entryFile }) }));
+  // Only once the new page is in place: pages already open may still fetch the old chunks until then.
+  for (const file of listFiles(assetsDir)) if (!written.has(file)) rmSync(file, { force: true });
 
   const toOut = (abs) => relative(outDir, abs).split(sep).join('/');
   const outputs = [...written, join(consoleDir, 'index.html'), join(consoleDir, 'meta.json')].map((f) => ({ file: toOut(f) }));

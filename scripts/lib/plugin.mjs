@@ -132,7 +132,8 @@ export function describeEsbuildFailure(err, rootDir) {
 
 /**
  * Turn one esbuild result into the plugin's published files: the System.register bundle, its
- * CSS, the locale files, all content-hashed; stale files of the plugin are removed.
+ * CSS, the locale files, all content-hashed. The previous files stay until `prunePlugin` runs
+ * after the new registry is written, so the registry on disk never points at a deleted file.
  * Returns `built` (the registry's URLs and integrity values), `outputs` (for the build state) and
  * `extraInputs` (sources outside the plugin folder the bundle used).
  */
@@ -158,7 +159,6 @@ export async function emitPlugin(plugin, result, { rootDir, outDir }) {
   }
 
   for (const [name, data] of files) writeFileAtomic(join(base, name), data);
-  pruneStale(base, new Set(files.keys()));
 
   const url = (name) => `/plugins/${plugin.id}/${name}`;
   const built = {
@@ -176,7 +176,10 @@ export async function emitPlugin(plugin, result, { rootDir, outDir }) {
   return { built, outputs, extraInputs };
 }
 
-function pruneStale(base, keep) {
+/** Remove the files of a plugin that its current outputs (`plugins/<id>/...` paths) do not list. */
+export function prunePlugin(outDir, id, outputs) {
+  const base = join(outDir, 'plugins', id);
+  const keep = new Set(outputs.map((o) => o.file.slice(`plugins/${id}/`.length)));
   for (const name of readdirSync(base, { recursive: true })) {
     const n = String(name).split(sep).join('/');
     if (keep.has(n) || n === 'locales') continue;

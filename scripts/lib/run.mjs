@@ -5,7 +5,7 @@ import { readDeploymentSet } from './deployment.mjs';
 import { BuildError } from './errors.mjs';
 import { listFiles, writeFileAtomic } from './files.mjs';
 import { HOST_ENTRY, buildHost, hostInputFiles } from './host.mjs';
-import { describeEsbuildFailure, emitPlugin, loadPlugin, pluginBuildOptions, pluginInputFiles } from './plugin.mjs';
+import { describeEsbuildFailure, emitPlugin, loadPlugin, pluginBuildOptions, pluginInputFiles, prunePlugin } from './plugin.mjs';
 import { assembleRegistry, checkDeployment } from './registry.mjs';
 import { loadSdk } from './sdk.mjs';
 import { hashInputs, isUpToDate, readState, writeState } from './state.mjs';
@@ -48,6 +48,9 @@ export async function runBuild({ rootDir, outDir, registryFile, mode, pluginsOnl
       }),
     );
     writeRegistry(ctx);
+    // After the registry: it must never point at a removed file. Pruning every plugin also cleans
+    // up after a run that failed between publishing one plugin and writing the registry.
+    for (const p of plugins) prunePlugin(outDir, p.id, state.targets[`plugin:${p.id}`].outputs);
     forgetRemovedPlugins(ctx);
   } finally {
     writeState(outDir, state);

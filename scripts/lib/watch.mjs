@@ -3,7 +3,7 @@ import { join, resolve, sep } from 'node:path';
 import * as esbuild from 'esbuild';
 import { BuildError } from './errors.mjs';
 import { finishHost, hostBuildOptions, HOST_ENTRY } from './host.mjs';
-import { NOT_CONSOLE_INPUTS, loadPlugin, pluginBuildOptions, toSystemRegister } from './plugin.mjs';
+import { NOT_CONSOLE_INPUTS, loadPlugin, pluginBuildOptions, prunePlugin, toSystemRegister } from './plugin.mjs';
 import { buildPlugin, writeRegistry } from './run.mjs';
 import { writeState } from './state.mjs';
 
@@ -76,6 +76,7 @@ async function watchPlugin(ctx, id, { log, debounceMs }) {
       ctx.plugins[ctx.plugins.findIndex((p) => p.id === id)] = fresh;
       plugin = fresh;
       writeRegistry(ctx);
+      prunePlugin(ctx.outDir, id, ctx.state.targets[`plugin:${id}`].outputs);
       writeState(ctx.outDir, ctx.state);
       log(`rebuilt ${id} in ${Math.round(performance.now() - t0)} ms`);
     } catch (err) {
