@@ -3,7 +3,9 @@ import { expect, type Page } from '@playwright/test';
 export const baseUrl = () => process.env.E2E_BASE_URL!;
 
 /** Signs in through the real login page (RSA-encrypted password) and waits for the shell. */
-export async function signIn(page: Page, username = 'admin', password = process.env.E2E_ADMIN_PASSWORD!) {
+export async function signIn(page: Page, username = 'admin', password = process.env.E2E_ADMIN_PASSWORD!, locale = 'en-US') {
+  // The console defaults to zh-CN (spec 01 section 1); these scenarios read the English resources.
+  await page.context().addCookies([{ name: 'locale', value: locale, url: baseUrl() }]);
   await page.goto(`${baseUrl()}/login`);
   await page.getByTestId('login-username').fill(username);
   await page.getByTestId('login-password').fill(password);
