@@ -16,7 +16,7 @@ import { healthRoute } from './http/health.js';
 import { sdkLogger } from './http/logger.js';
 import { registerWebSocket } from './http/websocket.js';
 import { createJobService } from './jobs/queue.js';
-import { routeTitles } from './plugins/deployment.js';
+import { readDeploymentSet, routeTitles } from './plugins/deployment.js';
 import { startPlugins } from './plugins/host.js';
 import { registryRoute } from './plugins/registry-route.js';
 import { serveDist } from './plugins/static.js';
@@ -47,6 +47,8 @@ export interface KernelServer {
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<KernelServer> {
   const now = options.now ?? (() => new Date());
+  // Manifests first: a broken plugin should stop start-up before anything is created.
+  const plugins = readDeploymentSet(config.registryFile);
   const ownsDatabase = !options.database;
   const database = options.database ?? (await createDatabase(config));
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -82,7 +84,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     let enabledIds: ReadonlySet<string> = new Set();
     kernel.registerRoute(registryRoute(config.distDir, () => enabledIds), core);
 
-    const host = await startPlugins({ config, database, jobs, bus, auth, logger: app.log, registerRoute: kernel.registerRoute });
+    const host = await startPlugins({ config, plugins, database, jobs, bus, auth, logger: app.log, registerRoute: kernel.registerRoute });
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());
     enabledIds = host.enabledIds;

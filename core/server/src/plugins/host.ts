@@ -18,6 +18,8 @@ import { readDeploymentSet, type DeployedPlugin } from './deployment.js';
 
 export interface PluginHostDeps {
   config: Pick<Config, 'registryFile' | 'dataDir'>;
+  /** The deployment set, when already read (start-up reads it before opening the database). */
+  plugins?: DeployedPlugin[];
   database: Database;
   jobs: { forPlugin(pluginId: string): JobQueue };
   bus: EventBus;
@@ -60,7 +62,7 @@ async function importServerPart(plugin: DeployedPlugin): Promise<ServerPlugin> {
 }
 
 export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
-  const plugins = readDeploymentSet(deps.config.registryFile);
+  const plugins = deps.plugins ?? readDeploymentSet(deps.config.registryFile);
   const enabled = plugins.filter((p) => p.enabled);
   const closers: { pluginId: string; fn: () => Promise<void> | void }[] = [];
 
