@@ -57,8 +57,9 @@ export function ensureNodeModules() {
   const want = installHash();
   if (existsSync(marker) && readFileSync(marker, 'utf8') === want) return false;
   say('installing npm dependencies');
-  const ci = existsSync(join(ROOT, 'package-lock.json'));
-  run('npm', [ci ? 'ci' : 'install', '--no-audit', '--no-fund', '--loglevel=error']);
+  // `npm install` (not `npm ci`) with the committed lock: the registry here lacks some other-platform
+  // optional binaries (e.g. @node-rs/jieba for darwin), which `npm ci` refuses as an out-of-sync lock.
+  run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error']);
   writeFileSync(marker, want);
   return true;
 }
