@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
@@ -39,7 +40,8 @@ export async function serveDist(kernel: KernelApp, distDir: string): Promise<voi
     kernel.setPageFallback((request, reply) => {
       const path = request.url.split('?')[0];
       if (path.startsWith('/plugins/')) return reply.status(404).type('text/plain').send('Not found');
-      return reply.header('cache-control', 'no-cache').sendFile('index.html', consoleDir);
+      // Read per request (it is small) so a rebuild is picked up without a restart.
+      return readFile(join(consoleDir, 'index.html'), 'utf8').then((html) => reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html));
     });
   } else {
     app.log.warn(`${consoleDir}/index.html does not exist: the console is not served (run npm run build)`);
