@@ -63,6 +63,28 @@ describe('splitSentences', () => {
   });
 });
 
+describe('splitSentences over long texts', () => {
+  it('splits a text far larger than its window exactly as it splits each part', () => {
+    const base = 'Dr. Smith arrived on Jan. 5 with Mr. Jones. They talked about cars, e.g. fast ones! Was it fun? 今天天气很好。我们去公园吧！ ';
+    const perBase = [...splitSentences(base, 'en')].length;
+    const reps = Math.ceil(300_000 / base.length);
+    const text = base.repeat(reps);
+    let n = 0;
+    let joined = '';
+    for (const span of splitSentences(text, 'en')) {
+      n++;
+      joined += span.text;
+    }
+    expect(joined).toBe(text);
+    expect(n).toBe(perBase * reps);
+  });
+
+  it('keeps a sentence longer than the window whole', () => {
+    const long = `${'word '.repeat(5000)}end.`;
+    expect(sentences(`${long} Next one.`)).toEqual([long, 'Next one.']);
+  });
+});
+
 describe('segmentWords', () => {
   it('segments Chinese with jieba', () => {
     expect(segmentWords('我们今天去北京大学参观。', 'zh-CN')).toEqual(['我们', '今天', '去', '北京大学', '参观']);
