@@ -9,7 +9,7 @@ import { applyTheme, CompanyConfig, loadCompanyConfig } from './config/company.j
 import { createRootContainer, type Kernel } from './container.js';
 import { HttpClient } from './http/client.js';
 import { ToastNotifier } from './http/notifier.js';
-import { createI18n } from './i18n.js';
+import { createI18n, savedLocale } from './i18n.js';
 import { PluginLoader } from './plugins/loader.js';
 import { RegistryStore } from './plugins/registry.js';
 import { registerSharedModules } from './plugins/shared-modules.js';
@@ -36,12 +36,15 @@ export async function bootstrap(rootElement: HTMLElement): Promise<{ kernel: Ker
       if (reload) window.location.reload();
     },
     pathname: () => window.location.pathname,
+    locale: () => i18nRef?.language ?? savedLocale(),
   });
+  let i18nRef: { language: string } | null = null;
 
   const company: CompanyConfig = await loadCompanyConfig(http);
   applyTheme(company);
 
   const i18n = await createI18n();
+  i18nRef = i18n;
   notifier = new ToastNotifier(i18n);
   const access = new AccessService(http, session, permissions, registry, i18n, (m) => notifier?.error(m));
   const loader = new PluginLoader({ registry: () => registry.get(), i18n });

@@ -76,6 +76,19 @@ export class AccessService {
     }
   }
 
+  /** Fetch the menu list again (after a language switch or a permission change) without a new login. */
+  async reloadMenus(): Promise<void> {
+    const userId = this.session.userInfo?.user.id;
+    const departmentId = this.session.departmentId;
+    if (!userId || !departmentId) return;
+    const [menus, registry] = await Promise.all([
+      this.http.get<PermissionMenuList>('/permissionMenu/getPermissionMenu', { params: { userId, departmentId } }),
+      this.http.get<Registry>('/plugins/registry'),
+    ]);
+    this.registry.set(registry);
+    this.permissions.set(menus);
+  }
+
   async fetchPublicKey(): Promise<string> {
     return this.http.get<string>('/user/getOnePublicKey');
   }

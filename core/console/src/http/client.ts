@@ -29,6 +29,8 @@ export interface HttpClientDeps {
   /** Code 601: clear the session; reload the page when asked. */
   endSession(reload: boolean): void;
   pathname(): string;
+  /** The interface language, sent as Accept-Language so server-made names (menus) match it. */
+  locale?(): string;
   cancel?: CancelRegistry;
   baseURL?: string;
 }
@@ -61,6 +63,8 @@ export class HttpClient implements ApiClient {
     this.axios.interceptors.request.use((config) => {
       const token = this.deps.token();
       if (token) config.headers.set('Jwt', token);
+      const locale = this.deps.locale?.();
+      if (locale) config.headers.set('Accept-Language', locale);
       // FormData must keep its multipart type; axios would turn it into JSON under a JSON type.
       if (!(typeof FormData !== 'undefined' && config.data instanceof FormData)) config.headers.set('Content-Type', 'application/json');
       return config;

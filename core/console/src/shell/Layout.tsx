@@ -56,7 +56,7 @@ export function Layout() {
             writeCookie(Cookies.sidebar, collapsed ? '1' : '0', 365);
             setCollapsed(!collapsed);
           }}
-          onLocale={(lng) => void switchLocale(i18n, lng, (l) => loader.loadLocaleForAll(l))}
+          onLocale={(lng) => void switchLocale(i18n, lng, (l) => loader.loadLocaleForAll(l)).then(() => access.reloadMenus())}
           onLogout={() => void access.logout().then(() => navigate('/login'))}
         />
         <main className={`lp-content${route?.fluid || path === '/custom' ? ' lp-fluid' : ''}`} data-testid="shell-content">
