@@ -101,8 +101,15 @@ export function build(extraArgs = [], env = {}) {
 
 /** The data directory must exist and be writable before the server opens its database there. */
 export function ensureDataDir(dir) {
+  // One level at a time: Node's recursive mkdir never returns under /proc.
+  const missing = [];
+  let cur = dir;
+  while (!existsSync(cur) && dirname(cur) !== cur) {
+    missing.unshift(cur);
+    cur = dirname(cur);
+  }
   try {
-    mkdirSync(dir, { recursive: true });
+    for (const d of missing) mkdirSync(d);
     accessSync(dir, constants.W_OK);
   } catch (err) {
     throw new SetupError(`data directory ${dir} is not writable: ${err.code ?? err.message}`);

@@ -1,5 +1,6 @@
 import { loadConfig, type Config } from './config.js';
 import { createServer, type KernelServer } from './server.js';
+import { ensureWritableDir, probePort } from './preflight.js';
 
 /**
  * The process entry: config -> server -> listen. A start-up failure prints one clear line to
@@ -24,6 +25,8 @@ async function main(): Promise<void> {
   let server: KernelServer | null = null;
   try {
     config = loadConfig();
+    ensureWritableDir(config.dataDir);
+    await probePort(config.port, config.host);
     server = await createServer(config);
     await server.app.listen({ port: config.port, host: config.host });
   } catch (err) {
