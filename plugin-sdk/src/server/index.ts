@@ -161,6 +161,8 @@ export interface ServerPluginContext {
   readonly bus: EventBus;
   readonly storage: FileStorage;
   readonly auth: AuthService;
+  /** The translation service: engines, nodes, usage accounting. */
+  readonly engines: EngineService;
   /** Register an API route; its access must be declared (public, signed-in or a declared key). */
   route<Q = any, B = any, P = any>(definition: RouteDefinition<Q, B, P>): void;
   /** Run when the server stops. */
@@ -174,4 +176,94 @@ export interface ServerPlugin {
 
 export function defineServerPlugin(plugin: ServerPlugin): ServerPlugin {
   return plugin;
+}
+
+/** A direction an engine serves, in platform language codes (`en`, `es`, `zh-CN`). */
+export interface EngineLanguage {
+  code: string;
+  /** Codes this language translates into through an enabled, healthy engine. */
+  targets: string[];
+}
+
+export interface DetectedLanguage {
+  /** A platform code, or `unknown` when the text is too short or the detector unsure. */
+  language: string;
+  /** 0..1. */
+  confidence: number;
+}
+
+/** Which way a translation came in; usage records count characters per channel. */
+export type TranslationChannel = 'text' | 'api' | 'document';
+
+export interface EngineTranslateRequest {
+  text: string;
+  /** A platform code, or `auto` to detect it. */
+  source: string;
+  target: string;
+  format?: 'text' | 'html';
+  domain?: string;
+  /** The user the characters are counted for. */
+  callerId: number;
+  channel: TranslationChannel;
+  signal?: AbortSignal;
+}
+
+export interface EngineTranslateResult {
+  text: string;
+  /** The source language used (the detected one when `auto`). */
+  source: string;
+  target: string;
+  detected?: DetectedLanguage;
+  /** Characters counted for the caller (tags of html not counted). */
+  characters: number;
+  engineId: number;
+  nodeId: number;
+}
+
+/** A node as the running service sees it (for the engine-management screens). */
+export interface EngineNodeStatus {
+  id: number;
+  running: boolean;
+  health: 'unknown' | 'healthy' | 'unhealthy' | 'stopped';
+  lastError: string | null;
+  pairs: { source: string; target: string }[];
+  inFlight: number;
+}
+
+export type LicenceVerdict =
+  | { ok: true; licence: { engine: string; pairs: { source: string; target: string }[]; nodeLimit: number; expiresAt: string; issuedTo?: string }; keyName: string }
+  | { ok: false; reason: string };
+
+/**
+ * The translation service (`ctx.engines`): every translation of the platform goes through it,
+ * so node choice, fail-over, the caps of the translation settings and usage accounting are the
+ * same for the console, the public API and documents. `translate` rejects with ApiError 400
+ * (bad input, over the text cap, no engine for the pair), 429 (over the API cap) or 503
+ * (service interrupted: no node answered).
+ */
+export interface EngineService {
+  translate(request: EngineTranslateRequest): Promise<EngineTranslateResult>;
+  /** Detects among the languages the engines serve. */
+  detect(text: string): Promise<DetectedLanguage>;
+  languages(): Promise<EngineLanguage[]>;
+  /** Sentences of `text`; joining them gives `text` back. */
+  split(text: string, language?: string): string[];
+  /** Words (jieba for Chinese, Intl.Segmenter otherwise). */
+  segment(text: string, language?: string): string[];
+  /** Counts characters for a caller outside `translate` (e.g. a document's characters). */
+  recordUsage(userId: number, channel: TranslationChannel, characters: number, documents?: number): Promise<void>;
+  /** Node control for the engine-management area. */
+  nodes: {
+    start(nodeId: number): Promise<EngineNodeStatus>;
+    stop(nodeId: number): Promise<EngineNodeStatus>;
+    /** Runs a health check now. */
+    check(nodeId: number): Promise<EngineNodeStatus>;
+    status(nodeId: number): EngineNodeStatus;
+    /** Re-reads engines and nodes after the tables changed; stops runtimes of deleted nodes. */
+    reload(): Promise<void>;
+  };
+  /** Checks an authorization file against the trusted licence keys. */
+  verifyLicence(text: string): Promise<LicenceVerdict>;
+  /** Seals a secret (node password, remote API key) with the server's key for storage. */
+  seal(plain: string): string;
 }
