@@ -1,0 +1,3 @@
+export * from './format.js';
+export * from './tar.js';
+export * from './verify.js';
