@@ -160,3 +160,6 @@ export function useTranslation(ns?: string | string[]) {
   const services = useContext(PlatformContext);
   return useI18nTranslation(ns ?? services?.pluginId);
 }
+
+// The shared language select (plugin language-sorting serves its list).
+export { LanguageSelect, useLanguages, languageName, type Language, type LanguageSelectProps, type LanguagesState } from './ui/LanguageSelect.js';

@@ -1,0 +1,82 @@
+import { useCallback, useEffect, useState } from 'react';
+import { HTMLSelect } from '@blueprintjs/core';
+import { useBus, usePlatform } from '../index.js';
+
+/** One enabled language of `GET /api/language/list` (plugin language-sorting), in the admin's order. */
+export interface Language {
+  code: string;
+  nameZh: string;
+  nameEn: string;
+  sort: number;
+}
+
+export type LanguagesState = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; languages: Language[] };
+
+/**
+ * The enabled languages in their configured order, reloaded when an administrator changes the list
+ * (bus event `language.changed`). When the language-sorting plugin is absent the call 404s and the
+ * state is `failed`, so callers can say so instead of showing an empty list.
+ */
+export function useLanguages(): LanguagesState {
+  const { api } = usePlatform();
+  const [state, setState] = useState<LanguagesState>({ state: 'loading' });
+  const load = useCallback(() => {
+    api
+      .get<Language[]>('/language/list', { silent: true })
+      .then((languages) => setState({ state: 'ready', languages }))
+      .catch((err: { msg?: string }) => setState({ state: 'failed', msg: err?.msg ?? 'failed' }));
+  }, [api]);
+  useEffect(load, [load]);
+  useBus('language.changed', load);
+  return state;
+}
+
+/** The language's name in the console's current language. */
+export function languageName(language: Pick<Language, 'nameZh' | 'nameEn'>, uiLanguage: string): string {
+  return uiLanguage.startsWith('zh') ? language.nameZh : language.nameEn;
+}
+
+export interface LanguageSelectProps {
+  value: string | null | undefined;
+  onChange(code: string): void;
+  /** Options placed before the languages, e.g. `{ value: 'auto', label: 'Detect' }`. */
+  extraOptions?: Array<{ value: string; label: string }>;
+  /** Codes left out (e.g. the other side of a pair). */
+  exclude?: string[];
+  /** Shown as an empty first option while nothing is chosen. */
+  placeholder?: string;
+  disabled?: boolean;
+  fill?: boolean;
+  id?: string;
+  'data-testid'?: string;
+}
+
+/**
+ * The one language select of the console: it lists the enabled languages in the order set on
+ * /languageSorting. A value no longer enabled stays visible (marked with its code) rather than
+ * silently switching the caller's choice.
+ */
+export function LanguageSelect(props: LanguageSelectProps) {
+  const { i18n } = usePlatform();
+  const languages = useLanguages();
+  const list = languages.state === 'ready' ? languages.languages.filter((l) => !props.exclude?.includes(l.code)) : [];
+  const known = new Set(list.map((l) => l.code));
+  const extras = props.extraOptions ?? [];
+  const options = [
+    ...(props.placeholder !== undefined && !props.value ? [{ value: '', label: props.placeholder, disabled: true }] : []),
+    ...extras,
+    ...list.map((l) => ({ value: l.code, label: languageName(l, i18n.language) })),
+    ...(props.value && !known.has(props.value) && !extras.some((e) => e.value === props.value) ? [{ value: props.value, label: props.value }] : []),
+  ];
+  return (
+    <HTMLSelect
+      id={props.id}
+      data-testid={props['data-testid']}
+      value={props.value ?? ''}
+      disabled={props.disabled || languages.state !== 'ready'}
+      fill={props.fill}
+      options={options}
+      onChange={(e) => props.onChange(e.currentTarget.value)}
+    />
+  );
+}

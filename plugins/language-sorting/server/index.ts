@@ -1,0 +1,123 @@
+import { sql } from 'kysely';
+import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { languageEditSchema, languageOrderSchema } from '../shared/schemas.js';
+import { SEED_LANGUAGES } from './seed.js';
+
+interface LanguageRow {
+  code: string;
+  name_zh: string;
+  name_en: string;
+  enabled: boolean;
+  sort: number;
+}
+
+const toLanguage = (r: LanguageRow) => ({ code: r.code, nameZh: r.name_zh, nameEn: r.name_en, enabled: r.enabled, sort: r.sort });
+
+/** The language list every language select reads, and its administration. */
+export default defineServerPlugin({
+  migrations: [
+    {
+      name: '001_create_languages',
+      async up(db) {
+        await db.schema
+          .createTable('languages')
+          .addColumn('code', 'text', (c) => c.primaryKey())
+          .addColumn('name_zh', 'text', (c) => c.notNull())
+          .addColumn('name_en', 'text', (c) => c.notNull())
+          .addColumn('enabled', 'boolean', (c) => c.notNull().defaultTo(true))
+          .addColumn('sort', 'integer', (c) => c.notNull())
+          .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+          .execute();
+        await db
+          .insertInto('languages')
+          .values(SEED_LANGUAGES.map((l, i) => ({ code: l.code, name_zh: l.nameZh, name_en: l.nameEn, enabled: l.enabled, sort: i + 1 })))
+          .execute();
+      },
+    },
+  ],
+
+  setup(ctx) {
+    const all = () => ctx.db.selectFrom('languages').select(['code', 'name_zh', 'name_en', 'enabled', 'sort']).orderBy('sort').orderBy('code').execute() as Promise<LanguageRow[]>;
+    // Open selects reload on this event, so an order change shows without a page reload.
+    const announce = () => ctx.bus.publish({ type: 'language.changed', payload: {} });
+
+    ctx.route({
+      method: 'GET',
+      url: '/language/list',
+      access: 'signed-in',
+      async handler() {
+        return (await all()).filter((r) => r.enabled).map(toLanguage);
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/language/all',
+      access: 'signed-in',
+      async handler() {
+        return (await all()).map(toLanguage);
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/language/add',
+      access: { permission: 'language:edit' },
+      module: 'languageSorting',
+      schema: { body: languageEditSchema },
+      async handler({ body }) {
+        const exists = await ctx.db.selectFrom('languages').select('code').where('code', '=', body.code).executeTakeFirst();
+        if (exists) throw new ApiError(Codes.CONFLICT, `language ${body.code} already exists`);
+        const last = await ctx.db.selectFrom('languages').select(sql<number>`coalesce(max(sort), 0)`.as('max')).executeTakeFirstOrThrow();
+        await ctx.db.insertInto('languages').values({ code: body.code, name_zh: body.nameZh, name_en: body.nameEn, enabled: body.enabled, sort: Number(last.max) + 1 }).execute();
+        await announce();
+        return null;
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/language/update',
+      access: { permission: 'language:edit' },
+      module: 'languageSorting',
+      schema: { body: languageEditSchema },
+      async handler({ body }) {
+        const res = await ctx.db
+          .updateTable('languages')
+          .set({ name_zh: body.nameZh, name_en: body.nameEn, enabled: body.enabled, updated_at: sql`now()` })
+          .where('code', '=', body.code)
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) === 0) throw new ApiError(Codes.NOT_FOUND, `language ${body.code} does not exist`);
+        await announce();
+        return null;
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/language/sort',
+      access: { permission: 'language:sort' },
+      module: 'languageSorting',
+      schema: { body: languageOrderSchema },
+      async handler({ body }) {
+        // The console sends the whole order (after a drag or a number edit); a partial or stale
+        // list would silently scramble positions, so it must name every language exactly once.
+        const known = (await all()).map((r) => r.code);
+        const given = new Set(body.codes);
+        if (given.size !== body.codes.length) throw new ApiError(Codes.BAD_REQUEST, 'codes: a language is listed twice');
+        const missing = known.filter((c) => !given.has(c));
+        const unknown = body.codes.filter((c) => !known.includes(c));
+        if (missing.length || unknown.length) {
+          throw new ApiError(Codes.BAD_REQUEST, `codes: the order must list every language once (missing: ${missing.join(', ') || 'none'}; unknown: ${unknown.join(', ') || 'none'})`);
+        }
+        await ctx.db.transaction().execute(async (trx) => {
+          for (const [i, code] of body.codes.entries()) {
+            await trx.updateTable('languages').set({ sort: i + 1, updated_at: sql`now()` }).where('code', '=', code).execute();
+          }
+        });
+        await announce();
+        return null;
+      },
+    });
+  },
+});
