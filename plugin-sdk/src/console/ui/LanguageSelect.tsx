@@ -1,5 +1,4 @@
 import { useCallback, useEffect, useState } from 'react';
-import { HTMLSelect } from '@blueprintjs/core';
 import { useBus, usePlatform } from '../index.js';
 
 /** One enabled language of `GET /api/language/list` (plugin language-sorting), in the admin's order. */
@@ -68,15 +67,24 @@ export function LanguageSelect(props: LanguageSelectProps) {
     ...list.map((l) => ({ value: l.code, label: languageName(l, i18n.language) })),
     ...(props.value && !known.has(props.value) && !extras.some((e) => e.value === props.value) ? [{ value: props.value, label: props.value }] : []),
   ];
+  // A plain select with Blueprint's classes: this module is on the host's login path, which is
+  // kept free of Blueprint's JavaScript (its CSS is loaded there).
   return (
-    <HTMLSelect
-      id={props.id}
-      data-testid={props['data-testid']}
-      value={props.value ?? ''}
-      disabled={props.disabled || languages.state !== 'ready'}
-      fill={props.fill}
-      options={options}
-      onChange={(e) => props.onChange(e.currentTarget.value)}
-    />
+    <div className={`bp6-html-select${props.fill ? ' bp6-fill' : ''}`}>
+      <select
+        id={props.id}
+        data-testid={props['data-testid']}
+        value={props.value ?? ''}
+        disabled={props.disabled || languages.state !== 'ready'}
+        onChange={(e) => props.onChange(e.currentTarget.value)}
+      >
+        {options.map((o) => (
+          <option key={o.value} value={o.value} disabled={'disabled' in o ? o.disabled : false}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+      <span className="bp6-icon bp6-icon-double-caret-vertical" aria-hidden="true" />
+    </div>
   );
 }
