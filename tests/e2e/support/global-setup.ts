@@ -1,20 +1,67 @@
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ROOT, startServer } from '../../../scripts/lib/run-server.js';
 
 export const ADMIN_PASSWORD = 'E2e-admin-Passw0rd';
 
+interface DeploymentSet {
+  plugins: { id: string; path: string; enabled?: boolean }[];
+}
+
+/** A test service started by scripts/lib/{slapd,oidc}.mjs; the shape is A1's, so only these parts are relied on. */
+interface ExternalService {
+  url?: string;
+  env?: Record<string, string>;
+  stop?: () => Promise<void> | void;
+  [key: string]: unknown;
+}
+
 /**
- * Builds the fixture plugins into their own dist, breaks two of them on purpose (a deleted bundle
- * for a 404, an altered one for an integrity failure), and starts one real server for the suite.
+ * The suite's deployment set: the product plugins of registry.json plus the fixture plugins, with absolute
+ * paths so the file can live in .tmp/e2e. A fixture id that a product plugin also uses would be refused by
+ * the build as a duplicate, which is the wanted failure.
+ */
+function mergedRegistry(): DeploymentSet {
+  const read = (file: string) => {
+    const set = JSON.parse(readFileSync(file, 'utf8')) as DeploymentSet;
+    return set.plugins.map((p) => ({ ...p, path: resolve(dirname(file), p.path) }));
+  };
+  return { plugins: [...read(join(ROOT, 'registry.json')), ...read(join(ROOT, 'tests', 'fixtures', 'registry.json'))] };
+}
+
+/** Starts a directory or identity-provider test server when A1's script exists; the suite runs without it otherwise. */
+async function startOptional(file: string, fn: string): Promise<ExternalService | null> {
+  const path = join(ROOT, 'scripts', 'lib', file);
+  if (!existsSync(path)) {
+    console.log(`[e2e] ${file} not present: ${fn}() skipped, the specs that need it will skip themselves`);
+    return null;
+  }
+  const mod = (await import(pathToFileURL(path).href)) as Record<string, () => Promise<ExternalService>>;
+  if (typeof mod[fn] !== 'function') {
+    console.log(`[e2e] ${file} exports no ${fn}(): skipped`);
+    return null;
+  }
+  return mod[fn]!();
+}
+
+/** JSON of a service's plain data (no functions) for the specs, which run in other processes. */
+const describe = (s: ExternalService) =>
+  JSON.stringify(Object.fromEntries(Object.entries(s).filter(([, v]) => typeof v !== 'function')));
+
+/**
+ * Builds the product and fixture plugins into their own dist, breaks two fixtures on purpose (a deleted
+ * bundle for a 404, an altered one for an integrity failure), starts the directory and identity-provider
+ * test servers when they exist, and starts one real server for the suite.
  */
 export default async function globalSetup() {
   const e2eDir = join(ROOT, '.tmp', 'e2e');
   const dist = join(e2eDir, 'dist');
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(e2eDir, { recursive: true });
-  const registryFile = join(ROOT, 'tests', 'fixtures', 'registry.json');
+  const registryFile = join(e2eDir, 'registry.json');
+  writeFileSync(registryFile, JSON.stringify(mergedRegistry(), null, 2));
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--out', dist, '--registry', registryFile], {
     cwd: ROOT,
     stdio: 'inherit',
@@ -24,10 +71,18 @@ export default async function globalSetup() {
   rmSync(fileOf(registry.plugins.missing.bundle));
   appendFileSync(fileOf(registry.plugins.tampered.bundle), '\n// altered after the build\n');
 
-  const server = await startServer({ DIST_DIR: dist, REGISTRY_FILE: registryFile, ADMIN_PASSWORD });
+  const slapd = await startOptional('slapd.mjs', 'startSlapd');
+  const oidc = await startOptional('oidc.mjs', 'startOidc');
+  const serviceEnv = { ...(slapd?.env ?? {}), ...(oidc?.env ?? {}) };
+
+  const server = await startServer({ DIST_DIR: dist, REGISTRY_FILE: registryFile, ADMIN_PASSWORD, ...serviceEnv });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;
+  if (slapd) process.env.E2E_SLAPD = describe(slapd);
+  if (oidc) process.env.E2E_OIDC = describe(oidc);
   return async () => {
     await server.stop();
+    await oidc?.stop?.();
+    await slapd?.stop?.();
   };
 }
