@@ -7,3 +7,4 @@ export * from './checks.js';
 export * from './validation-messages.js';
 export * from './format.js';
 export * from './mime.js';
+export { z } from 'zod';

@@ -150,13 +150,6 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       },
     },
     {
-      method: 'OPTIONS',
-      url: '/systemConfig/getCompanyInfoConfig',
-      access: 'public',
-      handler: () =>
-        db.selectFrom('system_config').select(['config_key as configKey', 'config_value as configValue']).orderBy('config_key').execute(),
-    },
-    {
       method: 'GET',
       url: '/user/showWebSocketInfo',
       access: 'signed-in',

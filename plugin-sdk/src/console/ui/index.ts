@@ -1,0 +1,54 @@
+import { createElement, useEffect, useState, type ReactElement } from 'react';
+import type {
+  ConfirmDialogProps,
+  EmptyStateProps,
+  FormDialogProps,
+  PagedTableProps,
+  SearchBarProps,
+  StatusTagProps,
+  UploadButtonProps,
+} from './types.js';
+
+export type * from './types.js';
+
+/**
+ * The shared UI kit as seen by plugins. `@linguaport/sdk/console` is registered eagerly by the host
+ * (it is on the login path), so these are thin wrappers that import the Blueprint-based
+ * implementations on first render; the host builds them as one split chunk shared by every plugin.
+ * Until the chunk arrives (once per page load) a wrapper renders nothing.
+ */
+type Kit = typeof import('./kit.js');
+let kit: Kit | undefined;
+let pending: Promise<Kit> | undefined;
+
+/** Load the kit now (tests, or a view that wants it before its first render). */
+export function preloadUiKit(): Promise<Kit> {
+  pending ??= import('./kit.js').then((k) => (kit = k));
+  return pending;
+}
+
+function useKit(): Kit | undefined {
+  const [loaded, setLoaded] = useState(kit);
+  useEffect(() => {
+    if (loaded) return;
+    let live = true;
+    void preloadUiKit().then((k) => { if (live) setLoaded(k); });
+    return () => { live = false; };
+  }, [loaded]);
+  return loaded;
+}
+
+function wrap<P extends object>(pick: (k: Kit) => (props: P) => unknown) {
+  return function KitComponent(props: P): ReactElement | null {
+    const k = useKit();
+    return k ? createElement(pick(k) as (p: P) => ReactElement, props) : null;
+  };
+}
+
+export const PagedTable = wrap((k) => k.PagedTable) as <T>(props: PagedTableProps<T>) => ReactElement | null;
+export const SearchBar = wrap<SearchBarProps>((k) => k.SearchBar);
+export const FormDialog = wrap<FormDialogProps>((k) => k.FormDialog);
+export const ConfirmDialog = wrap<ConfirmDialogProps>((k) => k.ConfirmDialog);
+export const UploadButton = wrap<UploadButtonProps>((k) => k.UploadButton);
+export const StatusTag = wrap<StatusTagProps>((k) => k.StatusTag);
+export const EmptyState = wrap<EmptyStateProps>((k) => k.EmptyState);

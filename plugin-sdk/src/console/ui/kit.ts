@@ -1,0 +1,8 @@
+// The kit's implementations, loaded on first use by ./index.ts (keeps Blueprint off the login path).
+export { PagedTable } from './PagedTable.js';
+export { SearchBar } from './SearchBar.js';
+export { FormDialog } from './FormDialog.js';
+export { ConfirmDialog } from './ConfirmDialog.js';
+export { UploadButton } from './UploadButton.js';
+export { StatusTag } from './StatusTag.js';
+export { EmptyState } from './EmptyState.js';

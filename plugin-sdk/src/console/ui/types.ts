@@ -1,0 +1,140 @@
+import type { ReactNode } from 'react';
+import type { ZodType } from 'zod';
+
+/**
+ * Props of the shared UI kit. Kept free of runtime imports: the console SDK module is on the
+ * host's login path, while the components themselves (and Blueprint under them) load on first use.
+ */
+
+export type SortOrder = 'asc' | 'desc';
+
+export interface PageQuery {
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  sortBy?: string;
+  sortOrder?: SortOrder;
+}
+
+export interface PageResult<T> {
+  rows: T[];
+  total: number;
+}
+
+export interface PagedColumn<T> {
+  key: string;
+  title: ReactNode;
+  /** Defaults to the row's value under `key`. */
+  render?: (row: T, index: number) => ReactNode;
+  /** The header toggles ascending, descending, none and the query carries `sortBy = key`. */
+  sortable?: boolean;
+  width?: number | string;
+}
+
+export interface PagedTableProps<T> {
+  columns: PagedColumn<T>[];
+  rowKey: (row: T) => string | number;
+  /** Loads one page from the server; rejecting shows the load error in the table. */
+  load: (query: PageQuery) => Promise<PageResult<T>>;
+  /** Changing it goes back to page 1 and reloads (new search filters). */
+  reloadKey?: unknown;
+  /** Changing it reloads the current page (after an edit or a delete). */
+  refreshKey?: unknown;
+  defaultPageSize?: number;
+  pageSizes?: number[];
+  /** Adds a checkbox column; the callback gets the selected keys and rows of the current page. */
+  selectable?: boolean;
+  onSelectionChange?: (keys: Array<string | number>, rows: T[]) => void;
+  emptyText?: ReactNode;
+  /** Prefix of the per-row `data-testid` (`<prefix>-<rowKey>`); default `row`. */
+  testId?: string;
+}
+
+export interface SearchField {
+  name: string;
+  label: ReactNode;
+  type?: 'text' | 'select' | 'date' | 'datetime';
+  options?: Array<{ value: string; label: string }>;
+  placeholder?: string;
+}
+
+export interface SearchBarProps {
+  fields: SearchField[];
+  onSearch: (values: Record<string, string>) => void;
+  /** Called after the fields are cleared; defaults to onSearch with empty values. */
+  onReset?: () => void;
+  initialValues?: Record<string, string>;
+  /** Extra buttons on the same line (add, import, export). */
+  actions?: ReactNode;
+}
+
+export type FormValues = Record<string, unknown>;
+
+export interface FormField {
+  name: string;
+  label: ReactNode;
+  type?: 'text' | 'password' | 'textarea' | 'number' | 'select' | 'multiselect' | 'date' | 'datetime' | 'checkbox' | 'custom';
+  options?: Array<{ value: string | number; label: string }>;
+  placeholder?: string;
+  required?: boolean;
+  disabled?: boolean;
+  helperText?: ReactNode;
+  /** For `custom`: renders the control. */
+  render?: (value: unknown, setValue: (value: unknown) => void, values: FormValues) => ReactNode;
+  /** A live check on blur (for example a unique-name call); resolves to an error text or null. */
+  check?: (value: unknown, values: FormValues) => Promise<string | null>;
+}
+
+export interface FormDialogProps {
+  isOpen: boolean;
+  title: ReactNode;
+  fields: FormField[];
+  /** Validated before submit; issue messages are i18n keys (SDK validation keys or the plugin's own). */
+  schema?: ZodType;
+  initialValues?: FormValues;
+  /** Rejecting with an API error keeps the dialog open and shows the server's message. */
+  onSubmit: (values: FormValues) => Promise<void>;
+  onClose: () => void;
+  submitText?: ReactNode;
+}
+
+export interface ConfirmDialogProps {
+  isOpen: boolean;
+  title: ReactNode;
+  /** What will be removed or changed, in the user's words. */
+  message: ReactNode;
+  /** How many rows the action touches; stated in the dialog when given. */
+  count?: number;
+  /** Names of the rows (the first ten are listed). */
+  items?: string[];
+  confirmText?: ReactNode;
+  intent?: 'danger' | 'warning' | 'primary';
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}
+
+export interface UploadButtonProps {
+  /** Accepted file name endings, lower case with the dot: ['.xls']. */
+  accept: string[];
+  maxSizeMb?: number;
+  text?: ReactNode;
+  disabled?: boolean;
+  /** Upload the file; call `progress` with 0..1 (RequestOptions.onUploadProgress fits). */
+  onUpload: (file: File, progress: (fraction: number) => void) => Promise<void>;
+  /** A refused file (type or size): the text says why. */
+  onReject?: (reason: string) => void;
+}
+
+export type StatusIntent = 'none' | 'primary' | 'success' | 'warning' | 'danger';
+
+export interface StatusTagProps {
+  value: string | number | boolean | null | undefined;
+  /** Label and colour per value; unknown values show as they are. */
+  states: Record<string, { label: ReactNode; intent?: StatusIntent }>;
+}
+
+export interface EmptyStateProps {
+  title?: ReactNode;
+  description?: ReactNode;
+  action?: ReactNode;
+}
