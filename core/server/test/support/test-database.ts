@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { createDatabase, type Database } from '../../src/db/database.js';
+import { seedPgliteDir } from './pglite-template.js';
 
 export interface TestDatabase {
   database: Database;
@@ -44,6 +45,8 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     url.pathname = `/${dbName}`;
     databaseUrl = url.toString();
   }
+
+  if (!serverUrl) await seedPgliteDir(join(dataDir, 'db'));
 
   const opened: Database[] = [];
   const open = async () => {

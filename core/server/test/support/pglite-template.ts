@@ -1,0 +1,34 @@
+import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { openPglite } from '../../src/db/pglite.js';
+
+/**
+ * A freshly initialised PGlite costs 5-12 s on these machines (its initdb); a copy of one made
+ * earlier opens in about 1 s. Test files copy a per-machine template into their own directory.
+ * Parallel workers may race to create it: each builds in its own folder and the first rename wins.
+ */
+function templateDir(): string {
+  // The package's exports hide package.json: find it beside its resolved entry.
+  const require = createRequire(import.meta.url);
+  let dir = dirname(require.resolve('@electric-sql/pglite'));
+  while (!existsSync(join(dir, 'package.json'))) dir = dirname(dir);
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string };
+  return join(tmpdir(), `linguaport-pglite-template-${pkg.version}`);
+}
+
+export async function seedPgliteDir(target: string): Promise<void> {
+  const template = templateDir();
+  if (!existsSync(join(template, 'PG_VERSION'))) {
+    const building = mkdtempSync(`${template}.building-`);
+    const database = await openPglite(building);
+    await database.close();
+    try {
+      renameSync(building, template);
+    } catch {
+      rmSync(building, { recursive: true, force: true }); // another worker won the race
+    }
+  }
+  cpSync(template, target, { recursive: true });
+}
