@@ -166,3 +166,6 @@ export { LanguageSelect, useLanguages, languageName, type Language, type Languag
 
 // The shared UI kit (paged table, search bar, form and confirm dialogs, upload, status tag, empty state).
 export * from './ui/index.js';
+
+// The refreshBefore rule for drawers and dialogs (spec 01 section 4).
+export { useRefreshBefore, setRefreshBefore, REFRESH_BEFORE_KEY, type RefreshBefore } from './refresh-before.js';
