@@ -1,0 +1,140 @@
+import { useCallback, useEffect, useState } from 'react';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, H3, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
+import { useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { domainSchema, type DomainInput } from '../shared/schemas.js';
+
+interface Domain extends DomainInput {
+  sort: number;
+  createdAt: string;
+}
+
+type Load = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; domains: Domain[] };
+const EMPTY: DomainInput = { code: '', nameZh: '', nameEn: '', description: '', enabled: true };
+
+export function Domains() {
+  const { t, i18n } = useTranslation();
+  const api = useApi();
+  const notify = useNotify();
+  const perms = usePermission();
+  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [search, setSearch] = useState('');
+  const [editing, setEditing] = useState<{ mode: 'add' | 'edit'; value: DomainInput } | null>(null);
+  const [deleting, setDeleting] = useState<Domain | null>(null);
+
+  const refresh = useCallback(
+    (name = '') =>
+      api
+        .get<Domain[]>('/domain/all', { params: name ? { name } : {}, silent: true })
+        .then((domains) => setLoad({ state: 'ready', domains }))
+        .catch((err: ApiErrorInfo) => setLoad({ state: 'failed', msg: err.msg })),
+    [api],
+  );
+  useEffect(() => void refresh(), [refresh]);
+
+  const toggle = async (d: Domain) => {
+    await api.put('/domain/update', { code: d.code, nameZh: d.nameZh, nameEn: d.nameEn, description: d.description, enabled: !d.enabled });
+    void refresh(search);
+  };
+  const remove = async (d: Domain) => {
+    try {
+      await api.delete(`/domain/delete/${encodeURIComponent(d.code)}`);
+      notify.success(t('deleted'));
+      setDeleting(null);
+      void refresh(search);
+    } catch {
+      setDeleting(null); // the client's toast names where it is still used
+    }
+  };
+
+  return (
+    <div data-testid="domain-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
+      <H3>{t('heading')}</H3>
+      <div style={{ display: 'flex', gap: 8 }}>
+        <InputGroup leftIcon="search" placeholder={t('searchPlaceholder')} value={search} onValueChange={setSearch} onKeyDown={(e) => e.key === 'Enter' && void refresh(search)} />
+        <Button text={t('search')} onClick={() => void refresh(search)} />
+        {perms.hasButton('domain:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('add')} onClick={() => setEditing({ mode: 'add', value: EMPTY })} />}
+      </div>
+      {load.state === 'loading' && <NonIdealState icon={<Spinner size={24} />} description={t('loading')} />}
+      {load.state === 'failed' && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: load.msg })}</Callout>}
+      {load.state === 'ready' && load.domains.length === 0 && <NonIdealState icon="inbox" description={t('empty')} />}
+      {load.state === 'ready' && load.domains.length > 0 && (
+        <HTMLTable striped compact>
+          <thead>
+            <tr>
+              <th>{t('code')}</th>
+              <th>{t('name')}</th>
+              <th>{t('description')}</th>
+              <th>{t('enabled')}</th>
+              <th>{t('createdAt')}</th>
+              <th>{t('actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {load.domains.map((d) => (
+              <tr key={d.code} data-testid={`domain-row-${d.code}`}>
+                <td>{d.code}</td>
+                <td>{i18n.language.startsWith('zh') ? d.nameZh : d.nameEn}</td>
+                <td>{d.description}</td>
+                <td>
+                  <Switch checked={d.enabled} disabled={!perms.hasButton('domain:edit')} onChange={() => void toggle(d)} style={{ margin: 0 }} />
+                </td>
+                <td>{new Date(d.createdAt).toLocaleString()}</td>
+                <td style={{ whiteSpace: 'nowrap' }}>
+                  {perms.hasButton('domain:edit') && <Button size="small" variant="minimal" icon="edit" text={t('edit')} onClick={() => setEditing({ mode: 'edit', value: d })} />}
+                  {perms.hasButton('domain:delete') && <Button size="small" variant="minimal" intent={Intent.DANGER} icon="trash" text={t('delete')} onClick={() => setDeleting(d)} />}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+      {editing && <EditDialog mode={editing.mode} initial={editing.value} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void refresh(search); }} />}
+      {deleting && (
+        <Dialog isOpen title={t('deleteTitle')} onClose={() => setDeleting(null)} canOutsideClickClose={false} style={{ width: 600 }}>
+          <DialogBody>{t('deleteConfirm', { name: `${deleting.code} (${i18n.language.startsWith('zh') ? deleting.nameZh : deleting.nameEn})` })}</DialogBody>
+          <DialogFooter actions={[<Button key="c" text={t('cancel')} onClick={() => setDeleting(null)} />, <Button key="d" intent={Intent.DANGER} text={t('delete')} onClick={() => void remove(deleting)} />]} />
+        </Dialog>
+      )}
+    </div>
+  );
+}
+
+function EditDialog(props: { mode: 'add' | 'edit'; initial: DomainInput; onClose(): void; onSaved(): void }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const [value, setValue] = useState(props.initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    const parsed = domainSchema.safeParse(value);
+    if (!parsed.success) return setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), t(`invalid.${String(i.path[0])}`)])));
+    setErrors({});
+    setBusy(true);
+    try {
+      if (props.mode === 'add') await api.post('/domain/add', parsed.data);
+      else await api.put('/domain/update', parsed.data);
+      props.onSaved();
+    } catch {
+      setBusy(false);
+    }
+  };
+  const text = (name: 'code' | 'nameZh' | 'nameEn', disabled = false) => (
+    <FormGroup label={t(name)} labelFor={`domain-${name}`} labelInfo="*" intent={errors[name] ? Intent.DANGER : Intent.NONE} helperText={errors[name]}>
+      <InputGroup id={`domain-${name}`} value={value[name]} disabled={disabled} onValueChange={(v) => setValue({ ...value, [name]: v })} />
+    </FormGroup>
+  );
+  return (
+    <Dialog isOpen title={t(props.mode === 'add' ? 'add' : 'edit')} onClose={props.onClose} canOutsideClickClose={false} style={{ width: 600 }}>
+      <DialogBody>
+        {text('code', props.mode === 'edit')}
+        {text('nameZh')}
+        {text('nameEn')}
+        <FormGroup label={t('description')} labelFor="domain-description" intent={errors.description ? Intent.DANGER : Intent.NONE} helperText={errors.description}>
+          <TextArea id="domain-description" fill value={value.description} onChange={(e) => setValue({ ...value, description: e.currentTarget.value })} />
+        </FormGroup>
+        <Switch label={t('enabled')} checked={value.enabled} onChange={() => setValue({ ...value, enabled: !value.enabled })} />
+      </DialogBody>
+      <DialogFooter actions={[<Button key="c" text={t('cancel')} onClick={props.onClose} />, <Button key="s" intent={Intent.PRIMARY} loading={busy} text={t('save')} onClick={() => void submit()} />]} />
+    </Dialog>
+  );
+}

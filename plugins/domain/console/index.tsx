@@ -1,0 +1,4 @@
+import { definePlugin } from '@linguaport/sdk/console';
+import { Domains } from './Domains.js';
+
+export default definePlugin({ id: 'domain', views: { Domains } });

@@ -1,0 +1,178 @@
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { domainSchema } from '../shared/schemas.js';
+
+const SEED: Array<[string, string, string]> = [
+  ['general', '通用', 'General'],
+  ['legal', '法律', 'Legal'],
+  ['medical', '医疗', 'Medical'],
+  ['finance', '金融', 'Finance'],
+  ['technology', '科技', 'Technology'],
+  ['patent', '专利', 'Patent'],
+  ['news', '新闻', 'News'],
+  ['government', '政务', 'Government'],
+];
+
+interface DomainRow {
+  code: string;
+  name_zh: string;
+  name_en: string;
+  description: string;
+  enabled: boolean;
+  sort: number;
+  created_at: Date | string;
+}
+
+const toDomain = (r: DomainRow) => ({
+  code: r.code,
+  nameZh: r.name_zh,
+  nameEn: r.name_en,
+  description: r.description,
+  enabled: r.enabled,
+  sort: r.sort,
+  createdAt: new Date(r.created_at).toISOString(),
+});
+
+/**
+ * Where a domain is in use. Other areas store the domain code in a column named `domain`
+ * (engines.domain today; files, CAT projects and training later), so every table of the schema
+ * with such a column is checked: a new area is covered without changing this plugin.
+ */
+export async function domainUsage(db: Kysely<any>, code: string): Promise<Array<{ table: string; rows: number }>> {
+  const columns = await sql<{ table_name: string }>`
+    select table_name from information_schema.columns
+    where table_schema = current_schema() and column_name = 'domain' and table_name <> 'domains'
+    order by table_name`.execute(db);
+  const usage: Array<{ table: string; rows: number }> = [];
+  for (const { table_name } of columns.rows) {
+    const res = await sql<{ n: string | number }>`select count(*) as n from ${sql.table(table_name)} where domain = ${code}`.execute(db);
+    const rows = Number(res.rows[0]?.n ?? 0);
+    if (rows > 0) usage.push({ table: table_name, rows });
+  }
+  return usage;
+}
+
+/** Translation domains: the list other areas pick from, and its administration. */
+export default defineServerPlugin({
+  migrations: [
+    {
+      name: '001_create_domains',
+      async up(db) {
+        await db.schema
+          .createTable('domains')
+          .addColumn('code', 'text', (c) => c.primaryKey())
+          .addColumn('name_zh', 'text', (c) => c.notNull())
+          .addColumn('name_en', 'text', (c) => c.notNull())
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('enabled', 'boolean', (c) => c.notNull().defaultTo(true))
+          .addColumn('sort', 'integer', (c) => c.notNull())
+          .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+          .execute();
+        await db
+          .insertInto('domains')
+          .values(SEED.map(([code, zh, en], i) => ({ code, name_zh: zh, name_en: en, sort: i + 1 })))
+          .execute();
+      },
+    },
+  ],
+
+  setup(ctx) {
+    const select = () => ctx.db.selectFrom('domains').selectAll().orderBy('sort').orderBy('code');
+    const announce = () => ctx.bus.publish({ type: 'domain.changed', payload: {} });
+
+    // For every select of a domain (engines, files, projects): enabled ones, in order.
+    ctx.route({
+      method: 'GET',
+      url: '/domain/list',
+      access: 'signed-in',
+      async handler() {
+        return ((await select().where('enabled', '=', true).execute()) as DomainRow[]).map(toDomain);
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/domain/all',
+      access: 'signed-in',
+      schema: { query: z.object({ name: z.string().trim().optional() }) },
+      async handler({ query }) {
+        let q = select();
+        if (query.name) {
+          const like = `%${query.name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+          q = q.where((eb) => eb.or([eb('name_zh', 'ilike', like), eb('name_en', 'ilike', like), eb('code', 'ilike', like)]));
+        }
+        return ((await q.execute()) as DomainRow[]).map(toDomain);
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/domain/add',
+      access: { permission: 'domain:add' },
+      module: 'domain',
+      summary: 'Add a domain',
+      schema: { body: domainSchema },
+      async handler({ body }) {
+        const clash = await ctx.db
+          .selectFrom('domains')
+          .select(['code', 'name_zh', 'name_en'])
+          .where((eb) => eb.or([eb('code', '=', body.code), eb('name_zh', '=', body.nameZh), eb('name_en', '=', body.nameEn)]))
+          .executeTakeFirst();
+        if (clash) throw new ApiError(Codes.CONFLICT, clash.code === body.code ? `code: domain ${body.code} already exists` : 'name: a domain with this name already exists');
+        const last = await ctx.db.selectFrom('domains').select(sql<number>`coalesce(max(sort), 0)`.as('max')).executeTakeFirstOrThrow();
+        await ctx.db
+          .insertInto('domains')
+          .values({ code: body.code, name_zh: body.nameZh, name_en: body.nameEn, description: body.description, enabled: body.enabled, sort: Number(last.max) + 1 })
+          .execute();
+        await announce();
+        return null;
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/domain/update',
+      access: { permission: 'domain:edit' },
+      module: 'domain',
+      summary: 'Edit a domain',
+      schema: { body: domainSchema },
+      async handler({ body }) {
+        const clash = await ctx.db
+          .selectFrom('domains')
+          .select('code')
+          .where('code', '<>', body.code)
+          .where((eb) => eb.or([eb('name_zh', '=', body.nameZh), eb('name_en', '=', body.nameEn)]))
+          .executeTakeFirst();
+        if (clash) throw new ApiError(Codes.CONFLICT, 'name: a domain with this name already exists');
+        const res = await ctx.db
+          .updateTable('domains')
+          .set({ name_zh: body.nameZh, name_en: body.nameEn, description: body.description, enabled: body.enabled })
+          .where('code', '=', body.code)
+          .executeTakeFirst();
+        if (Number(res.numUpdatedRows) === 0) throw new ApiError(Codes.NOT_FOUND, `domain ${body.code} does not exist`);
+        await announce();
+        return null;
+      },
+    });
+
+    ctx.route({
+      method: 'DELETE',
+      url: '/domain/delete/:code',
+      access: { permission: 'domain:delete' },
+      module: 'domain',
+      summary: 'Delete a domain',
+      schema: { params: z.object({ code: z.string().min(1) }) },
+      async handler({ params }) {
+        const usage = await domainUsage(ctx.db, params.code);
+        if (usage.length) {
+          throw new ApiError(Codes.CONFLICT, `domain ${params.code} is in use (${usage.map((u) => `${u.table}: ${u.rows}`).join(', ')}); disable it instead`, { usage });
+        }
+        const res = await ctx.db.deleteFrom('domains').where('code', '=', params.code).executeTakeFirst();
+        if (Number(res.numDeletedRows) === 0) throw new ApiError(Codes.NOT_FOUND, `domain ${params.code} does not exist`);
+        await announce();
+        return null;
+      },
+    });
+  },
+});
