@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     config = loadConfig();
     ensureWritableDir(config.dataDir);
     await probePort(config.port, config.host);
-    server = await createServer(config);
+    server = await createServer(config, { engineAutostart: true });
     await server.app.listen({ port: config.port, host: config.host });
   } catch (err) {
     if (server) await server.close().catch(() => {});

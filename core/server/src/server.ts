@@ -18,6 +18,11 @@ import { registerWebSocket } from './http/websocket.js';
 import { createJobService } from './jobs/queue.js';
 import { readDeploymentSet, routeTitles } from './plugins/deployment.js';
 import { startPlugins } from './plugins/host.js';
+import { resolveApiKeyCaller as resolveApiKeyForLt } from './auth/api-keys.js';
+import { ltRoutes } from './translation/lt-routes.js';
+import { translationMigrations } from './translation/migrations.js';
+import { createTranslationService } from './translation/service.js';
+import { systemConfigReader } from './translation/settings-reader.js';
 import { registryRoute } from './plugins/registry-route.js';
 import { serveDist } from './plugins/static.js';
 
@@ -37,6 +42,8 @@ export interface ServerOptions {
   print?: (line: string) => void;
   /** WebSocket ping interval. */
   wsPingMs?: number;
+  /** Start translation nodes left running now (main.ts); otherwise they start on first use. */
+  engineAutostart?: boolean;
 }
 
 export interface KernelServer {
@@ -82,9 +89,15 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     for (const route of authRoutes({ db, now, logger, onSessionEnded: (hash) => sockets.closeSession(hash) })) kernel.registerRoute(route, core);
     kernel.registerRoute(healthRoute(database, jobs), core);
     let enabledIds: ReadonlySet<string> = new Set();
+    // The translation service before the plugins: they get it as ctx.engines and close first.
+    await runMigrations(database, 'core.translation', translationMigrations);
+    const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db), now, autostart: options.engineAutostart });
+    await engines.start();
+    cleanups.push(() => engines.close());
+    for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, now })) kernel.registerRoute(route, core);
     kernel.registerRoute(registryRoute(config.distDir, () => enabledIds), core);
 
-    const host = await startPlugins({ config, plugins, database, jobs, bus, auth, logger: app.log, registerRoute: kernel.registerRoute });
+    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, registerRoute: kernel.registerRoute });
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());
     enabledIds = host.enabledIds;

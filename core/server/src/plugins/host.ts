@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthService, EventBus, JobQueue, RouteDefinition, ServerPlugin, ServerPluginContext } from '@linguaport/sdk/server';
+import type { AuthService, EngineService, EventBus, JobQueue, RouteDefinition, ServerPlugin, ServerPluginContext } from '@linguaport/sdk/server';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { runMigrations } from '../db/migrations.js';
@@ -24,6 +24,8 @@ export interface PluginHostDeps {
   jobs: { forPlugin(pluginId: string): JobQueue };
   bus: EventBus;
   auth: AuthService;
+  /** The translation service (ctx.engines). */
+  engines: EngineService;
   logger: FastifyBaseLogger;
   registerRoute(def: RouteDefinition, owner: RouteOwner): void;
 }
@@ -80,6 +82,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       bus: deps.bus,
       storage: createFileStorage(join(deps.config.dataDir, 'files'), plugin.id),
       auth: deps.auth,
+      engines: deps.engines,
       route: (def) => deps.registerRoute(def, owner),
       onClose: (fn) => void closers.push({ pluginId: plugin.id, fn }),
     };

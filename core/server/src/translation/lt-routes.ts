@@ -1,0 +1,158 @@
+import type { Kysely } from 'kysely';
+import { ApiError, type Caller, type EngineService, type RawReply, type RequestContext, type RouteDefinition } from '@linguaport/sdk/server';
+import { fromLibreCode } from './languages.js';
+
+/**
+ * The LibreTranslate-compatible API under `/api/lt`: existing LibreTranslate clients work by
+ * pointing them at `http://host/api/lt`. Answers and errors use LibreTranslate's shapes
+ * (`{translatedText}`, `{error}` with 400, 403, 429), not the platform envelope, so the routes
+ * are public and authenticate `api_key` (body, query or `X-Api-Key`) themselves. Translations
+ * go through the same service as the console, counted on the key owner's `api` channel.
+ */
+
+export interface LtRouteDeps {
+  db: Kysely<any>;
+  engines: EngineService;
+  resolveApiKey(db: Kysely<any>, key: string, now: Date): Promise<Caller | null>;
+  now?: () => Date;
+}
+
+type Params = Record<string, unknown>;
+
+const json = (status: number, body: unknown): RawReply => ({ raw: true, status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
+const fail = (status: number, error: string) => json(status, { error });
+
+/** LibreTranslate lists Chinese as zh-Hans / zh-Hant. */
+function toLtCode(code: string): string {
+  return code === 'zh-CN' ? 'zh-Hans' : code === 'zh-TW' ? 'zh-Hant' : code;
+}
+
+function languageName(code: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
+}
+
+async function paramsOf(req: RequestContext): Promise<Params> {
+  const raw = req.raw as { isMultipart?: () => boolean; parts?: () => AsyncIterable<{ type: string; fieldname: string; value?: unknown }> };
+  const out: Params = { ...((req.query as Params) ?? {}) };
+  if (raw.isMultipart?.() && raw.parts) {
+    for await (const part of raw.parts()) if (part.type === 'field') out[part.fieldname] = part.value;
+  } else if (req.body && typeof req.body === 'object') Object.assign(out, req.body as Params);
+  return out;
+}
+
+export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
+  const now = deps.now ?? (() => new Date());
+  // A key is resolved at most every 10 s (revocation takes effect within that), so a busy
+  // client does not cost four queries per request.
+  const keyCache = new Map<string, { at: number; caller: Caller | null }>();
+  async function callerOf(p: Params, req: RequestContext): Promise<Caller | null> {
+    const header = req.headers['x-api-key'];
+    const key = typeof p.api_key === 'string' && p.api_key ? p.api_key : typeof header === 'string' ? header : '';
+    if (!key) return null;
+    const hit = keyCache.get(key);
+    if (hit && Date.now() - hit.at < 10_000) return hit.caller;
+    const caller = await deps.resolveApiKey(deps.db, key, now());
+    if (keyCache.size > 10_000) keyCache.clear();
+    keyCache.set(key, { at: Date.now(), caller });
+    return caller;
+  }
+
+  function errorReply(err: unknown): RawReply {
+    if (err instanceof ApiError) {
+      const status = [400, 403, 429, 503].includes(err.code) ? err.code : 500;
+      return fail(status, err.message);
+    }
+    return fail(500, `Cannot translate text: ${(err as Error).message}`);
+  }
+
+  async function translateOne(caller: Caller, q: string, source: string, target: string, format: 'text' | 'html') {
+    return deps.engines.translate({ text: q, source, target, format, callerId: caller.userId, channel: 'api' });
+  }
+
+  const translate: RouteDefinition = {
+    method: 'POST',
+    url: '/lt/translate',
+    access: 'public',
+    module: 'lt',
+    async handler(req) {
+      const p = await paramsOf(req);
+      const q = p.q;
+      if (q === undefined || q === null || q === '' || (Array.isArray(q) && q.length === 0)) return fail(400, 'Invalid request: missing q parameter');
+      if (!p.source) return fail(400, 'Invalid request: missing source parameter');
+      if (!p.target) return fail(400, 'Invalid request: missing target parameter');
+      const format = p.format === undefined || p.format === '' ? 'text' : String(p.format);
+      if (format !== 'text' && format !== 'html') return fail(400, `Invalid request: format must be text or html, got ${format}`);
+      if (Array.isArray(q) ? q.some((x) => typeof x !== 'string') : typeof q !== 'string') return fail(400, 'Invalid request: q must be a string or an array of strings');
+      const caller = await callerOf(p, req);
+      if (!caller) return fail(403, 'Invalid API key');
+      const source = p.source === 'auto' ? 'auto' : fromLibreCode(String(p.source));
+      const target = fromLibreCode(String(p.target));
+      try {
+        if (!Array.isArray(q)) {
+          const r = await translateOne(caller, q, source, target, format);
+          return json(200, { translatedText: r.text, ...(r.detected ? { detectedLanguage: { language: toLtCode(r.detected.language), confidence: Math.round(r.detected.confidence * 100) } } : {}) });
+        }
+        const texts = q as string[];
+        const results = await translateArray(caller, texts, source, target, format);
+        return json(200, {
+          translatedText: results.map((r) => r.text),
+          ...(source === 'auto' ? { detectedLanguage: results.map((r) => ({ language: toLtCode(r.source), confidence: Math.round((r.detected?.confidence ?? 1) * 100) })) } : {}),
+        });
+      } catch (err) {
+        return errorReply(err);
+      }
+    },
+  };
+
+  /**
+   * An array goes to the engine as one text when it can be split back exactly (items joined by
+   * a blank line none of them holds, same source language), so 25 short items cost one engine
+   * batch, not 25 round trips.
+   */
+  async function translateArray(caller: Caller, texts: string[], source: string, target: string, format: 'text' | 'html') {
+    const SEP = '\n\n';
+    const joinable = source !== 'auto' && texts.every((t) => t.trim() !== '' && !t.includes(SEP) && t === t.trim());
+    if (joinable) {
+      const r = await translateOne(caller, texts.join(SEP), source, target, format);
+      const parts = r.text.split(SEP);
+      if (parts.length === texts.length) return parts.map((text) => ({ text, source: r.source, detected: r.detected }));
+    }
+    return Promise.all(texts.map((t) => (t.trim() === '' ? { text: t, source, detected: undefined } : translateOne(caller, t, source, target, format))));
+  }
+
+  const detect: RouteDefinition = {
+    method: 'POST',
+    url: '/lt/detect',
+    access: 'public',
+    module: 'lt',
+    async handler(req) {
+      const p = await paramsOf(req);
+      if (typeof p.q !== 'string' || p.q === '') return fail(400, 'Invalid request: missing q parameter');
+      const caller = await callerOf(p, req);
+      if (!caller) return fail(403, 'Invalid API key');
+      const d = await deps.engines.detect(p.q);
+      // Too short or unsure: an empty list rather than a guess (LibreTranslate would guess).
+      return json(200, d.language === 'unknown' ? [] : [{ language: toLtCode(d.language), confidence: Math.round(d.confidence * 100) }]);
+    },
+  };
+
+  const languages: RouteDefinition = {
+    method: 'GET',
+    url: '/lt/languages',
+    access: 'public',
+    module: 'lt',
+    async handler() {
+      const list = await deps.engines.languages();
+      return json(
+        200,
+        list.map((l) => ({ code: toLtCode(l.code), name: languageName(l.code), targets: l.targets.map(toLtCode) })),
+      );
+    },
+  };
+
+  return [translate, detect, languages];
+}

@@ -1,0 +1,81 @@
+import type { Migration } from '@linguaport/sdk/server';
+import { sql } from 'kysely';
+
+/**
+ * Tables of the translation service (module `core.translation`). An engine with no source or
+ * target language serves every pair its nodes offer (the seeded Apertium engine); the pairs a
+ * node offers are learnt by its health check and kept in `engine_nodes.pairs`.
+ */
+export const translationMigrations: Migration[] = [
+  {
+    name: '001_engines_nodes_usage',
+    async up(db) {
+      for (const statement of [
+        `create table engine_nodes (
+          id serial primary key,
+          kind text not null check (kind in ('apertium-local', 'libretranslate', 'openai')),
+          container_name text not null,
+          ip text,
+          gpu_card text,
+          ssh_port integer,
+          user_name text,
+          password_sealed text,
+          resource_path text,
+          config_path text,
+          incremental_support boolean not null default false,
+          create_service boolean not null default false,
+          authentication_file text,
+          library_address text,
+          model text,
+          base_url text,
+          api_key_sealed text,
+          languages jsonb not null default '[]',
+          pairs jsonb not null default '[]',
+          desired_state text not null default 'stopped' check (desired_state in ('running', 'stopped')),
+          health text not null default 'unknown' check (health in ('unknown', 'healthy', 'unhealthy', 'stopped')),
+          last_error text,
+          last_checked_at timestamptz,
+          created_at timestamptz not null default now())`,
+        `create table engines (
+          id serial primary key,
+          name text not null,
+          image_name text not null,
+          source_language text,
+          target_language text,
+          domain text,
+          consumer text,
+          node_ids jsonb not null default '[]',
+          expires_at timestamptz,
+          enabled boolean not null default true,
+          container_count integer not null default 1 check (container_count between 1 and 16),
+          licence jsonb,
+          language_abbreviations jsonb not null default '{}',
+          created_at timestamptz not null default now())`,
+        `create table usage_records (
+          user_id integer not null,
+          day date not null,
+          channel text not null check (channel in ('text', 'api', 'document')),
+          characters bigint not null default 0,
+          documents integer not null default 0,
+          last_used_at timestamptz not null,
+          primary key (user_id, day, channel))`,
+        `create table translation_history (
+          id serial primary key,
+          user_id integer not null,
+          source_language text not null,
+          target_language text not null,
+          source_text text not null,
+          target_text text not null,
+          created_at timestamptz not null default now())`,
+        `create index translation_history_user_idx on translation_history (user_id, id desc)`,
+        `create table trusted_licence_keys (
+          id serial primary key,
+          name text not null,
+          public_key text not null unique,
+          created_at timestamptz not null default now())`,
+      ]) {
+        await sql.raw(statement).execute(db);
+      }
+    },
+  },
+];
