@@ -25,6 +25,18 @@ import { createTranslationService } from './translation/service.js';
 import { systemConfigReader } from './translation/settings-reader.js';
 import { registryRoute } from './plugins/registry-route.js';
 import { serveDist } from './plugins/static.js';
+import { menuRoutes } from './access/menu-routes.js';
+import { bridgeAccessChanged } from './access/notify.js';
+import { installOperationLog } from './oplog/record.js';
+import { createFileStorage } from './storage/files.js';
+import { configRoutes } from './system/config-routes.js';
+import { expiredEngineRoute } from './system/expired-engines.js';
+import { createMessageCenter, messageRoutes } from './system/messages.js';
+import { systemMigrations } from './system/migrations.js';
+import { createSystemSettings } from './system/settings.js';
+import type { RouteDefinition } from '@linguaport/sdk/server';
+import type { RouteOwner } from './http/app.js';
+import { join } from 'node:path';
 
 /**
  * The server kernel, assembled: database -> migrations -> first administrator -> plugins ->
@@ -69,11 +81,19 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const db = database.db;
     await runMigrations(database, 'core', coreMigrations);
     await runMigrations(database, 'core.access', accessMigrations);
+    await runMigrations(database, 'core.system', systemMigrations);
     await ensureAdmin(db, config, options.print);
 
     const caller = (token: string) => resolveCaller(db, token, now());
     const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, resolveCaller: caller });
     const { app } = kernel;
+    // Every route goes through here so the operation log knows its module and title.
+    const oplog = installOperationLog(app, db, now);
+    const registerRoute = (def: RouteDefinition, owner: RouteOwner) => {
+      oplog.track(def, owner);
+      kernel.registerRoute(def, owner);
+    };
+    cleanups.push(() => oplog.idle());
     cleanups.push(() => app.close());
 
     const jobs = await createJobService(database);
@@ -81,23 +101,35 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const bus = await createEventBus(database);
     cleanups.push(() => bus.close());
     const auth = createAuthService();
+    const settings = createSystemSettings(db, bus, now);
+    const messages = createMessageCenter(db, bus, now);
+    const accessBridge = bridgeAccessChanged(bus, db, (err) => app.log.error({ err }, 'access.changed bridge failed'));
+    cleanups.push(() => accessBridge.unsubscribe());
     const sockets = await registerWebSocket(app, { bus, resolveCaller: caller, pingMs: options.wsPingMs });
 
     // Core routes first, so a plugin claiming one of their paths is the one named as the intruder.
     const core = { pluginId: CORE_PLUGIN_ID, declaredPermissions: corePermissionKeys };
     const logger = sdkLogger(app.log);
-    for (const route of authRoutes({ db, now, logger, onSessionEnded: (hash) => sockets.closeSession(hash) })) kernel.registerRoute(route, core);
-    kernel.registerRoute(healthRoute(database, jobs), core);
+    for (const route of authRoutes({ db, now, logger, onSessionEnded: (hash) => sockets.closeSession(hash) })) registerRoute(route, core);
+    registerRoute(healthRoute(database, jobs), core);
+    const coreStorage = createFileStorage(join(config.dataDir, 'files'), CORE_PLUGIN_ID);
+    const adminRoutes = [
+      ...menuRoutes(db, bus),
+      ...configRoutes({ db, bus, storage: coreStorage, now }),
+      ...messageRoutes(db, bus),
+      expiredEngineRoute(db, now),
+    ];
+    for (const route of adminRoutes) registerRoute(route, core);
     let enabledIds: ReadonlySet<string> = new Set();
     // The translation service before the plugins: they get it as ctx.engines and close first.
     await runMigrations(database, 'core.translation', translationMigrations);
     const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db), now, autostart: options.engineAutostart });
     await engines.start();
     cleanups.push(() => engines.close());
-    for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, now })) kernel.registerRoute(route, core);
-    kernel.registerRoute(registryRoute(config.distDir, () => enabledIds), core);
+    for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, now })) registerRoute(route, core);
+    registerRoute(registryRoute(config.distDir, () => enabledIds), core);
 
-    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, registerRoute: kernel.registerRoute });
+    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, registerRoute });
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());
     enabledIds = host.enabledIds;

@@ -60,8 +60,10 @@ export interface RouteDefinition<Q = any, B = any, P = any> {
   /** Path under `/api`, e.g. `/user/add`. */
   url: string;
   access: RouteAccess;
-  /** Operation-log module name; mutating routes are logged by the kernel. */
+  /** Operation-log module name (default: the plugin id); mutating routes are logged by the kernel. */
   module?: string;
+  /** The operation's title in the operation log (e.g. `Add user`); method and route are logged too. */
+  summary?: string;
   schema?: { query?: ZodType<Q>; body?: ZodType<B>; params?: ZodType<P> };
   /** Return the envelope's data, or a `RawReply` for files and streams. */
   handler(req: RequestContext<Q, B, P>): Promise<unknown> | unknown;
@@ -151,6 +153,21 @@ export interface AuthService {
   verifyPassword(plain: string, hash: string): Promise<boolean>;
 }
 
+/** The system configuration (`/systemConfig/*`) as plugins see it: values are strings, as stored. */
+export interface SystemSettings {
+  /** The value of an existing key, or null when the key does not exist or has no value. */
+  get(key: string): Promise<string | null>;
+  /** Changes an existing key (an unknown key throws ApiError 400); publishes `systemConfig.changed`. */
+  set(key: string, value: string): Promise<void>;
+}
+
+export type MessageType = 'check' | 'proofreading' | 'feedback' | 'alert' | 'cat';
+
+/** The message centre (`/messageRemind/*`): stored per user and pushed live as `message.created`. */
+export interface MessageCenter {
+  send(message: { userIds: number[]; type: MessageType; content: string; departmentId?: number | null }): Promise<void>;
+}
+
 export interface ServerPluginContext {
   readonly pluginId: string;
   /** This plugin's own configuration (from `DATA_DIR/config/<id>.json` and the environment). */
@@ -163,6 +180,8 @@ export interface ServerPluginContext {
   readonly auth: AuthService;
   /** The translation service: engines, nodes, usage accounting. */
   readonly engines: EngineService;
+  readonly settings: SystemSettings;
+  readonly messages: MessageCenter;
   /** Register an API route; its access must be declared (public, signed-in or a declared key). */
   route<Q = any, B = any, P = any>(definition: RouteDefinition<Q, B, P>): void;
   /** Run when the server stops. */

@@ -82,6 +82,8 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       bus: deps.bus,
       storage: createFileStorage(join(deps.config.dataDir, 'files'), plugin.id),
       auth: deps.auth,
+      settings: deps.settings,
+      messages: deps.messages,
       engines: deps.engines,
       route: (def) => deps.registerRoute(def, owner),
       onClose: (fn) => void closers.push({ pluginId: plugin.id, fn }),

@@ -1,0 +1,351 @@
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { ApiError, Codes, type EventBus, type RouteDefinition } from '@linguaport/sdk/server';
+import type { Locale } from '@linguaport/sdk/shared';
+import { localeOf } from '../http/locale.js';
+import { corePermissionKeys } from './core-permissions.js';
+import { grantedPermissions, rolesIn } from './grants.js';
+import { notifyPermissionsChanged } from './notify.js';
+import { PermissionType } from './permission-tree.js';
+
+/**
+ * The permission tree's admin calls (spec 01 section 7.2) and role grants. Nodes that a plugin or
+ * the kernel owns come from manifests and are re-synced at every start, so they cannot be deleted
+ * and their key, type and path cannot change here; admins may move, rename, re-order and flag them.
+ */
+
+interface NodeRow {
+  id: number;
+  parent_id: number | null;
+  plugin_id: string | null;
+  key: string;
+  name_zh: string;
+  name_en: string;
+  type: number;
+  path: string | null;
+  icon: string | null;
+  sort: number;
+  config_key: string | null;
+  config_value: string | null;
+  show_in_menu: boolean;
+  show_in_shortcut: boolean;
+  show_to_users: boolean;
+  shortcut_image: string | null;
+  active: boolean;
+}
+
+export interface AdminMenuNode {
+  id: number;
+  parentId: number | null;
+  key: string;
+  permissionName: string;
+  nameZh: string;
+  nameEn: string;
+  permissionType: number;
+  path: string | null;
+  icon: string | null;
+  sort: number;
+  configKey: string | null;
+  configValue: string | null;
+  showInMenu: boolean;
+  showInShortcut: boolean;
+  showToUsers: boolean;
+  shortcutImage: string | null;
+  pluginId: string | null;
+  /** Owned by a plugin or the kernel: key, type and path are fixed and it cannot be deleted. */
+  owned: boolean;
+  children: AdminMenuNode[];
+}
+
+const isOwned = (r: NodeRow) => r.plugin_id !== null || r.key.startsWith('group:') || corePermissionKeys.has(r.key);
+
+function present(r: NodeRow, locale: Locale): AdminMenuNode {
+  return {
+    id: r.id,
+    parentId: r.parent_id,
+    key: r.key,
+    permissionName: locale === 'en-US' ? r.name_en : r.name_zh,
+    nameZh: r.name_zh,
+    nameEn: r.name_en,
+    permissionType: r.type,
+    path: r.path,
+    icon: r.icon,
+    sort: r.sort,
+    configKey: r.config_key,
+    configValue: r.config_value,
+    showInMenu: r.show_in_menu,
+    showInShortcut: r.show_in_shortcut,
+    showToUsers: r.show_to_users,
+    shortcutImage: r.shortcut_image,
+    pluginId: r.plugin_id,
+    owned: isOwned(r),
+    children: [],
+  };
+}
+
+/** Every active node as a tree; a node whose parent is inactive (its plugin disabled) is left out with it. */
+export function buildAdminTree(rows: NodeRow[], locale: Locale): AdminMenuNode[] {
+  const active = rows.filter((r) => r.active);
+  const nodes = new Map(active.map((r) => [r.id, present(r, locale)]));
+  const inactive = new Set(rows.filter((r) => !r.active).map((r) => r.id));
+  const roots: AdminMenuNode[] = [];
+  for (const n of nodes.values()) {
+    if (n.parentId === null) roots.push(n);
+    else if (nodes.has(n.parentId)) nodes.get(n.parentId)!.children.push(n);
+    else if (!inactive.has(n.parentId)) roots.push(n);
+  }
+  const order = (list: AdminMenuNode[]) => {
+    list.sort((a, b) => a.sort - b.sort || a.id - b.id);
+    for (const n of list) order(n.children);
+    return list;
+  };
+  return order(roots);
+}
+
+const id = z.coerce.number().int().positive();
+const text = z.string().trim().min(1).max(200);
+const optionalText = z.string().trim().max(500).nullish().transform((v) => (v ? v : null));
+
+/** Spec 02 section 5 (Permission): name, type, identification and menu address required; sort a positive integer. */
+const nodeFields = z.object({
+  parentId: id.nullish(),
+  permissionName: text.optional(),
+  nameZh: text.optional(),
+  nameEn: text.optional(),
+  permissionType: z.coerce.number().int().refine((t) => [1, 2, 3, 4].includes(t), 'type must be 1 (menu), 2 (button), 3 (API) or 4 (external link)'),
+  key: z.string().trim().min(1, 'identification (key) is required').max(100).regex(/^[A-Za-z][A-Za-z0-9:/_.-]*$/, 'identification (key): letters, digits and : / _ . -'),
+  path: z.string().trim().min(1, 'menu address is required').max(500),
+  icon: optionalText,
+  sort: z.coerce.number({ error: 'sort must be a positive integer' }).int('sort must be a positive integer').positive('sort must be a positive integer').default(100),
+  configKey: optionalText,
+  configValue: optionalText,
+  showInMenu: z.boolean().default(true),
+  showInShortcut: z.boolean().default(false),
+  showToUsers: z.boolean().default(true),
+  shortcutImage: optionalText,
+});
+
+type NodeFields = z.infer<typeof nodeFields>;
+
+function checkNode(n: NodeFields, ctx: z.RefinementCtx) {
+  if (!n.permissionName && !(n.nameZh && n.nameEn)) ctx.addIssue({ code: 'custom', path: ['permissionName'], message: 'name is required (permissionName, or nameZh and nameEn)' });
+  // An external link (type 4) may point outside the console; every other address is a console path.
+  const external = n.permissionType === PermissionType.LINK && /^https?:\/\//.test(n.path);
+  if (!external && !n.path.startsWith('/')) ctx.addIssue({ code: 'custom', path: ['path'], message: 'menu address must start with a slash' });
+}
+
+const addBody = nodeFields.superRefine(checkNode);
+const updateBody = nodeFields.extend({ id }).superRefine(checkNode);
+
+const names = (n: NodeFields) => ({ name_zh: n.nameZh ?? n.permissionName!, name_en: n.nameEn ?? n.permissionName! });
+
+export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
+  const allRows = (): Promise<NodeRow[]> => db.selectFrom('permissions').selectAll().$castTo<NodeRow>().orderBy('sort').orderBy('id').execute();
+  const nodeById = async (nodeId: number): Promise<NodeRow> => {
+    const row = await db.selectFrom('permissions').selectAll().$castTo<NodeRow>().where('id', '=', nodeId).executeTakeFirst();
+    if (!row) throw new ApiError(Codes.NOT_FOUND, `No permission node with id ${nodeId}`);
+    return row;
+  };
+  const checkParent = async (parentId: number | null | undefined, selfId?: number) => {
+    if (parentId == null) return;
+    const rows = await allRows();
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    if (!byId.has(parentId)) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: parentId: no permission node with id ${parentId}`);
+    // Moving a node under itself or one of its descendants would cut the branch off the tree.
+    for (let at: NodeRow | undefined = byId.get(parentId); at; at = at.parent_id === null ? undefined : byId.get(at.parent_id)) {
+      if (at.id === selfId) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: parentId: a node cannot be moved under itself or its own descendant');
+    }
+  };
+  const keyTaken = async (key: string, except?: number) => {
+    let q = db.selectFrom('permissions').select('id').where('key', '=', key);
+    if (except !== undefined) q = q.where('id', '!=', except);
+    return !!(await q.executeTakeFirst());
+  };
+
+  return [
+    {
+      method: 'GET',
+      url: '/permissionMenu/getAllPermissionMenu',
+      access: { permission: 'permission:view' },
+      handler: async ({ headers }) => buildAdminTree(await allRows(), localeOf(headers)),
+    },
+    {
+      method: 'GET',
+      url: '/permissionMenu/getPermissionMenuById/:id',
+      access: { permission: 'permission:view' },
+      schema: { params: z.object({ id }) },
+      handler: async ({ params, headers }) => present(await nodeById(params.id), localeOf(headers)),
+    },
+    {
+      method: 'GET',
+      url: '/permissionMenu/getQuickMenu',
+      access: 'signed-in',
+      schema: { query: z.object({ userId: id.optional(), departmentId: id.optional() }) },
+      async handler({ caller, query, headers }) {
+        const userId = query.userId ?? caller!.userId;
+        if (userId !== caller!.userId && !caller!.isSuperAdmin) throw new ApiError(Codes.FORBIDDEN, "Permission denied: only a super administrator may read another user's shortcuts");
+        const departmentId = query.departmentId ?? (userId === caller!.userId ? caller!.departmentId : null);
+        const granted = await grantedPermissions(db, await rolesIn(db, userId, departmentId));
+        const ids = granted.map((g) => g.id);
+        if (ids.length === 0) return [];
+        const rows: NodeRow[] = await db
+          .selectFrom('permissions')
+          .selectAll()
+          .$castTo<NodeRow>()
+          .where('id', 'in', ids)
+          .where('show_in_shortcut', '=', true)
+          .where('type', 'in', [PermissionType.MENU, PermissionType.LINK])
+          .orderBy('sort')
+          .orderBy('id')
+          .execute();
+        const locale = localeOf(headers);
+        return rows.filter((r) => r.path && !r.key.startsWith('group:')).map((r) => ({ ...present(r, locale), children: undefined }));
+      },
+    },
+    {
+      method: 'POST',
+      url: '/permissionMenu/add',
+      access: { permission: 'permission:add' },
+      module: 'permission',
+      summary: 'Add a permission node',
+      schema: { body: addBody },
+      async handler({ body, headers }) {
+        if (await keyTaken(body.key)) throw new ApiError(Codes.CONFLICT, `A permission node with key ${body.key} already exists`);
+        await checkParent(body.parentId);
+        const row = await db
+          .insertInto('permissions')
+          .values({
+            parent_id: body.parentId ?? null,
+            plugin_id: null,
+            key: body.key,
+            ...names(body),
+            type: body.permissionType,
+            path: body.path,
+            icon: body.icon,
+            sort: body.sort,
+            config_key: body.configKey,
+            config_value: body.configValue,
+            show_in_menu: body.showInMenu,
+            show_in_shortcut: body.showInShortcut,
+            show_to_users: body.showToUsers,
+            shortcut_image: body.shortcutImage,
+          })
+          .returningAll()
+          .$castTo<NodeRow>()
+          .executeTakeFirstOrThrow();
+        await notifyPermissionsChanged(bus, db, { all: true });
+        return present(row, localeOf(headers));
+      },
+    },
+    {
+      method: 'PUT',
+      url: '/permissionMenu/update',
+      access: { permission: 'permission:edit' },
+      module: 'permission',
+      summary: 'Edit a permission node',
+      schema: { body: updateBody },
+      async handler({ body, headers }) {
+        const current = await nodeById(body.id);
+        if (isOwned(current)) {
+          const fixed = (['key', 'permissionType', 'path'] as const).filter((f) => {
+            const was = f === 'key' ? current.key : f === 'permissionType' ? current.type : current.path;
+            return body[f] !== was;
+          });
+          if (fixed.length) {
+            const owner = current.plugin_id ? `plugin ${current.plugin_id}` : 'the kernel';
+            throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${fixed.join(', ')} of node ${current.key} cannot change: it is declared by ${owner}`);
+          }
+        }
+        if (await keyTaken(body.key, body.id)) throw new ApiError(Codes.CONFLICT, `A permission node with key ${body.key} already exists`);
+        await checkParent(body.parentId, body.id);
+        const row = await db
+          .updateTable('permissions')
+          .set({
+            parent_id: body.parentId ?? null,
+            key: body.key,
+            ...names(body),
+            type: body.permissionType,
+            path: body.path,
+            icon: body.icon,
+            sort: body.sort,
+            config_key: body.configKey,
+            config_value: body.configValue,
+            show_in_menu: body.showInMenu,
+            show_in_shortcut: body.showInShortcut,
+            show_to_users: body.showToUsers,
+            shortcut_image: body.shortcutImage,
+          })
+          .where('id', '=', body.id)
+          .returningAll()
+          .$castTo<NodeRow>()
+          .executeTakeFirstOrThrow();
+        await notifyPermissionsChanged(bus, db, { all: true });
+        return present(row, localeOf(headers));
+      },
+    },
+    {
+      method: 'DELETE',
+      url: '/permissionMenu/deleteBatch',
+      access: { permission: 'permission:delete' },
+      module: 'permission',
+      summary: 'Delete permission nodes',
+      schema: { query: z.object({ ids: z.string().regex(/^\d+(,\d+)*$/, 'ids: node ids separated by commas').transform((s) => [...new Set(s.split(',').map(Number))]) }) },
+      async handler({ query }) {
+        const ids: number[] = query.ids;
+        const rows = await allRows();
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const missing = ids.filter((i) => !byId.has(i));
+        if (missing.length) throw new ApiError(Codes.NOT_FOUND, `No permission node with id ${missing.join(', ')}`);
+        const owned = ids.map((i) => byId.get(i)!).filter(isOwned);
+        if (owned.length) {
+          const list = owned.map((r) => `${r.key} (${r.plugin_id ? `plugin ${r.plugin_id}` : 'the kernel'})`).join(', ');
+          throw new ApiError(Codes.CONFLICT, `Cannot delete ${list}: nodes declared by a plugin or the kernel are removed by disabling or uninstalling their owner`);
+        }
+        const doomed = new Set(ids);
+        const orphans = rows.filter((r) => r.parent_id !== null && doomed.has(r.parent_id) && !doomed.has(r.id));
+        if (orphans.length) throw new ApiError(Codes.CONFLICT, `Cannot delete: ${orphans.map((r) => r.key).join(', ')} still sit under the nodes to delete; delete or move them first`);
+        // Users who held a deleted node lose it: they are told along with everyone else (tree changed).
+        const result = await db.deleteFrom('permissions').where('id', 'in', ids).executeTakeFirst();
+        await notifyPermissionsChanged(bus, db, { all: true });
+        return { deleted: Number(result.numDeletedRows) };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/role/permissions/:roleId',
+      access: { permission: 'role:grant' },
+      schema: { params: z.object({ roleId: id }) },
+      async handler({ params }) {
+        const role = await db.selectFrom('roles').select(['id', 'name', 'is_super']).where('id', '=', params.roleId).executeTakeFirst();
+        if (!role) throw new ApiError(Codes.NOT_FOUND, `No role with id ${params.roleId}`);
+        const rows = await db.selectFrom('role_permissions').select('permission_id').where('role_id', '=', params.roleId).orderBy('permission_id').execute();
+        return { roleId: role.id, roleName: role.name, isSuper: role.is_super, permissionIds: rows.map((r) => r.permission_id as number) };
+      },
+    },
+    {
+      method: 'PUT',
+      url: '/role/permissions/:roleId',
+      access: { permission: 'role:grant' },
+      module: 'role',
+      summary: 'Grant permissions to a role',
+      schema: { params: z.object({ roleId: id }), body: z.object({ permissionIds: z.array(id).max(5000) }) },
+      async handler({ params, body }) {
+        const role = await db.selectFrom('roles').select(['id', 'is_super']).where('id', '=', params.roleId).executeTakeFirst();
+        if (!role) throw new ApiError(Codes.NOT_FOUND, `No role with id ${params.roleId}`);
+        if (role.is_super) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: the super administrator role holds every permission; its grants cannot be edited');
+        const wanted: number[] = [...new Set<number>(body.permissionIds)];
+        if (wanted.length) {
+          const found = new Set<number>((await db.selectFrom('permissions').select('id').where('id', 'in', wanted).execute()).map((r) => r.id as number));
+          const unknown = wanted.filter((i) => !found.has(i));
+          if (unknown.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: permissionIds: no permission node with id ${unknown.join(', ')}`);
+        }
+        await db.transaction().execute(async (trx) => {
+          await trx.deleteFrom('role_permissions').where('role_id', '=', params.roleId).execute();
+          if (wanted.length) await trx.insertInto('role_permissions').values(wanted.map((permission_id) => ({ role_id: params.roleId, permission_id }))).execute();
+        });
+        const notified = await notifyPermissionsChanged(bus, db, { roleIds: [params.roleId] });
+        return { roleId: params.roleId, permissionIds: wanted.sort((a, b) => a - b), notifiedUsers: notified === 'all' ? null : notified.length };
+      },
+    },
+  ];
+}

@@ -1,0 +1,91 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { RouteDefinition } from '@linguaport/sdk/server';
+import type { RouteOwner } from '../http/app.js';
+
+/**
+ * The kernel's operation log (table `operation_log`): every call that changes data (POST, PUT,
+ * DELETE, PATCH) is recorded after its response, successes and failures alike, with no plugin doing
+ * it by hand. Sign-in calls (public mutating routes and logout) are logged under module `auth`
+ * with the user name. Never the body, never the query string (it may carry an API key).
+ */
+
+const MUTATING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
+export const AUTH_MODULE = 'auth';
+const AUTH_URLS = new Set(['/logout']);
+
+interface TrackedRoute {
+  module: string;
+  summary: string | null;
+}
+
+export interface OperationLog {
+  /** Remembers a route's module and title; call it for every route registered. */
+  track(def: RouteDefinition, owner: RouteOwner): void;
+  /** Resolves when every record started so far is written (tests, shutdown). */
+  idle(): Promise<void>;
+}
+
+const ENVELOPE_CODE = /^\{"code":(-?\d+)/;
+
+function operatorName(request: FastifyRequest): string | null {
+  if (request.caller) return request.caller.username;
+  // Sign-in calls name the account they were for; nothing else is read from the body.
+  const body = request.body as Record<string, unknown> | null | undefined;
+  const name = body && typeof body === 'object' ? body.username : undefined;
+  return typeof name === 'string' ? name.trim().slice(0, 255) || null : null;
+}
+
+export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: () => Date): OperationLog {
+  const routes = new Map<string, TrackedRoute>();
+  const codes = new WeakMap<FastifyRequest, number>();
+  const pending = new Set<Promise<void>>();
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (!MUTATING.has(request.method)) return payload;
+    const match = typeof payload === 'string' ? ENVELOPE_CODE.exec(payload) : null;
+    // A raw reply (a file) has no envelope: its HTTP status says how it went.
+    codes.set(request, match ? Number(match[1]) : reply.statusCode < 400 ? 200 : reply.statusCode);
+    return payload;
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (!MUTATING.has(request.method)) return;
+    const route = routes.get(`${request.method} ${request.routeOptions.url}`);
+    if (!route) return;
+    const code = codes.get(request) ?? reply.statusCode;
+    const url = request.url.split('?')[0];
+    const write = db
+      .insertInto('operation_log')
+      .values({
+        module: route.module,
+        message: route.summary ? `${route.summary} (${request.method} ${url})` : `${request.method} ${url}`,
+        operator_id: request.caller?.userId ?? null,
+        operator_name: operatorName(request),
+        method: request.method,
+        url,
+        outcome: code === 200 ? 'success' : 'failure',
+        code,
+        ip: request.ip,
+        created_at: now(),
+      })
+      .execute()
+      .then(
+        () => undefined,
+        (err: Error) => request.log.error({ err }, `operation log: could not record ${request.method} ${url}`),
+      );
+    pending.add(write);
+    void write.finally(() => pending.delete(write));
+  });
+
+  return {
+    track(def, owner) {
+      if (!MUTATING.has(def.method)) return;
+      const auth = def.access === 'public' || AUTH_URLS.has(def.url);
+      routes.set(`${def.method} /api${def.url}`, { module: def.module ?? (auth ? AUTH_MODULE : owner.pluginId), summary: def.summary ?? null });
+    },
+    async idle() {
+      while (pending.size) await Promise.all([...pending]);
+    },
+  };
+}

@@ -1,0 +1,151 @@
+import { createHash } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { ApiError, Codes, type EventBus, type FileStorage, type RouteDefinition } from '@linguaport/sdk/server';
+import { can } from '../access/passwords.js';
+import { localeOf } from '../http/locale.js';
+import { readEntries, updateEntries, type ConfigEntry } from './settings.js';
+
+/** System configuration calls (spec 01 section 7.3). Keys: systemConfig:view, systemConfig:edit. */
+
+export const PICTURE_URL = '/systemConfig/picture';
+const MAX_PICTURE_BYTES = 2 * 1024 * 1024;
+
+/** Image types accepted for pictures, recognised by their first bytes (the declared type is not trusted). */
+const PICTURE_TYPES: { ext: string; mime: string; matches(b: Buffer): boolean }[] = [
+  { ext: 'png', mime: 'image/png', matches: (b) => b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) },
+  { ext: 'jpg', mime: 'image/jpeg', matches: (b) => b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff },
+  { ext: 'webp', mime: 'image/webp', matches: (b) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
+  { ext: 'svg', mime: 'image/svg+xml', matches: (b) => /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(b.subarray(0, 4096).toString('utf8')) },
+];
+
+// Values of secret entries never leave the server through the public or signed-in calls.
+const publicEntry = (e: ConfigEntry) => e.valueType !== 'secret';
+const flagOn = async (db: Kysely<any>, key: string) =>
+  (await db.selectFrom('system_config').select('config_value').where('config_key', '=', key).executeTakeFirst())?.config_value === '1';
+
+const change = z.object({ configKey: z.string().trim().min(1), configValue: z.union([z.string(), z.number(), z.boolean()]).transform((v) => (typeof v === 'boolean' ? (v ? '1' : '0') : String(v)).trim()) });
+/** One entry, a list of entries, or {entries: [...]}: the console's forms send all three shapes. */
+const changes = z.union([change.transform((c) => [c]), z.array(change).min(1), z.object({ entries: z.array(change).min(1) }).transform((b) => b.entries)]);
+
+const uploadedFile = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
+
+export interface ConfigRouteDeps {
+  db: Kysely<any>;
+  bus: EventBus;
+  storage: FileStorage;
+  now: () => Date;
+}
+
+export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteDefinition[] {
+  const viewAccess = { anyPermission: ['systemConfig:view', 'systemConfig:edit'] };
+  return [
+    {
+      method: 'OPTIONS',
+      url: '/systemConfig/getCompanyInfoConfig',
+      access: 'public',
+      // The console's bootstrap list (theme colour, default languages, logo, title, switches, filing number).
+      handler: async () => (await readEntries(db, ['company', 'picture', 'switch', 'contact'])).filter(publicEntry).map((e) => ({ configKey: e.configKey, configValue: e.configValue })),
+    },
+    { method: 'OPTIONS', url: '/systemConfig/getGuestUserFlag', access: 'public', handler: () => flagOn(db, 'GUEST_LOGIN') },
+    { method: 'OPTIONS', url: '/systemConfig/getLandingSliderFlag', access: 'public', handler: () => flagOn(db, 'LANDING_SLIDER') },
+    { method: 'GET', url: '/systemConfig/isAllowRegister', access: 'public', handler: () => flagOn(db, 'ALLOW_REGISTER') },
+    {
+      method: 'GET',
+      url: '/systemConfig/getContactUsInfo',
+      access: 'public',
+      handler: async ({ headers }) => {
+        const zh = localeOf(headers) === 'zh-CN';
+        return (await readEntries(db, ['contact'])).map((e) => ({ configKey: e.configKey, configName: zh ? e.nameZh : e.nameEn, configValue: e.configValue ?? '' }));
+      },
+    },
+    {
+      method: 'GET',
+      url: '/systemConfig/getConfig',
+      access: viewAccess,
+      schema: { query: z.object({ group: z.enum(['company', 'contact', 'translation', 'switch', 'picture', 'account']).optional() }) },
+      handler: ({ query }) => readEntries(db, query.group ? [query.group] : undefined),
+    },
+    {
+      method: 'GET',
+      url: '/systemConfig/getSystemConfig',
+      access: viewAccess,
+      // The translation and account settings (caps, limits, password rules).
+      handler: () => readEntries(db, ['translation', 'account']),
+    },
+    {
+      method: 'GET',
+      url: '/systemConfig/getOneConfigInfo',
+      access: 'signed-in',
+      schema: { query: z.object({ configKey: z.string().min(1) }) },
+      async handler({ query, caller }) {
+        const entry = (await readEntries(db)).find((e) => e.configKey === query.configKey);
+        if (!entry) throw new ApiError(Codes.NOT_FOUND, `No configuration key ${query.configKey}`);
+        if (!publicEntry(entry) && !can(caller, 'systemConfig:view') && !can(caller, 'systemConfig:edit')) {
+          throw new ApiError(Codes.FORBIDDEN, 'Permission denied: this entry needs the permission systemConfig:view');
+        }
+        return entry;
+      },
+    },
+    {
+      method: 'PUT',
+      url: '/systemConfig/updateConfig',
+      access: { permission: 'systemConfig:edit' },
+      module: 'systemConfig',
+      summary: 'Update system configuration',
+      schema: { body: changes },
+      handler: async ({ body }) => ({ updated: await updateEntries(db, bus, body, now()) }),
+    },
+    {
+      method: 'PUT',
+      url: '/systemConfig/updateSystemConfig',
+      access: { permission: 'systemConfig:edit' },
+      module: 'systemConfig',
+      summary: 'Update translation settings',
+      schema: { body: changes },
+      handler: async ({ body }) => ({ updated: await updateEntries(db, bus, body, now()) }),
+    },
+    {
+      method: 'POST',
+      url: '/systemConfig/updatePictureConfig',
+      access: { permission: 'systemConfig:edit' },
+      module: 'systemConfig',
+      summary: 'Update a picture',
+      schema: { body: z.object({ configKey: z.string().min(1), file: uploadedFile }) },
+      async handler({ body }) {
+        const entry = (await readEntries(db)).find((e) => e.configKey === body.configKey);
+        if (!entry) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${body.configKey}: no such configuration key (an entry can be changed only if its key exists)`);
+        if (entry.valueType !== 'image') throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${body.configKey} is not a picture entry`);
+        const data = body.file.data;
+        if (data.length === 0) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: file: the picture is empty');
+        if (data.length >= MAX_PICTURE_BYTES) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: file: the picture is ${data.length} bytes; it must be under 2 MB`);
+        const type = PICTURE_TYPES.find((t) => t.matches(data));
+        if (!type) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: file: the picture must be PNG, JPEG, SVG or WebP');
+        // Content-addressed name: a new picture gets a new URL, so browsers may cache forever.
+        const name = `${body.configKey.toLowerCase()}-${createHash('sha256').update(data).digest('hex').slice(0, 16)}.${type.ext}`;
+        await storage.put(`pictures/${name}`, data);
+        const url = `/api${PICTURE_URL}/${name}`;
+        await updateEntries(db, bus, [{ configKey: body.configKey, configValue: url }], now());
+        return { configKey: body.configKey, configValue: url, width: entry.width, height: entry.height };
+      },
+    },
+    {
+      method: 'GET',
+      url: `${PICTURE_URL}/:name`,
+      access: 'public',
+      schema: { params: z.object({ name: z.string().regex(/^[a-z_]+-[0-9a-f]{16}\.(png|jpg|webp|svg)$/) }) },
+      async handler({ params }) {
+        const key = `pictures/${params.name}`;
+        if (!(await storage.exists(key))) throw new ApiError(Codes.NOT_FOUND, `No picture ${params.name}`);
+        const type = PICTURE_TYPES.find((t) => params.name.endsWith(`.${t.ext}`))!;
+        return {
+          raw: true as const,
+          contentType: type.mime,
+          body: await storage.get(key),
+          // An SVG may carry script: served under a CSP that runs none, and never sniffed.
+          headers: { 'cache-control': 'public, max-age=31536000, immutable', 'x-content-type-options': 'nosniff', 'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'" },
+        };
+      },
+    },
+  ];
+}

@@ -1,0 +1,179 @@
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import { ApiError, Codes, type EventBus, type MessageCenter, type MessageType, type RouteDefinition } from '@linguaport/sdk/server';
+import { localeOf } from '../http/locale.js';
+
+/**
+ * The message centre (spec 01 section 7.4, spec 02 section 3 Message): per-user messages, read
+ * state, paging and delete; each new message is pushed live to its recipient as `message.created`.
+ * A caller only ever sees and changes their own messages.
+ */
+
+export const MESSAGE_TYPES: { type: MessageType; zh: string; en: string }[] = [
+  { type: 'check', zh: '审核', en: 'Review' },
+  { type: 'proofreading', zh: '校对', en: 'Proofreading' },
+  { type: 'feedback', zh: '反馈', en: 'Feedback' },
+  { type: 'alert', zh: '提醒', en: 'Alert' },
+  { type: 'cat', zh: '辅助翻译', en: 'CAT' },
+];
+const typeValues = MESSAGE_TYPES.map((t) => t.type) as [MessageType, ...MessageType[]];
+
+export const MESSAGE_CREATED = 'message.created';
+/** Sent to the owner after a read or delete, so other open tabs refresh their unread dot. */
+export const MESSAGES_CHANGED = 'messages.changed';
+
+interface MessageRow {
+  id: number;
+  user_id: number;
+  department_id: number | null;
+  type: MessageType;
+  content: string;
+  is_read: boolean;
+  created_at: Date | string;
+}
+
+function present(row: MessageRow, zh: boolean) {
+  const t = MESSAGE_TYPES.find((x) => x.type === row.type);
+  return {
+    id: row.id,
+    userId: row.user_id,
+    departmentId: row.department_id,
+    type: row.type,
+    typeName: t ? (zh ? t.zh : t.en) : row.type,
+    content: row.content,
+    isRead: row.is_read,
+    createTime: new Date(row.created_at).toISOString(),
+  };
+}
+
+export function createMessageCenter(db: Kysely<any>, bus: EventBus, now: () => Date): MessageCenter {
+  return {
+    async send({ userIds, type, content, departmentId = null }) {
+      if (!typeValues.includes(type)) throw new ApiError(Codes.BAD_REQUEST, `Invalid message type ${type}; one of ${typeValues.join(', ')}`);
+      if (!content.trim()) throw new ApiError(Codes.BAD_REQUEST, 'A message needs content');
+      const recipients = [...new Set(userIds)];
+      if (recipients.length === 0) return;
+      const at = now();
+      const rows: MessageRow[] = await db
+        .insertInto('messages')
+        .values(recipients.map((user_id) => ({ user_id, department_id: departmentId, type, content, created_at: at })))
+        .returningAll()
+        .$castTo<MessageRow>()
+        .execute();
+      // One event per recipient: each socket only receives its own message.
+      for (const row of rows) {
+        await bus.publish({ type: MESSAGE_CREATED, payload: present(row, false), audience: { userIds: [row.user_id] } });
+      }
+    },
+  };
+}
+
+const flag = z.union([z.boolean(), z.enum(['true', 'false', '0', '1'])]).transform((v) => v === true || v === 'true' || v === '1');
+const idList = z
+  .union([z.string(), z.array(z.union([z.string(), z.number()]))])
+  .transform((v, ctx) => {
+    const parts = (Array.isArray(v) ? v.map(String) : v.split(',')).map((s) => s.trim()).filter(Boolean);
+    const ids = parts.map(Number);
+    if (ids.length === 0 || ids.some((n) => !Number.isInteger(n) || n <= 0)) {
+      ctx.addIssue({ code: 'custom', message: 'ids must be positive integers separated by commas' });
+      return z.NEVER;
+    }
+    return ids;
+  });
+
+export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
+  const changed = (userId: number) => bus.publish({ type: MESSAGES_CHANGED, payload: { userId }, audience: { userIds: [userId] } });
+  const unread = async (userId: number) =>
+    Number((await db.selectFrom('messages').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).where('is_read', '=', false).executeTakeFirstOrThrow()).n);
+
+  return [
+    {
+      method: 'GET',
+      url: '/messageRemind/messages',
+      access: 'signed-in',
+      schema: { query: z.object({ isRead: flag.optional(), userId: z.coerce.number().int().positive().optional(), departmentId: z.coerce.number().int().positive().optional() }) },
+      async handler({ caller, query, headers }) {
+        if (query.userId !== undefined && query.userId !== caller!.userId) throw new ApiError(Codes.FORBIDDEN, 'Permission denied: you can only read your own messages');
+        let q = db.selectFrom('messages').selectAll().$castTo<MessageRow>().where('user_id', '=', caller!.userId);
+        if (query.isRead !== undefined) q = q.where('is_read', '=', query.isRead);
+        // A department's list also shows the messages that belong to no department.
+        if (query.departmentId !== undefined) q = q.where((eb) => eb.or([eb('department_id', '=', query.departmentId!), eb('department_id', 'is', null)]));
+        const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500).execute();
+        const zh = localeOf(headers) === 'zh-CN';
+        return rows.map((r) => present(r, zh));
+      },
+    },
+    {
+      method: 'GET',
+      url: '/messageRemind/messagesByPage',
+      access: 'signed-in',
+      schema: {
+        query: z.object({
+          page: z.coerce.number().int().positive().default(1),
+          pageSize: z.coerce.number().int().positive().max(200).default(10),
+          type: z.enum(typeValues).optional(),
+          isRead: flag.optional(),
+        }),
+      },
+      async handler({ caller, query, headers }) {
+        let q = db.selectFrom('messages').where('user_id', '=', caller!.userId);
+        if (query.type) q = q.where('type', '=', query.type);
+        if (query.isRead !== undefined) q = q.where('is_read', '=', query.isRead);
+        const [{ n }, rows] = await Promise.all([
+          q.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+          q.selectAll().$castTo<MessageRow>().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute(),
+        ]);
+        const zh = localeOf(headers) === 'zh-CN';
+        return { records: rows.map((r) => present(r, zh)), total: Number(n), page: query.page, pageSize: query.pageSize };
+      },
+    },
+    {
+      method: 'GET',
+      url: '/messageRemind/types',
+      access: 'signed-in',
+      handler: ({ headers }) => {
+        const zh = localeOf(headers) === 'zh-CN';
+        return MESSAGE_TYPES.map((t) => ({ type: t.type, name: zh ? t.zh : t.en, nameZh: t.zh, nameEn: t.en }));
+      },
+    },
+    {
+      method: 'GET',
+      url: '/messageRemind/unreadCount',
+      access: 'signed-in',
+      handler: ({ caller }) => unread(caller!.userId),
+    },
+    {
+      method: 'PUT',
+      url: '/messageRemind/updateMessages',
+      access: 'signed-in',
+      summary: 'Mark messages read',
+      schema: {
+        body: z
+          .object({ ids: idList.optional(), all: z.literal(true).optional() })
+          .refine((b) => b.all || b.ids, { message: 'give ids (the messages to mark read) or all: true' }),
+      },
+      async handler({ caller, body }) {
+        let q = db.updateTable('messages').set({ is_read: true }).where('user_id', '=', caller!.userId).where('is_read', '=', false);
+        if (!body.all) q = q.where('id', 'in', body.ids!);
+        const result = await q.executeTakeFirst();
+        const updated = Number(result.numUpdatedRows);
+        if (updated) await changed(caller!.userId);
+        return { updated, unread: await unread(caller!.userId) };
+      },
+    },
+    {
+      method: 'DELETE',
+      url: '/messageRemind/delete',
+      access: 'signed-in',
+      summary: 'Delete messages',
+      schema: { query: z.object({ ids: idList }) },
+      async handler({ caller, query }) {
+        // Someone else's ids are simply not matched: the caller learns nothing about them.
+        const result = await db.deleteFrom('messages').where('user_id', '=', caller!.userId).where('id', 'in', query.ids).executeTakeFirst();
+        const deleted = Number(result.numDeletedRows);
+        if (deleted) await changed(caller!.userId);
+        return { deleted, unread: await unread(caller!.userId) };
+      },
+    },
+  ];
+}

@@ -1,0 +1,121 @@
+import type { Kysely } from 'kysely';
+import { ApiError, Codes, type EventBus, type SystemSettings } from '@linguaport/sdk/server';
+import type { ConfigGroup, ConfigValueType } from './migrations.js';
+
+/**
+ * The system configuration: a fixed set of keys (seeded by the migrations) whose values admins and
+ * plugins change. Every change is validated against the value's type and the cross-key rules of
+ * spec 02 section 5 (System settings), then published as `systemConfig.changed`.
+ */
+
+export interface ConfigEntry {
+  configKey: string;
+  configValue: string | null;
+  configName: string;
+  nameZh: string;
+  nameEn: string;
+  group: ConfigGroup;
+  valueType: ConfigValueType;
+  width: number | null;
+  height: number | null;
+}
+
+export const CONFIG_CHANGED = 'systemConfig.changed';
+
+const columns = [
+  'config_key as configKey',
+  'config_value as configValue',
+  'config_name as configName',
+  'name_zh as nameZh',
+  'name_en as nameEn',
+  'config_group as group',
+  'value_type as valueType',
+  'width',
+  'height',
+] as const;
+
+export async function readEntries(db: Kysely<any>, groups?: ConfigGroup[]): Promise<ConfigEntry[]> {
+  let q = db.selectFrom('system_config').select(columns).orderBy('config_group').orderBy('config_key');
+  if (groups?.length) q = q.where('config_group', 'in', groups);
+  return q.execute();
+}
+
+const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
+const LANGUAGE = /^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/;
+
+/** Why this value does not fit its entry's type, or null when it fits. */
+function typeProblem(entry: ConfigEntry, value: string): string | null {
+  switch (entry.valueType) {
+    case 'flag':
+      return value === '0' || value === '1' ? null : 'must be 0 or 1';
+    case 'color':
+      return HEX_COLOR.test(value) ? null : 'must be a hex colour such as #353f9d';
+    case 'language':
+      return value === '' || LANGUAGE.test(value) ? null : 'must be a language code such as en or zh-CN';
+    case 'integer': {
+      if (!/^\d+$/.test(value)) return 'must be a whole number';
+      // PASSWORD_MAX_AGE_DAYS 0 means "no maximum"; every other number is a cap and must be above zero.
+      if (Number(value) <= 0 && entry.configKey !== 'PASSWORD_MAX_AGE_DAYS') return 'must be greater than zero';
+      return Number(value) > 1_000_000_000 ? 'is too large' : null;
+    }
+    case 'secret':
+      return value.length >= 8 ? null : 'must be at least 8 characters';
+    case 'image':
+      // Pictures are set through updatePictureConfig; clearing one (empty) is allowed here.
+      return value === '' || value.startsWith('/api/systemConfig/picture/') ? null : 'is set by uploading a picture (updatePictureConfig)';
+    default:
+      return value.length <= 2000 ? null : 'is longer than 2000 characters';
+  }
+}
+
+/**
+ * Validates a batch of changes against the stored entries and applies them in one transaction.
+ * Unknown keys answer 400 ("an entry can be changed only if its key exists").
+ */
+export async function updateEntries(db: Kysely<any>, bus: EventBus, changes: { configKey: string; configValue: string }[], now: Date): Promise<string[]> {
+  if (changes.length === 0) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: no configuration entry given');
+  const entries = new Map((await readEntries(db)).map((e) => [e.configKey, e]));
+  const problems: string[] = [];
+  const after = new Map([...entries].map(([k, e]) => [k, e.configValue]));
+  for (const { configKey, configValue } of changes) {
+    const entry = entries.get(configKey);
+    if (!entry) {
+      problems.push(`${configKey}: no such configuration key (an entry can be changed only if its key exists)`);
+      continue;
+    }
+    const problem = typeProblem(entry, configValue);
+    if (problem) problems.push(`${configKey}: ${problem}`);
+    after.set(configKey, configValue);
+  }
+  // Spec 02 section 5: the text cap may not exceed the API cap (checked on the state after the change).
+  const text = Number(after.get('TEXT_TRANSLATION_CAP'));
+  const api = Number(after.get('API_TRANSLATION_CAP'));
+  const touchesCaps = changes.some((c) => c.configKey === 'TEXT_TRANSLATION_CAP' || c.configKey === 'API_TRANSLATION_CAP');
+  if (touchesCaps && problems.length === 0 && text > api) {
+    problems.push(`TEXT_TRANSLATION_CAP: ${text} is above API_TRANSLATION_CAP ${api}; the text cap may not exceed the API cap`);
+  }
+  if (problems.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${problems.join('; ')}`);
+  await db.transaction().execute(async (trx) => {
+    for (const { configKey, configValue } of changes) {
+      await trx.updateTable('system_config').set({ config_value: configValue, updated_at: now }).where('config_key', '=', configKey).execute();
+    }
+  });
+  const keys = [...new Set(changes.map((c) => c.configKey))];
+  // Secrets are not broadcast: only the key names travel.
+  const values = Object.fromEntries(keys.filter((k) => entries.get(k)!.valueType !== 'secret').map((k) => [k, after.get(k)]));
+  await bus.publish({ type: CONFIG_CHANGED, payload: { keys, values } });
+  return keys;
+}
+
+/** `ctx.settings` for plugins. */
+export function createSystemSettings(db: Kysely<any>, bus: EventBus, now: () => Date): SystemSettings {
+  return {
+    async get(key) {
+      const row = await db.selectFrom('system_config').select('config_value').where('config_key', '=', key).executeTakeFirst();
+      return row?.config_value ?? null;
+    },
+    async set(key, value) {
+      await updateEntries(db, bus, [{ configKey: key, configValue: String(value) }], now());
+    },
+  };
+}
