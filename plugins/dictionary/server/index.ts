@@ -1,0 +1,224 @@
+import { sql, type Kysely } from 'kysely';
+import { z } from 'zod';
+import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { dictEntrySchema, dictTypeSchema } from '../shared/schemas.js';
+
+const paging = { page: z.coerce.number().int().positive().default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10) };
+const idParam = z.object({ id: z.coerce.number().int().positive() });
+const like = (text: string) => `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
+
+const toType = (r: any) => ({ id: r.id, name: r.name, code: r.code, description: r.description, enabled: r.enabled, entryCount: Number(r.entry_count ?? 0), createdAt: new Date(r.created_at).toISOString() });
+const toEntry = (r: any) => ({ id: r.id, typeId: r.type_id, name: r.name, code: r.code, value: r.value, sort: r.sort, description: r.description, createdAt: new Date(r.created_at).toISOString() });
+
+/** 409 naming the field when another row already has this name or code (within the scope given). */
+async function refuseDuplicates(db: Kysely<any>, table: string, fields: { name: string; code: string }, scope: { typeId?: number; exceptId?: number }) {
+  for (const field of ['code', 'name'] as const) {
+    let q = db.selectFrom(table).select('id').where(field, '=', fields[field]);
+    if (scope.typeId !== undefined) q = q.where('type_id', '=', scope.typeId);
+    if (scope.exceptId !== undefined) q = q.where('id', '<>', scope.exceptId);
+    if (await q.executeTakeFirst()) throw new ApiError(Codes.CONFLICT, `${field}: "${fields[field]}" is already used`);
+  }
+}
+
+/** The data dictionary: types (unique name and code) and their entries, smaller sort first. */
+export default defineServerPlugin({
+  migrations: [
+    {
+      name: '001_create_dictionary',
+      async up(db) {
+        await db.schema
+          .createTable('dict_types')
+          .addColumn('id', 'serial', (c) => c.primaryKey())
+          .addColumn('name', 'text', (c) => c.notNull().unique())
+          .addColumn('code', 'text', (c) => c.notNull().unique())
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('enabled', 'boolean', (c) => c.notNull().defaultTo(true))
+          .addColumn('created_by', 'integer')
+          .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+          .execute();
+        await db.schema
+          .createTable('dict_entries')
+          .addColumn('id', 'serial', (c) => c.primaryKey())
+          .addColumn('type_id', 'integer', (c) => c.notNull().references('dict_types.id').onDelete('cascade'))
+          .addColumn('name', 'text', (c) => c.notNull())
+          .addColumn('code', 'text', (c) => c.notNull())
+          .addColumn('value', 'text', (c) => c.notNull())
+          .addColumn('sort', 'integer', (c) => c.notNull().check(sql`sort > 0`))
+          .addColumn('description', 'text', (c) => c.notNull().defaultTo(''))
+          .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+          .addUniqueConstraint('dict_entries_type_code', ['type_id', 'code'])
+          .addUniqueConstraint('dict_entries_type_name', ['type_id', 'name'])
+          .execute();
+        await db.schema.createIndex('dict_entries_order').on('dict_entries').columns(['type_id', 'sort', 'id']).execute();
+      },
+    },
+  ],
+
+  setup(ctx) {
+    const typeById = async (id: number) => {
+      const row = await ctx.db.selectFrom('dict_types').selectAll().where('id', '=', id).executeTakeFirst();
+      if (!row) throw new ApiError(Codes.NOT_FOUND, `dictionary type ${id} does not exist`);
+      return row;
+    };
+
+    ctx.route({
+      method: 'GET',
+      url: '/dictType/page',
+      access: 'signed-in',
+      schema: { query: z.object({ ...paging, name: z.string().trim().optional(), code: z.string().trim().optional(), enabled: z.enum(['true', 'false']).optional() }) },
+      async handler({ query }) {
+        let q = ctx.db.selectFrom('dict_types');
+        if (query.name) q = q.where('name', 'ilike', like(query.name));
+        if (query.code) q = q.where('code', 'ilike', like(query.code));
+        if (query.enabled) q = q.where('enabled', '=', query.enabled === 'true');
+        const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+        const rows = await q
+          .selectAll('dict_types')
+          .select((eb) => eb.selectFrom('dict_entries').whereRef('dict_entries.type_id', '=', 'dict_types.id').select(eb.fn.countAll().as('c')).as('entry_count'))
+          .orderBy('id', 'desc')
+          .limit(query.pageSize)
+          .offset((query.page - 1) * query.pageSize)
+          .execute();
+        return { rows: rows.map(toType), total: Number(total.n) };
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/dictType/:id',
+      access: 'signed-in',
+      schema: { params: idParam },
+      async handler({ params }) {
+        return toType(await typeById(params.id));
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/dictType/add',
+      access: { permission: 'dictionary:add' },
+      module: 'dictionary',
+      summary: 'Add a dictionary type',
+      schema: { body: dictTypeSchema },
+      async handler({ body, caller }) {
+        await refuseDuplicates(ctx.db, 'dict_types', body, {});
+        const row = await ctx.db
+          .insertInto('dict_types')
+          .values({ name: body.name, code: body.code, description: body.description, enabled: body.enabled, created_by: caller?.userId ?? null })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return { id: row.id };
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/dictType/update',
+      access: { permission: 'dictionary:edit' },
+      module: 'dictionary',
+      summary: 'Edit a dictionary type',
+      schema: { body: dictTypeSchema.extend({ id: z.coerce.number().int().positive() }) },
+      async handler({ body }) {
+        await typeById(body.id);
+        await refuseDuplicates(ctx.db, 'dict_types', body, { exceptId: body.id });
+        await ctx.db.updateTable('dict_types').set({ name: body.name, code: body.code, description: body.description, enabled: body.enabled }).where('id', '=', body.id).execute();
+        return null;
+      },
+    });
+
+    ctx.route({
+      method: 'DELETE',
+      url: '/dictType/delete',
+      access: { permission: 'dictionary:delete' },
+      module: 'dictionary',
+      summary: 'Delete dictionary types with their entries',
+      schema: { query: z.object({ ids: z.string().regex(/^\d+(,\d+)*$/, 'ids: comma-separated ids') }) },
+      async handler({ query }) {
+        const ids = query.ids.split(',').map(Number);
+        const res = await ctx.db.deleteFrom('dict_types').where('id', 'in', ids).executeTakeFirst();
+        return { deleted: Number(res.numDeletedRows) };
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/dictData/page',
+      access: 'signed-in',
+      schema: { query: z.object({ ...paging, typeId: z.coerce.number().int().positive(), name: z.string().trim().optional() }) },
+      async handler({ query }) {
+        await typeById(query.typeId);
+        let q = ctx.db.selectFrom('dict_entries').where('type_id', '=', query.typeId);
+        if (query.name) q = q.where((eb) => eb.or([eb('name', 'ilike', like(query.name!)), eb('code', 'ilike', like(query.name!))]));
+        const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+        const rows = await q.selectAll().orderBy('sort').orderBy('id').limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute();
+        return { rows: rows.map(toEntry), total: Number(total.n) };
+      },
+    });
+
+    // Other areas read a dictionary by its code: the enabled type's entries, smaller sort first.
+    ctx.route({
+      method: 'GET',
+      url: '/dictData/byCode/:code',
+      access: 'signed-in',
+      schema: { params: z.object({ code: z.string().min(1) }) },
+      async handler({ params }) {
+        const type = await ctx.db.selectFrom('dict_types').select('id').where('code', '=', params.code).where('enabled', '=', true).executeTakeFirst();
+        if (!type) throw new ApiError(Codes.NOT_FOUND, `no enabled dictionary type ${params.code}`);
+        const rows = await ctx.db.selectFrom('dict_entries').selectAll().where('type_id', '=', type.id).orderBy('sort').orderBy('id').execute();
+        return rows.map(toEntry);
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/dictData/add',
+      access: { permission: 'dictionary:add' },
+      module: 'dictionary',
+      summary: 'Add a dictionary entry',
+      schema: { body: dictEntrySchema },
+      async handler({ body }) {
+        await typeById(body.typeId);
+        await refuseDuplicates(ctx.db, 'dict_entries', body, { typeId: body.typeId });
+        const row = await ctx.db
+          .insertInto('dict_entries')
+          .values({ type_id: body.typeId, name: body.name, code: body.code, value: body.value, sort: body.sort, description: body.description })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        return { id: row.id };
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/dictData/update',
+      access: { permission: 'dictionary:edit' },
+      module: 'dictionary',
+      summary: 'Edit a dictionary entry',
+      schema: { body: dictEntrySchema.extend({ id: z.coerce.number().int().positive() }) },
+      async handler({ body }) {
+        const existing = await ctx.db.selectFrom('dict_entries').select('type_id').where('id', '=', body.id).executeTakeFirst();
+        if (!existing) throw new ApiError(Codes.NOT_FOUND, `dictionary entry ${body.id} does not exist`);
+        await refuseDuplicates(ctx.db, 'dict_entries', body, { typeId: existing.type_id, exceptId: body.id });
+        await ctx.db
+          .updateTable('dict_entries')
+          .set({ name: body.name, code: body.code, value: body.value, sort: body.sort, description: body.description })
+          .where('id', '=', body.id)
+          .execute();
+        return null;
+      },
+    });
+
+    ctx.route({
+      method: 'DELETE',
+      url: '/dictData/delete',
+      access: { permission: 'dictionary:delete' },
+      module: 'dictionary',
+      summary: 'Delete dictionary entries',
+      schema: { query: z.object({ ids: z.string().regex(/^\d+(,\d+)*$/, 'ids: comma-separated ids') }) },
+      async handler({ query }) {
+        const res = await ctx.db.deleteFrom('dict_entries').where('id', 'in', query.ids.split(',').map(Number)).executeTakeFirst();
+        return { deleted: Number(res.numDeletedRows) };
+      },
+    });
+  },
+});
