@@ -64,7 +64,8 @@ export function FormDialog(props: FormDialogProps): ReactNode {
     } catch (error) {
       const msg = (error as { msg?: string })?.msg ?? String(error);
       const placed = placeServerMessage(msg, fields);
-      if (placed) setErrors(placed); else setServerError(msg);
+      if (placed) setErrors(Object.fromEntries(Object.entries(placed).map(([k, v]) => [k, issue(v)])));
+      else setServerError(msg);
     } finally {
       setBusy(false);
     }
@@ -178,13 +179,16 @@ function Control(props: {
   }
 }
 
-/** `field: message; other: message` (the kernel's 400 msg) mapped onto the form's fields, or null. */
+/**
+ * The kernel's 400 msg (`body.field: message; body.other: message`, messages being validation
+ * keys) mapped onto the form's fields, or null when some part names no field of the form.
+ */
 export function placeServerMessage(msg: string, fields: FormField[]): Record<string, string> | null {
   const names = new Set(fields.map((f) => f.name));
   const placed: Record<string, string> = {};
-  for (const part of msg.split('; ')) {
+  for (const part of msg.replace(/^Invalid request: /, '').split('; ')) {
     const at = part.indexOf(': ');
-    const name = at > 0 ? part.slice(0, at).split('.')[0]! : '';
+    const name = at > 0 ? part.slice(0, at).replace(/^(body|query|params)\./, '').split('.')[0]! : '';
     if (!names.has(name)) return null;
     placed[name] = part.slice(at + 2);
   }

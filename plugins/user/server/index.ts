@@ -1,0 +1,380 @@
+import { sql, type Kysely } from 'kysely';
+import { ApiError, Codes, defineServerPlugin, type ServerPluginContext } from '@linguaport/sdk/server';
+import { z } from '@linguaport/sdk/shared';
+import {
+  PRIORITY_MIN,
+  addUserSchema,
+  priorityByDepartmentsSchema,
+  priorityByUsersSchema,
+  updateUserSchema,
+  type ImportReport,
+} from '../shared/schemas.js';
+import { checkRows, importTemplate, readImportFile, reportRows } from './import.js';
+import { listQuerySchema, listUsers } from './list.js';
+import { requestLocale, say } from './locale.js';
+
+/** Comma-separated ids in a query string (`ids=1,2,3`), as the spec's DELETE and PUT calls send them. */
+const idList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((s) => s.trim()).filter(Boolean).map(Number))
+  .pipe(z.array(z.number().int().positive()).min(1, 'validation.required'));
+
+const fileSchema = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
+
+/** Default password of imported users when the system configuration has none (forced change at first sign-in). */
+const FALLBACK_IMPORT_PASSWORD = 'Linguaport@123';
+
+type Headers = Record<string, string | string[] | undefined>;
+
+async function superUserIds(db: Kysely<any>, ids: number[]): Promise<number[]> {
+  const rows = await db
+    .selectFrom('user_department_roles as m')
+    .innerJoin('roles as r', 'r.id', 'm.role_id')
+    .select('m.user_id')
+    .distinct()
+    .where('r.is_super', '=', true)
+    .where('m.user_id', 'in', ids)
+    .execute();
+  return rows.map((r) => Number(r.user_id));
+}
+
+async function assertNameFree(db: Kysely<any>, username: string, exceptId: number | null, headers: Headers) {
+  let q = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', username.toLowerCase());
+  if (exceptId !== null) q = q.where('id', '<>', exceptId);
+  if (await q.executeTakeFirst()) throw new ApiError(Codes.BAD_REQUEST, `username: ${say(headers, '用户名已存在', 'This user name is already taken')}`);
+}
+
+/** Every department and role id must exist; the form's pickers cannot be trusted. */
+async function assertMemberships(db: Kysely<any>, departmentIds: number[], roleIds: number[], headers: Headers) {
+  const deps = await db.selectFrom('departments').select('id').where('id', 'in', departmentIds).execute();
+  if (deps.length !== new Set(departmentIds).size) throw new ApiError(Codes.BAD_REQUEST, `departmentIds: ${say(headers, '部门不存在', 'A department does not exist')}`);
+  const roles = await db.selectFrom('roles').select('id').where('id', 'in', roleIds).execute();
+  if (roles.length !== new Set(roleIds).size) throw new ApiError(Codes.BAD_REQUEST, `roleIds: ${say(headers, '角色不存在', 'A role does not exist')}`);
+}
+
+/** A user holds each chosen role in each chosen department (the kernel's membership model). */
+async function setMemberships(db: Kysely<any>, userId: number, departmentIds: number[], roleIds: number[]) {
+  await db.deleteFrom('user_department_roles').where('user_id', '=', userId).execute();
+  const rows = [...new Set(departmentIds)].flatMap((d) => [...new Set(roleIds)].map((r) => ({ user_id: userId, department_id: d, role_id: r })));
+  await db.insertInto('user_department_roles').values(rows).execute();
+}
+
+const blankToNull = (v: string | null | undefined) => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
+const dateOrNull = (v: string | null | undefined) => (v ? new Date(v) : null);
+
+export default defineServerPlugin({
+  migrations: [
+    {
+      name: '001_user_list_indexes',
+      // Indexes for the list's sortable columns (the kernel's users table; no column is changed).
+      async up(db) {
+        for (const statement of [
+          'create index if not exists users_created_at_idx on users (created_at)',
+          'create index if not exists users_real_name_idx on users (real_name)',
+          'create index if not exists users_priority_idx on users (priority)',
+          'create index if not exists users_lower_username_idx on users (lower(username))',
+          'create index if not exists udr_department_idx on user_department_roles (department_id)',
+          'create index if not exists udr_role_idx on user_department_roles (role_id)',
+        ]) await sql.raw(statement).execute(db);
+      },
+    },
+  ],
+
+  setup(ctx: ServerPluginContext) {
+    const { db } = ctx;
+    const accessChanged = (userIds: number[]) => ctx.bus.publish({ type: 'access.changed', payload: { userIds } });
+
+    ctx.route({
+      method: 'GET',
+      url: '/user/getAllUserByPage',
+      access: { permission: 'user:list' },
+      schema: { query: listQuerySchema },
+      handler: ({ query }) => listUsers(db, query),
+    });
+
+    // Pickers (library sharing, task assignment): every enabled user, names only.
+    ctx.route({
+      method: 'GET',
+      url: '/user/getAllUser',
+      access: 'signed-in',
+      async handler() {
+        const rows = await db.selectFrom('users').select(['id', 'username', 'real_name']).where('enabled', '=', true).orderBy('username').execute();
+        return rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name }));
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/user/getAllUserOfAdmin',
+      access: 'signed-in',
+      async handler() {
+        const rows = await db
+          .selectFrom('users as u')
+          .innerJoin('user_department_roles as m', 'm.user_id', 'u.id')
+          .innerJoin('roles as r', 'r.id', 'm.role_id')
+          .select(['u.id', 'u.username', 'u.real_name'])
+          .distinct()
+          .where('r.is_super', '=', true)
+          .where('u.enabled', '=', true)
+          .orderBy('u.username')
+          .execute();
+        return rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name }));
+      },
+    });
+
+    // Whom to ask about an account: the super administrators and the heads of the given department.
+    ctx.route({
+      method: 'OPTIONS',
+      url: '/user/getAccountAdmin',
+      access: 'signed-in',
+      schema: { query: z.object({ departmentId: z.coerce.number().int().positive().optional() }) },
+      async handler({ query, caller }) {
+        const departmentId = query.departmentId ?? caller?.departmentId ?? null;
+        const rows = await sql<{ id: number; username: string; real_name: string | null; email: string | null; phone: string | null; kind: string }>`
+          select distinct u.id, u.username, u.real_name, u.email, u.phone, 'super' as kind
+          from users u join user_department_roles m on m.user_id = u.id join roles r on r.id = m.role_id
+          where r.is_super and u.enabled
+          union
+          select u.id, u.username, u.real_name, u.email, u.phone, 'head' as kind
+          from users u join departments d on d.head_user_id = u.id
+          where d.id = ${departmentId} and u.enabled
+          order by 2`.execute(db);
+        return rows.rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name, email: r.email, phone: r.phone, kind: r.kind }));
+      },
+    });
+
+    // Who may be assigned incremental training: enabled, checked users.
+    ctx.route({
+      method: 'GET',
+      url: '/user/getAllUserForIncrement',
+      access: 'signed-in',
+      async handler() {
+        const rows = await db.selectFrom('users').select(['id', 'username', 'real_name']).where('enabled', '=', true).where('status', '=', 'checked').orderBy('username').execute();
+        return rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name }));
+      },
+    });
+
+    // Live uniqueness check of the add/edit form (public: the registration page uses it too).
+    ctx.route({
+      method: 'POST',
+      url: '/user/checkUserName',
+      access: 'public',
+      schema: { query: z.object({ username: z.string().trim().min(1, 'validation.required'), id: z.coerce.number().int().positive().optional() }) },
+      async handler({ query }) {
+        let q = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', query.username.toLowerCase());
+        if (query.id) q = q.where('id', '<>', query.id);
+        return { available: !(await q.executeTakeFirst()) };
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/user/add',
+      access: { permission: 'user:add' },
+      module: 'user',
+      summary: 'Add user',
+      schema: { body: addUserSchema },
+      async handler({ body, caller, headers }) {
+        await assertNameFree(db, body.username, null, headers);
+        await assertMemberships(db, body.departmentIds, body.roleIds, headers);
+        const passwordHash = await ctx.auth.hashPassword(body.password);
+        const id = await db.transaction().execute(async (tx) => {
+          const row = await tx
+            .insertInto('users')
+            .values({
+              username: body.username,
+              real_name: body.realName,
+              password_hash: passwordHash,
+              email: blankToNull(body.email),
+              phone: blankToNull(body.phone),
+              employee_no: blankToNull(body.employeeNo),
+              expires_at: dateOrNull(body.expiresAt),
+              priority: body.priority ?? PRIORITY_MIN,
+              memo: blankToNull(body.memo),
+              status: 'checked',
+              created_by: caller?.userId ?? null,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          await setMemberships(tx, Number(row.id), body.departmentIds, body.roleIds);
+          return Number(row.id);
+        });
+        return { id };
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/user/update',
+      access: { permission: 'user:edit' },
+      module: 'user',
+      summary: 'Edit user',
+      schema: { body: updateUserSchema },
+      async handler({ body, headers }) {
+        const existing = await db.selectFrom('users').select('id').where('id', '=', body.id).executeTakeFirst();
+        if (!existing) throw new ApiError(Codes.NOT_FOUND, say(headers, '用户不存在', 'The user does not exist'));
+        await assertNameFree(db, body.username, body.id, headers);
+        await assertMemberships(db, body.departmentIds, body.roleIds, headers);
+        const passwordHash = body.password ? await ctx.auth.hashPassword(body.password) : null;
+        await db.transaction().execute(async (tx) => {
+          await tx
+            .updateTable('users')
+            .set({
+              username: body.username,
+              real_name: body.realName,
+              email: blankToNull(body.email),
+              phone: blankToNull(body.phone),
+              employee_no: blankToNull(body.employeeNo),
+              expires_at: dateOrNull(body.expiresAt),
+              ...(body.priority === undefined ? {} : { priority: body.priority }),
+              memo: blankToNull(body.memo),
+              ...(passwordHash ? { password_hash: passwordHash, password_changed_at: new Date() } : {}),
+            })
+            .where('id', '=', body.id)
+            .execute();
+          await setMemberships(tx, body.id, body.departmentIds, body.roleIds);
+        });
+        await accessChanged([body.id]);
+        return null;
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/user/updateIsUse/:flag',
+      access: { permission: 'user:enable' },
+      module: 'user',
+      summary: 'Enable or disable users',
+      schema: { params: z.object({ flag: z.enum(['0', '1']) }), query: z.object({ ids: idList }) },
+      async handler({ params, query, caller, headers }) {
+        const enable = params.flag === '1';
+        if (!enable && caller && query.ids.includes(caller.userId)) throw new ApiError(Codes.BAD_REQUEST, say(headers, '不能禁用自己', 'You cannot disable yourself'));
+        const res = await db.updateTable('users').set({ enabled: enable }).where('id', 'in', query.ids).executeTakeFirst();
+        // A disabled account's open sessions end now, not at their expiry.
+        if (!enable) await db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', 'in', query.ids).where('revoked_at', 'is', null).execute();
+        return { updated: Number(res.numUpdatedRows) };
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/user/examineUser/:id',
+      access: { permission: 'user:examine' },
+      module: 'user',
+      summary: 'Check (approve) user',
+      schema: { params: z.object({ id: z.coerce.number().int().positive() }) },
+      async handler({ params, headers }) {
+        const user = await db.selectFrom('users').select(['status']).where('id', '=', params.id).executeTakeFirst();
+        if (!user) throw new ApiError(Codes.NOT_FOUND, say(headers, '用户不存在', 'The user does not exist'));
+        if (user.status !== 'unchecked') throw new ApiError(Codes.BAD_REQUEST, say(headers, '该用户已审核', 'The user is already checked'));
+        await db.updateTable('users').set({ status: 'checked' }).where('id', '=', params.id).execute();
+        return null;
+      },
+    });
+
+    // Removes the accounts; their department/role memberships and sessions go with them (cascade).
+    // Other areas' rows keep the id and learn of the removal through the `user.deleted` event.
+    ctx.route({
+      method: 'DELETE',
+      url: '/userAndCat/delete',
+      access: { permission: 'user:delete' },
+      module: 'user',
+      summary: 'Delete users',
+      schema: { query: z.object({ ids: idList }) },
+      async handler({ query, caller, headers }) {
+        if (caller && query.ids.includes(caller.userId)) throw new ApiError(Codes.BAD_REQUEST, say(headers, '不能删除自己', 'You cannot delete yourself'));
+        const supers = await superUserIds(db, query.ids);
+        if (supers.length) throw new ApiError(Codes.BAD_REQUEST, say(headers, '不能删除超级管理员', 'Super administrators cannot be deleted'));
+        const res = await db.deleteFrom('users').where('id', 'in', query.ids).executeTakeFirst();
+        await ctx.bus.publish({ type: 'user.deleted', payload: { userIds: query.ids } });
+        return { deleted: Number(res.numDeletedRows) };
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/user/translationPriorityByUserIds',
+      access: { permission: 'user:priority' },
+      module: 'user',
+      summary: 'Set translation priority of users',
+      schema: { body: priorityByUsersSchema },
+      async handler({ body }) {
+        const res = await db.updateTable('users').set({ priority: body.priority }).where('id', 'in', body.userIds).executeTakeFirst();
+        return { updated: Number(res.numUpdatedRows) };
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/user/translationPriorityByDepartmentIds',
+      access: { permission: 'user:priority' },
+      module: 'user',
+      summary: 'Set translation priority of departments',
+      schema: { body: priorityByDepartmentsSchema },
+      async handler({ body }) {
+        const res = await db
+          .updateTable('users')
+          .set({ priority: body.priority })
+          .where('id', 'in', (eb) => eb.selectFrom('user_department_roles').select('user_id').where('department_id', 'in', body.departmentIds))
+          .executeTakeFirst();
+        return { updated: Number(res.numUpdatedRows) };
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/user/importTemplate',
+      access: { permission: 'user:import' },
+      handler: () => ({
+        raw: true,
+        contentType: 'application/vnd.ms-excel',
+        body: importTemplate(),
+        headers: { 'content-disposition': 'attachment; filename="user-import-template.xls"' },
+      }),
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/user/importUsers',
+      access: { permission: 'user:import' },
+      module: 'user',
+      summary: 'Import users',
+      schema: { body: z.object({ file: z.union([fileSchema, z.array(fileSchema)]) }) },
+      async handler({ body, caller, headers }): Promise<ImportReport> {
+        const locale = requestLocale(headers);
+        if (Array.isArray(body.file)) throw new ApiError(Codes.BAD_REQUEST, say(headers, '一次只能导入一个文件', 'Import one file at a time'));
+        const rows = readImportFile(body.file, locale);
+        const existing = await db.selectFrom('users').select(sql<string>`lower(username)`.as('name')).where(sql`lower(username)`, 'in', rows.map((r) => r.username.toLowerCase())).execute();
+        const refusals = checkRows(rows, new Set(existing.map((e) => e.name)), locale);
+        const accepted = rows.filter((r) => !refusals.has(r.row));
+        if (accepted.length) {
+          const department = await db.selectFrom('departments').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
+          const role = await db.selectFrom('roles').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
+          // One hash for the batch: every imported account starts with the same default password and must change it.
+          const passwordHash = await ctx.auth.hashPassword((await ctx.settings.get('USER_DEFAULT_PASSWORD').catch(() => null)) || String(ctx.config.defaultPassword ?? FALLBACK_IMPORT_PASSWORD));
+          await db.transaction().execute(async (tx) => {
+            const inserted = await tx
+              .insertInto('users')
+              .values(accepted.map((r) => ({
+                username: r.username,
+                real_name: r.realName ?? r.username,
+                email: r.email,
+                phone: r.phone,
+                employee_no: r.employeeNo,
+                memo: r.memo,
+                password_hash: passwordHash,
+                need_password_change: true,
+                priority: PRIORITY_MIN,
+                status: 'checked',
+                created_by: caller?.userId ?? null,
+              })))
+              .returning('id')
+              .execute();
+            await tx.insertInto('user_department_roles').values(inserted.map((u) => ({ user_id: u.id, department_id: department.id, role_id: role.id }))).execute();
+          });
+        }
+        return { imported: accepted.length, rejected: refusals.size, rows: reportRows(rows, refusals) };
+      },
+    });
+  },
+});

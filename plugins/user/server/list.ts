@@ -1,0 +1,97 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { z } from '@linguaport/sdk/shared';
+import type { UserRow } from '../shared/schemas.js';
+
+/** `GET /user/getAllUserByPage` query: paging, filters, one sort column. */
+export const listQuerySchema = z.object({
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(10),
+  username: z.string().trim().max(255).optional(),
+  realName: z.string().trim().max(255).optional(),
+  departmentId: z.coerce.number().int().positive().optional(),
+  roleId: z.coerce.number().int().positive().optional(),
+  status: z.enum(['checked', 'unchecked']).optional(),
+  isUse: z.enum(['0', '1', 'true', 'false']).optional(),
+  sortBy: z.enum(['username', 'realName', 'createdAt', 'priority', 'expiresAt', 'lastLoginAt']).optional(),
+  sortOrder: z.enum(['asc', 'desc']).optional(),
+});
+export type ListQuery = z.infer<typeof listQuerySchema>;
+
+// Whitelisted sort columns: the name reaches SQL only through this map.
+const SORT_COLUMNS: Record<NonNullable<ListQuery['sortBy']>, string> = {
+  username: 'u.username',
+  realName: 'u.real_name',
+  createdAt: 'u.created_at',
+  priority: 'u.priority',
+  expiresAt: 'u.expires_at',
+  lastLoginAt: 'u.last_login_at',
+};
+
+const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function whereClause(q: ListQuery): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [sql`true`];
+  if (q.username) parts.push(sql`u.username ilike ${like(q.username)}`);
+  if (q.realName) parts.push(sql`u.real_name ilike ${like(q.realName)}`);
+  if (q.status) parts.push(sql`u.status = ${q.status}`);
+  if (q.isUse !== undefined) parts.push(sql`u.enabled = ${q.isUse === '1' || q.isUse === 'true'}`);
+  if (q.departmentId) parts.push(sql`exists (select 1 from user_department_roles m where m.user_id = u.id and m.department_id = ${q.departmentId})`);
+  if (q.roleId) parts.push(sql`exists (select 1 from user_department_roles m where m.user_id = u.id and m.role_id = ${q.roleId})`);
+  return sql.join(parts, sql` and `);
+}
+
+const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+
+/**
+ * One page of users. The count and the page are two indexed queries; memberships are read for
+ * the page's ids only, so the cost does not grow with the table beyond the count.
+ */
+export async function listUsers(db: Kysely<any>, q: ListQuery): Promise<{ records: UserRow[]; total: number; pageNum: number; pageSize: number }> {
+  const where = whereClause(q);
+  const order = q.sortBy ? sql.raw(`${SORT_COLUMNS[q.sortBy]} ${q.sortOrder === 'desc' ? 'desc' : 'asc'} nulls last, u.id desc`) : sql.raw('u.id desc');
+  const [count, page] = await Promise.all([
+    sql<{ total: string }>`select count(*) as total from users u where ${where}`.execute(db),
+    sql<Record<string, unknown>>`
+      select u.id, u.username, u.real_name, u.email, u.phone, u.employee_no, u.status, u.enabled, u.user_type,
+             u.priority, u.memo, u.expires_at, u.created_at, u.last_login_at, c.username as creator_name
+      from users u left join users c on c.id = u.created_by
+      where ${where}
+      order by ${order}
+      limit ${q.pageSize} offset ${(q.pageNum - 1) * q.pageSize}`.execute(db),
+  ]);
+  const ids = page.rows.map((r) => Number(r.id));
+  const memberships = ids.length
+    ? (
+        await sql<{ user_id: number; department_id: number; department_name: string; role_id: number; role_name: string }>`
+          select m.user_id, m.department_id, d.name as department_name, m.role_id, r.name as role_name
+          from user_department_roles m join departments d on d.id = m.department_id join roles r on r.id = m.role_id
+          where m.user_id in (${sql.join(ids)})
+          order by d.id, r.id`.execute(db)
+      ).rows
+    : [];
+  const records: UserRow[] = page.rows.map((r) => {
+    const mine = memberships.filter((m) => m.user_id === r.id);
+    const departments = new Map(mine.map((m) => [m.department_id, { id: m.department_id, name: m.department_name }]));
+    const roles = new Map(mine.map((m) => [m.role_id, { id: m.role_id, name: m.role_name }]));
+    return {
+      id: Number(r.id),
+      username: String(r.username),
+      realName: (r.real_name as string | null) ?? null,
+      email: (r.email as string | null) ?? null,
+      phone: (r.phone as string | null) ?? null,
+      employeeNo: (r.employee_no as string | null) ?? null,
+      status: r.status as UserRow['status'],
+      isUse: Boolean(r.enabled),
+      userType: Number(r.user_type),
+      priority: Number(r.priority),
+      memo: (r.memo as string | null) ?? null,
+      expiresAt: iso(r.expires_at),
+      createdAt: iso(r.created_at)!,
+      lastLoginAt: iso(r.last_login_at),
+      creatorName: (r.creator_name as string | null) ?? null,
+      departments: [...departments.values()],
+      roles: [...roles.values()],
+    };
+  });
+  return { records, total: Number(count.rows[0]?.total ?? 0), pageNum: q.pageNum, pageSize: q.pageSize };
+}
