@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import { createAuthService } from './access/passwords.js';
 import { accessMigrations } from './access/migrations.js';
 import { corePermissionKeys, CORE_PLUGIN_ID } from './access/core-permissions.js';
-import { syncPermissionTree } from './access/permission-tree.js';
 import { resolveCaller, type Clock } from './access/sessions.js';
 import { ensureAdmin } from './auth/admin.js';
 import { authRoutes } from './auth/routes.js';
@@ -16,7 +15,7 @@ import { healthRoute } from './http/health.js';
 import { sdkLogger } from './http/logger.js';
 import { registerWebSocket } from './http/websocket.js';
 import { createJobService } from './jobs/queue.js';
-import { readDeploymentSet, routeTitles } from './plugins/deployment.js';
+import { readDeploymentSet } from './plugins/deployment.js';
 import { startPlugins } from './plugins/host.js';
 import { resolveApiKeyCaller as resolveApiKeyForLt } from './auth/api-keys.js';
 import { ltRoutes } from './translation/lt-routes.js';
@@ -25,6 +24,9 @@ import { createTranslationService } from './translation/service.js';
 import { systemConfigReader } from './translation/settings-reader.js';
 import { registryRoute } from './plugins/registry-route.js';
 import { serveDist } from './plugins/static.js';
+import { MANAGEMENT_PLUGIN_ID, managementPermissions, managementRoutes, reportFailureRoute } from './plugins/management-routes.js';
+import { pluginMigrations } from './plugins/migrations.js';
+import { PluginRuntime } from './plugins/runtime.js';
 import { menuRoutes } from './access/menu-routes.js';
 import { bridgeAccessChanged } from './access/notify.js';
 import { installOperationLog } from './oplog/record.js';
@@ -81,11 +83,14 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const db = database.db;
     await runMigrations(database, 'core', coreMigrations);
     await runMigrations(database, 'core.access', accessMigrations);
+    await runMigrations(database, 'core.plugins', pluginMigrations);
     await runMigrations(database, 'core.system', systemMigrations);
     await ensureAdmin(db, config, options.print);
 
     const caller = (token: string) => resolveCaller(db, token, now());
-    const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, resolveCaller: caller });
+    // Set once the plugin state is loaded; the route layer asks it whether a route's plugin is on.
+    let runtime: PluginRuntime | null = null;
+    const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true, resolveCaller: caller });
     const { app } = kernel;
     // Every route goes through here so the operation log knows its module and title.
     const oplog = installOperationLog(app, db, now);
@@ -120,22 +125,27 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       expiredEngineRoute(db, now),
     ];
     for (const route of adminRoutes) registerRoute(route, core);
-    let enabledIds: ReadonlySet<string> = new Set();
     // The translation service before the plugins: they get it as ctx.engines and close first.
     await runMigrations(database, 'core.translation', translationMigrations);
     const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db), now, autostart: options.engineAutostart });
     await engines.start();
     cleanups.push(() => engines.close());
     for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, now })) registerRoute(route, core);
-    registerRoute(registryRoute(config.distDir, () => enabledIds), core);
+    registerRoute(registryRoute(() => runtime), core);
 
     const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, registerRoute });
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());
-    enabledIds = host.enabledIds;
-    const enabled = host.plugins.filter((p) => p.enabled);
-    await syncPermissionTree(db, enabled.map((p) => p.manifest), { titleOf: routeTitles(enabled), warn: (msg) => app.log.warn(msg) });
-    await serveDist(kernel, config.distDir);
+    // Plug-in management: run-time state of built-ins and uploaded packages, its API, the tree sync.
+    const rt = new PluginRuntime({ db, bus, dataDir: config.dataDir, distDir: config.distDir, builtins: host.plugins, logger: sdkLogger(app.log) });
+    await rt.init();
+    cleanups.push(() => rt.close());
+    runtime = rt;
+    const management = { pluginId: MANAGEMENT_PLUGIN_ID, declaredPermissions: new Set(managementPermissions.map((p) => p.key)) };
+    for (const route of managementRoutes({ db, runtime: rt, bus })) registerRoute(route, management);
+    registerRoute(reportFailureRoute(db), core);
+    await rt.syncTree();
+    await serveDist(kernel, config.distDir, rt.installedRoot());
     await app.ready();
     return { app, database, close };
   } catch (err) {

@@ -27,6 +27,8 @@ export interface AppOptions {
   /** Where pino writes (tests capture it); stdout when absent. */
   logStream?: { write(line: string): void };
   resolveCaller(token: string): Promise<Caller | null>;
+  /** False when a plugin is switched off at run time: its routes then answer 404 (checked per request). */
+  isPluginEnabled?(pluginId: string): boolean;
   /** Largest accepted upload, per file. */
   uploadLimitBytes?: number;
 }
@@ -157,7 +159,12 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     app.route({
       method: def.method,
       url: `/api${def.url}`,
-      preHandler: (request) => authorize(request, def.access),
+      preHandler: (request) => {
+        if (options.isPluginEnabled && !options.isPluginEnabled(owner.pluginId)) {
+          throw new ApiError(Codes.NOT_FOUND, `No such API: ${def.method} /api${def.url} (feature area ${owner.pluginId} is disabled)`);
+        }
+        return authorize(request, def.access);
+      },
       handler: async (request, reply) => {
         let rawBody: unknown = request.body;
         // A route with a body schema gets multipart fields parsed for it; without one the

@@ -1,35 +1,28 @@
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
-import { Codes, type Registry } from '@linguaport/sdk/shared';
-import { menuKey } from '../access/permission-tree.js';
+import { Codes } from '@linguaport/sdk/shared';
+import type { PluginRuntime } from './runtime.js';
 
 /**
- * `GET /api/plugins/registry`: the build's registry cut down to what the caller may reach. A plugin
- * is reached when one of its menu routes is permitted; its detail routes come with it.
+ * `GET /api/plugins/registry`: the build's registry plus the live uploaded packages, cut down to
+ * what the caller may reach. A plugin is reached when one of its menu routes is permitted; its
+ * detail routes come with it. Plugins switched off at run time are left out.
  */
-export function registryRoute(distDir: string, enabledIds: () => ReadonlySet<string>): RouteDefinition {
-  const file = join(distDir, 'registry.json');
+export function registryRoute(runtime: () => PluginRuntime | null): RouteDefinition {
   return {
     method: 'GET',
     url: '/plugins/registry',
     access: 'signed-in',
     async handler({ caller }) {
-      let registry: Registry;
+      const rt = runtime();
+      if (!rt) throw new ApiError(Codes.SERVICE_INTERRUPTED, 'The plugin runtime is starting');
       try {
-        registry = JSON.parse(await readFile(file, 'utf8'));
+        return await rt.registryFor(caller!);
       } catch (err) {
-        throw new ApiError(Codes.NOT_FOUND, `The plugin registry ${file} cannot be read (run npm run build): ${(err as Error).message}`);
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+          throw new ApiError(Codes.NOT_FOUND, `The plugin registry cannot be read (run npm run build): ${(err as Error).message}`);
+        }
+        throw err;
       }
-      const reached = Object.values(registry.plugins).filter(
-        (p) => enabledIds().has(p.id) && (caller!.isSuperAdmin || p.routes.some((r) => r.menu && caller!.permissions.has(menuKey(r.path)))),
-      );
-      const ids = new Set(reached.map((p) => p.id));
-      return {
-        sdkVersion: registry.sdkVersion,
-        plugins: Object.fromEntries(reached.map((p) => [p.id, p])),
-        routes: Object.fromEntries(Object.entries(registry.routes).filter(([, r]) => ids.has(r.plugin))),
-      } satisfies Registry;
     },
   };
 }

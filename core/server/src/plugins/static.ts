@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -12,14 +12,17 @@ import type { KernelApp } from '../http/app.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
-export async function serveDist(kernel: KernelApp, distDir: string): Promise<void> {
+export async function serveDist(kernel: KernelApp, distDir: string, installedDir?: string): Promise<void> {
   const { app } = kernel;
   const pluginsDir = join(distDir, 'plugins');
+  // Uploaded packages live in DATA_DIR/plugins/<id>/<version>/ and are served under the same
+  // prefix with the same headers: a version folder never changes once installed.
+  if (installedDir) mkdirSync(installedDir, { recursive: true });
   const consoleDir = join(distDir, 'console');
 
-  if (existsSync(pluginsDir)) {
+  if (existsSync(pluginsDir) || installedDir) {
     await app.register(fastifyStatic, {
-      root: pluginsDir,
+      root: [pluginsDir, ...(installedDir ? [installedDir] : [])].filter((d) => existsSync(d)),
       prefix: '/plugins/',
       decorateReply: false,
       cacheControl: false,

@@ -1,0 +1,157 @@
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, extname, join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { openPackage, PackageError, PACKAGE_LIMITS, type OpenedPackage, type TrustedKey } from '@linguaport/sdk/package';
+import { parseVersion, SDK_VERSION, type RegistryPlugin } from '@linguaport/sdk/shared';
+import { corePermissionKeys } from '../access/core-permissions.js';
+import { ENTRY_FILE, ORIGINAL_DIR, type PluginRuntime } from './runtime.js';
+
+/**
+ * Upload verification beyond the package itself (conflicts, version order, the form's fields)
+ * and the install: files go to a temporary folder renamed into DATA_DIR/plugins/<id>/<version>/,
+ * then the state row is written. Any refusal happens before anything is written.
+ */
+
+export interface UploadInput {
+  file: { filename: string; data: Buffer };
+  logo: { filename: string; data: Buffer } | null;
+  version: string;
+  type: 'console' | 'download';
+  description: string | null;
+}
+
+export interface InstallResult {
+  id: string;
+  version: string;
+  /** `new`: first install, unpublished; `staged`: a newer version waiting for upgrade. */
+  status: 'new' | 'staged';
+}
+
+const LOGO_TYPES = new Set(['.png', '.svg', '.jpg', '.jpeg', '.gif', '.webp']);
+
+export async function trustedKeyLookup(db: Kysely<any>): Promise<(keyId: string) => TrustedKey | null> {
+  const rows = await db.selectFrom('plugin_trusted_keys').selectAll().execute();
+  const byId = new Map<string, TrustedKey>(rows.map((r) => [r.key_id, { keyId: r.key_id, publicKeyPem: r.public_key, allowServer: r.allow_server }]));
+  return (keyId) => byId.get(keyId) ?? null;
+}
+
+/** Routes and permission keys must not collide with any other plugin the deployment holds. */
+function checkConflicts(pkg: OpenedPackage, runtime: PluginRuntime): void {
+  const m = pkg.manifest;
+  const builtin = runtime.builtin(m.id);
+  if (builtin) throw new PackageError(`plugin id ${m.id} belongs to a built-in plugin`);
+  const others = [
+    ...runtime.builtinList().map((p) => p.manifest),
+    ...runtime
+      .allRows()
+      .filter((r) => r.source === 'package' && r.id !== m.id)
+      .map((r) => runtime.installedVersion(r.id, r.current_version).plugin.manifest),
+  ];
+  for (const r of m.routes) {
+    const owner = others.find((o) => o.routes.some((x) => x.path === r.path));
+    if (owner) throw new PackageError(`route ${r.path} is already owned by plugin ${owner.id}`);
+    if (r.parent && !m.routes.some((x) => x.path === r.parent && x.menu)) {
+      throw new PackageError(`detail route ${r.path} has parent ${r.parent}, which is not a menu route of this package`);
+    }
+  }
+  for (const p of m.permissions) {
+    if (corePermissionKeys.has(p.key)) throw new PackageError(`permission key ${p.key} is already owned by the platform`);
+    const owner = others.find((o) => o.permissions.some((x) => x.key === p.key));
+    if (owner) throw new PackageError(`permission key ${p.key} is already owned by plugin ${owner.id}`);
+  }
+}
+
+/** Orders x.y.z versions (both already validated by the manifest schema). */
+export function compareVersions(a: string, b: string): number {
+  const x = parseVersion(a)!;
+  const y = parseVersion(b)!;
+  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
+  return 0;
+}
+
+const sha384 = (data: Buffer) => `sha384-${createHash('sha384').update(data).digest('base64')}`;
+
+function registryEntry(pkg: OpenedPackage): RegistryPlugin & { manifest: OpenedPackage['manifest'] } {
+  const m = pkg.manifest;
+  const url = (path: string) => `/plugins/${m.id}/${m.version}/${path}`;
+  return {
+    id: m.id,
+    version: m.version,
+    name: m.name,
+    type: m.type,
+    sdk: m.sdk,
+    bundle: url(pkg.list.bundle),
+    integrity: sha384(pkg.files.get(pkg.list.bundle)!),
+    css: pkg.list.css ? url(pkg.list.css) : null,
+    cssIntegrity: pkg.list.css ? sha384(pkg.files.get(pkg.list.css)!) : null,
+    locales: { 'zh-CN': url(pkg.list.locales['zh-CN']), 'en-US': url(pkg.list.locales['en-US']) },
+    i18n: m.i18n,
+    routes: m.routes,
+    permissions: m.permissions,
+    manifest: m,
+  };
+}
+
+export async function installPackage(db: Kysely<any>, runtime: PluginRuntime, input: UploadInput): Promise<InstallResult> {
+  if (input.file.data.length >= PACKAGE_LIMITS.maxPackageBytes) {
+    throw new PackageError(`the package file is ${input.file.data.length} bytes; it must be under 2 MB`);
+  }
+  if (input.logo) {
+    if (input.logo.data.length >= PACKAGE_LIMITS.maxLogoBytes) throw new PackageError(`the logo is ${input.logo.data.length} bytes; it must be under 200 KB`);
+    if (!LOGO_TYPES.has(extname(input.logo.filename).toLowerCase())) throw new PackageError(`the logo must be a PNG, SVG, JPEG, GIF or WebP image, not ${input.logo.filename}`);
+  }
+  const pkg = openPackage(input.file.data, { trustedKey: await trustedKeyLookup(db), sdkVersion: SDK_VERSION });
+  const m = pkg.manifest;
+  if (m.version !== input.version) throw new PackageError(`the version field says ${input.version} but the package is version ${m.version}`);
+  if (m.type !== input.type) throw new PackageError(`the type field says ${input.type} but the package is of type ${m.type}`);
+  checkConflicts(pkg, runtime);
+
+  const row = runtime.row(m.id);
+  if (row) {
+    const known = [row.current_version, row.previous_version, row.staged_version].filter(Boolean) as string[];
+    if (compareVersions(m.version, row.current_version) <= 0) {
+      throw new PackageError(`plugin ${m.id} ${row.current_version} is installed; an upload must be a higher version, not ${m.version}`);
+    }
+    if (known.includes(m.version)) throw new PackageError(`plugin ${m.id} ${m.version} is already uploaded`);
+  }
+
+  const dir = runtime.packageDir(m.id, m.version);
+  const tmp = `${dir}.tmp-${process.pid}-${Date.now()}`;
+  try {
+    for (const [path, data] of pkg.files) {
+      mkdirSync(dirname(join(tmp, path)), { recursive: true });
+      writeFileSync(join(tmp, path), data);
+    }
+    mkdirSync(join(tmp, ORIGINAL_DIR), { recursive: true });
+    writeFileSync(join(tmp, ORIGINAL_DIR, safeFileName(input.file.filename)), input.file.data);
+    if (input.logo) writeFileSync(join(tmp, `uploaded-logo${extname(input.logo.filename).toLowerCase()}`), input.logo.data);
+    writeFileSync(join(tmp, ENTRY_FILE), JSON.stringify(registryEntry(pkg)));
+    writeFileSync(join(tmp, 'upload.json'), JSON.stringify({ fileName: input.file.filename, logo: input.logo ? `uploaded-logo${extname(input.logo.filename).toLowerCase()}` : pkg.list.logo, keyId: pkg.key.keyId, server: pkg.list.server }));
+    if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
+    renameSync(tmp, dir);
+  } catch (err) {
+    rmSync(tmp, { recursive: true, force: true });
+    throw err;
+  }
+
+  const common = { file_name: input.file.filename, description: input.description, publisher: pkg.key.keyId, signature_state: 'verified', updated_at: new Date() };
+  if (row) {
+    // Install an upgrade as staged; any earlier staged version is dropped.
+    if (row.staged_version && row.staged_version !== m.version) rmSync(runtime.packageDir(m.id, row.staged_version), { recursive: true, force: true });
+    await db.updateTable('plugin_state').set({ staged_version: m.version, ...common }).where('id', '=', m.id).execute();
+    await runtime.reload();
+    return { id: m.id, version: m.version, status: 'staged' };
+  }
+  await db
+    .insertInto('plugin_state')
+    .values({ id: m.id, source: 'package', type: m.type, enabled: true, published: false, current_version: m.version, ...common })
+    .execute();
+  await runtime.reload();
+  return { id: m.id, version: m.version, status: 'new' };
+}
+
+function safeFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() || 'package.tgz';
+  return base.replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 100) || 'package.tgz';
+}

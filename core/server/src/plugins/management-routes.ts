@@ -1,0 +1,346 @@
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import { z } from 'zod';
+import { ApiError, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
+import { keyIdOf, PackageError, publicKeyFromPem } from '@linguaport/sdk/package';
+import { Codes, type ManifestPermission } from '@linguaport/sdk/shared';
+import { installPackage } from './install.js';
+import { ORIGINAL_DIR, PLUGIN_UPGRADED, type PluginRuntime, type PluginStateRow } from './runtime.js';
+
+/**
+ * The plug-in management API (`/api/plugIn/...`) and the console's failure reports. The routes
+ * belong to plugin `plug-in` (its manifest declares the same keys), so switching that plugin off
+ * would switch them off too; the API refuses to do that.
+ */
+
+export const MANAGEMENT_PLUGIN_ID = 'plug-in';
+
+export const managementPermissions: ManifestPermission[] = [
+  { key: 'plugIn:view', type: 'api', name: { 'zh-CN': '查看插件', 'en-US': 'View plug-ins' }, menu: '/plugIn' },
+  { key: 'plugIn:upload', type: 'button', name: { 'zh-CN': '上传与升级插件', 'en-US': 'Upload and upgrade plug-ins' }, menu: '/plugIn' },
+  { key: 'plugIn:publish', type: 'button', name: { 'zh-CN': '发布与下架插件', 'en-US': 'Publish and unpublish plug-ins' }, menu: '/plugIn' },
+  { key: 'plugIn:delete', type: 'button', name: { 'zh-CN': '删除插件', 'en-US': 'Delete plug-ins' }, menu: '/plugIn' },
+  { key: 'plugIn:feature', type: 'button', name: { 'zh-CN': '启用与停用功能', 'en-US': 'Enable and disable feature areas' }, menu: '/plugIn' },
+  { key: 'plugIn:trustedKeys', type: 'button', name: { 'zh-CN': '管理可信发布者密钥', 'en-US': 'Manage trusted publisher keys' }, menu: '/plugIn' },
+];
+
+/** A plugin is flagged after this many load failures of one version from this many distinct users. */
+export const FAILURE_FLAG = { reports: 5, users: 3 };
+
+const idParams = z.object({ id: z.string().min(1).max(60) });
+const file = z.object({ filename: z.string(), mimetype: z.string().optional(), data: z.instanceof(Buffer) });
+
+function refuse(err: unknown): never {
+  if (err instanceof PackageError) throw new ApiError(Codes.BAD_REQUEST, `Package refused: ${err.message}. Nothing was installed.`);
+  throw err;
+}
+
+function requireSuper(caller: Caller | null): void {
+  if (!caller?.isSuperAdmin) throw new ApiError(Codes.FORBIDDEN, 'Permission denied: only the super administrator manages trusted publisher keys');
+}
+
+export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime; bus: { publish(e: { type: string; payload: unknown }): Promise<void> } }): RouteDefinition[] {
+  const { db, runtime } = deps;
+
+  const rowOr404 = (id: string): PluginStateRow => {
+    const row = runtime.row(id);
+    if (!row) throw new ApiError(Codes.NOT_FOUND, `No plug-in ${id}`);
+    return row;
+  };
+  const packageOr400 = (id: string): PluginStateRow => {
+    const row = rowOr404(id);
+    if (row.source !== 'package') throw new ApiError(Codes.BAD_REQUEST, `${id} is a built-in feature area: it can be enabled or disabled, not published, upgraded or deleted`);
+    return row;
+  };
+
+  async function failureStats(): Promise<Map<string, { reports: number; users: number }>> {
+    const rows = await db
+      .selectFrom('plugin_failures')
+      .select(['plugin_id', 'version', db.fn.countAll<number>().as('reports'), db.fn.count<number>('user_id').distinct().as('users')])
+      .groupBy(['plugin_id', 'version'])
+      .execute();
+    return new Map(rows.map((r) => [`${r.plugin_id}@${r.version}`, { reports: Number(r.reports), users: Number(r.users) }]));
+  }
+
+  function describe(row: PluginStateRow, stats: Map<string, { reports: number; users: number }>) {
+    const builtin = runtime.builtin(row.id);
+    let manifest = builtin?.manifest;
+    let logo: string | null = null;
+    let serverPart: string | null = builtin?.manifest.server ? 'built-in' : null;
+    if (row.source === 'package') {
+      const v = runtime.installedVersion(row.id, row.current_version);
+      manifest = v.plugin.manifest;
+      const upload = readUpload(runtime.packageDir(row.id, row.current_version));
+      logo = upload.logo ? `/plugins/${row.id}/${row.current_version}/${upload.logo}` : null;
+      serverPart = upload.server ? 'stored, not run (uploaded server code is not loaded by this version)' : null;
+    }
+    const s = stats.get(`${row.id}@${row.current_version}`) ?? { reports: 0, users: 0 };
+    return {
+      id: row.id,
+      name: manifest?.name ?? { 'zh-CN': row.id, 'en-US': row.id },
+      source: row.source,
+      type: row.type,
+      version: row.current_version,
+      previousVersion: row.previous_version,
+      stagedVersion: row.staged_version,
+      fileName: row.file_name,
+      description: row.description ?? manifest?.description?.['en-US'] ?? null,
+      published: row.published,
+      enabled: row.enabled,
+      deployed: runtime.isDeployed(row.id),
+      live: runtime.isEnabled(row.id),
+      publisher: row.publisher,
+      signatureState: row.signature_state,
+      logo,
+      serverPart,
+      updateTime: row.updated_at,
+      failures: s.reports,
+      failureUsers: s.users,
+      flagged: s.reports >= FAILURE_FLAG.reports && s.users >= FAILURE_FLAG.users,
+    };
+  }
+
+  async function setRow(id: string, values: Record<string, unknown>, reason: string) {
+    await db.updateTable('plugin_state').set({ ...values, updated_at: new Date() }).where('id', '=', id).execute();
+    await runtime.changed(reason, id);
+  }
+
+  const list: RouteDefinition = {
+    method: 'GET',
+    url: '/plugIn/list',
+    access: { permission: 'plugIn:view' },
+    schema: { query: z.object({ name: z.string().optional(), source: z.enum(['builtin', 'package']).optional(), page: z.coerce.number().int().positive().default(1), size: z.coerce.number().int().positive().max(200).default(20) }) },
+    async handler({ query }) {
+      const stats = await failureStats();
+      const q = query.name?.toLowerCase();
+      const rows = runtime
+        .allRows()
+        .filter((r) => !query.source || r.source === query.source)
+        .map((r) => describe(r, stats))
+        .filter((d) => !q || d.id.includes(q) || Object.values(d.name).some((n) => n.toLowerCase().includes(q)))
+        .sort((a, b) => (a.source === b.source ? a.id.localeCompare(b.id) : a.source === 'package' ? -1 : 1));
+      return { total: rows.length, list: rows.slice((query.page - 1) * query.size, query.page * query.size) };
+    },
+  };
+
+  const details: RouteDefinition = {
+    method: 'GET',
+    url: '/plugIn/details/:id',
+    access: { permission: 'plugIn:view' },
+    schema: { params: idParams },
+    async handler({ params }) {
+      const row = rowOr404(params.id);
+      const manifest = row.source === 'builtin' ? runtime.builtin(row.id)!.manifest : runtime.installedVersion(row.id, row.current_version).plugin.manifest;
+      const failures = await db.selectFrom('plugin_failures').select(['version', 'kind', 'message', 'user_id', 'created_at']).where('plugin_id', '=', row.id).orderBy('id', 'desc').limit(20).execute();
+      return {
+        ...describe(row, await failureStats()),
+        routes: manifest.routes.map((r) => ({ path: r.path, view: r.view, menu: !!r.menu, parent: r.parent ?? null })),
+        menus: manifest.routes.filter((r) => r.menu).map((r) => ({ path: r.path, key: `menu:${r.path}`, group: r.menu!.group ?? null })),
+        permissions: manifest.permissions.map((p) => ({ key: p.key, type: p.type, name: p.name })),
+        sdk: manifest.sdk,
+        recentFailures: failures,
+      };
+    },
+  };
+
+  const upload: RouteDefinition = {
+    method: 'POST',
+    url: '/plugIn/upload',
+    access: { permission: 'plugIn:upload' },
+    module: 'plugIn',
+    schema: {
+      body: z.object({
+        file,
+        logo: file,
+        version: z.string().trim().min(1),
+        type: z.enum(['console', 'download']),
+        description: z.string().max(500).optional(),
+      }),
+    },
+    async handler({ body }) {
+      try {
+        const result = await installPackage(db, runtime, { file: body.file, logo: body.logo, version: body.version, type: body.type, description: body.description?.trim() || null });
+        return result;
+      } catch (err) {
+        refuse(err);
+      }
+    },
+  };
+
+  const publish = (value: boolean): RouteDefinition => ({
+    method: 'POST',
+    url: value ? '/plugIn/publish/:id' : '/plugIn/unpublish/:id',
+    access: { permission: 'plugIn:publish' },
+    module: 'plugIn',
+    schema: { params: idParams },
+    async handler({ params }) {
+      packageOr400(params.id);
+      await setRow(params.id, { published: value }, value ? 'published' : 'unpublished');
+      return describe(rowOr404(params.id), await failureStats());
+    },
+  });
+
+  const enable: RouteDefinition = {
+    method: 'POST',
+    url: '/plugIn/enable/:id',
+    access: { permission: 'plugIn:feature' },
+    module: 'plugIn',
+    schema: { params: idParams, body: z.object({ enabled: z.boolean() }) },
+    async handler({ params, body }) {
+      const row = rowOr404(params.id);
+      if (params.id === MANAGEMENT_PLUGIN_ID && !body.enabled) throw new ApiError(Codes.BAD_REQUEST, 'Plug-in management cannot disable itself');
+      if (row.source === 'builtin' && !runtime.isDeployed(row.id)) {
+        throw new ApiError(Codes.BAD_REQUEST, `${row.id} is not deployed: set enabled to true in registry.json and rebuild to ship it`);
+      }
+      await setRow(params.id, { enabled: body.enabled }, body.enabled ? 'enabled' : 'disabled');
+      return describe(rowOr404(params.id), await failureStats());
+    },
+  };
+
+  const upgrade: RouteDefinition = {
+    method: 'POST',
+    url: '/plugIn/upgrade/:id',
+    access: { permission: 'plugIn:upload' },
+    module: 'plugIn',
+    schema: { params: idParams },
+    async handler({ params }) {
+      const row = packageOr400(params.id);
+      if (!row.staged_version) throw new ApiError(Codes.BAD_REQUEST, `No newer version of ${row.id} is uploaded: upload it first`);
+      const old = row.previous_version;
+      await setRow(row.id, { current_version: row.staged_version, previous_version: row.current_version, staged_version: null }, 'upgraded');
+      // Only the current and the previous version are kept.
+      if (old && old !== row.staged_version) rmSync(runtime.packageDir(row.id, old), { recursive: true, force: true });
+      await deps.bus.publish({ type: PLUGIN_UPGRADED, payload: { id: row.id, version: row.staged_version } });
+      return describe(rowOr404(row.id), await failureStats());
+    },
+  };
+
+  const rollback: RouteDefinition = {
+    method: 'POST',
+    url: '/plugIn/rollback/:id',
+    access: { permission: 'plugIn:upload' },
+    module: 'plugIn',
+    schema: { params: idParams },
+    async handler({ params }) {
+      const row = packageOr400(params.id);
+      if (!row.previous_version) throw new ApiError(Codes.BAD_REQUEST, `${row.id} has no previous version to roll back to`);
+      await setRow(row.id, { current_version: row.previous_version, previous_version: row.current_version }, 'rolled back');
+      await deps.bus.publish({ type: PLUGIN_UPGRADED, payload: { id: row.id, version: row.previous_version } });
+      return describe(rowOr404(row.id), await failureStats());
+    },
+  };
+
+  const remove: RouteDefinition = {
+    method: 'DELETE',
+    url: '/plugIn/delete/:id',
+    access: { permission: 'plugIn:delete' },
+    module: 'plugIn',
+    schema: { params: idParams },
+    async handler({ params }) {
+      packageOr400(params.id);
+      await db.deleteFrom('plugin_state').where('id', '=', params.id).execute();
+      await db.deleteFrom('plugin_failures').where('plugin_id', '=', params.id).execute();
+      await runtime.changed('deleted', params.id);
+      rmSync(join(runtime.packageDir(params.id, 'x'), '..'), { recursive: true, force: true });
+      return { id: params.id };
+    },
+  };
+
+  const downloads: RouteDefinition = {
+    method: 'GET',
+    url: '/plugIn/downloads',
+    access: 'signed-in',
+    async handler() {
+      const stats = await failureStats();
+      return runtime
+        .allRows()
+        .filter((r) => r.source === 'package' && r.type === 'download' && runtime.isEnabled(r.id))
+        .map((r) => {
+          const d = describe(r, stats);
+          const original = readUpload(runtime.packageDir(r.id, r.current_version)).original;
+          return { id: d.id, name: d.name, version: d.version, description: d.description, logo: d.logo, fileName: d.fileName, url: original ? `/plugins/${r.id}/${r.current_version}/${ORIGINAL_DIR}/${original}` : null };
+        });
+    },
+  };
+
+  const keysList: RouteDefinition = {
+    method: 'GET',
+    url: '/plugIn/trustedKeys',
+    access: { permission: 'plugIn:trustedKeys' },
+    async handler({ caller }) {
+      requireSuper(caller);
+      const rows = await db.selectFrom('plugin_trusted_keys').selectAll().orderBy('created_at').execute();
+      return rows.map((r) => ({ keyId: r.key_id, name: r.name, publicKey: r.public_key, allowServer: r.allow_server, createTime: r.created_at }));
+    },
+  };
+
+  const keysAdd: RouteDefinition = {
+    method: 'POST',
+    url: '/plugIn/trustedKeys',
+    access: { permission: 'plugIn:trustedKeys' },
+    module: 'plugIn',
+    schema: { body: z.object({ name: z.string().trim().min(1).max(100), publicKey: z.string().trim().min(1), allowServer: z.boolean().default(false) }) },
+    async handler({ caller, body }) {
+      requireSuper(caller);
+      let keyId: string;
+      try {
+        keyId = keyIdOf(publicKeyFromPem(body.publicKey));
+      } catch (err) {
+        throw new ApiError(Codes.BAD_REQUEST, `Invalid request: publicKey is ${(err as Error).message}`);
+      }
+      const exists = await db.selectFrom('plugin_trusted_keys').select('key_id').where('key_id', '=', keyId).executeTakeFirst();
+      if (exists) throw new ApiError(Codes.CONFLICT, `Key ${keyId} is already trusted`);
+      await db.insertInto('plugin_trusted_keys').values({ key_id: keyId, name: body.name, public_key: body.publicKey, allow_server: body.allowServer }).execute();
+      return { keyId };
+    },
+  };
+
+  const keysDelete: RouteDefinition = {
+    method: 'DELETE',
+    url: '/plugIn/trustedKeys/:keyId',
+    access: { permission: 'plugIn:trustedKeys' },
+    module: 'plugIn',
+    schema: { params: z.object({ keyId: z.string().regex(/^[0-9a-f]{16}$/) }) },
+    async handler({ caller, params }) {
+      requireSuper(caller);
+      // Installed packages stay: trust is checked at upload time.
+      const res = await db.deleteFrom('plugin_trusted_keys').where('key_id', '=', params.keyId).executeTakeFirst();
+      if (!Number(res.numDeletedRows)) throw new ApiError(Codes.NOT_FOUND, `Key ${params.keyId} is not trusted`);
+      return { keyId: params.keyId };
+    },
+  };
+
+  return [list, details, upload, publish(true), publish(false), enable, upgrade, rollback, remove, downloads, keysList, keysAdd, keysDelete];
+}
+
+/** `POST /api/plugins/reportFailure`: the console's per-plugin load and render failures. */
+export function reportFailureRoute(db: Kysely<any>): RouteDefinition {
+  return {
+    method: 'POST',
+    url: '/plugins/reportFailure',
+    access: 'signed-in',
+    schema: {
+      body: z.object({
+        pluginId: z.string().min(1).max(60),
+        version: z.string().min(1).max(40),
+        kind: z.string().min(1).max(40),
+        message: z.string().max(2000).default(''),
+      }),
+    },
+    async handler({ body, caller }) {
+      await db.insertInto('plugin_failures').values({ plugin_id: body.pluginId, version: body.version, kind: body.kind, message: body.message.slice(0, 2000), user_id: caller!.userId }).execute();
+      return null;
+    },
+  };
+}
+
+function readUpload(dir: string): { logo: string | null; server: string | null; original: string | null } {
+  const file = join(dir, 'upload.json');
+  const meta = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+  const originalDir = join(dir, ORIGINAL_DIR);
+  let original: string | null = null;
+  if (existsSync(originalDir)) original = (readdirSync(originalDir)[0] as string | undefined) ?? null;
+  return { logo: meta.logo ?? null, server: meta.server ?? null, original };
+}
+

@@ -1,0 +1,182 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Kysely } from 'kysely';
+import type { Caller, EventBus, Logger } from '@linguaport/sdk/server';
+import type { Registry, RegistryPlugin } from '@linguaport/sdk/shared';
+import { menuKey, syncPermissionTree } from '../access/permission-tree.js';
+import { routeTitles, type DeployedPlugin } from './deployment.js';
+
+/**
+ * The plugins' run-time state: which built-ins and uploaded packages are live, what the registry
+ * holds for a caller, and what happens after a change (permission tree sync, bus events). The
+ * state lives in table `plugin_state`; every instance reloads it on `registry.changed`, so a
+ * change made on one instance reaches the route checks of all of them.
+ */
+
+export interface PluginStateRow {
+  id: string;
+  source: 'builtin' | 'package';
+  type: 'console' | 'download';
+  enabled: boolean;
+  published: boolean;
+  current_version: string;
+  previous_version: string | null;
+  staged_version: string | null;
+  file_name: string | null;
+  description: string | null;
+  publisher: string | null;
+  signature_state: string;
+  updated_at: Date | string;
+  created_at: Date | string;
+}
+
+/** What install writes next to a package's files: the registry entry with URLs and integrity. */
+export const ENTRY_FILE = 'registry-entry.json';
+/** The file the uploader sent, kept as is (what users download for the download type). */
+export const ORIGINAL_DIR = 'original';
+
+export const REGISTRY_CHANGED = 'registry.changed';
+export const PLUGIN_UPGRADED = 'plugin.upgraded';
+
+export interface RuntimeDeps {
+  db: Kysely<any>;
+  bus: EventBus;
+  dataDir: string;
+  distDir: string;
+  /** Every plugin of registry.json (enabled there or not). */
+  builtins: DeployedPlugin[];
+  logger: Logger;
+}
+
+export class PluginRuntime {
+  private rows = new Map<string, PluginStateRow>();
+  private installed = new Map<string, { plugin: DeployedPlugin; entry: RegistryPlugin }>();
+  private readonly builtins: Map<string, DeployedPlugin>;
+  private subscription: { unsubscribe(): void } | null = null;
+
+  constructor(private readonly deps: RuntimeDeps) {
+    this.builtins = new Map(deps.builtins.map((p) => [p.id, p]));
+  }
+
+  /** Creates rows for new built-ins (enabled as registry.json says), loads state, listens for changes. */
+  async init(): Promise<void> {
+    for (const p of this.builtins.values()) {
+      await this.deps.db
+        .insertInto('plugin_state')
+        .values({ id: p.id, source: 'builtin', type: p.manifest.type, enabled: p.enabled, published: true, current_version: p.manifest.version, publisher: 'built-in', signature_state: 'built-in', description: p.manifest.description?.['en-US'] ?? null })
+        .onConflict((oc) => oc.column('id').doUpdateSet({ current_version: p.manifest.version, type: p.manifest.type }))
+        .execute();
+    }
+    await this.reload();
+    this.subscription = this.deps.bus.events(REGISTRY_CHANGED).subscribe(() => void this.reload().catch((err) => this.deps.logger.error(`plugin state reload failed: ${(err as Error).message}`)));
+  }
+
+  close(): void {
+    this.subscription?.unsubscribe();
+  }
+
+  async reload(): Promise<void> {
+    const rows = (await this.deps.db.selectFrom('plugin_state').selectAll().execute()) as PluginStateRow[];
+    this.rows = new Map(rows.map((r) => [r.id, r]));
+  }
+
+  row(id: string): PluginStateRow | undefined {
+    return this.rows.get(id);
+  }
+
+  allRows(): PluginStateRow[] {
+    return [...this.rows.values()];
+  }
+
+  builtin(id: string): DeployedPlugin | undefined {
+    return this.builtins.get(id);
+  }
+
+  builtinList(): DeployedPlugin[] {
+    return [...this.builtins.values()];
+  }
+
+  /** A built-in ships when registry.json enables it (its bundle is built and its server part runs). */
+  isDeployed(id: string): boolean {
+    const b = this.builtins.get(id);
+    return b ? b.enabled : this.rows.get(id)?.source === 'package';
+  }
+
+  private isLive(row: PluginStateRow): boolean {
+    if (!row.enabled) return false;
+    return row.source === 'builtin' ? this.isDeployed(row.id) : row.published;
+  }
+
+  /** For the route layer: unknown owners (the kernel itself) are always on. */
+  isEnabled = (pluginId: string): boolean => {
+    const row = this.rows.get(pluginId);
+    return row ? this.isLive(row) : true;
+  };
+
+  /** DATA_DIR/plugins: every uploaded package, one folder per id and version. */
+  installedRoot(): string {
+    return join(this.deps.dataDir, 'plugins');
+  }
+
+  packageDir(id: string, version: string): string {
+    return join(this.installedRoot(), id, version);
+  }
+
+  /** An installed package version: its manifest (as a deployed plugin, dir = its folder) and registry entry. */
+  installedVersion(id: string, version: string): { plugin: DeployedPlugin; entry: RegistryPlugin } {
+    const key = `${id}@${version}`;
+    let hit = this.installed.get(key);
+    if (!hit) {
+      const dir = this.packageDir(id, version);
+      const file = join(dir, ENTRY_FILE);
+      if (!existsSync(file)) throw new Error(`plugin ${id} ${version}: ${file} is missing`);
+      const entry = JSON.parse(readFileSync(file, 'utf8')) as RegistryPlugin & { manifest: DeployedPlugin['manifest'] };
+      const { manifest, ...rest } = entry;
+      hit = { plugin: { id, dir, enabled: true, manifest }, entry: rest };
+      this.installed.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** The plugins that are on right now, built-in and uploaded, with their manifests. */
+  livePlugins(): DeployedPlugin[] {
+    const out: DeployedPlugin[] = [];
+    for (const row of this.rows.values()) {
+      if (!this.isLive(row)) continue;
+      if (row.source === 'builtin') out.push(this.builtins.get(row.id)!);
+      else out.push(this.installedVersion(row.id, row.current_version).plugin);
+    }
+    return out;
+  }
+
+  /** Brings the permission tree in line with the live plugins (new menus come unassigned). */
+  async syncTree(): Promise<void> {
+    const live = this.livePlugins();
+    await syncPermissionTree(this.deps.db, live.map((p) => p.manifest), { titleOf: routeTitles(live), warn: (msg) => this.deps.logger.warn(msg) });
+  }
+
+  /** After a change: reload, sync the tree, tell every instance and every console. */
+  async changed(reason: string, pluginId: string): Promise<void> {
+    await this.reload();
+    await this.syncTree();
+    await this.deps.bus.publish({ type: REGISTRY_CHANGED, payload: { reason, pluginId } });
+  }
+
+  /** `GET /api/plugins/registry`: the build's registry plus live packages, cut to what the caller reaches. */
+  async registryFor(caller: Caller): Promise<Registry> {
+    const built: Registry = JSON.parse(await readFile(join(this.deps.distDir, 'registry.json'), 'utf8'));
+    const all = new Map<string, RegistryPlugin>();
+    for (const p of Object.values(built.plugins)) if (this.builtins.get(p.id)?.enabled && this.isEnabled(p.id)) all.set(p.id, p);
+    for (const row of this.rows.values()) {
+      if (row.source !== 'package' || !this.isLive(row) || row.type !== 'console') continue;
+      all.set(row.id, this.installedVersion(row.id, row.current_version).entry);
+    }
+    const reached = [...all.values()].filter((p) => caller.isSuperAdmin || p.routes.some((r) => r.menu && caller.permissions.has(menuKey(r.path))));
+    const routes: Registry['routes'] = {};
+    for (const p of reached) {
+      for (const r of p.routes) routes[r.path] = { plugin: p.id, view: r.view, title: r.title, ...(r.parent ? { parent: r.parent } : {}), fluid: r.fluid };
+    }
+    return { sdkVersion: built.sdkVersion, plugins: Object.fromEntries(reached.map((p) => [p.id, p])), routes };
+  }
+}
