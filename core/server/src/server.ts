@@ -2,9 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import { createAuthService } from './access/passwords.js';
 import { accessMigrations } from './access/migrations.js';
 import { corePermissionKeys, CORE_PLUGIN_ID } from './access/core-permissions.js';
-import { resolveCaller, type Clock } from './access/sessions.js';
+import type { Clock } from './access/sessions.js';
 import { ensureAdmin } from './auth/admin.js';
+import { resolveApiKeyCaller } from './auth/api-keys.js';
+import { resolveScopedCaller } from './auth/caller.js';
+import { authMigrations } from './auth/migrations.js';
 import { authRoutes } from './auth/routes.js';
+import { loadSecret } from './auth/secret.js';
 import { createEventBus } from './bus/events.js';
 import type { Config } from './config.js';
 import { coreMigrations } from './db/core-migrations.js';
@@ -83,14 +87,16 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const db = database.db;
     await runMigrations(database, 'core', coreMigrations);
     await runMigrations(database, 'core.access', accessMigrations);
+    await runMigrations(database, 'core.auth', authMigrations);
+    const secret = loadSecret(config.dataDir);
     await runMigrations(database, 'core.plugins', pluginMigrations);
     await runMigrations(database, 'core.system', systemMigrations);
     await ensureAdmin(db, config, options.print);
 
-    const caller = (token: string) => resolveCaller(db, token, now());
+    const caller = (token: string) => resolveScopedCaller(db, token, now());
     // Set once the plugin state is loaded; the route layer asks it whether a route's plugin is on.
     let runtime: PluginRuntime | null = null;
-    const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true, resolveCaller: caller });
+    const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true, resolveCaller: caller, resolveApiKey: (key) => resolveApiKeyCaller(db, key, now()) });
     const { app } = kernel;
     // Every route goes through here so the operation log knows its module and title.
     const oplog = installOperationLog(app, db, now);
@@ -115,7 +121,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // Core routes first, so a plugin claiming one of their paths is the one named as the intruder.
     const core = { pluginId: CORE_PLUGIN_ID, declaredPermissions: corePermissionKeys };
     const logger = sdkLogger(app.log);
-    for (const route of authRoutes({ db, now, logger, onSessionEnded: (hash) => sockets.closeSession(hash) })) registerRoute(route, core);
+    for (const route of authRoutes({ db, secret, now, logger, onSessionEnded: (hash) => sockets.closeSession(hash) })) registerRoute(route, core);
     registerRoute(healthRoute(database, jobs), core);
     const coreStorage = createFileStorage(join(config.dataDir, 'files'), CORE_PLUGIN_ID);
     const adminRoutes = [

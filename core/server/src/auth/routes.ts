@@ -1,28 +1,32 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ApiError, type Logger, type RouteDefinition } from '@linguaport/sdk/server';
-import { AuthMessages, Codes } from '@linguaport/sdk/shared';
+import { Codes } from '@linguaport/sdk/shared';
 import { activePermissions, buildMenuTree, buttonEntries, grantedPermissions, rolesIn, systemConfigEntries } from '../access/grants.js';
-import { can, verifyPassword } from '../access/passwords.js';
+import { can } from '../access/passwords.js';
 import { createSession, revokeSession, type Clock, type SessionCaller } from '../access/sessions.js';
 import { localeOf } from '../http/locale.js';
-import { claimKey, decryptPassword, issuePublicKey } from './keys.js';
+import { accountRoutes } from './account-routes.js';
+import type { ScopedCaller } from './caller.js';
+import { listSymbols } from './directory.js';
+import { issuePublicKey } from './keys.js';
+import { passwordLogin } from './login.js';
+import type { Secret } from './secret.js';
+import { createPuzzle, verifyPuzzle } from './slider.js';
 import { departmentsOf, userInfo } from './user-info.js';
 
 /** The kernel's sign-in, user-info, menu and company-config calls (spec 01 sections 7.1-7.3). */
 
 export interface AuthRouteDeps {
   db: Kysely<any>;
+  /** DATA_DIR/secret.key: seals API keys and outside-server secrets, signs quick-access links. */
+  secret: Secret;
   now: Clock;
   logger: Logger;
   /** Called when a session ends (logout, department switch): open sockets of it are closed. */
   onSessionEnded(tokenHash: string): void;
 }
 
-// Compared against when the user does not exist, so a wrong name costs as long as a wrong password.
-const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');
-
-const badCredentials = () => new ApiError(Codes.AUTH_FAILED, AuthMessages.BAD_CREDENTIALS);
 // base64 has no spaces: a '+' that a urlencoded form turned into a space is put back.
 const base64Field = z.string().min(1).transform((s) => s.replace(/ /g, '+'));
 
@@ -31,6 +35,8 @@ const loginBody = z.object({
   password: base64Field,
   publicKey: base64Field,
   symbol: z.string().optional(),
+  /** The slider puzzle's ticket (POST /captcha/slider/verify), needed while LANDING_SLIDER is on. */
+  ticket: z.string().optional(),
 });
 
 const id = z.coerce.number().int().positive();
@@ -50,34 +56,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/login',
       access: 'public',
       schema: { body: loginBody },
-      async handler({ body, ip }) {
-        const at = now();
-        const key = await claimKey(db, body.publicKey, at);
-        if (!key.ok) {
-          logger.info(`login refused for ${body.username}: ${key.reason}`, { ip });
-          throw badCredentials();
-        }
-        const password = decryptPassword(key.privateKeyPem, body.password);
-        if (password === null) {
-          logger.info(`login refused for ${body.username}: password not decryptable with the key`, { ip });
-          throw badCredentials();
-        }
-        const user = await db
-          .selectFrom('users')
-          .select(['id', 'password_hash', 'enabled', 'status', 'expires_at'])
-          .where('username', '=', body.username)
-          .executeTakeFirst();
-        const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
-        if (!user || !matches) throw badCredentials();
-        if (!user.enabled) throw new ApiError(Codes.AUTH_FAILED, 'This account is disabled; ask an administrator');
-        if (user.status !== 'checked') throw new ApiError(Codes.AUTH_FAILED, 'This account is awaiting approval by an administrator');
-        if (user.expires_at && new Date(user.expires_at) <= at) throw new ApiError(Codes.AUTH_FAILED, 'This account has expired; ask an administrator');
-        // The session starts in the user's first department; /user/switchDepartment changes it.
-        const [first] = await departmentsOf(db, user.id);
-        const token = await createSession(db, user.id, first?.id ?? null, at);
-        await db.updateTable('users').set({ last_login_at: at }).where('id', '=', user.id).execute();
-        return { token, userId: user.id };
-      },
+      handler: ({ body, ip }) => passwordLogin(deps, body, ip),
     },
     {
       method: 'POST',
@@ -94,7 +73,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/getUserInfoByToken',
       access: 'signed-in',
-      handler: ({ caller }) => userInfo(db, caller!.userId, caller!.departmentId),
+      handler: ({ caller }) => userInfo(db, caller!.userId, caller!.departmentId, deps.secret),
     },
     {
       method: 'GET',
@@ -105,7 +84,8 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         if (params.id !== caller!.userId && !can(caller, 'user:view')) {
           throw new ApiError(Codes.FORBIDDEN, 'Permission denied: viewing another user needs the permission user:view');
         }
-        const info = await userInfo(db, params.id, params.id === caller!.userId ? caller!.departmentId : null);
+        const own = params.id === caller!.userId;
+        const info = await userInfo(db, params.id, own ? caller!.departmentId : null, own ? deps.secret : null);
         if (!info) throw new ApiError(Codes.NOT_FOUND, `No user with id ${params.id}`);
         return info;
       },
@@ -116,7 +96,8 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: 'signed-in',
       schema: { body: z.object({ departmentId: id }) },
       async handler({ caller, body }) {
-        const session = caller as SessionCaller;
+        const session = caller as ScopedCaller;
+        if (session.scopePath) throw new ApiError(Codes.FORBIDDEN, 'A quick-access session is limited to its page and cannot switch departments');
         const departments = await departmentsOf(db, session.userId);
         if (!departments.some((d) => d.id === body.departmentId)) {
           throw new ApiError(Codes.FORBIDDEN, `You are not a member of department ${body.departmentId}`);
@@ -140,7 +121,10 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const department = (await departmentsOf(db, query.userId)).find((d) => d.id === query.departmentId);
         if (!department) throw new ApiError(Codes.NOT_FOUND, `User ${query.userId} has no roles in department ${query.departmentId}`);
         const locale = localeOf(headers);
-        const granted = await grantedPermissions(db, await rolesIn(db, query.userId, query.departmentId));
+        let granted = await grantedPermissions(db, await rolesIn(db, query.userId, query.departmentId));
+        // A quick-access session sees only its one page.
+        const scope = (caller as ScopedCaller).scopePath;
+        if (scope) granted = granted.filter((g) => g.path === scope && caller!.permissions.has(g.key));
         return {
           menusPermissionMenus: buildMenuTree(await activePermissions(db), granted, locale),
           buttonsPermissionMenus: buttonEntries(granted, locale),
@@ -155,5 +139,29 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: 'signed-in',
       handler: () => ({ path: '/api/ws' }),
     },
+    {
+      method: 'GET',
+      url: '/captcha/slider',
+      access: 'public',
+      handler: () => createPuzzle(db, now()),
+    },
+    {
+      method: 'POST',
+      url: '/captcha/slider/verify',
+      access: 'public',
+      schema: { body: z.object({ id: z.string().min(1), x: z.coerce.number() }) },
+      async handler({ body }) {
+        const result = await verifyPuzzle(db, body.id, Math.round(body.x), now());
+        if (!result.ok) throw new ApiError(Codes.AUTH_FAILED, result.reason);
+        return { ticket: result.ticket };
+      },
+    },
+    {
+      method: 'OPTIONS',
+      url: '/ldap/getAllSymbols',
+      access: 'public',
+      handler: () => listSymbols(db),
+    },
+    ...accountRoutes(deps),
   ];
 }

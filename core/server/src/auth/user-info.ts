@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Secret } from './secret.js';
 import { activePermissions, buildMenuTree, grantedPermissions, type MenuNode, type PermissionRow, type RoleRow } from '../access/grants.js';
 
 /** The user-info answer of spec 01 section 3: the user and, per department, their roles. */
@@ -29,10 +30,11 @@ function firstPath(nodes: MenuNode[]): string | null {
   return null;
 }
 
-export async function userInfo(db: Kysely<any>, userId: number, currentDepartmentId: number | null = null) {
+/** `secret` given: the API key is unsealed for the answer (only ever for the user asking about themselves). */
+export async function userInfo(db: Kysely<any>, userId: number, currentDepartmentId: number | null = null, secret: Secret | null = null) {
   const user = await db
     .selectFrom('users')
-    .select(['id', 'username', 'real_name', 'user_type', 'api_key'])
+    .select(['id', 'username', 'real_name', 'user_type', 'api_key_sealed', 'locale', 'email', 'phone'])
     .where('id', '=', userId)
     .executeTakeFirst();
   if (!user) return null;
@@ -62,7 +64,18 @@ export async function userInfo(db: Kysely<any>, userId: number, currentDepartmen
     entry.roles.push({ id: r.role_id, roleName: r.roleName, path: await rolePath({ id: r.role_id, name: r.roleName, is_super: r.is_super }) });
   }
   return {
-    user: { id: user.id, userId: user.id, username: user.username, realName: user.real_name, userType: user.user_type, apiKey: user.api_key },
+    user: {
+      id: user.id,
+      userId: user.id,
+      username: user.username,
+      realName: user.real_name,
+      userType: user.user_type,
+      apiKey: secret && user.api_key_sealed ? secret.decrypt(user.api_key_sealed) : null,
+      // Additions to the spec's fields: what the settings dialog and the locale switch show.
+      email: user.email,
+      phone: user.phone,
+      locale: user.locale,
+    },
     departmentRoleBos,
     /** The department the session is bound to (an addition to the spec's fields). */
     currentDepartmentId,

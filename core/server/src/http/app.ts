@@ -27,6 +27,8 @@ export interface AppOptions {
   /** Where pino writes (tests capture it); stdout when absent. */
   logStream?: { write(line: string): void };
   resolveCaller(token: string): Promise<Caller | null>;
+  /** The caller behind an `X-Api-Key` header (used only when no session token is sent). */
+  resolveApiKey?(key: string): Promise<Caller | null>;
   /** False when a plugin is switched off at run time: its routes then answer 404 (checked per request). */
   isPluginEnabled?(pluginId: string): boolean;
   /** Largest accepted upload, per file. */
@@ -130,7 +132,12 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
 
   async function authorize(request: FastifyRequest, access: RouteAccess): Promise<void> {
     const token = tokenOf(request);
-    const caller = token ? await options.resolveCaller(token) : null;
+    const apiKey = request.headers['x-api-key'];
+    const caller = token
+      ? await options.resolveCaller(token)
+      : typeof apiKey === 'string' && apiKey && options.resolveApiKey
+        ? await options.resolveApiKey(apiKey)
+        : null;
     request.caller = caller;
     if (access === 'public') return;
     if (!caller) throw new ApiError(Codes.SESSION_INVALID, SESSION_INVALID_MSG);

@@ -1,0 +1,78 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Caller } from '@linguaport/sdk/server';
+import { grantedPermissions, rolesIn } from '../access/grants.js';
+import { departmentsOf } from './user-info.js';
+import type { Secret } from './secret.js';
+
+/**
+ * API keys: one per user, made on request and changeable once per 24 hours. The key authenticates
+ * calls through `X-Api-Key` (and `api_key` in the LibreTranslate-compatible API). Stored as a
+ * sha256 for lookup plus an AES-GCM-sealed copy, because the owner's settings dialog shows it.
+ */
+
+export const API_KEY_RESET_INTERVAL_MS = 24 * 3_600_000;
+
+export const hashApiKey = (key: string) => createHash('sha256').update(key).digest('hex');
+
+export function newApiKey(): string {
+  return `lp_${randomBytes(24).toString('base64url')}`;
+}
+
+/**
+ * The caller an API key stands for: its user, in the user's first department, with the roles
+ * held there. Null for an unknown key or a disabled or expired user.
+ */
+export async function resolveApiKeyCaller(db: Kysely<any>, key: string, now: Date = new Date()): Promise<Caller | null> {
+  if (!key) return null;
+  const user = await db
+    .selectFrom('users')
+    .select(['id', 'username', 'enabled', 'status', 'expires_at'])
+    .where('api_key_hash', '=', hashApiKey(key))
+    .executeTakeFirst();
+  if (!user || !user.enabled || user.status !== 'checked') return null;
+  if (user.expires_at && new Date(user.expires_at) <= now) return null;
+  const [first] = await departmentsOf(db, user.id);
+  const roles = await rolesIn(db, user.id, first?.id ?? null);
+  const granted = await grantedPermissions(db, roles);
+  return {
+    userId: user.id,
+    username: user.username,
+    departmentId: first?.id ?? null,
+    isSuperAdmin: roles.some((r) => r.is_super),
+    permissions: new Set(granted.map((g) => g.key)),
+    via: 'api-key',
+  };
+}
+
+export type ResetCheck = { allowed: true } | { allowed: false; nextAllowedAt: Date };
+
+export async function checkApiKeyReset(db: Kysely<any>, userId: number, now: Date): Promise<ResetCheck | null> {
+  const row = await db.selectFrom('users').select('api_key_updated_at').where('id', '=', userId).executeTakeFirst();
+  if (!row) return null;
+  if (!row.api_key_updated_at) return { allowed: true };
+  const next = new Date(new Date(row.api_key_updated_at).getTime() + API_KEY_RESET_INTERVAL_MS);
+  return next <= now ? { allowed: true } : { allowed: false, nextAllowedAt: next };
+}
+
+/**
+ * Replaces the user's key when the last change is 24 hours old (or there is none). The condition
+ * sits in the UPDATE itself, so two resets racing cannot both succeed.
+ */
+export async function resetApiKey(db: Kysely<any>, secret: Secret, userId: number, now: Date): Promise<string | null> {
+  const key = newApiKey();
+  const cutoff = new Date(now.getTime() - API_KEY_RESET_INTERVAL_MS);
+  const row = await db
+    .updateTable('users')
+    .set({ api_key_hash: hashApiKey(key), api_key_sealed: secret.encrypt(key), api_key_updated_at: now })
+    .where('id', '=', userId)
+    .where((eb) => eb.or([eb('api_key_updated_at', 'is', null), eb('api_key_updated_at', '<=', cutoff)]))
+    .returning('id')
+    .executeTakeFirst();
+  return row ? key : null;
+}
+
+export async function readApiKey(db: Kysely<any>, secret: Secret, userId: number): Promise<string | null> {
+  const row = await db.selectFrom('users').select('api_key_sealed').where('id', '=', userId).executeTakeFirst();
+  return row?.api_key_sealed ? secret.decrypt(row.api_key_sealed) : null;
+}

@@ -1,0 +1,133 @@
+import { ApiError } from '@linguaport/sdk/server';
+import { AuthMessages, Codes } from '@linguaport/sdk/shared';
+import { verifyPassword } from '../access/passwords.js';
+import { createSession, hashToken } from '../access/sessions.js';
+import { authenticate, findDomain } from './directory.js';
+import { claimKey, decryptPassword } from './keys.js';
+import { passwordStatus } from './password-policy.js';
+import { provisionExternalUser, UsernameTaken, UserType } from './provision.js';
+import type { AuthRouteDeps } from './routes.js';
+import { ConfigKeys, flagOn } from './settings.js';
+import { consumeTicket } from './slider.js';
+import { accountScope, addressScope, checkThrottle, recordFailure, recordSuccess } from './throttle.js';
+import { departmentsOf } from './user-info.js';
+
+// Compared against when the user does not exist, so a wrong name costs as long as a wrong password.
+const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');
+
+export const badCredentials = () => new ApiError(Codes.AUTH_FAILED, AuthMessages.BAD_CREDENTIALS);
+
+type Deps = Pick<AuthRouteDeps, 'db' | 'now' | 'logger' | 'secret'>;
+
+/** Decrypts an RSA-OAEP value made with a one-time key (which this uses up). Null when it cannot. */
+export async function openSealed(deps: Deps, publicKey: string, ciphertexts: string[], at: Date, who: string, ip: string): Promise<string[] | null> {
+  const key = await claimKey(deps.db, publicKey, at);
+  if (!key.ok) {
+    deps.logger.info(`sign-in refused for ${who}: ${key.reason}`, { ip });
+    return null;
+  }
+  const out: string[] = [];
+  for (const c of ciphertexts) {
+    const plain = decryptPassword(key.privateKeyPem, c);
+    if (plain === null) {
+      deps.logger.info(`sign-in refused for ${who}: value not decryptable with the key`, { ip });
+      return null;
+    }
+    out.push(plain);
+  }
+  return out;
+}
+
+/** Refuses (304 with the wait) while the account or the address is slowed down or locked. */
+export async function guardAttempt(deps: Deps, username: string, ip: string, at: Date): Promise<void> {
+  const refusal = await checkThrottle(deps.db, [accountScope(username), addressScope(ip)], at);
+  if (refusal) {
+    deps.logger.info(`sign-in refused for ${username}: throttled (${refusal.retryAfterSeconds} s)`, { ip });
+    throw new ApiError(Codes.AUTH_FAILED, refusal.message, { retryAfterSeconds: refusal.retryAfterSeconds });
+  }
+}
+
+export async function failAttempt(deps: Deps, username: string, ip: string, at: Date, why: string): Promise<never> {
+  await recordFailure(deps.db, [accountScope(username), addressScope(ip)], at);
+  deps.logger.info(`sign-in failed for ${username}: ${why}`, { ip });
+  throw badCredentials();
+}
+
+/** Account states that refuse a sign-in even with the right password. */
+export async function checkAccount(deps: Deps, userId: number, at: Date): Promise<void> {
+  const user = await deps.db.selectFrom('users').select(['enabled', 'status', 'expires_at']).where('id', '=', userId).executeTakeFirstOrThrow();
+  if (!user.enabled) throw new ApiError(Codes.AUTH_FAILED, 'This account is disabled; ask an administrator');
+  if (user.status !== 'checked') throw new ApiError(Codes.AUTH_FAILED, 'This account is awaiting approval by an administrator');
+  if (user.expires_at && new Date(user.expires_at) <= at) throw new ApiError(Codes.AUTH_FAILED, 'This account has expired; ask an administrator');
+}
+
+/** A session in the user's first department (/user/switchDepartment changes it). */
+export async function startSession(deps: Deps, userId: number, at: Date, scopePath: string | null = null): Promise<{ token: string; userId: number }> {
+  const [first] = await departmentsOf(deps.db, userId);
+  const token = await createSession(deps.db, userId, first?.id ?? null, at);
+  if (scopePath) {
+    await deps.db.updateTable('sessions').set({ scope_path: scopePath }).where('token_hash', '=', hashToken(token)).execute();
+  }
+  await deps.db.updateTable('users').set({ last_login_at: at }).where('id', '=', userId).execute();
+  return { token, userId };
+}
+
+export const PASSWORD_EXPIRED_MSG = 'Your password has expired or must be changed: set a new one to sign in';
+
+/**
+ * POST /login: one-time key, slider ticket when LANDING_SLIDER is on, throttling, then a local
+ * password check, or with `symbol` a directory bind (provisioning the user on first sign-in).
+ */
+export async function passwordLogin(
+  deps: Deps,
+  body: { username: string; password: string; publicKey: string; symbol?: string; ticket?: string },
+  ip: string,
+): Promise<{ token: string; userId: number }> {
+  const { db } = deps;
+  const at = deps.now();
+  if (await flagOn(db, ConfigKeys.LANDING_SLIDER)) {
+    if (!(await consumeTicket(db, body.ticket, at))) throw new ApiError(Codes.AUTH_FAILED, 'Complete the slider puzzle first');
+  }
+  const opened = await openSealed(deps, body.publicKey, [body.password], at, body.username, ip);
+  if (!opened) throw badCredentials();
+  const [password] = opened;
+  await guardAttempt(deps, body.username, ip, at);
+
+  let userId: number;
+  const symbol = body.symbol?.trim();
+  if (symbol) {
+    const domain = await findDomain(db, deps.secret, symbol);
+    if (!domain) throw new ApiError(Codes.AUTH_FAILED, `Unknown directory domain ${symbol}`);
+    const outcome = await authenticate(domain, body.username, password);
+    if (!outcome.ok) {
+      if (outcome.reason === 'unreachable') {
+        deps.logger.warn(`directory ${symbol} unreachable: ${outcome.detail}`, { ip });
+        throw new ApiError(Codes.SERVICE_INTERRUPTED, `The directory ${domain.name} cannot be reached; try again later`);
+      }
+      return failAttempt(deps, body.username, ip, at, `directory ${symbol}: ${outcome.reason}`);
+    }
+    try {
+      ({ userId } = await provisionExternalUser(db, {
+        source: `ldap:${symbol}`,
+        subject: outcome.identity.dn.toLowerCase(),
+        username: body.username,
+        realName: outcome.identity.realName,
+        email: outcome.identity.email,
+        userType: UserType.DIRECTORY,
+      }));
+    } catch (err) {
+      if (err instanceof UsernameTaken) throw new ApiError(Codes.AUTH_FAILED, `${err.message}; ask an administrator`);
+      throw err;
+    }
+  } else {
+    const user = await db.selectFrom('users').select(['id', 'password_hash']).where('username', '=', body.username).executeTakeFirst();
+    const matches = await verifyPassword(password, user?.password_hash ?? DUMMY_HASH);
+    if (!user || !matches) return failAttempt(deps, body.username, ip, at, user ? 'wrong password' : 'no such account');
+    userId = user.id;
+  }
+  await recordSuccess(db, body.username);
+  await checkAccount(deps, userId, at);
+  const status = await passwordStatus(db, userId, at);
+  if (status?.need) throw new ApiError(Codes.LOGIN_NEEDS_ACTION, PASSWORD_EXPIRED_MSG, { userId, reason: 'password' });
+  return startSession(deps, userId, at);
+}

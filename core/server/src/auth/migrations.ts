@@ -1,0 +1,71 @@
+import { sql, type Kysely } from 'kysely';
+import type { Migration } from '@linguaport/sdk/server';
+
+/** Tables of the sign-in methods (module `core.auth`); runs after `core.access`, whose tables it extends. */
+
+async function run(db: Kysely<any>, ...statements: string[]): Promise<void> {
+  for (const s of statements) await sql.raw(s).execute(db);
+}
+
+export const authMigrations: Migration[] = [
+  {
+    name: '001_sign_in_methods',
+    async up(db) {
+      await run(
+        db,
+        `alter table users add column locale text`,
+        // API keys: a sha256 for lookup, the key itself AES-GCM-sealed so its owner can see it again.
+        `alter table users add column api_key_hash text unique`,
+        `alter table users add column api_key_sealed text`,
+        // Identity at an outside provider: 'ldap:<symbol>' or 'oidc:<issuer>' plus the subject there.
+        `alter table users add column external_source text`,
+        `alter table users add column external_subject text`,
+        `create unique index users_external_idx on users (external_source, external_subject) where external_source is not null`,
+        // A quick-access session may only reach the one page it was made for.
+        `alter table sessions add column scope_path text`,
+        `create table login_throttle (
+          scope text primary key,
+          failures integer not null default 0,
+          last_failure_at timestamptz not null,
+          locked_until timestamptz)`,
+        `create table slider_captchas (
+          id text primary key,
+          x integer not null,
+          created_at timestamptz not null,
+          attempted_at timestamptz,
+          ticket_hash text unique,
+          ticket_used_at timestamptz)`,
+        `create table directory_domains (
+          id serial primary key,
+          symbol text not null unique,
+          name text not null,
+          url text not null,
+          bind_dn text,
+          bind_password text,
+          base_dn text not null,
+          user_filter text not null default '(uid={username})',
+          enabled boolean not null default true)`,
+        `create table sso_providers (
+          id serial primary key,
+          name text not null,
+          issuer text not null,
+          client_id text not null,
+          client_secret text,
+          redirect_uri text not null,
+          scopes text not null default 'openid profile email',
+          enabled boolean not null default true)`,
+        `create table sso_logins (
+          state text primary key,
+          provider_id integer not null references sso_providers(id) on delete cascade,
+          code_verifier text not null,
+          nonce text not null,
+          created_at timestamptz not null,
+          ticket_hash text unique,
+          user_id integer references users(id) on delete cascade,
+          outcome text,
+          completed_at timestamptz,
+          collected_at timestamptz)`,
+      );
+    },
+  },
+];

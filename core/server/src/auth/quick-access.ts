@@ -1,0 +1,32 @@
+import type { Secret } from './secret.js';
+
+/**
+ * Quick-access links: `/quickAccess?token=...&redirect=<path>` where the token is
+ * base64url(JSON {u, p, e}) + '.' + HMAC over it with the server secret. It signs a user into one
+ * page until it expires; it is not single-use (a link meant for a wall screen must survive reloads).
+ */
+
+interface Payload {
+  u: number;
+  p: string;
+  e: number;
+}
+
+export function createQuickAccessLink(secret: Secret, input: { userId: number; path: string; expiresAt: Date }): { token: string; url: string } {
+  const body = Buffer.from(JSON.stringify({ u: input.userId, p: input.path, e: input.expiresAt.getTime() } satisfies Payload)).toString('base64url');
+  const token = `${body}.${secret.sign(`qa:${body}`)}`;
+  return { token, url: `/quickAccess?token=${encodeURIComponent(token)}&redirect=${encodeURIComponent(input.path)}` };
+}
+
+export function openQuickAccessToken(secret: Secret, token: string, now: Date): { ok: true; userId: number; path: string } | { ok: false; reason: string } {
+  const [body, signature] = token.split('.');
+  if (!body || !signature || !secret.verify(`qa:${body}`, signature)) return { ok: false, reason: 'This quick-access link is not valid' };
+  let payload: Payload;
+  try {
+    payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
+  } catch {
+    return { ok: false, reason: 'This quick-access link is not valid' };
+  }
+  if (typeof payload.e !== 'number' || payload.e <= now.getTime()) return { ok: false, reason: 'This quick-access link has expired' };
+  return { ok: true, userId: payload.u, path: payload.p };
+}
