@@ -67,7 +67,17 @@ export interface ServerOptions {
 export interface KernelServer {
   app: FastifyInstance;
   database: Database;
+  /** Every API route registered, with its declared access and owner (the route-walk test reads it). */
+  routes: RegisteredRoute[];
   close(): Promise<void>;
+}
+
+export interface RegisteredRoute {
+  method: string;
+  /** Full path, `/api/...`, with fastify's `:param` placeholders. */
+  url: string;
+  access: RouteDefinition['access'];
+  pluginId: string;
 }
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<KernelServer> {
@@ -100,9 +110,11 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const { app } = kernel;
     // Every route goes through here so the operation log knows its module and title.
     const oplog = installOperationLog(app, db, now);
+    const routes: RegisteredRoute[] = [];
     const registerRoute = (def: RouteDefinition, owner: RouteOwner) => {
       oplog.track(def, owner);
       kernel.registerRoute(def, owner);
+      routes.push({ method: def.method, url: `/api${def.url}`, access: def.access, pluginId: owner.pluginId });
     };
     cleanups.push(() => oplog.idle());
     cleanups.push(() => app.close());
@@ -153,7 +165,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     await rt.syncTree();
     await serveDist(kernel, config.distDir, rt.installedRoot());
     await app.ready();
-    return { app, database, close };
+    return { app, database, routes, close };
   } catch (err) {
     await close().catch(() => {});
     throw err;
