@@ -1,0 +1,96 @@
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createUserWithRole, startKernel, type TestKernel } from './support/kernel.js';
+
+// Server-side enforcement over the whole deployment: the kernel with every enabled product plugin
+// of the repository's registry.json, and every route it registered, called by a signed-in user
+// who holds no permission at all. Each route guarded by a permission key must answer HTTP 403 and
+// leave every table as it was; without a token, every non-public route answers 601.
+
+const REGISTRY = join(import.meta.dirname, '..', '..', '..', 'registry.json');
+// The one table that is meant to change: each refused mutating call is itself logged.
+const CHANGES_BY_DESIGN = new Set(['operation_log']);
+
+let k: TestKernel;
+let token: string;
+
+beforeAll(async () => {
+  k = await startKernel({ registryFile: REGISTRY });
+  await createUserWithRole(k, 'walker', 'Walker-pass-1', 'Holds nothing', []);
+  token = await k.login('walker', 'Walker-pass-1');
+}, 180_000);
+afterAll(async () => {
+  await k?.shutdown();
+});
+
+/** A concrete address for a route pattern: every `:param` becomes 1. */
+const concrete = (url: string) => url.replace(/:[A-Za-z0-9_]+/g, '1').replace(/\*$/, 'x');
+
+const guarded = () => k.routes.filter((r) => r.access !== 'public' && r.access !== 'signed-in');
+
+/** Row count and a content digest of every table in the kernel's schema (pg-boss keeps its own). */
+async function snapshot(): Promise<Record<string, string>> {
+  const tables = await k.database.query<{ table_name: string }>(
+    `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
+    [],
+  );
+  const out: Record<string, string> = {};
+  for (const { table_name } of tables) {
+    if (CHANGES_BY_DESIGN.has(table_name)) continue;
+    const [row] = await k.database.query<{ n: string; digest: string }>(
+      `select count(*)::text as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${table_name}" t`,
+      [],
+    );
+    out[table_name] = `${row.n} ${row.digest}`;
+  }
+  return out;
+}
+
+async function call(method: string, url: string, withToken: boolean) {
+  const res = await k.app.inject({
+    method: method as 'GET',
+    url,
+    headers: withToken ? { jwt: token } : {},
+    ...(method === 'GET' || method === 'OPTIONS' ? {} : { payload: {} }),
+  });
+  let body: { code?: number; msg?: string } = {};
+  try {
+    body = res.json();
+  } catch {
+    // A non-JSON answer is reported below with its status.
+  }
+  return { status: res.statusCode, code: body.code, msg: body.msg ?? res.body.slice(0, 120) };
+}
+
+describe('every registered route', () => {
+  it('includes the product plugins and the kernel admin routes', () => {
+    const owners = new Set(k.routes.map((r) => r.pluginId));
+    expect(owners.has('core')).toBe(true);
+    expect(owners.size).toBeGreaterThan(1);
+    expect(k.routes.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['DELETE /api/permissionMenu/deleteBatch', 'PUT /api/systemConfig/updateConfig', 'PUT /api/role/permissions/:roleId']));
+  });
+
+  it('answers 403 to a signed-in user without the permission and changes nothing', async () => {
+    const routes = guarded();
+    expect(routes.length).toBeGreaterThan(10);
+    const before = await snapshot();
+    const wrong: string[] = [];
+    for (const r of routes) {
+      const res = await call(r.method, concrete(r.url), true);
+      if (res.status !== 403 || res.code !== 403) wrong.push(`${r.method} ${r.url} (${r.pluginId}): HTTP ${res.status} code ${res.code} ${res.msg}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('answers 601 without a token on every route that is not public, and changes nothing', async () => {
+    const before = await snapshot();
+    const wrong: string[] = [];
+    for (const r of k.routes.filter((x) => x.access !== 'public')) {
+      const res = await call(r.method, concrete(r.url), false);
+      if (res.code !== 601) wrong.push(`${r.method} ${r.url} (${r.pluginId}): HTTP ${res.status} code ${res.code} ${res.msg}`);
+    }
+    expect(wrong).toEqual([]);
+    expect(await snapshot()).toEqual(before);
+  });
+});
