@@ -1,0 +1,298 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  FILES_LIST,
+  generatePublisherKey,
+  PACKAGE_FORMAT,
+  sha256,
+  SIGNATURE_FILE,
+  signFilesList,
+  writeTarGz,
+  type FilesList,
+  type TarEntry,
+} from '@linguaport/sdk/package';
+import { ADMIN_PASSWORD, createUserWithRole, startKernel, writeDist, type TestKernel } from './support/kernel.js';
+
+// Plug-in management against one kernel with the plugin-host fixture set (`notes` enabled with a
+// server part). Packages are built from tests/fixtures/partner/partner-notes by the packer's own
+// builder, then re-signed or altered here to make each refusal.
+
+const ROOT = resolve(import.meta.dirname, '..', '..', '..');
+const PARTNER = join(ROOT, 'tests', 'fixtures', 'partner', 'partner-notes');
+const LOGO = { filename: 'logo.png', data: Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f00000000049454e44ae426082', 'hex') };
+
+interface Built {
+  manifest: Record<string, any>;
+  entries: TarEntry[];
+  layout: Omit<FilesList, 'format' | 'id' | 'version' | 'files'>;
+}
+
+let k: TestKernel;
+let admin: string;
+let built: Built;
+const trusted = generatePublisherKey();
+const stranger = generatePublisherKey();
+const serverKey = generatePublisherKey();
+
+/** Re-assembles a package from the built files: manifest changes, extra files, signing key. */
+function pack(options: { manifest?: Record<string, unknown>; extra?: TarEntry[]; key?: string | null; layout?: Partial<Built['layout']>; after?: (entries: TarEntry[]) => TarEntry[] } = {}): Buffer {
+  const manifest = { ...built.manifest, ...options.manifest };
+  const entries = built.entries.map((e) => (e.path === 'plugin.json' ? { path: e.path, data: Buffer.from(JSON.stringify(manifest)) } : e)).concat(options.extra ?? []);
+  const list: FilesList = {
+    format: PACKAGE_FORMAT,
+    id: manifest.id,
+    version: manifest.version,
+    ...built.layout,
+    ...options.layout,
+    files: entries.map((e) => ({ path: e.path, size: e.data.length, sha256: sha256(e.data) })),
+  };
+  let all = [...entries, { path: FILES_LIST, data: Buffer.from(JSON.stringify(list)) }];
+  const key = options.key === undefined ? trusted.privateKeyPem : options.key;
+  if (key) all.push({ path: SIGNATURE_FILE, data: Buffer.from(JSON.stringify(signFilesList(list, key))) });
+  if (options.after) all = options.after(all);
+  return writeTarGz(all);
+}
+
+function multipart(fields: Record<string, string>, files: Record<string, { filename: string; data: Buffer }>) {
+  const boundary = `----lp${Math.random().toString(16).slice(2)}`;
+  const parts: Buffer[] = [];
+  for (const [name, value] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`));
+  for (const [name, f] of Object.entries(files)) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${f.filename}"\r\nContent-Type: application/octet-stream\r\n\r\n`), f.data, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+async function upload(archive: Buffer, token = admin, fields: Record<string, string> = {}) {
+  const version = fields.version ?? JSON.parse(readFileSync(join(PARTNER, 'plugin.json'), 'utf8')).version;
+  const body = multipart({ version, type: 'console', description: 'Partner notes for tests', ...fields }, { file: { filename: 'partner-notes.tgz', data: archive }, logo: LOGO });
+  const res = await k.app.inject({ method: 'POST', url: '/api/plugIn/upload', headers: { jwt: token, 'content-type': body.contentType }, payload: body.payload });
+  return res.json();
+}
+
+async function nothingInstalled(id = 'partner-notes') {
+  expect(await k.database.db.selectFrom('plugin_state').select('id').where('id', '=', id).executeTakeFirst()).toBeUndefined();
+  expect(existsSync(join(k.config.dataDir, 'plugins', id))).toBe(false);
+}
+
+const registryOf = async (token: string) => (await k.call('GET', '/api/plugins/registry', token)).body.data;
+
+beforeAll(async () => {
+  k = await startKernel({}, {}, (config) =>
+    writeDist(config.distDir, {
+      sdkVersion: '1.0.0',
+      plugins: {
+        notes: { id: 'notes', version: '1.2.0', name: { 'zh-CN': '笔记', 'en-US': 'Notes' }, type: 'console', sdk: '^1.0.0', bundle: '/plugins/notes/notes-abc123.js', integrity: 'sha384-x', css: null, cssIntegrity: null, locales: { 'zh-CN': '', 'en-US': '' }, i18n: ['notes'], routes: [{ path: '/notes', view: 'Notes', title: 'notes:title', menu: { icon: 'document', order: 5, showInShortcut: false }, fluid: false }], permissions: [] },
+      },
+      routes: { '/notes': { plugin: 'notes', view: 'Notes', title: 'notes:title', fluid: false } },
+    }),
+  );
+  admin = await k.login('admin', ADMIN_PASSWORD);
+  // The packer's builder, as `npm run pack-plugin` uses it.
+  const { buildPackageFiles } = await import('../../../scripts/lib/pack.mjs');
+  const sharedModules = JSON.parse(readFileSync(join(ROOT, 'core', 'console', 'shared-modules.json'), 'utf8')).modules;
+  built = await buildPackageFiles(PARTNER, { rootDir: ROOT, sharedModules });
+  for (const [name, key, allowServer] of [['Test partner', trusted, false], ['Server partner', serverKey, true]] as const) {
+    const res = await k.call('POST', '/api/plugIn/trustedKeys', admin, { name, publicKey: key.publicKeyPem, allowServer });
+    expect(res.body).toMatchObject({ code: 200, data: { keyId: key.keyId } });
+  }
+}, 120_000);
+afterAll(async () => {
+  await k?.shutdown();
+});
+
+describe('upload refusals (each names the check and installs nothing)', () => {
+  const cases: [string, () => Buffer, RegExp][] = [
+    ['a tampered file', () => pack({ after: (es) => es.map((e) => (e.path.startsWith('bundle/') ? { path: e.path, data: Buffer.concat([e.data, Buffer.from('//x')]) } : e)) }), /bundle\/partner-notes-[0-9a-f]+\.js does not match its SHA-256 in files\.json/],
+    ['a tampered files list', () => pack({ after: (es) => es.map((e) => (e.path === FILES_LIST ? { path: e.path, data: Buffer.from(e.data.toString().replace(/("path":"locales\/zh-CN\.json","size":)(\d+)/, (_m, a, n) => `${a}${Number(n) + 1}`)) } : e)) }), /signature does not match files\.json/],
+    ['an unsigned package', () => pack({ key: null }), /unsigned \(no signature\.json\)/],
+    ['a package signed by an untrusted key', () => pack({ key: stranger.privateKeyPem }), new RegExp(`signed by key ${stranger.keyId}, which is not a trusted publisher key`)],
+    ['a path escaping the package', () => pack({ extra: [{ path: '../escape.txt', data: Buffer.from('x') }] }), /\.\.\/escape\.txt points outside the package/],
+    ['a symbolic link', symlinkArchive, /is a symbolic link; packages hold plain files only/],
+    ['a package over 2 MB', () => pack({ extra: [{ path: 'padding.bin', data: randomBytes(2 * 1024 * 1024 + 10) }] }), /must be under 2 MB/],
+    ['a route another plugin owns', () => pack({ manifest: { routes: [{ path: '/notes', view: 'PartnerNotes', title: 'partnerNotes:title', menu: { icon: 'annotation', order: 90 } }] } }), /route \/notes is already owned by plugin notes/],
+    ['a permission key another plugin owns', () => pack({ manifest: { permissions: [{ key: 'notes:add', type: 'button', name: { 'zh-CN': 'x', 'en-US': 'x' } }] } }), /permission key notes:add is already owned by plugin notes/],
+    ['a server part from a key not trusted for server code', () => pack({ manifest: { server: 'server/index.mjs' }, layout: { server: 'server/index.mjs' }, extra: [{ path: 'server/index.mjs', data: Buffer.from('export default {}') }] }), /has a server part, and key [0-9a-f]{16} is not trusted for server code/],
+    ['an SDK range this platform does not meet', () => pack({ manifest: { sdk: '^2.0.0' } }), /needs SDK \^2\.0\.0; this platform provides SDK 1\.0\.0/],
+    ['something that is not a package', () => Buffer.from('not a tar at all'), /not a gzip'd tar archive/],
+  ];
+  for (const [what, make, message] of cases) {
+    it(`refuses ${what}`, async () => {
+      const res = await upload(make());
+      expect(res.code).toBe(400);
+      expect(res.msg).toMatch(message);
+      expect(res.msg).toMatch(/Nothing was installed/);
+      await nothingInstalled();
+    });
+  }
+
+  it('refuses a version field that disagrees with the package', async () => {
+    const res = await upload(pack(), admin, { version: '9.9.9' });
+    expect(res.msg).toMatch(/version field says 9\.9\.9 but the package is version 1\.0\.0/);
+    await nothingInstalled();
+  });
+
+  it('answers 403 and changes nothing for a caller without plugIn:upload', async () => {
+    await createUserWithRole(k, 'plain', 'Plain-pass-1', 'Plain', []);
+    const res = await upload(pack(), await k.login('plain', 'Plain-pass-1'));
+    expect(res.code).toBe(403);
+    await nothingInstalled();
+  });
+});
+
+function randomBytes(n: number): Buffer {
+  // Incompressible, so the gzip'd archive really is over the limit.
+  return Buffer.from(Array.from({ length: n }, () => Math.floor(Math.random() * 256)));
+}
+
+/** An archive whose second entry is a symbolic link (type 2), written by hand. */
+function symlinkArchive(): Buffer {
+  const good = pack();
+  const tar = gunzipSync(good);
+  const h = Buffer.alloc(512);
+  h.write('link-to-etc', 0);
+  h.write('0000644\0', 100);
+  h.write('0000000\0', 108);
+  h.write('0000000\0', 116);
+  h.write('00000000000\0', 124);
+  h.write('00000000000\0', 136);
+  h.write('2', 156);
+  h.write('/etc/passwd', 157);
+  h.write('ustar\0' + '00', 257);
+  h.write('        ', 148);
+  let sum = 0;
+  for (const b of h) sum += b;
+  h.write(sum.toString(8).padStart(6, '0') + '\0 ', 148);
+  return gzipSync(Buffer.concat([h, tar]));
+}
+
+describe('install, publish, unpublish', () => {
+  let user: string;
+  let roleId: number;
+
+  it('installs a verified package unpublished: in the list, not in anyone\'s registry', async () => {
+    const res = await upload(pack());
+    expect(res).toMatchObject({ code: 200, data: { id: 'partner-notes', version: '1.0.0', status: 'new' } });
+    const list = (await k.call('GET', '/api/plugIn/list?source=package', admin)).body.data;
+    expect(list.list).toEqual([expect.objectContaining({ id: 'partner-notes', version: '1.0.0', published: false, publisher: trusted.keyId, signatureState: 'verified', fileName: 'partner-notes.tgz', description: 'Partner notes for tests', flagged: false })]);
+    expect(list.list[0].logo).toBe('/plugins/partner-notes/1.0.0/uploaded-logo.png');
+    expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('partner-notes');
+  });
+
+  it('refuses the same version again', async () => {
+    expect((await upload(pack())).msg).toMatch(/1\.0\.0 is installed; an upload must be a higher version/);
+  });
+
+  it('publishes: the registry serves it with a working bundle URL and integrity, its menu joins the tree unassigned', async () => {
+    expect((await k.call('POST', '/api/plugIn/publish/partner-notes', admin)).body.code).toBe(200);
+    const entry = (await registryOf(admin)).plugins['partner-notes'];
+    expect(entry.bundle).toMatch(/^\/plugins\/partner-notes\/1\.0\.0\/bundle\/partner-notes-[0-9a-f]+\.js$/);
+    const bundle = await k.app.inject({ method: 'GET', url: entry.bundle });
+    expect(bundle.statusCode).toBe(200);
+    expect(bundle.headers['cache-control']).toContain('immutable');
+    expect(entry.integrity).toBe(`sha384-${(await import('node:crypto')).createHash('sha384').update(bundle.rawPayload).digest('base64')}`);
+    expect((await k.app.inject({ method: 'GET', url: entry.locales['en-US'] })).json()).toEqual({ partnerNotes: expect.objectContaining({ title: 'Partner notes' }) });
+    const node = await k.database.db.selectFrom('permissions').select(['key', 'active', 'name_en']).where('key', '=', 'menu:/partnerNotes').executeTakeFirst();
+    expect(node).toEqual({ key: 'menu:/partnerNotes', active: true, name_en: 'Partner notes' });
+    expect(await k.database.db.selectFrom('role_permissions').innerJoin('permissions', 'permissions.id', 'role_permissions.permission_id').select('role_id').where('key', '=', 'menu:/partnerNotes').execute()).toEqual([]);
+  });
+
+  it('reaches a user once a role grants its menu', async () => {
+    ({ roleId } = await createUserWithRole(k, 'reader', 'Reader-pass-1', 'Reader', []));
+    user = await k.login('reader', 'Reader-pass-1');
+    expect(Object.keys((await registryOf(user)).plugins)).toEqual([]);
+    const perm = await k.database.db.selectFrom('permissions').select('id').where('key', '=', 'menu:/partnerNotes').executeTakeFirstOrThrow();
+    await k.database.db.insertInto('role_permissions').values({ role_id: roleId, permission_id: perm.id }).execute();
+    expect(Object.keys((await registryOf(user)).plugins)).toEqual(['partner-notes']);
+  });
+
+  it('unpublishes: gone from the registry, its menu inactive, the grant kept', async () => {
+    expect((await k.call('POST', '/api/plugIn/unpublish/partner-notes', admin)).body.code).toBe(200);
+    expect(Object.keys((await registryOf(user)).plugins)).toEqual([]);
+    expect((await k.database.db.selectFrom('permissions').select('active').where('key', '=', 'menu:/partnerNotes').executeTakeFirstOrThrow()).active).toBe(false);
+    await k.call('POST', '/api/plugIn/publish/partner-notes', admin);
+    expect(Object.keys((await registryOf(user)).plugins)).toEqual(['partner-notes']);
+  });
+
+  it('shows the routes, menus and permission keys in the details', async () => {
+    const d = (await k.call('GET', '/api/plugIn/details/partner-notes', admin)).body.data;
+    expect(d.routes).toEqual([{ path: '/partnerNotes', view: 'PartnerNotes', menu: true, parent: null }]);
+    expect(d.menus).toEqual([{ path: '/partnerNotes', key: 'menu:/partnerNotes', group: null }]);
+    expect(d.permissions).toEqual([expect.objectContaining({ key: 'partnerNotes:write', type: 'button' })]);
+  });
+});
+
+describe('upgrade and roll back', () => {
+  it('stages a higher version, upgrades to it, and rolls back', async () => {
+    const staged = await upload(pack({ manifest: { version: '1.1.0' } }), admin, { version: '1.1.0' });
+    expect(staged.data).toEqual({ id: 'partner-notes', version: '1.1.0', status: 'staged' });
+    expect((await registryOf(admin)).plugins['partner-notes'].version).toBe('1.0.0');
+    const up = await k.call('POST', '/api/plugIn/upgrade/partner-notes', admin);
+    expect(up.body.data).toMatchObject({ version: '1.1.0', previousVersion: '1.0.0', stagedVersion: null });
+    expect((await registryOf(admin)).plugins['partner-notes'].bundle).toContain('/partner-notes/1.1.0/');
+    const back = await k.call('POST', '/api/plugIn/rollback/partner-notes', admin);
+    expect(back.body.data).toMatchObject({ version: '1.0.0', previousVersion: '1.1.0' });
+    expect((await registryOf(admin)).plugins['partner-notes'].version).toBe('1.0.0');
+  });
+});
+
+describe('built-in feature areas', () => {
+  it('disables an area: menus and registry drop it, its API answers 404, its data stays; enabling brings it back', async () => {
+    const added = await k.call('POST', '/api/notes/add', admin, { text: 'kept' });
+    expect(added.body.code).toBe(200);
+    expect((await k.call('POST', '/api/plugIn/enable/notes', admin, { enabled: false })).body.data).toMatchObject({ enabled: false, live: false });
+    const off = await k.call('GET', `/api/notes/${added.body.data.id}`, admin);
+    expect(off.status).toBe(404);
+    expect(off.body.msg).toContain('feature area notes is disabled');
+    expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('notes');
+    expect((await k.database.db.selectFrom('permissions').select('active').where('key', '=', 'menu:/notes').executeTakeFirstOrThrow()).active).toBe(false);
+    await k.call('POST', '/api/plugIn/enable/notes', admin, { enabled: true });
+    expect((await k.call('GET', `/api/notes/${added.body.data.id}`, admin)).body.data).toMatchObject({ text: 'kept' });
+    expect(Object.keys((await registryOf(admin)).plugins)).toContain('notes');
+  });
+
+  it('refuses to publish, upgrade or delete a built-in', async () => {
+    expect((await k.call('DELETE', '/api/plugIn/delete/notes', admin)).body.msg).toMatch(/built-in feature area/);
+  });
+
+  it('answers 403 and changes nothing for a caller without the keys', async () => {
+    const plain = await k.login('plain', 'Plain-pass-1');
+    for (const [method, url, body] of [
+      ['POST', '/api/plugIn/enable/notes', { enabled: false }],
+      ['POST', '/api/plugIn/unpublish/partner-notes', undefined],
+      ['POST', '/api/plugIn/rollback/partner-notes', undefined],
+      ['DELETE', '/api/plugIn/delete/partner-notes', undefined],
+      ['POST', '/api/plugIn/trustedKeys', { name: 'x', publicKey: stranger.publicKeyPem }],
+    ] as const) {
+      expect((await k.call(method, url, plain, body)).status).toBe(403);
+    }
+    const rows = await k.database.db.selectFrom('plugin_state').select(['id', 'enabled', 'published', 'current_version']).where('id', 'in', ['notes', 'partner-notes']).orderBy('id').execute();
+    expect(rows).toEqual([
+      { id: 'notes', enabled: true, published: true, current_version: '1.2.0' },
+      { id: 'partner-notes', enabled: true, published: true, current_version: '1.0.0' },
+    ]);
+  });
+});
+
+describe('containment', () => {
+  it('flags a plugin after 5 load failures of its version from 3 distinct users', async () => {
+    const tokens = [admin, await k.login('reader', 'Reader-pass-1'), await k.login('plain', 'Plain-pass-1')];
+    const report = (token: string) => k.call('POST', '/api/plugins/reportFailure', token, { pluginId: 'partner-notes', version: '1.0.0', kind: 'load', message: 'integrity mismatch' });
+    for (const t of [tokens[0], tokens[0], tokens[1], tokens[1]]) expect((await report(t)).body.code).toBe(200);
+    const row = async () => (await k.call('GET', '/api/plugIn/list?source=package', admin)).body.data.list[0];
+    expect(await row()).toMatchObject({ failures: 4, failureUsers: 2, flagged: false });
+    await report(tokens[2]);
+    expect(await row()).toMatchObject({ failures: 5, failureUsers: 3, flagged: true });
+  });
+});
+
+describe('delete', () => {
+  it('removes the package, its files and its registry entry', async () => {
+    expect((await k.call('DELETE', '/api/plugIn/delete/partner-notes', admin)).body.code).toBe(200);
+    await nothingInstalled();
+    expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('partner-notes');
+  });
+});
