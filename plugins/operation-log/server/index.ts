@@ -1,0 +1,129 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import * as XLSX from 'xlsx';
+import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { z } from '@linguaport/sdk/shared';
+import { iso, like, pageQuery, say } from './util.js';
+
+/** Rows per export file: an XLSX of this size stays a few MB; narrower filters give the rest. */
+export const EXPORT_MAX_ROWS = 50_000;
+
+const filterShape = {
+  module: z.string().trim().max(128).optional(),
+  /** Operator user name or part of it. */
+  operator: z.string().trim().max(255).optional(),
+  outcome: z.enum(['success', 'failure']).optional(),
+  startTime: z.iso.datetime({ offset: true, local: true }).optional(),
+  endTime: z.iso.datetime({ offset: true, local: true }).optional(),
+};
+const filterSchema = z.object(filterShape);
+type Filter = z.infer<typeof filterSchema>;
+
+function whereOf(f: Filter): RawBuilder<unknown> {
+  const parts: RawBuilder<unknown>[] = [sql`true`];
+  if (f.module) parts.push(sql`module = ${f.module}`);
+  if (f.operator) parts.push(sql`operator_name ilike ${like(f.operator)}`);
+  if (f.outcome) parts.push(sql`outcome = ${f.outcome}`);
+  if (f.startTime) parts.push(sql`created_at >= ${new Date(f.startTime)}`);
+  if (f.endTime) parts.push(sql`created_at <= ${new Date(f.endTime)}`);
+  return sql.join(parts, sql` and `);
+}
+
+export interface OperationLogRow {
+  id: number;
+  module: string;
+  message: string;
+  operatorId: number | null;
+  operatorName: string | null;
+  method: string;
+  url: string;
+  outcome: 'success' | 'failure';
+  code: number;
+  ip: string | null;
+  createdAt: string;
+}
+
+const toRow = (r: Record<string, unknown>): OperationLogRow => ({
+  id: Number(r.id),
+  module: String(r.module),
+  message: String(r.message),
+  operatorId: (r.operator_id as number | null) ?? null,
+  operatorName: (r.operator_name as string | null) ?? null,
+  method: String(r.method),
+  url: String(r.url),
+  outcome: r.outcome as OperationLogRow['outcome'],
+  code: Number(r.code),
+  ip: (r.ip as string | null) ?? null,
+  createdAt: iso(r.created_at)!,
+});
+
+async function select(db: Kysely<any>, where: RawBuilder<unknown>, limit: number, offset: number) {
+  const res = await sql<Record<string, unknown>>`
+    select id, module, message, operator_id, operator_name, method, url, outcome, code, ip, created_at
+    from operation_log where ${where} order by created_at desc, id desc limit ${limit} offset ${offset}`.execute(db);
+  return res.rows.map(toRow);
+}
+
+/** Reads the kernel's operation log (table `operation_log`, written by the kernel for every mutating call). */
+export default defineServerPlugin({
+  setup(ctx) {
+    const { db } = ctx;
+    const checkRange = (f: Filter, headers: Record<string, string | string[] | undefined>) => {
+      if (f.startTime && f.endTime && new Date(f.startTime) > new Date(f.endTime)) {
+        throw new ApiError(Codes.BAD_REQUEST, `endTime: ${say(headers, '结束时间不能早于开始时间', 'The end time cannot be before the start time')}`);
+      }
+    };
+
+    ctx.route({
+      method: 'GET',
+      url: '/operationLog/list',
+      access: { permission: 'operationLog:list' },
+      schema: { query: z.object({ ...pageQuery, ...filterShape }) },
+      async handler({ query, headers }) {
+        checkRange(query, headers);
+        const where = whereOf(query);
+        const [count, records] = await Promise.all([
+          sql<{ n: string }>`select count(*) as n from operation_log where ${where}`.execute(db),
+          select(db, where, query.pageSize, (query.pageNum - 1) * query.pageSize),
+        ]);
+        return { records, total: Number(count.rows[0]?.n ?? 0), pageNum: query.pageNum, pageSize: query.pageSize };
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/operationLog/modules',
+      access: { permission: 'operationLog:list' },
+      async handler() {
+        const rows = await db.selectFrom('operation_log').select('module').distinct().orderBy('module').execute();
+        return rows.map((r) => r.module as string);
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/operationLog/export',
+      access: { permission: 'operationLog:export' },
+      schema: { query: filterSchema },
+      async handler({ query, headers }) {
+        checkRange(query, headers);
+        const where = whereOf(query);
+        const total = Number((await sql<{ n: string }>`select count(*) as n from operation_log where ${where}`.execute(db)).rows[0]?.n ?? 0);
+        if (total > EXPORT_MAX_ROWS) {
+          throw new ApiError(Codes.BAD_REQUEST, say(headers, `匹配 ${total} 条，超过单次导出上限 ${EXPORT_MAX_ROWS} 条，请缩小时间范围`, `${total} rows match, more than the ${EXPORT_MAX_ROWS} one export allows; narrow the time range`));
+        }
+        const rows = await select(db, where, EXPORT_MAX_ROWS, 0);
+        const zh = say(headers, 'zh', 'en') === 'zh';
+        const header = zh ? ['时间', '模块', '操作', '操作人', '结果', '代码', '方法', '地址', 'IP'] : ['Time', 'Module', 'Operation', 'Operator', 'Outcome', 'Code', 'Method', 'URL', 'IP'];
+        const sheet = XLSX.utils.aoa_to_sheet([header, ...rows.map((r) => [r.createdAt, r.module, r.message, r.operatorName ?? '', r.outcome, r.code, r.method, r.url, r.ip ?? ''])]);
+        const book = XLSX.utils.book_new();
+        XLSX.utils.book_append_sheet(book, sheet, 'operation-log');
+        return {
+          raw: true,
+          contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          body: XLSX.write(book, { bookType: 'xlsx', type: 'buffer' }) as Buffer,
+          headers: { 'content-disposition': 'attachment; filename="operation-log.xlsx"' },
+        };
+      },
+    });
+  },
+});
