@@ -311,6 +311,11 @@ describe('messages', () => {
     expect(nobodySocket.received.some((m) => m.type === 'message.created')).toBe(false);
     expect((await callEn('GET', '/api/messageRemind/unreadCount', bobToken)).body.data).toBe(1);
     expect((await callEn('GET', '/api/messageRemind/unreadCount', nobodyToken)).body.data).toBe(0);
+    const before = await count('messages');
+    const unknown = await callEn('POST', '/api/pager/send', aliceToken, { userIds: [bob.userId, 987654], type: 'check', content: 'x' });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.msg).toContain('987654');
+    expect(await count('messages')).toBe(before);
     bobSocket.close();
     nobodySocket.close();
   });
@@ -370,8 +375,9 @@ describe('operation log', () => {
     await callEn('POST', '/api/pager/send', aliceToken, { userIds: [bob.userId], type: 'cat', content: 'Task assigned' });
     await callEn('GET', '/api/systemConfig/getConfig', configAdminToken);
     await k.login('alice', 'Alice-pass-1');
-    await (k as any).app.inject({ method: 'POST', url: '/api/login', payload: { username: 'alice', password: 'AAAA', publicKey: 'BBBB' } });
-    await new Promise((r) => setTimeout(r, 200));
+    await k.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'alice', password: 'AAAA', publicKey: 'BBBB' } });
+    // Records are written after the response: wait for the five.
+    for (let i = 0; i < 100 && (await count('operation_log')) < before + 5; i++) await new Promise((r) => setTimeout(r, 50));
     const rows = await k.database.query<any>(`select module, message, operator_name, method, url, outcome, code from operation_log order by id offset $1`, [before]);
     expect(rows).toEqual([
       { module: 'systemConfig', message: 'Update system configuration (PUT /api/systemConfig/updateConfig)', operator_name: 'configadmin', method: 'PUT', url: '/api/systemConfig/updateConfig', outcome: 'success', code: 200 },

@@ -53,6 +53,9 @@ export function createMessageCenter(db: Kysely<any>, bus: EventBus, now: () => D
       if (!content.trim()) throw new ApiError(Codes.BAD_REQUEST, 'A message needs content');
       const recipients = [...new Set(userIds)];
       if (recipients.length === 0) return;
+      const known = new Set((await db.selectFrom('users').select('id').where('id', 'in', recipients).execute()).map((r) => r.id as number));
+      const unknown = recipients.filter((id) => !known.has(id));
+      if (unknown.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: userIds: no user with id ${unknown.join(', ')}`);
       const at = now();
       const rows: MessageRow[] = await db
         .insertInto('messages')
