@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import { Button, Callout, Card, FormGroup, H3, InputGroup, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
+import { usePermission, usePlatform, useTranslation } from '@linguaport/sdk/console';
+import { validationMessage } from '@linguaport/sdk/shared';
+import { LIMIT_KEYS, limitsSchema, type LimitKey } from '../shared/rules.js';
+import { useConfigGroup } from './config.js';
+
+/** Caps and limits of translation (spec 02 section 5), stored as system configuration. */
+export function TranslationSettings() {
+  const { t, i18n } = useTranslation();
+  const { api, notify } = usePlatform();
+  const canEdit = usePermission().hasButton('systemConfig:edit');
+  const [load, refresh] = useConfigGroup('translation');
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (load.state === 'ready') setValues(Object.fromEntries(LIMIT_KEYS.map((k) => [k, load.entries.get(k)?.configValue ?? ''])));
+  }, [load]);
+
+  if (load.state === 'loading') return <NonIdealState icon={<Spinner size={24} />} description={t('loading')} />;
+  if (load.state === 'failed') return <Callout intent={Intent.DANGER} style={{ margin: 20 }}>{t('loadFailed', { msg: load.msg })}</Callout>;
+
+  const message = (key: string) => (i18n.exists(key) ? t(key) : validationMessage(key, i18n.language));
+  const save = async () => {
+    const parsed = limitsSchema.safeParse(values);
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const i of parsed.error.issues) found[String(i.path[0])] ??= message(i.message);
+      return setErrors(found);
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await api.put('/systemConfig/updateSystemConfig', { entries: LIMIT_KEYS.map((k) => ({ configKey: k, configValue: String(parsed.data[k]) })) });
+      notify.success(t('saved'));
+      refresh();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const name = (k: LimitKey) => {
+    const e = load.entries.get(k);
+    return e ? (i18n.language.startsWith('zh') ? e.nameZh : e.nameEn) : k;
+  };
+  return (
+    <div data-testid="translation-settings-view" style={{ padding: 20, display: 'grid', gap: 16, maxWidth: 720 }}>
+      <H3>{t('title')}</H3>
+      <Callout>{t('rule')}</Callout>
+      <Card>
+        {LIMIT_KEYS.map((k) => (
+          <FormGroup key={k} label={name(k)} labelFor={`limit-${k}`} labelInfo="*" inline intent={errors[k] ? Intent.DANGER : Intent.NONE} helperText={errors[k] ?? t(`help.${k}`)}>
+            <InputGroup
+              id={`limit-${k}`}
+              data-testid={`limit-${k}`}
+              inputMode="numeric"
+              value={values[k] ?? ''}
+              disabled={!canEdit}
+              intent={errors[k] ? Intent.DANGER : Intent.NONE}
+              onValueChange={(v) => setValues({ ...values, [k]: v })}
+            />
+          </FormGroup>
+        ))}
+        {canEdit && <Button intent={Intent.PRIMARY} loading={busy} text={t('save')} onClick={() => void save()} data-testid="limits-save" />}
+      </Card>
+    </div>
+  );
+}
