@@ -9,6 +9,7 @@ import { resolveScopedCaller } from './auth/caller.js';
 import { authMigrations } from './auth/migrations.js';
 import { authRoutes } from './auth/routes.js';
 import { loadSecret } from './auth/secret.js';
+import { seedSignInFromEnv } from './auth/seed-env.js';
 import { createEventBus } from './bus/events.js';
 import type { Config } from './config.js';
 import { coreMigrations } from './db/core-migrations.js';
@@ -99,6 +100,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     await runMigrations(database, 'core.access', accessMigrations);
     await runMigrations(database, 'core.auth', authMigrations);
     const secret = loadSecret(config.dataDir);
+    await seedSignInFromEnv(db, secret);
     await runMigrations(database, 'core.plugins', pluginMigrations);
     await runMigrations(database, 'core.system', systemMigrations);
     await ensureAdmin(db, config, options.print);

@@ -51,7 +51,7 @@ export const authMigrations: Migration[] = [
           issuer text not null,
           client_id text not null,
           client_secret text,
-          redirect_uri text not null,
+          redirect_uri text not null default '',
           scopes text not null default 'openid profile email',
           enabled boolean not null default true)`,
         `create table sso_logins (
@@ -59,6 +59,7 @@ export const authMigrations: Migration[] = [
           provider_id integer not null references sso_providers(id) on delete cascade,
           code_verifier text not null,
           nonce text not null,
+          redirect_uri text not null,
           created_at timestamptz not null,
           ticket_hash text unique,
           user_id integer references users(id) on delete cascade,

@@ -13,6 +13,7 @@ import { issuePublicKey } from './keys.js';
 import { passwordLogin } from './login.js';
 import type { Secret } from './secret.js';
 import { createPuzzle, verifyPuzzle } from './slider.js';
+import { ssoRoutes } from './sso.js';
 import { departmentsOf, userInfo } from './user-info.js';
 
 /** The kernel's sign-in, user-info, menu and company-config calls (spec 01 sections 7.1-7.3). */
@@ -163,5 +164,6 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       handler: () => listSymbols(db),
     },
     ...accountRoutes(deps),
+    ...ssoRoutes(deps),
   ];
 }

@@ -1,0 +1,174 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSecret } from '../src/auth/secret.js';
+import { seedSignInFromEnv } from '../src/auth/seed-env.js';
+// @ts-expect-error plain ESM test helpers without type declarations
+import { startSlapd } from '../../../scripts/lib/slapd.mjs';
+// @ts-expect-error plain ESM test helpers without type declarations
+import { startOidc } from '../../../scripts/lib/oidc.mjs';
+import { ADMIN_PASSWORD, encryptFor, startKernel, type TestKernel } from './support/kernel.js';
+
+// Directory sign-in against a real OpenLDAP slapd, and single sign-on against a real OpenID
+// Connect provider (oidc-provider), both on loopback.
+
+const REDIRECT = 'http://127.0.0.1:9/api/sso/login';
+let k: TestKernel;
+let ldap: Awaited<ReturnType<typeof startSlapd>>;
+let idp: Awaited<ReturnType<typeof startOidc>>;
+
+beforeAll(async () => {
+  [k, ldap, idp] = await Promise.all([startKernel(), startSlapd(), startOidc({ redirectUri: REDIRECT })]);
+  const secret = loadSecret(k.config.dataDir);
+  expect(await seedSignInFromEnv(k.database.db, secret, { ...ldap.env })).toEqual(['directory testdir']);
+  expect(await seedSignInFromEnv(k.database.db, secret, { ...idp.env })).toEqual([`single sign-on ${idp.issuer}`]);
+});
+afterAll(async () => {
+  await Promise.all([k?.shutdown(), ldap?.stop(), idp?.stop()]);
+});
+
+async function login(username: string, password: string, symbol: string) {
+  const pk = (await k.call('GET', '/api/user/getOnePublicKey')).body.data;
+  return (await k.call('POST', '/api/login', null, { username, password: encryptFor(pk, password), publicKey: pk, symbol })).body;
+}
+
+describe('directory sign-in (LDAP)', () => {
+  it('lists enabled domains publicly, without their secrets', async () => {
+    const res = await k.call('OPTIONS', '/api/ldap/getAllSymbols');
+    expect(res.body.data).toEqual([{ symbol: 'testdir', name: 'Test directory' }]);
+    const row = await k.database.db.selectFrom('directory_domains').select('bind_password').executeTakeFirstOrThrow();
+    expect(row.bind_password).not.toContain(ldap.adminPassword);
+  });
+
+  it('binds as the user and provisions a directory account on first sign-in', async () => {
+    await ldap.addUser('alice', 'Alice-ldap-1', 'Alice Liddell');
+    const first = await login('alice', 'Alice-ldap-1', 'testdir');
+    expect(first.code).toBe(200);
+    const info = (await k.call('GET', '/api/user/getUserInfoByToken', first.data.token)).body.data;
+    expect(info.user).toMatchObject({ username: 'alice', realName: 'Alice Liddell', userType: 1 });
+    expect(info.departmentRoleBos).toEqual([expect.objectContaining({ department: expect.objectContaining({ departmentName: '默认部门' }), roles: [expect.objectContaining({ roleName: '普通用户' })] })]);
+    // Second sign-in: the same account.
+    const again = await login('alice', 'Alice-ldap-1', 'testdir');
+    expect(again.data.userId).toBe(first.data.userId);
+    // The directory password is not a local password.
+    expect((await login('alice', 'Alice-ldap-1', '')).msg).toBe('Bad credentials');
+  });
+
+  it('answers Bad credentials for a wrong password or an unknown user, and counts the failures', async () => {
+    expect((await login('alice', 'wrong-password', 'testdir')).msg).toBe('Bad credentials');
+    expect((await login('nosuchuser', 'whatever-1', 'testdir')).msg).toBe('Bad credentials');
+    const row = await k.database.db.selectFrom('login_throttle').select('failures').where('scope', '=', 'user:alice').executeTakeFirstOrThrow();
+    // Two: the wrong password here and the local-password attempt of the test before.
+    expect(row.failures).toBe(2);
+  });
+
+  it('cannot widen the search filter through the username', async () => {
+    await ldap.addUser('bob', 'Bob-ldap-1', 'Bob');
+    expect((await login('*', 'Bob-ldap-1', 'testdir')).msg).toBe('Bad credentials');
+    expect((await login('b*', 'Bob-ldap-1', 'testdir')).msg).toBe('Bad credentials');
+  });
+
+  it('refuses a directory user whose name a local account already holds', async () => {
+    await ldap.addUser('admin', 'Admin-ldap-1', 'Not the admin');
+    const res = await login('admin', 'Admin-ldap-1', 'testdir');
+    expect(res.code).toBe(304);
+    expect(res.msg).toMatch(/already used by another account/);
+    // The local administrator is untouched.
+    expect((await login('admin', ADMIN_PASSWORD, '')).code).toBe(200);
+  });
+
+  it('names an unknown domain', async () => {
+    expect((await login('alice', 'Alice-ldap-1', 'nodomain')).msg).toBe('Unknown directory domain nodomain');
+  });
+});
+
+/** A browser stand-in: follows redirects by hand on the provider, keeping its cookies. */
+async function completeAtProvider(authorizeUrl: string, username: string, password: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const request = async (url: string, init: RequestInit = {}) => {
+    const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as object), cookie: [...jar].map(([n, v]) => `${n}=${v}`).join('; ') } });
+    for (const c of res.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const i = pair.indexOf('=');
+      jar.set(pair.slice(0, i), pair.slice(i + 1));
+    }
+    return res;
+  };
+  let url = authorizeUrl;
+  for (let step = 0; step < 20; step++) {
+    const res = await request(url);
+    if (res.status >= 300 && res.status < 400) {
+      const next = new URL(res.headers.get('location')!, url).href;
+      if (next.startsWith(REDIRECT)) return next;
+      url = next;
+      continue;
+    }
+    const html = await res.text();
+    const action = /<form method="post" action="([^"]+)"/.exec(html)?.[1];
+    if (!action) throw new Error(`no form at ${url}: ${html.slice(0, 300)}`);
+    const body = action.endsWith('/login') ? new URLSearchParams({ username, password }) : new URLSearchParams();
+    const posted = await request(new URL(action, url).href, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    if (!(posted.status >= 300 && posted.status < 400)) throw new Error(`form post at ${action} answered ${posted.status}: ${(await posted.text()).slice(0, 300)}`);
+    url = new URL(posted.headers.get('location')!, url).href;
+    if (url.startsWith(REDIRECT)) return url;
+  }
+  throw new Error('too many redirects at the provider');
+}
+
+describe('single sign-on (OpenID Connect, code flow with PKCE)', () => {
+  it('signs a new user in through the provider and hands the session out once', async () => {
+    await idp.addUser('sub-carol', 'carol', 'Carol-idp-1', 'Carol Chen');
+    const page = (await k.call('GET', '/api/sso/client/getSSOLoginPage')).body.data;
+    const authorize = new URL(page.url);
+    expect(authorize.origin).toBe(idp.issuer);
+    expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorize.searchParams.get('redirect_uri')).toBe(REDIRECT);
+    // Before the provider answers, the status is pending (4015).
+    expect((await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body.code).toBe(4015);
+    const back = new URL(await completeAtProvider(page.url, 'carol', 'Carol-idp-1'));
+    expect(back.searchParams.get('code')).toBeTruthy();
+    const redirected = await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
+    expect(redirected.statusCode).toBe(302);
+    const location = new URL(redirected.headers.location as string, 'http://x');
+    expect(location.pathname).toBe('/sso');
+    expect(location.searchParams.get('ticket')).toBe(page.ticket);
+    const status = (await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
+    expect(status.code).toBe(200);
+    const info = (await k.call('GET', '/api/user/getUserInfoByToken', status.data.token)).body.data;
+    expect(info.user).toMatchObject({ username: 'carol', realName: 'Carol Chen', userType: 2 });
+    expect((await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body.msg).toBe('This single sign-on ticket was already used');
+    // A replayed redirect does not sign in again.
+    await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
+    const row = await k.database.db.selectFrom('sso_logins').select(['outcome', 'collected_at']).where('state', '=', back.searchParams.get('state')!).executeTakeFirstOrThrow();
+    expect(row.outcome).toBe('ok');
+  });
+
+  it('links an existing unlinked account by username, and answers 4014 while its password is expired', async () => {
+    const db = k.database.db;
+    await db.insertInto('users').values({ username: 'dave', real_name: 'Dave', password_hash: 'x', need_password_change: true }).execute();
+    const dave = await db.selectFrom('users').select('id').where('username', '=', 'dave').executeTakeFirstOrThrow();
+    const role = await db.selectFrom('roles').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
+    await db.insertInto('user_department_roles').values({ user_id: dave.id, department_id: 1, role_id: role.id }).execute();
+    await idp.addUser('sub-dave', 'dave', 'Dave-idp-1');
+    const page = (await k.call('GET', '/api/sso/client/getSSOLoginPage')).body.data;
+    const back = new URL(await completeAtProvider(page.url, 'dave', 'Dave-idp-1'));
+    await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
+    const status = (await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
+    expect(status).toMatchObject({ code: 4014, data: { userId: dave.id, reason: 'password' } });
+    const linked = await db.selectFrom('users').select(['external_source', 'external_subject']).where('id', '=', dave.id).executeTakeFirstOrThrow();
+    expect(linked).toEqual({ external_source: `oidc:${idp.issuer}`, external_subject: 'sub-dave' });
+  });
+
+  it('refuses a callback with a state it did not issue, and a code exchanged with the wrong verifier', async () => {
+    const bogus = await k.app.inject({ method: 'GET', url: '/api/sso/login?code=abc&state=made-up' });
+    expect(bogus.headers.location).toBe('/sso?error=unknown-state');
+    await idp.addUser('sub-erin', 'erin', 'Erin-idp-1');
+    const page = (await k.call('GET', '/api/sso/client/getSSOLoginPage')).body.data;
+    const back = new URL(await completeAtProvider(page.url, 'erin', 'Erin-idp-1'));
+    // Tamper with the stored verifier: the provider must refuse the exchange (PKCE is checked).
+    await k.database.db.updateTable('sso_logins').set({ code_verifier: 'x'.repeat(43) }).where('state', '=', back.searchParams.get('state')!).execute();
+    await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
+    const status = (await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
+    expect(status.code).toBe(304);
+    expect(status.msg).toMatch(/Single sign-on failed/);
+    expect(await k.database.db.selectFrom('users').select('id').where('username', '=', 'erin').executeTakeFirst()).toBeUndefined();
+  });
+});
