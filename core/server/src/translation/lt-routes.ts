@@ -93,7 +93,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
       const target = fromLibreCode(String(p.target));
       try {
         if (!Array.isArray(q)) {
-          const r = await translateOne(caller, q, source, target, format);
+          const r = await translateOne(caller, q as string, source, target, format);
           return json(200, { translatedText: r.text, ...(r.detected ? { detectedLanguage: { language: toLtCode(r.detected.language), confidence: Math.round(r.detected.confidence * 100) } } : {}) });
         }
         const texts = q as string[];

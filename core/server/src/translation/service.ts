@@ -136,6 +136,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     }
     runtime.healthy = h.ok;
     runtime.pairs = pairs;
+    if (h.ok) nodePairs.set(runtime.spec.id, pairs);
     runtime.lastError = h.ok ? null : (h.detail ?? 'unhealthy');
     await saveHealth(runtime.spec.id, h.ok ? 'healthy' : 'unhealthy', runtime.lastError, h.ok ? pairs : undefined);
   }

@@ -32,9 +32,12 @@ function isoDay(at: Date): string {
   return at.toISOString().slice(0, 10);
 }
 
-/** Characters (code points) of translatable text; html tags do not count. */
+/**
+ * Characters (code points) counted for usage and caps: html tags and line breaks do not count
+ * (so a text and the same lines sent as an array cost the same).
+ */
 export function countCharacters(text: string, format: 'text' | 'html'): number {
-  const visible = format === 'html' ? text.replace(/<[^>]*>/g, '') : text;
+  const visible = (format === 'html' ? text.replace(/<[^>]*>/g, '') : text).replace(/[\r\n]/g, '');
   let n = 0;
   for (const _ of visible) n++;
   return n;

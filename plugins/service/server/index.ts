@@ -1,0 +1,451 @@
+import { z } from 'zod';
+import { sql } from 'kysely';
+import { ApiError, defineServerPlugin, type ServerPluginContext } from '@linguaport/sdk/server';
+
+/**
+ * Engine management (spec 01 section 7.5): engines, nodes, start/stop, authorization files,
+ * language abbreviations and models. The tables belong to the kernel's translation service;
+ * this plugin edits them and tells the service to reload (`ctx.engines.nodes.reload`).
+ */
+
+const VIEW = { permission: 'service:view' } as const;
+const EDIT = { permission: 'service:edit' } as const;
+const CONTROL = { permission: 'service:control' } as const;
+const LICENCE = { permission: 'service:licence' } as const;
+
+const id = z.coerce.number().int().positive();
+const lang = z.string().trim().min(2).max(20);
+const page = z.object({ pageNum: z.coerce.number().int().positive().default(1), pageSize: z.coerce.number().int().positive().max(200).default(10), name: z.string().optional() });
+
+const engineFields = {
+  name: z.string().trim().min(1, 'Engine name is required').max(100),
+  imageName: z.string().trim().min(1, 'Image name is required').max(200),
+  sourceLanguage: lang.nullable().optional(),
+  targetLanguage: lang.nullable().optional(),
+  domain: z.string().trim().max(100).nullable().optional(),
+  consumer: z.string().trim().max(100).nullable().optional(),
+  nodeIds: z.array(z.number().int().positive()).optional(),
+  expiresAt: z.string().datetime().nullable().optional(),
+  enabled: z.boolean().optional(),
+  containerCount: z.number().int().min(1).max(16).optional(),
+};
+
+const nodeBody = z.object({
+  kind: z.enum(['apertium-local', 'libretranslate', 'openai']),
+  containerName: z.string().trim().min(1).max(100),
+  ip: z.string().trim().max(100).optional(),
+  gpuCard: z.string().trim().max(50).optional(),
+  sshPort: z.number().int().min(1).max(65535).optional(),
+  userName: z.string().trim().max(100).optional(),
+  password: z.string().max(200).optional(),
+  resourcePath: z.string().max(500).optional(),
+  configPath: z.string().max(500).optional(),
+  incrementalSupport: z.boolean().optional(),
+  createService: z.boolean().optional(),
+  authenticationFile: z.string().trim().min(1, 'A node needs an authentication file').max(500),
+  libraryAddress: z.string().max(500).optional(),
+  model: z.string().max(200).optional(),
+  baseUrl: z.string().url().optional(),
+  apiKey: z.string().max(500).optional(),
+  languages: z.array(lang).optional(),
+  engineId: z.number().int().positive().optional(),
+});
+
+export function engineView(r: Record<string, any>) {
+  return {
+    id: r.id,
+    name: r.name,
+    imageName: r.image_name,
+    sourceLanguage: r.source_language,
+    targetLanguage: r.target_language,
+    domain: r.domain,
+    consumer: r.consumer,
+    nodeIds: r.node_ids,
+    expiresAt: r.expires_at ? new Date(r.expires_at).toISOString() : null,
+    enabled: r.enabled,
+    containerCount: r.container_count,
+    licence: r.licence,
+    languageAbbreviations: r.language_abbreviations,
+  };
+}
+
+function nodeView(ctx: ServerPluginContext, r: Record<string, any>) {
+  const live = ctx.engines.nodes.status(r.id);
+  return {
+    id: r.id,
+    kind: r.kind,
+    containerName: r.container_name,
+    ip: r.ip,
+    gpuCard: r.gpu_card,
+    sshPort: r.ssh_port,
+    userName: r.user_name,
+    // Never sent back: only whether one is stored.
+    hasPassword: !!r.password_sealed,
+    hasApiKey: !!r.api_key_sealed,
+    resourcePath: r.resource_path,
+    configPath: r.config_path,
+    incrementalSupport: r.incremental_support,
+    createService: r.create_service,
+    authenticationFile: r.authentication_file,
+    libraryAddress: r.library_address,
+    model: r.model,
+    baseUrl: r.base_url,
+    languages: r.languages,
+    desiredState: r.desired_state,
+    running: live.running,
+    health: live.health,
+    lastError: live.lastError ?? r.last_error,
+    lastCheckedAt: r.last_checked_at ? new Date(r.last_checked_at).toISOString() : null,
+    pairs: live.running ? live.pairs : r.pairs,
+  };
+}
+
+async function engineOr404(ctx: ServerPluginContext, engineId: number) {
+  const row = await ctx.db.selectFrom('engines').selectAll().where('id', '=', engineId).executeTakeFirst();
+  if (!row) throw new ApiError(404, `No engine with id ${engineId}`);
+  return row;
+}
+
+async function nodeOr404(ctx: ServerPluginContext, nodeId: number) {
+  const row = await ctx.db.selectFrom('engine_nodes').selectAll().where('id', '=', nodeId).executeTakeFirst();
+  if (!row) throw new ApiError(404, `No translation node with id ${nodeId}`);
+  return row;
+}
+
+function engineColumns(b: Partial<Record<keyof typeof engineFields, unknown>>) {
+  const out: Record<string, unknown> = {};
+  if (b.name !== undefined) out.name = b.name;
+  if (b.imageName !== undefined) out.image_name = b.imageName;
+  if (b.sourceLanguage !== undefined) out.source_language = b.sourceLanguage;
+  if (b.targetLanguage !== undefined) out.target_language = b.targetLanguage;
+  if (b.domain !== undefined) out.domain = b.domain;
+  if (b.consumer !== undefined) out.consumer = b.consumer;
+  if (b.nodeIds !== undefined) out.node_ids = JSON.stringify(b.nodeIds);
+  if (b.expiresAt !== undefined) out.expires_at = b.expiresAt;
+  if (b.enabled !== undefined) out.enabled = b.enabled;
+  if (b.containerCount !== undefined) out.container_count = b.containerCount;
+  return out;
+}
+
+export default defineServerPlugin({
+  setup(ctx) {
+    const { db } = ctx;
+
+    // ---------- engines ----------
+    ctx.route({
+      method: 'GET',
+      url: '/translServiceInfo/getTranslationServiceByPage',
+      access: VIEW,
+      schema: { query: page },
+      async handler({ query }) {
+        let q = db.selectFrom('engines');
+        if (query.name) q = q.where('name', 'ilike', `%${query.name}%`);
+        const [{ total }] = await q.select(db.fn.countAll<number>().as('total')).execute();
+        const rows = await q.selectAll().orderBy('id').limit(query.pageSize).offset((query.pageNum - 1) * query.pageSize).execute();
+        return { list: rows.map(engineView), total: Number(total), pageNum: query.pageNum, pageSize: query.pageSize };
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/translServiceInfo/add',
+      access: EDIT,
+      summary: 'Add engine',
+      schema: { body: z.object(engineFields) },
+      async handler({ body }) {
+        const row = await db.insertInto('engines').values(engineColumns(body)).returningAll().executeTakeFirstOrThrow();
+        await ctx.engines.nodes.reload();
+        return engineView(row);
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/translServiceInfo/update',
+      access: EDIT,
+      summary: 'Update engine',
+      schema: { body: z.object({ id, ...engineFields, name: engineFields.name.optional(), imageName: engineFields.imageName.optional() }) },
+      async handler({ body }) {
+        await engineOr404(ctx, body.id);
+        const set = engineColumns(body);
+        if (Object.keys(set).length) await db.updateTable('engines').set(set).where('id', '=', body.id).execute();
+        await ctx.engines.nodes.reload();
+        return engineView(await engineOr404(ctx, body.id));
+      },
+    });
+
+    ctx.route({
+      method: 'DELETE',
+      url: '/translServiceInfo/delete/:id',
+      access: EDIT,
+      summary: 'Delete engine',
+      schema: { params: z.object({ id }) },
+      async handler({ params }) {
+        await engineOr404(ctx, params.id);
+        await db.deleteFrom('engines').where('id', '=', params.id).execute();
+        await ctx.engines.nodes.reload();
+        return null;
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/translServiceInfo/getTranslationServiceByIdLanguage/:id',
+      access: VIEW,
+      schema: { params: z.object({ id }) },
+      async handler({ params }) {
+        const engine = await engineOr404(ctx, params.id);
+        const nodes = await db.selectFrom('engine_nodes').select(['id', 'pairs']).where('id', 'in', engine.node_ids.length ? engine.node_ids : [0]).execute();
+        const seen = new Set<string>();
+        const pairs: { source: string; target: string; abbreviation: string | null }[] = [];
+        for (const n of nodes) {
+          const live = ctx.engines.nodes.status(n.id);
+          for (const p of live.running ? live.pairs : (n.pairs as { source: string; target: string }[])) {
+            const key = `${p.source}|${p.target}`;
+            if (seen.has(key)) continue;
+            if ((engine.source_language && engine.source_language !== p.source) || (engine.target_language && engine.target_language !== p.target)) continue;
+            seen.add(key);
+            pairs.push({ ...p, abbreviation: engine.language_abbreviations?.[p.source] ?? null });
+          }
+        }
+        return pairs;
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/translServiceInfo/addUseLanguageAbbreviation',
+      access: EDIT,
+      summary: 'Set language abbreviations',
+      schema: { body: z.object({ id, abbreviations: z.record(lang, z.string().trim().min(1).max(20)) }) },
+      async handler({ body }) {
+        const engine = await engineOr404(ctx, body.id);
+        const merged = { ...(engine.language_abbreviations ?? {}), ...body.abbreviations };
+        await db.updateTable('engines').set({ language_abbreviations: JSON.stringify(merged) }).where('id', '=', body.id).execute();
+        return merged;
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/translServiceInfo/getServiceInfo',
+      access: VIEW,
+      schema: { query: z.object({ id }) },
+      async handler({ query }) {
+        const engine = await engineOr404(ctx, query.id);
+        const nodes = await db.selectFrom('engine_nodes').selectAll().where('id', 'in', engine.node_ids.length ? engine.node_ids : [0]).orderBy('id').execute();
+        return { engine: engineView(engine), nodes: nodes.map((n) => nodeView(ctx, n)) };
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/translServiceInfo/selectUsedModel',
+      access: EDIT,
+      summary: 'Select model',
+      schema: { body: z.object({ id, model: z.string().trim().min(1).max(200) }) },
+      async handler({ body }) {
+        const engine = await engineOr404(ctx, body.id);
+        // image name = adapter kind and model (`openai:qwen2.5-7b`); the nodes run that model.
+        const kind = String(engine.image_name).split(':')[0];
+        await db.updateTable('engines').set({ image_name: `${kind}:${body.model}` }).where('id', '=', body.id).execute();
+        if (engine.node_ids.length) await db.updateTable('engine_nodes').set({ model: body.model }).where('id', 'in', engine.node_ids).where('kind', '=', 'openai').execute();
+        await ctx.engines.nodes.reload();
+        return engineView(await engineOr404(ctx, body.id));
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/translServiceInfo/selectModelLanguage',
+      access: EDIT,
+      summary: 'Select model language',
+      schema: { body: z.object({ id, sourceLanguage: lang.nullable(), targetLanguage: lang.nullable() }) },
+      async handler({ body }) {
+        await engineOr404(ctx, body.id);
+        await db.updateTable('engines').set({ source_language: body.sourceLanguage, target_language: body.targetLanguage }).where('id', '=', body.id).execute();
+        await ctx.engines.nodes.reload();
+        return engineView(await engineOr404(ctx, body.id));
+      },
+    });
+
+    // ---------- nodes ----------
+    ctx.route({
+      method: 'POST',
+      url: '/translServiceNode/add',
+      access: EDIT,
+      summary: 'Add node',
+      schema: { body: nodeBody },
+      async handler({ body }) {
+        if (body.kind !== 'apertium-local' && !body.baseUrl) throw new ApiError(400, 'baseUrl: a remote node needs its base URL');
+        if (body.kind === 'openai' && !body.model) throw new ApiError(400, 'model: an OpenAI-compatible node needs a model');
+        if (body.engineId) await engineOr404(ctx, body.engineId);
+        const row = await db
+          .insertInto('engine_nodes')
+          .values({
+            kind: body.kind,
+            container_name: body.containerName,
+            ip: body.ip ?? null,
+            gpu_card: body.gpuCard ?? null,
+            ssh_port: body.sshPort ?? null,
+            user_name: body.userName ?? null,
+            password_sealed: body.password ? ctx.engines.seal(body.password) : null,
+            resource_path: body.resourcePath ?? null,
+            config_path: body.configPath ?? null,
+            incremental_support: body.incrementalSupport ?? false,
+            create_service: body.createService ?? false,
+            authentication_file: body.authenticationFile,
+            library_address: body.libraryAddress ?? null,
+            model: body.model ?? null,
+            base_url: body.baseUrl ?? null,
+            api_key_sealed: body.apiKey ? ctx.engines.seal(body.apiKey) : null,
+            languages: JSON.stringify(body.languages ?? []),
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        if (body.engineId) {
+          await sql`update engines set node_ids = node_ids || ${JSON.stringify([row.id])}::jsonb where id = ${body.engineId}`.execute(db);
+        }
+        await ctx.engines.nodes.reload();
+        return nodeView(ctx, row);
+      },
+    });
+
+    ctx.route({
+      method: 'DELETE',
+      url: '/translServiceNode/delete',
+      access: EDIT,
+      summary: 'Delete node',
+      schema: { query: z.object({ id }) },
+      async handler({ query }) {
+        await nodeOr404(ctx, query.id);
+        await ctx.engines.nodes.stop(query.id);
+        await db.deleteFrom('engine_nodes').where('id', '=', query.id).execute();
+        await sql`update engines set node_ids = coalesce((select jsonb_agg(e) from jsonb_array_elements(node_ids) e where e <> ${JSON.stringify(query.id)}::jsonb), '[]'::jsonb) where node_ids @> ${JSON.stringify([query.id])}::jsonb`.execute(db);
+        await ctx.engines.nodes.reload();
+        return null;
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/translServiceNode/getTranslationServiceNodeById/:id',
+      access: VIEW,
+      schema: { params: z.object({ id }) },
+      async handler({ params }) {
+        return nodeView(ctx, await nodeOr404(ctx, params.id));
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/translServiceNode/getTranslServiceNodesByLanguage',
+      access: VIEW,
+      schema: { query: z.object({ sourceLanguage: lang, targetLanguage: lang }) },
+      async handler({ query }) {
+        const rows = await db.selectFrom('engine_nodes').selectAll().orderBy('id').execute();
+        return rows
+          .map((r) => nodeView(ctx, r))
+          .filter((n) => (n.pairs as { source: string; target: string }[]).some((p) => p.source === query.sourceLanguage && p.target === query.targetLanguage));
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/translServiceNode/startTranslationService',
+      access: CONTROL,
+      summary: 'Start node',
+      schema: { query: z.object({ id }) },
+      async handler({ query }) {
+        await nodeOr404(ctx, query.id);
+        await ctx.engines.nodes.start(query.id);
+        return nodeView(ctx, await nodeOr404(ctx, query.id));
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/translServiceNode/stopTranslationService',
+      access: CONTROL,
+      summary: 'Stop node',
+      schema: { query: z.object({ id }) },
+      async handler({ query }) {
+        await nodeOr404(ctx, query.id);
+        await ctx.engines.nodes.stop(query.id);
+        return nodeView(ctx, await nodeOr404(ctx, query.id));
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/translServiceNode/uploadAuthorizationFile',
+      access: LICENCE,
+      summary: 'Upload authorization file',
+      schema: { body: z.object({ engineId: id, file: z.object({ filename: z.string(), data: z.instanceof(Buffer) }).passthrough() }) },
+      async handler({ body }) {
+        const engine = await engineOr404(ctx, body.engineId);
+        const verdict = await ctx.engines.verifyLicence(body.file.data.toString('utf8'));
+        if (!verdict.ok) throw new ApiError(400, verdict.reason);
+        const kind = String(engine.image_name).split(':')[0];
+        if (verdict.licence.engine !== engine.name && verdict.licence.engine !== kind) {
+          throw new ApiError(400, `The licence is for engine "${verdict.licence.engine}", not "${engine.name}"`);
+        }
+        if (engine.node_ids.length > verdict.licence.nodeLimit) {
+          throw new ApiError(400, `The licence allows ${verdict.licence.nodeLimit} node(s); the engine has ${engine.node_ids.length}`);
+        }
+        await db
+          .updateTable('engines')
+          .set({ licence: JSON.stringify({ ...verdict.licence, keyName: verdict.keyName, fileName: body.file.filename }), expires_at: verdict.licence.expiresAt })
+          .where('id', '=', body.engineId)
+          .execute();
+        await ctx.engines.nodes.reload();
+        return engineView(await engineOr404(ctx, body.engineId));
+      },
+    });
+
+    // ---------- trusted licence keys (super administrator only) ----------
+    const superOnly = (caller: { isSuperAdmin: boolean } | null) => {
+      if (!caller?.isSuperAdmin) throw new ApiError(403, 'Permission denied: only the super administrator manages trusted licence keys');
+    };
+    ctx.route({
+      method: 'GET',
+      url: '/translServiceNode/trustedKeys',
+      access: LICENCE,
+      async handler() {
+        const rows = await db.selectFrom('trusted_licence_keys').selectAll().orderBy('id').execute();
+        return rows.map((r) => ({ id: r.id, name: r.name, publicKey: r.public_key, createdAt: new Date(r.created_at).toISOString() }));
+      },
+    });
+    ctx.route({
+      method: 'POST',
+      url: '/translServiceNode/addTrustedKey',
+      access: LICENCE,
+      summary: 'Add trusted licence key',
+      schema: { body: z.object({ name: z.string().trim().min(1).max(100), publicKey: z.string().trim().min(40).max(200) }) },
+      async handler({ body, caller }) {
+        superOnly(caller);
+        try {
+          const { createPublicKey } = await import('node:crypto');
+          if (createPublicKey({ key: Buffer.from(body.publicKey, 'base64'), format: 'der', type: 'spki' }).asymmetricKeyType !== 'ed25519') throw new Error('not ed25519');
+        } catch {
+          throw new ApiError(400, 'publicKey: not an ed25519 public key (base64 DER, as scripts/licence.mjs keygen prints)');
+        }
+        const row = await db.insertInto('trusted_licence_keys').values({ name: body.name, public_key: body.publicKey }).onConflict((oc) => oc.column('public_key').doNothing()).returning('id').executeTakeFirst();
+        if (!row) throw new ApiError(409, 'This key is already trusted');
+        return { id: row.id };
+      },
+    });
+    ctx.route({
+      method: 'DELETE',
+      url: '/translServiceNode/trustedKey/:id',
+      access: LICENCE,
+      summary: 'Remove trusted licence key',
+      schema: { params: z.object({ id }) },
+      async handler({ params, caller }) {
+        superOnly(caller);
+        await db.deleteFrom('trusted_licence_keys').where('id', '=', params.id).execute();
+        return null;
+      },
+    });
+  },
+});

@@ -1,0 +1,212 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resetApiKey } from '../../../../core/server/src/auth/api-keys.js';
+import { loadSecret } from '../../../../core/server/src/auth/secret.js';
+import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { startLibrePeer, type LibrePeer } from '../../../../core/server/test/support/peers/libretranslate-peer.js';
+
+// The translation service end to end inside one kernel: the seeded Apertium engine (real APy),
+// the engine-management routes, text translation, the tools, usage records and the
+// LibreTranslate-compatible API, all with the product plugins loaded by the real host.
+
+const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
+const PLUGINS = ['service', 'trans-text', 'text-tools', 'trans-records'];
+const SENTENCE = 'The cat is sleeping on the red sofa.';
+
+let k: TestKernel;
+let admin: string;
+let user: { userId: number; token: string; apiKey: string };
+let nodeId: number;
+let peer: LibrePeer;
+
+async function lt(path: string, body: unknown, contentType = 'application/json') {
+  const payload = contentType === 'application/json' ? JSON.stringify(body) : new URLSearchParams(body as Record<string, string>).toString();
+  const res = await k.app.inject({ method: 'POST', url: `/api/lt${path}`, headers: { 'content-type': contentType }, payload });
+  return { status: res.statusCode, body: res.json() };
+}
+
+beforeAll(async () => {
+  k = await startKernel({ logLevel: 'warn' }, {}, (config) => {
+    const registryFile = join(config.dataDir, 'registry.json');
+    writeFileSync(registryFile, JSON.stringify({ plugins: PLUGINS.map((id) => ({ id, path: join(ROOT, 'plugins', id), enabled: true })) }));
+    config.registryFile = registryFile;
+  });
+  admin = await k.login('admin', ADMIN_PASSWORD);
+  const u = await createUserWithRole(k, 'translator', 'Transl-Passw0rd!', 'translators', ['transText:use', 'textTools:use']);
+  const apiKey = (await resetApiKey(k.database.db, loadSecret(k.config.dataDir), u.userId, new Date()))!;
+  user = { userId: u.userId, token: await k.login('translator', 'Transl-Passw0rd!'), apiKey };
+  const engines = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
+  nodeId = engines.body.data.list[0].nodeIds[0];
+  peer = await startLibrePeer();
+}, 120_000);
+
+afterAll(async () => {
+  await peer?.close();
+  await k?.shutdown();
+});
+
+describe('translation service', () => {
+  it('seeds one Apertium engine with a local node on first start', async () => {
+    const res = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
+    expect(res.body.data.total).toBe(1);
+    expect(res.body.data.list[0]).toMatchObject({ name: 'Apertium', imageName: 'apertium', enabled: true, containerCount: 2 });
+  });
+
+  it('translates typed text to Spanish with Apertium and keeps it in the history', async () => {
+    const res = await k.call('POST', '/api/transText/translate', user.token, { text: SENTENCE, source: 'en', target: 'es' });
+    expect(res.body.code).toBe(200);
+    expect(res.body.data.text).toMatch(/gato/);
+    expect(res.body.data.text).toMatch(/sofá rojo/);
+    const history = await k.call('GET', '/api/transText/history', user.token);
+    expect(history.body.data[0]).toMatchObject({ sourceText: SENTENCE, targetText: res.body.data.text });
+    const edit = await k.call('PUT', `/api/transText/history/${history.body.data[0].id}`, user.token, { targetText: 'El gato duerme en el sofá rojo.' });
+    expect(edit.body.code).toBe(200);
+    expect((await k.call('GET', '/api/transText/history', user.token)).body.data[0].targetText).toBe('El gato duerme en el sofá rojo.');
+  }, 60_000);
+
+  it('detects English, and answers unknown for a too short text', async () => {
+    expect((await k.call('POST', '/api/language/detect', user.token, { text: SENTENCE })).body.data.language).toBe('en');
+    expect((await k.call('POST', '/api/language/detect', user.token, { text: 'ok' })).body.data.language).toBe('unknown');
+  });
+
+  it('splits sentences and segments words', async () => {
+    const split = await k.call('POST', '/api/clause/split', user.token, { text: 'Dr. Smith came. He left!' });
+    expect(split.body.data.sentences).toEqual(['Dr. Smith came. ', 'He left!']);
+    const words = await k.call('POST', '/api/participle/segment', user.token, { text: '我爱北京天安门', language: 'zh-CN' });
+    expect(words.body.data.words).toEqual(['我', '爱', '北京', '天安门']);
+  });
+
+  it('refuses a text over the text translation cap', async () => {
+    await k.database.db.insertInto('system_config').values({ config_key: 'TEXT_TRANSLATION_CAP', config_value: '10' }).onConflict((oc) => oc.column('config_key').doUpdateSet({ config_value: '10' })).execute();
+    await new Promise((r) => setTimeout(r, 5100)); // the cap is read through a 5 s cache
+    const res = await k.call('POST', '/api/transText/translate', user.token, { text: SENTENCE, source: 'en', target: 'es' });
+    expect(res.body.code).toBe(400);
+    expect(res.body.msg).toMatch(/cap/);
+    await k.database.db.updateTable('system_config').set({ config_value: '5000' }).where('config_key', '=', 'TEXT_TRANSLATION_CAP').execute();
+    await new Promise((r) => setTimeout(r, 5100));
+  }, 20_000);
+
+  it('serves LibreTranslate clients with an API key and counts the characters on the key owner', async () => {
+    const res = await lt('/translate', { q: SENTENCE, source: 'en', target: 'es', format: 'text', api_key: user.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body.translatedText).toMatch(/gato/);
+    const arr = await lt('/translate', { q: ['The red car.', 'The dog is small.'], source: 'en', target: 'es', api_key: user.apiKey }, 'application/json');
+    expect(arr.body.translatedText).toHaveLength(2);
+    expect(arr.body.translatedText[0]).toMatch(/coche rojo/);
+    const auto = await lt('/translate', { q: SENTENCE, source: 'auto', target: 'es', api_key: user.apiKey }, 'application/x-www-form-urlencoded');
+    expect(auto.body.detectedLanguage).toMatchObject({ language: 'en' });
+    const usage = await k.database.db.selectFrom('usage_records').selectAll().where('user_id', '=', user.userId).where('channel', '=', 'api').executeTakeFirstOrThrow();
+    expect(Number(usage.characters)).toBe(SENTENCE.length * 2 + 'The red car.'.length + 'The dog is small.'.length);
+    const records = await k.call('GET', '/api/transRecords/list?username=translator', admin);
+    expect(records.body.data.list[0]).toMatchObject({ username: 'translator', apiCharacters: Number(usage.characters), textCharacters: SENTENCE.length });
+  }, 30_000);
+
+  it('answers LibreTranslate error shapes: 400 bad input, 403 bad key, 429 over the API cap', async () => {
+    expect(await lt('/translate', { source: 'en', target: 'es', api_key: user.apiKey })).toEqual({ status: 400, body: { error: 'Invalid request: missing q parameter' } });
+    expect(await lt('/translate', { q: 'Hello there.', source: 'en', target: 'es', api_key: 'nope' })).toEqual({ status: 403, body: { error: 'Invalid API key' } });
+    expect((await lt('/translate', { q: 'Hello there.', source: 'en', target: 'es' })).status).toBe(403);
+    expect((await lt('/translate', { q: 'Hello there.', source: 'en', target: 'xx', api_key: user.apiKey })).status).toBe(400);
+    await k.database.db.insertInto('system_config').values({ config_key: 'API_TRANSLATION_CAP', config_value: '100' }).onConflict((oc) => oc.column('config_key').doUpdateSet({ config_value: '100' })).execute();
+    await new Promise((r) => setTimeout(r, 5100));
+    const over = await lt('/translate', { q: 'Hello there.', source: 'en', target: 'es', api_key: user.apiKey });
+    expect(over.status).toBe(429);
+    expect(over.body.error).toMatch(/cap/);
+    await k.database.db.updateTable('system_config').set({ config_value: '100000' }).where('config_key', '=', 'API_TRANSLATION_CAP').execute();
+    await new Promise((r) => setTimeout(r, 5100));
+  }, 20_000);
+
+  it('lists languages with targets and detects through the API', async () => {
+    const res = await k.app.inject({ method: 'GET', url: '/api/lt/languages' });
+    const en = res.json().find((l: { code: string }) => l.code === 'en');
+    expect(en.targets).toEqual(expect.arrayContaining(['es', 'ca']));
+    expect((await lt('/detect', { q: SENTENCE, api_key: user.apiKey })).body[0]).toMatchObject({ language: 'en' });
+  });
+
+  it('says service interrupted when the node is stopped, and translates again once started', async () => {
+    const stop = await k.call('GET', `/api/translServiceNode/stopTranslationService?id=${nodeId}`, admin);
+    expect(stop.body.data).toMatchObject({ running: false, health: 'stopped', desiredState: 'stopped' });
+    const down = await k.call('POST', '/api/transText/translate', user.token, { text: SENTENCE, source: 'en', target: 'es' });
+    expect(down.body.code).toBe(503);
+    expect(down.body.msg).toMatch(/Service interrupted/);
+    expect((await lt('/translate', { q: SENTENCE, source: 'en', target: 'es', api_key: user.apiKey })).status).toBe(503);
+    const start = await k.call('GET', `/api/translServiceNode/startTranslationService?id=${nodeId}`, admin);
+    expect(start.body.data).toMatchObject({ running: true, health: 'healthy' });
+    const up = await k.call('POST', '/api/transText/translate', user.token, { text: SENTENCE, source: 'en', target: 'es' });
+    expect(up.body.data.text).toMatch(/gato/);
+  }, 60_000);
+
+  it('fails over from a failing remote node to a healthy one and marks the failing one unhealthy', async () => {
+    const engine = await k.call('POST', '/api/translServiceInfo/add', admin, { name: 'Remote LT', imageName: 'libretranslate', sourceLanguage: 'en', targetLanguage: 'fr' });
+    const add = (containerName: string) =>
+      k.call('POST', '/api/translServiceNode/add', admin, { kind: 'libretranslate', containerName, baseUrl: peer.url, authenticationFile: 'none', engineId: engine.body.data.id, password: 'node-secret' });
+    const a = await add('lt-a');
+    const b = await add('lt-b');
+    expect(a.body.data).not.toHaveProperty('password');
+    const sealed = await k.database.db.selectFrom('engine_nodes').select('password_sealed').where('id', '=', a.body.data.id).executeTakeFirstOrThrow();
+    expect(sealed.password_sealed).not.toContain('node-secret');
+    for (const n of [a, b]) expect((await k.call('GET', `/api/translServiceNode/startTranslationService?id=${n.body.data.id}`, admin)).body.data.health).toBe('healthy');
+    peer.options.failNext = { count: 1, status: 500, error: 'boom' };
+    const res = await k.call('POST', '/api/transText/translate', user.token, { text: 'red car', source: 'en', target: 'fr' });
+    expect(res.body.data.text).toBe('[fr] car red');
+    const healths = await Promise.all([a, b].map((n) => k.call('GET', `/api/translServiceNode/getTranslationServiceNodeById/${n.body.data.id}`, admin)));
+    expect(healths.map((h) => h.body.data.health).sort()).toEqual(['healthy', 'unhealthy']);
+  }, 30_000);
+
+  it('accepts an authorization file signed by a trusted key and refuses others with a clear message', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'licence-'));
+    const script = join(ROOT, 'scripts', 'licence.mjs');
+    const publicKey = execFileSync('node', [script, 'keygen', dir], { encoding: 'utf8' }).trim();
+    const file = execFileSync('node', [script, 'sign', join(dir, 'licence-key.pem'), '--engine', 'apertium', '--pairs', 'en-es', '--nodes', '2', '--expires', '2099-01-01'], { encoding: 'utf8' });
+    const upload = (content: string) =>
+      k.app.inject({
+        method: 'POST',
+        url: '/api/translServiceNode/uploadAuthorizationFile',
+        headers: { jwt: admin, 'content-type': 'multipart/form-data; boundary=XB' },
+        payload: `--XB\r\nContent-Disposition: form-data; name="engineId"\r\n\r\n1\r\n--XB\r\nContent-Disposition: form-data; name="file"; filename="a.lic"\r\nContent-Type: application/json\r\n\r\n${content}\r\n--XB--\r\n`,
+      });
+    expect((await upload(file)).json().msg).toMatch(/No trusted licence key/);
+    expect((await k.call('POST', '/api/translServiceNode/addTrustedKey', admin, { name: 'vendor', publicKey })).body.code).toBe(200);
+    const ok = (await upload(file)).json();
+    expect(ok.code).toBe(200);
+    expect(ok.data.expiresAt).toBe('2099-01-01T00:00:00.000Z');
+    const tampered = JSON.parse(file);
+    tampered.payload = tampered.payload.replace('"nodeLimit":2', '"nodeLimit":9');
+    expect((await upload(JSON.stringify(tampered))).json()).toMatchObject({ code: 400, msg: 'The authorization file is not signed by a trusted licence key.' });
+    expect((await upload('hello')).json().msg).toMatch(/not a licence/);
+  }, 30_000);
+
+  it('answers 403 to every mutating call without its key, and changes nothing', async () => {
+    const before = await k.database.db.selectFrom('engines').selectAll().orderBy('id').execute();
+    const calls: [string, string, unknown?][] = [
+      ['POST', '/api/translServiceInfo/add', { name: 'x', imageName: 'apertium' }],
+      ['PUT', '/api/translServiceInfo/update', { id: 1, name: 'renamed' }],
+      ['DELETE', '/api/translServiceInfo/delete/1'],
+      ['POST', '/api/translServiceInfo/addUseLanguageAbbreviation', { id: 1, abbreviations: { en: 'EN' } }],
+      ['POST', '/api/translServiceInfo/selectUsedModel', { id: 1, model: 'm' }],
+      ['POST', '/api/translServiceInfo/selectModelLanguage', { id: 1, sourceLanguage: 'en', targetLanguage: 'es' }],
+      ['POST', '/api/translServiceNode/add', { kind: 'apertium-local', containerName: 'x', authenticationFile: 'a' }],
+      ['DELETE', `/api/translServiceNode/delete?id=${nodeId}`],
+      ['GET', `/api/translServiceNode/stopTranslationService?id=${nodeId}`],
+      ['POST', '/api/translServiceNode/addTrustedKey', { name: 'k', publicKey: 'MCowBQYDK2VwAyEAEy/mtXpYzvMasqcF/jZH2T3DRIASlwNuJ47XdGTg3rE=' }],
+      ['GET', '/api/transRecords/export'],
+    ];
+    for (const [method, url, body] of calls) {
+      const res = await k.call(method, url, user.token, body);
+      expect([res.status, url]).toEqual([403, url]);
+    }
+    expect(await k.database.db.selectFrom('engines').selectAll().orderBy('id').execute()).toEqual(before);
+    expect((await k.call('GET', `/api/translServiceNode/getTranslationServiceNodeById/${nodeId}`, admin)).body.data.running).toBe(true);
+  });
+
+  it('exports the usage records as XLSX', async () => {
+    const res = await k.app.inject({ method: 'GET', url: '/api/transRecords/export?lang=en-US', headers: { jwt: admin } });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/spreadsheetml/);
+    const XLSX = await import('xlsx');
+    const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(XLSX.read(res.rawPayload).Sheets['Usage records']);
+    expect(rows.find((r) => r['User name'] === 'translator')).toBeTruthy();
+  });
+});

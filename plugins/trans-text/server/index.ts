@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { ApiError, defineServerPlugin } from '@linguaport/sdk/server';
+
+/**
+ * Text translation (/transText): the console's translate call goes through `ctx.engines`, the
+ * same service as the public API, counted on the `text` channel; each translation is kept in
+ * the user's history (kernel table `translation_history`), which the user may edit.
+ */
+const USE = { permission: 'transText:use' } as const;
+const HISTORY_KEEP = 50;
+
+export default defineServerPlugin({
+  setup(ctx) {
+    const { db } = ctx;
+
+    ctx.route({
+      method: 'GET',
+      url: '/transText/languages',
+      access: USE,
+      async handler() {
+        const [languages, defaultSource, defaultTarget, cap] = await Promise.all([
+          ctx.engines.languages(),
+          ctx.settings.get('DEFAULT_SOURCE_LANGUAGE'),
+          ctx.settings.get('DEFAULT_TARGET_LANGUAGE'),
+          ctx.settings.get('TEXT_TRANSLATION_CAP'),
+        ]);
+        return { languages, defaultSource, defaultTarget, cap: Number(cap) > 0 ? Number(cap) : 5000 };
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/transText/translate',
+      access: USE,
+      summary: 'Translate text',
+      schema: {
+        body: z.object({
+          text: z.string().refine((s) => s.trim() !== '', 'Source text is required'),
+          source: z.string().min(2),
+          target: z.string().min(2),
+          domain: z.string().max(100).optional(),
+        }),
+      },
+      async handler({ body, caller }) {
+        const r = await ctx.engines.translate({ text: body.text, source: body.source, target: body.target, domain: body.domain, callerId: caller!.userId, channel: 'text' });
+        const row = await db
+          .insertInto('translation_history')
+          .values({ user_id: caller!.userId, source_language: r.source, target_language: r.target, source_text: body.text, target_text: r.text })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // Keep the newest few per user.
+        await db
+          .deleteFrom('translation_history')
+          .where('user_id', '=', caller!.userId)
+          .where('id', 'not in', db.selectFrom('translation_history').select('id').where('user_id', '=', caller!.userId).orderBy('id', 'desc').limit(HISTORY_KEEP))
+          .execute();
+        return { id: row.id, text: r.text, source: r.source, target: r.target, detected: r.detected ?? null, characters: r.characters };
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: '/transText/detect',
+      access: USE,
+      schema: { body: z.object({ text: z.string() }) },
+      async handler({ body }) {
+        return ctx.engines.detect(body.text);
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
+      url: '/transText/history',
+      access: USE,
+      schema: { query: z.object({ limit: z.coerce.number().int().positive().max(HISTORY_KEEP).default(20) }) },
+      async handler({ query, caller }) {
+        const rows = await db.selectFrom('translation_history').selectAll().where('user_id', '=', caller!.userId).orderBy('id', 'desc').limit(query.limit).execute();
+        return rows.map((r) => ({ id: r.id, source: r.source_language, target: r.target_language, sourceText: r.source_text, targetText: r.target_text, createdAt: new Date(r.created_at).toISOString() }));
+      },
+    });
+
+    ctx.route({
+      method: 'PUT',
+      url: '/transText/history/:id',
+      access: USE,
+      summary: 'Edit translation',
+      schema: { params: z.object({ id: z.coerce.number().int().positive() }), body: z.object({ targetText: z.string().refine((s) => s.trim() !== '', 'An edit needs a translation') }) },
+      async handler({ params, body, caller }) {
+        const res = await db.updateTable('translation_history').set({ target_text: body.targetText }).where('id', '=', params.id).where('user_id', '=', caller!.userId).executeTakeFirst();
+        if (Number(res.numUpdatedRows) === 0) throw new ApiError(404, `No translation ${params.id} in your history`);
+        return { id: params.id, targetText: body.targetText };
+      },
+    });
+  },
+});
