@@ -23,6 +23,8 @@ export const SYSTEM_PACKAGES = {
     { pkg: 'chromium', check: '/usr/bin/chromium', feature: 'end-to-end tests in Chromium' },
     { pkg: 'fonts-noto-cjk', feature: 'Chinese glyphs in screenshots' },
     { pkg: 'postgresql', check: '/usr/lib/postgresql', feature: 'integration tests against PostgreSQL' },
+    { pkg: 'slapd', check: '/usr/sbin/slapd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
+    { pkg: 'ldap-utils', check: '/usr/bin/ldapadd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
   ],
 };
 

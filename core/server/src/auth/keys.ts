@@ -40,6 +40,8 @@ export async function claimKey(db: Kysely<any>, publicKey: string, now: Date): P
     .returning(['private_key_pem', 'created_at'])
     .executeTakeFirst();
   if (!row) return { ok: false, reason: 'public key unknown or already used' };
+  // The private half is no longer needed: wiping it means a logged ciphertext can never be opened later.
+  await db.updateTable('public_keys').set({ private_key_pem: '' }).where('public_key', '=', publicKey).execute();
   if (now.getTime() - new Date(row.created_at).getTime() > KEY_VALIDITY_MS) return { ok: false, reason: 'public key expired' };
   return { ok: true, privateKeyPem: row.private_key_pem };
 }

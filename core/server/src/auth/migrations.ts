@@ -51,7 +51,7 @@ export const authMigrations: Migration[] = [
           issuer text not null,
           client_id text not null,
           client_secret text,
-          redirect_uri text not null default '',
+          redirect_uri text not null,
           scopes text not null default 'openid profile email',
           enabled boolean not null default true)`,
         `create table sso_logins (
@@ -59,7 +59,6 @@ export const authMigrations: Migration[] = [
           provider_id integer not null references sso_providers(id) on delete cascade,
           code_verifier text not null,
           nonce text not null,
-          redirect_uri text not null,
           created_at timestamptz not null,
           ticket_hash text unique,
           user_id integer references users(id) on delete cascade,
@@ -67,6 +66,14 @@ export const authMigrations: Migration[] = [
           completed_at timestamptz,
           collected_at timestamptz)`,
       );
+    },
+  },
+  {
+    // The redirect URI used at the start of a sign-on is the one the code exchange must repeat;
+    // a provider without one derives it from the request's host.
+    name: '002_sso_redirect_uri',
+    async up(db) {
+      await run(db, `alter table sso_logins add column redirect_uri text not null default ''`, `alter table sso_providers alter column redirect_uri set default ''`);
     },
   },
 ];
