@@ -10,6 +10,7 @@ import { createRootContainer, type Kernel } from './container.js';
 import { HttpClient } from './http/client.js';
 import { ToastNotifier } from './http/notifier.js';
 import { createI18n, savedLocale } from './i18n.js';
+import { markLoginExpired } from './auth/expired.js';
 import { PluginLoader } from './plugins/loader.js';
 import { RegistryStore } from './plugins/registry.js';
 import { registerSharedModules } from './plugins/shared-modules.js';
@@ -33,6 +34,8 @@ export async function bootstrap(rootElement: HTMLElement): Promise<{ kernel: Ker
     endSession: (reload) => {
       session.reset();
       permissions.clear();
+      // The toast dies with the reload: the login page shows the expiry from this mark instead.
+      markLoginExpired();
       if (reload) window.location.reload();
     },
     pathname: () => window.location.pathname,

@@ -2,6 +2,7 @@ import type { i18n as I18n } from 'i18next';
 import type { Registry } from '@linguaport/sdk/shared';
 import type { HttpClient } from '../http/client.js';
 import type { RegistryStore } from '../plugins/registry.js';
+import { encryptPassword } from './crypto.js';
 import { decide, departmentStep, loginRedirect, type GuardDecision, type GuardState } from './guard.js';
 import { firstLeafTarget, reachableTree } from './permissions.js';
 import type { PermissionStore } from './permissions.js';
@@ -93,21 +94,41 @@ export class AccessService {
     return this.http.get<string>('/user/getOnePublicKey');
   }
 
-  /** Resolves with the login envelope so the page can react to 4014; rejects on bad credentials. */
-  async login(username: string, encryptedPassword: string, publicKey: string) {
+  /**
+   * Resolves with the login envelope so the page can react to 4014; rejects on bad credentials.
+   * `symbol` picks a directory domain (empty: the local accounts); `ticket` is the slider puzzle's.
+   */
+  async login(username: string, encryptedPassword: string, publicKey: string, extra: { symbol?: string; ticket?: string } = {}) {
     const form = new FormData();
     form.set('username', username.trim());
     form.set('password', encryptedPassword);
     form.set('publicKey', publicKey);
-    form.set('symbol', '');
+    form.set('symbol', extra.symbol ?? '');
+    if (extra.ticket) form.set('ticket', extra.ticket);
     const env = await this.http.request<{ token: string; userId: number }>({ method: 'POST', url: '/login', data: form });
-    if (env.code === 200 && env.data?.token) {
-      // A fresh sign-in starts without roles or a remembered department of another user.
-      this.session.reset();
-      this.permissions.clear();
-      this.session.setToken(env.data.token);
-    }
+    if (env.code === 200 && env.data?.token) this.startWithToken(env.data.token);
     return env;
+  }
+
+  /** A token from guest login, single sign-on or quick access starts a fresh session. */
+  startWithToken(token: string): void {
+    // A fresh sign-in starts without roles or a remembered department of another user.
+    this.session.reset();
+    this.permissions.clear();
+    this.session.setToken(token);
+  }
+
+  /**
+   * Password change with both passwords sealed by one one-time key. Signed in, the session names the
+   * account; after a 4014 at login there is no session and `username` names it.
+   */
+  async changePassword(oldPassword: string, newPassword: string, username?: string): Promise<void> {
+    const publicKey = await this.fetchPublicKey();
+    const [o, n] = await Promise.all([encryptPassword(oldPassword, publicKey), encryptPassword(newPassword, publicKey)]);
+    await this.http.get('/user/updatePasswordForced', {
+      params: { oldPassword: o, newPassword: n, publicKey, ...(username ? { username: username.trim() } : {}) },
+      silent: true,
+    });
   }
 
   async switchDepartment(departmentId: number): Promise<void> {

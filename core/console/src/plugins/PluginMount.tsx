@@ -18,7 +18,16 @@ interface BoundaryProps {
   pluginId: string;
   version?: string;
   onRetry(): void;
+  /** Tell the server (POST /api/plugins/reportFailure) so administrators see failing plugins. */
+  report(failure: PluginFailureReport): void;
   children: ReactNode;
+}
+
+export interface PluginFailureReport {
+  pluginId: string;
+  version: string;
+  kind: string;
+  message: string;
 }
 
 /** Catches a load rejection or a render error of one plugin; the rest of the console goes on. */
@@ -31,6 +40,8 @@ class PluginBoundary extends Component<BoundaryProps, { error: PluginLoadError |
 
   override componentDidCatch(error: unknown) {
     console.error(`[plugins] ${this.props.pluginId} failed`, error);
+    const e = toPluginError(error, this.props.pluginId);
+    this.props.report({ pluginId: this.props.pluginId, version: this.props.version ?? '', kind: e.kind, message: e.message.slice(0, 2000) });
   }
 
   override render() {
@@ -67,16 +78,21 @@ function PluginView({ promise, view, path }: { promise: Promise<LoadedPlugin>; v
 
 /** Mounts one plugin view: loads the plugin on first use, isolated by its own error boundary. */
 export function PluginMount({ pluginId, view, path }: MountProps) {
-  const { loader, registry } = useKernel();
+  const { loader, registry, http } = useKernel();
   const [attempt, setAttempt] = useState(0);
   // The loader caches one promise per plugin; `attempt` asks again after a failed load.
   const promise = useMemo(() => loader.load(pluginId), [loader, pluginId, attempt]);
   const version = registry.get().plugins[pluginId]?.version;
   return (
-    <PluginBoundary key={`${path}:${attempt}`} pluginId={pluginId} version={version} onRetry={() => { loader.forget(pluginId); setAttempt((n) => n + 1); }}>
+    <PluginBoundary key={`${path}:${attempt}`} pluginId={pluginId} version={version} onRetry={() => { loader.forget(pluginId); setAttempt((n) => n + 1); }} report={(r) => reportFailure(http, r)}>
       <Suspense fallback={<ProgressBar active />}>
         <PluginView promise={promise} view={view} path={path} />
       </Suspense>
     </PluginBoundary>
   );
+}
+
+/** Best effort: a server without the call (404) or any other failure is ignored silently. */
+export function reportFailure(http: { post(url: string, body?: unknown, options?: { silent?: boolean }): Promise<unknown> }, report: PluginFailureReport): void {
+  http.post('/plugins/reportFailure', report, { silent: true }).catch(() => {});
 }

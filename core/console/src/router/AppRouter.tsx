@@ -12,6 +12,8 @@ import { NotFound } from '../pages/NotFound.js';
 import { Unauthorized } from '../pages/Unauthorized.js';
 import { Redirect } from '../pages/Redirect.js';
 import { CustomPage } from '../pages/CustomPage.js';
+import { Sso } from '../pages/Sso.js';
+import { QuickAccess } from '../pages/QuickAccess.js';
 
 // The shell (and Blueprint) is a split chunk: the login page paints without it.
 const Layout = lazy(() => import('../shell/Layout.js').then((m) => ({ default: m.Layout })));
@@ -28,6 +30,8 @@ function AppRoutes({ location }: { location: Location }) {
     <Routes location={location}>
       <Route path="/login" element={<Login />} />
       <Route path="/loginSelect" element={<LoginSelect />} />
+      <Route path="/sso" element={<Sso />} />
+      <Route path="/quickAccess" element={<QuickAccess />} />
       <Route path="/redirect/*" element={<Redirect />} />
       <Route path="/401" element={<Unauthorized />} />
       <Route path="/404" element={<NotFound />} />

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { useLocation, useNavigate, type Location } from 'react-router-dom';
 import { useKernel } from '../container.js';
 import { ProgressBar } from './ProgressBar.js';
@@ -14,11 +14,20 @@ export function Guard({ children }: { children: (location: Location) => ReactNod
   const location = useLocation();
   const navigate = useNavigate();
   const [passed, setPassed] = useState<Location | null>(null);
+  // /sso is reloaded only when reached by navigation inside the console; the page load that a
+  // reload (or the identity provider) makes must render it, or it would reload for ever.
+  const firstRun = useRef(true);
   const key = location.pathname + location.search;
 
   useEffect(() => {
     let live = true;
     if (session.token) http.cancel.cancelAll();
+    const initial = firstRun.current;
+    firstRun.current = false;
+    if (location.pathname === '/sso' && initial) {
+      setPassed(location);
+      return;
+    }
     void access.resolve(location.pathname, key).then((decision) => {
       if (!live) return;
       if (decision.action === 'reload') window.location.reload();

@@ -8,6 +8,10 @@ interface Props {
   /** Paths to highlight: the current menu path, or a detail page's parent. */
   activePath: string;
   collapsed: boolean;
+  /** Mobile layout: the sidebar floats over the content and hides when collapsed. */
+  mobile?: boolean;
+  /** The settings panel's "sidebar logo": logo and site title, linking to the first role's path. */
+  logo?: { src: string | null; title: string; home: string } | null;
 }
 
 function Entry({ entry, activePath, depth }: { entry: MenuEntry; activePath: string; depth: number }) {
@@ -41,9 +45,15 @@ function Entry({ entry, activePath, depth }: { entry: MenuEntry; activePath: str
   );
 }
 
-export function Sidebar({ tree, activePath, collapsed }: Props) {
+export function Sidebar({ tree, activePath, collapsed, mobile, logo }: Props) {
   return (
-    <nav className={`lp-sidebar${collapsed ? ' lp-collapsed' : ''}`} data-testid="sidebar">
+    <nav className={`lp-sidebar${collapsed ? ' lp-collapsed' : ''}${mobile ? ' lp-mobile' : ''}`} data-testid="sidebar" data-collapsed={collapsed ? 'true' : 'false'}>
+      {logo ? (
+        <NavLink to={logo.home} className="lp-sidebar-logo" data-testid="sidebar-logo">
+          {logo.src ? <img src={logo.src} alt="" /> : null}
+          <span className="lp-menu-label">{logo.title}</span>
+        </NavLink>
+      ) : null}
       <ul className="lp-menu">{tree.map((e) => <Entry key={e.id ?? e.path} entry={e} activePath={activePath} depth={0} />)}</ul>
     </nav>
   );

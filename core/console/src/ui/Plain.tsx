@@ -41,3 +41,30 @@ export function PlainNonIdeal({ title, description, action, testId }: { title: s
     </div>
   );
 }
+
+/**
+ * A modal on the login path with Blueprint's dialog classes. It does not close on an outside click
+ * (spec 01 section 9); only its own buttons close it.
+ */
+export function PlainDialog({ title, children, testId, width = 600 }: { title: string; children: ReactNode; testId?: string; width?: number }) {
+  return (
+    <div className="bp6-overlay bp6-overlay-open lp-plain-overlay">
+      <div className="bp6-overlay-backdrop" />
+      <div className="lp-plain-dialog-container">
+        <div className="bp6-dialog" role="dialog" aria-modal="true" aria-label={title} data-testid={testId} style={{ width, maxWidth: '95vw' }}>
+          <div className="bp6-dialog-header"><h4 className="bp6-heading">{title}</h4></div>
+          <div className="bp6-dialog-body">{children}</div>
+        </div>
+      </div>
+    </div>
+  );
+}
+
+export function PlainField({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className={bp.formGroup}>
+      <label className={bp.label} htmlFor={id}>{label}</label>
+      {children}
+    </div>
+  );
+}
