@@ -1,18 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { RouteDefinition } from '@linguaport/sdk/server';
+import { CORE_PLUGIN_ID } from '../access/core-permissions.js';
 import type { RouteOwner } from '../http/app.js';
 
 /**
  * The kernel's operation log (table `operation_log`): every call that changes data (POST, PUT,
  * DELETE, PATCH) is recorded after its response, successes and failures alike, with no plugin doing
- * it by hand. Sign-in calls (public mutating routes and logout) are logged under module `auth`
- * with the user name. Never the body, never the query string (it may carry an API key).
+ * it by hand. The kernel's sign-in calls (login, logout, register, SSO, ...) are logged under module
+ * `auth` with the user name. Never the body, never the query string (it may carry an API key).
  */
 
 const MUTATING = new Set(['POST', 'PUT', 'DELETE', 'PATCH']);
 export const AUTH_MODULE = 'auth';
-const AUTH_URLS = new Set(['/logout']);
+/** The kernel's sign-in-like calls: logged under module `auth`. */
+const AUTH_URL = /^\/(login|logout|user\/register|user\/updatePasswordForced|user\/switchDepartment|quickAccess\/|captcha\/|sso\/)/;
 
 interface TrackedRoute {
   module: string;
@@ -34,6 +36,13 @@ function operatorName(request: FastifyRequest): string | null {
   const body = request.body as Record<string, unknown> | null | undefined;
   const name = body && typeof body === 'object' ? body.username : undefined;
   return typeof name === 'string' ? name.trim().slice(0, 255) || null : null;
+}
+
+/** A plugin's routes default to its id; the kernel's to `auth` for sign-in calls, else their area (`/lt/translate` -> `lt`). */
+function defaultModule(def: RouteDefinition, owner: RouteOwner): string {
+  if (owner.pluginId !== CORE_PLUGIN_ID) return owner.pluginId;
+  if (AUTH_URL.test(def.url)) return AUTH_MODULE;
+  return def.url.split('/')[1] || owner.pluginId;
 }
 
 export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: () => Date): OperationLog {
@@ -81,8 +90,7 @@ export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: 
   return {
     track(def, owner) {
       if (!MUTATING.has(def.method)) return;
-      const auth = def.access === 'public' || AUTH_URLS.has(def.url);
-      routes.set(`${def.method} /api${def.url}`, { module: def.module ?? (auth ? AUTH_MODULE : owner.pluginId), summary: def.summary ?? null });
+      routes.set(`${def.method} /api${def.url}`, { module: def.module ?? defaultModule(def, owner), summary: def.summary ?? null });
     },
     async idle() {
       while (pending.size) await Promise.all([...pending]);
