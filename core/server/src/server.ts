@@ -24,6 +24,7 @@ import { readDeploymentSet } from './plugins/deployment.js';
 import { startPlugins } from './plugins/host.js';
 import { resolveApiKeyCaller as resolveApiKeyForLt } from './auth/api-keys.js';
 import { ltRoutes } from './translation/lt-routes.js';
+import { openApiRoute, type DocumentedRoute } from './http/openapi.js';
 import { translationMigrations } from './translation/migrations.js';
 import { createTranslationService } from './translation/service.js';
 import { systemConfigReader } from './translation/settings-reader.js';
@@ -113,10 +114,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // Every route goes through here so the operation log knows its module and title.
     const oplog = installOperationLog(app, db, now);
     const routes: RegisteredRoute[] = [];
+    // The OpenAPI document is generated from these (GET /api/openapi.json).
+    const documented: DocumentedRoute[] = [];
     const registerRoute = (def: RouteDefinition, owner: RouteOwner) => {
       oplog.track(def, owner);
       kernel.registerRoute(def, owner);
       routes.push({ method: def.method, url: `/api${def.url}`, access: def.access, pluginId: owner.pluginId });
+      documented.push({ def, pluginId: owner.pluginId });
     };
     cleanups.push(() => oplog.idle());
     cleanups.push(() => app.close());
@@ -165,6 +169,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     for (const route of managementRoutes({ db, runtime: rt, bus })) registerRoute(route, management);
     registerRoute(reportFailureRoute(db), core);
     await rt.syncTree();
+    registerRoute(openApiRoute(() => documented), core);
     await serveDist(kernel, config.distDir, rt.installedRoot());
     await app.ready();
     return { app, database, routes, close };

@@ -1,0 +1,70 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toOpenApiPath } from '../../../../core/server/src/http/openapi.js';
+import { ADMIN_PASSWORD, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+
+// The document generated from the real kernel with a few product plugins loaded.
+
+const PLUGINS = join(import.meta.dirname, '..', '..', '..');
+let kernel: TestKernel;
+let doc: any;
+
+beforeAll(async () => {
+  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
+    config.registryFile = join(config.dataDir, 'registry.json');
+    const plugins = ['api-docs', 'domain', 'feedback', 'dictionary'].map((id) => ({ id, path: join(PLUGINS, id), enabled: true }));
+    writeFileSync(config.registryFile, JSON.stringify({ plugins }));
+  });
+  const admin = await kernel.login('admin', ADMIN_PASSWORD);
+  const res = await kernel.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { jwt: admin } });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toContain('application/json');
+  doc = res.json();
+}, 120_000);
+
+afterAll(async () => {
+  await kernel?.shutdown();
+});
+
+describe('GET /api/openapi.json', () => {
+  it('is an OpenAPI 3.1 document with the X-Api-Key scheme', () => {
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.servers).toEqual([{ url: '/api' }]);
+    expect(doc.components.securitySchemes.ApiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-Api-Key' }));
+  });
+
+  it('describes every registered route, kernel and plugins alike', () => {
+    const missing = kernel.routes.filter((r) => !doc.paths[toOpenApiPath(r.url.replace(/^\/api/, ''))]?.[r.method.toLowerCase()]).map((r) => `${r.method} ${r.url}`);
+    expect(missing).toEqual([]);
+    expect(kernel.routes.length).toBeGreaterThan(40);
+  });
+
+  it('turns path and query schemas into parameters', () => {
+    const del = doc.paths['/domain/delete/{code}'].delete;
+    expect(del.parameters).toContainEqual(expect.objectContaining({ name: 'code', in: 'path', required: true }));
+    expect(del['x-permission']).toEqual(['domain:delete']);
+    const page = doc.paths['/dictType/page'].get;
+    const names = page.parameters.map((p: { name: string }) => p.name);
+    expect(names).toEqual(expect.arrayContaining(['page', 'pageSize', 'name', 'code', 'enabled']));
+    expect(page.parameters.find((p: { name: string }) => p.name === 'enabled').schema.enum).toEqual(['true', 'false']);
+  });
+
+  it('describes JSON bodies with their required fields, and file uploads as multipart with a binary part', () => {
+    const add = doc.paths['/dictData/add'].post.requestBody.content['application/json'].schema;
+    expect(add.required).toEqual(expect.arrayContaining(['typeId', 'name', 'code', 'value', 'sort']));
+    const feedback = doc.paths['/feedback/add'].post.requestBody.content['multipart/form-data'].schema;
+    expect(feedback.properties.screenshot.properties.data).toEqual(expect.objectContaining({ type: 'string', format: 'binary' }));
+    expect(feedback.properties.type.enum).toEqual(['system', 'internal']);
+  });
+
+  it('marks public calls as needing no credentials and others as needing a key or a session', () => {
+    expect(doc.paths['/user/getOnePublicKey'].get.security).toEqual([]);
+    expect(doc.paths['/domain/list'].get.security).toEqual([{ ApiKey: [] }, { Session: [] }]);
+  });
+
+  it('is refused without credentials', async () => {
+    const res = await kernel.call('GET', '/api/openapi.json', null);
+    expect(res.body.code).toBe(601);
+  });
+});
