@@ -1,0 +1,4 @@
+import { definePlugin } from '@linguaport/sdk/console';
+import { PlugIn } from './PlugIn.js';
+
+export default definePlugin({ id: 'plug-in', views: { PlugIn } });

@@ -1,0 +1,15 @@
+// Types of pack.mjs for the TypeScript tests that call the packer's builder.
+import type { PluginManifest } from '@linguaport/sdk/shared';
+
+export interface PackageLayout {
+  bundle: string;
+  css: string | null;
+  locales: Record<string, string>;
+  logo: string | null;
+  server: string | null;
+}
+
+export function buildPackageFiles(
+  pluginDir: string,
+  options: { rootDir: string; sharedModules: string[] },
+): Promise<{ manifest: PluginManifest; entries: { path: string; data: Buffer }[]; layout: PackageLayout }>;
