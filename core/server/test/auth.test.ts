@@ -130,7 +130,7 @@ describe('sessions', () => {
     const token = await k.login('reader', 'Reader-pass-1');
     const res = await k.call('GET', '/api/user/getUserInfoByToken', token);
     expect(res.body.code).toBe(200);
-    expect(res.body.data.user).toEqual({ id: reader.userId, userId: reader.userId, username: 'reader', realName: 'reader', userType: 0, apiKey: null });
+    expect(res.body.data.user).toEqual({ id: reader.userId, userId: reader.userId, username: 'reader', realName: 'reader', userType: 0, apiKey: null, email: null, phone: null, locale: null });
     expect(res.body.data.departmentRoleBos).toEqual([
       { department: { id: reader.departmentId, departmentName: '默认部门' }, roles: [{ id: expect.any(Number), roleName: 'Note reader', path: '/notes' }] },
     ]);
