@@ -193,11 +193,13 @@ describe('menus and enforcement', () => {
         children: [{ id: expect.any(Number), path: '/notes', permissionName: '笔记本', permissionType: 1, icon: 'document', sort: 5, configKey: null, configValue: null, children: [] }],
       },
     ]);
-    expect(zh.buttonsPermissionMenus).toEqual([{ id: expect.any(Number), permissionKey: 'notes:add', path: '/notes', permissionName: '添加笔记' }]);
+    // The kernel's own keys (permission:*, systemConfig:*, ...) are buttons too, without a path.
+    expect(zh.buttonsPermissionMenus.filter((b: any) => b.path !== null)).toEqual([{ id: expect.any(Number), permissionKey: 'notes:add', path: '/notes', permissionName: '添加笔记' }]);
+    expect(zh.buttonsPermissionMenus.map((b: any) => b.permissionKey)).toEqual(expect.arrayContaining(['permission:add', 'role:grant', 'systemConfig:edit']));
     expect(zh.department).toEqual({ id: reader.departmentId, departmentName: '默认部门' });
     const en = (await menu(token, admin.id, 'en-US')).body.data;
     expect(en.menusPermissionMenus[0].children[0].permissionName).toBe('Notebook');
-    expect(en.buttonsPermissionMenus[0].permissionName).toBe('Add notes');
+    expect(en.buttonsPermissionMenus.find((b: any) => b.permissionKey === 'notes:add').permissionName).toBe('Add notes');
   });
 
   it('gives a user only the menus and buttons their role holds', async () => {
