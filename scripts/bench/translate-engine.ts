@@ -7,6 +7,12 @@ import { join } from 'node:path';
 import { createApertiumAdapter } from '../../core/server/src/translation/apertium/adapter.js';
 import { ApyProcess } from '../../core/server/src/translation/apertium/apy-process.js';
 import { mapLimit } from '../../core/server/src/translation/http.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { loadConfig } from '../../core/server/src/config.js';
+import { createServer } from '../../core/server/src/server.js';
+import { resetApiKey } from '../../core/server/src/auth/api-keys.js';
+import { loadSecret } from '../../core/server/src/auth/secret.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SENTENCES = Number(process.env.BENCH_SENTENCES ?? 3000);
@@ -49,6 +55,19 @@ execFileSync('apertium', ['-u', 'eng-spa', file, join(dir, 'corpus-es.txt')]);
 const cliMs = performance.now() - t;
 console.log(`apertium CLI (-u eng-spa, whole file):      ${fmt(words / (cliMs / 1000))} words/s (${(cliMs / 1000).toFixed(2)} s)`);
 
+let apyShortMs = 0;
+let apyDirectWps = 0;
+const short = 'The red car is fast.';
+const lat = async (fn: () => Promise<unknown>) => {
+  for (let i = 0; i < 5; i++) await fn();
+  const xs: number[] = [];
+  for (let i = 0; i < 50; i++) {
+    const s = performance.now();
+    await fn();
+    xs.push(performance.now() - s);
+  }
+  return median(xs);
+};
 const apy = await ApyProcess.start({ containers: CONTAINERS });
 try {
   // 2. APy directly: the joined batch as one form POST, no parsing beyond JSON.
@@ -78,22 +97,66 @@ try {
   console.log(`APy direct, 1 sentence/request (${CLIENTS} clients):  ${fmt(singleWords / (singleMs / 1000))} words/s`);
 
   // 4. One short warm sentence, one at a time.
-  const short = 'The red car is fast.';
-  const lat = async (fn: () => Promise<unknown>) => {
-    for (let i = 0; i < 5; i++) await fn();
-    const xs: number[] = [];
-    for (let i = 0; i < 50; i++) {
-      const s = performance.now();
-      await fn();
-      xs.push(performance.now() - s);
-    }
-    return median(xs);
-  };
   console.log(`short warm sentence, APy direct:            p50 ${(await lat(() => direct(short))).toFixed(1)} ms`);
   console.log(`short warm sentence, adapter:               p50 ${(await lat(() => engine.translate({ source: 'en', target: 'es', segments: [short], format: 'text' }))).toFixed(1)} ms`);
   console.log(`short warm sentence, html through adapter:  p50 ${(await lat(() => engine.translate({ source: 'en', target: 'es', segments: ['The <b>red</b> car is fast.'], format: 'html' }))).toFixed(1)} ms`);
-  // The HTTP layer adds this figure when `/api/lt/translate` exists.
-  console.log('short warm sentence, /api/lt/translate:     n/a');
+  apyShortMs = await lat(() => direct(short));
+  apyDirectWps = words / (directMs / 1000);
 } finally {
   await apy.stop();
+}
+
+// 5. The whole platform: the real server in-process (PGlite, its own managed APy with the seeded
+// engine's container count), a LibreTranslate client with an API key over loopback HTTP.
+{
+  const dataDir = mkdtempSync(join(tmpdir(), 'bench-lt-'));
+  const registryFile = join(dataDir, 'registry.json');
+  writeFileSync(registryFile, JSON.stringify({ plugins: [] }));
+  const config = { ...loadConfig({}), dataDir, databaseUrl: null, distDir: join(dataDir, 'dist'), registryFile, adminPassword: 'Bench-admin-Passw0rd', logLevel: 'warn' as const, port: 0, host: '127.0.0.1' };
+  const server = await createServer(config, { engineAutostart: true, print: () => {}, logStream: { write: () => {} } });
+  try {
+    const admin = await server.database.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow();
+    const apiKey = (await resetApiKey(server.database.db, loadSecret(dataDir), admin.id, new Date()))!;
+    await server.database.db.updateTable('system_config').set({ config_value: '1000000000' }).where('config_key', '=', 'API_TRANSLATION_CAP').execute();
+    await server.app.listen({ port: 0, host: '127.0.0.1' });
+    const address = server.app.server.address() as { port: number };
+    const base = `http://127.0.0.1:${address.port}/api/lt`;
+    const lt = async (q: string | string[]) => {
+      const res = await fetch(`${base}/translate`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q, source: 'en', target: 'es', format: 'text', api_key: apiKey }) });
+      const body = (await res.json()) as { translatedText?: unknown; error?: string };
+      if (res.status !== 200) throw new Error(`/api/lt/translate answered ${res.status}: ${body.error}`);
+      return body.translatedText;
+    };
+    // The first request starts the node (autostart runs in the background); then warm the pipelines.
+    for (let i = 0; ; i++) {
+      try {
+        await lt('Hello.');
+        break;
+      } catch (err) {
+        if (i > 300) throw err;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    await mapLimit(batches.slice(0, CLIENTS), CLIENTS, (b) => lt(b.join(' ')));
+    t = performance.now();
+    await mapLimit(batches, CLIENTS, (b) => lt(b.join(' ')));
+    const ltMs = performance.now() - t;
+    const ltWps = words / (ltMs / 1000);
+    console.log(`/api/lt/translate (${BATCH} sentences as one q, ${CLIENTS} clients): ${fmt(ltWps)} words/s`);
+    t = performance.now();
+    await mapLimit(batches, CLIENTS, (b) => lt(b));
+    const ltArrayWps = words / ((performance.now() - t) / 1000);
+    console.log(`/api/lt/translate (q as array of ${BATCH}, ${CLIENTS} clients): ${fmt(ltArrayWps)} words/s`);
+    const ltShortMs = await lat(() => lt(short));
+    console.log(`short warm sentence, /api/lt/translate:     p50 ${ltShortMs.toFixed(1)} ms`);
+    const cliWps = words / (cliMs / 1000);
+    const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
+    console.log('targets (issue 6):');
+    console.log(`  /api/lt vs APy direct:   ${(ltWps / apyDirectWps).toFixed(2)} (target >= 0.80) ${verdict(ltWps / apyDirectWps >= 0.8)}`);
+    console.log(`  /api/lt vs CLI:          ${(ltWps / cliWps).toFixed(2)} (target >= 0.50) ${verdict(ltWps / cliWps >= 0.5)}`);
+    console.log(`  short latency vs APy:    ${(ltShortMs / apyShortMs).toFixed(2)}x (target <= 1.5x) ${verdict(ltShortMs / apyShortMs <= 1.5)}`);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
 }

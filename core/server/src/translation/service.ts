@@ -16,7 +16,7 @@ import { verifyLicenceFile } from './licence.js';
 import { startNodeRuntime, stopNodeRuntime, type NodeKind, type NodeRuntime, type NodeSpec } from './node-runtime.js';
 import { translateText } from './pipeline.js';
 import { languageDetector, segmentWords, splitSentences, type LanguageDetector } from './text-tools.js';
-import { addUsage, countCharacters, readNumberSetting, usageToday } from './usage.js';
+import { countCharacters, readNumberSetting, UsageLedger } from './usage.js';
 
 /**
  * The translation service behind `ctx.engines`. It keeps a runtime per started node, picks a
@@ -92,6 +92,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   let closed = false;
   let detector: Promise<LanguageDetector> | null = null;
   let rr = 0;
+  const usage = new UsageLedger(db, (err) => logger.error('usage record not written', { error: err.message }));
 
   async function load(): Promise<void> {
     engines = (await db.selectFrom('engines').selectAll().orderBy('id').execute()) as EngineRow[];
@@ -279,7 +280,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       if (characters > cap) throw new ApiError(400, `The text has ${characters} characters; the cap for text translation is ${cap}`);
     } else if (request.channel === 'api') {
       const cap = await readNumberSetting(options.readSetting, 'API_TRANSLATION_CAP', 100_000);
-      const used = await usageToday(db, request.callerId, 'api', now());
+      const used = await usage.today(request.callerId, 'api', now());
       if (used + characters > cap) throw new ApiError(429, `API character cap reached: ${used} of ${cap} characters used today, this request has ${characters}`);
     }
     await ensureStarted();
@@ -291,7 +292,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       source = detected.language;
     }
     if (source === request.target) {
-      await addUsage(db, request.callerId, request.channel, characters, 0, now());
+      usage.add(request.callerId, request.channel, characters, 0, now());
       return { text: request.text, source, target: request.target, detected, characters, engineId: 0, nodeId: 0 };
     }
     const signal = request.signal ? AbortSignal.any([request.signal, AbortSignal.timeout(deadlineMs)]) : AbortSignal.timeout(deadlineMs);
@@ -304,7 +305,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       pick.node.inFlight++;
       try {
         const result = await translateText({ text: request.text, source, target: request.target, format, domain: request.domain }, { engine: pick.node.adapter, signal });
-        await addUsage(db, request.callerId, request.channel, characters, 0, now());
+        usage.add(request.callerId, request.channel, characters, 0, now());
         return { text: result.text, source, target: request.target, detected, characters, engineId: pick.engine.id, nodeId: pick.node.spec.id };
       } catch (err) {
         lastError = err as Error;
@@ -375,6 +376,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       await Promise.allSettled([...starting.values()]);
       await Promise.all([...runtimes.values()].map((r) => stopNodeRuntime(r)));
       runtimes.clear();
+      await usage.flush();
     },
     translate,
     detect,
@@ -386,7 +388,8 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       return segmentWords(text, language);
     },
     async recordUsage(userId, channel, characters, documents = 0) {
-      await addUsage(db, userId, channel, characters, documents, now());
+      usage.add(userId, channel, characters, documents, now());
+      await usage.flush();
     },
     nodes: {
       async start(id) {

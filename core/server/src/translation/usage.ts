@@ -48,3 +48,60 @@ export async function readNumberSetting(read: (key: string) => Promise<string | 
   const value = Number(await read(key));
   return Number.isFinite(value) && value > 0 ? value : fallback;
 }
+
+/**
+ * Usage writes off the request path: increments are merged per (user, day, channel) and written
+ * in one statement each after `flushMs` (default 100 ms), so a translation never waits for the
+ * database and a busy API client costs one write per interval, not per request. `today` serves
+ * the API cap from a total read once and kept up to date by this process's own increments
+ * (re-read every 10 s, so other server instances' usage is seen within that).
+ */
+export class UsageLedger {
+  private readonly pending = new Map<string, { userId: number; channel: TranslationChannel; characters: number; documents: number; at: Date }>();
+  private readonly totals = new Map<string, { value: number; loadedAt: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Kysely<any>,
+    private readonly onError: (err: Error) => void,
+    private readonly flushMs = 100,
+  ) {}
+
+  add(userId: number, channel: TranslationChannel, characters: number, documents: number, at: Date): void {
+    const key = `${userId}|${isoDay(at)}|${channel}`;
+    const p = this.pending.get(key);
+    if (p) {
+      p.characters += characters;
+      p.documents += documents;
+      if (at > p.at) p.at = at;
+    } else this.pending.set(key, { userId, channel, characters, documents, at });
+    const total = this.totals.get(key);
+    if (total) total.value += characters;
+    this.timer ??= setTimeout(() => void this.flush(), this.flushMs);
+  }
+
+  async today(userId: number, channel: TranslationChannel, at: Date): Promise<number> {
+    const key = `${userId}|${isoDay(at)}|${channel}`;
+    const hit = this.totals.get(key);
+    if (hit && Date.now() - hit.loadedAt < 10_000) return hit.value;
+    await this.flush();
+    const value = await usageToday(this.db, userId, channel, at);
+    this.totals.set(key, { value, loadedAt: Date.now() });
+    return value;
+  }
+
+  /** Writes everything added so far; resolves when it is in the database. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = [...this.pending.values()];
+    this.pending.clear();
+    this.flushing = this.flushing.then(async () => {
+      for (const u of batch) {
+        await addUsage(this.db, u.userId, u.channel, u.characters, u.documents, u.at).catch((err: Error) => this.onError(err));
+      }
+    });
+    return this.flushing;
+  }
+}
