@@ -139,6 +139,9 @@ describe('permission tree', () => {
     const moved = await callEn('PUT', '/api/permissionMenu/update', menuAdminToken, { ...notes, path: '/elsewhere' });
     expect(moved.status).toBe(400);
     expect(moved.body.msg).toContain('declared by plugin notes');
+    const renamed = await callEn('PUT', '/api/permissionMenu/update', menuAdminToken, { ...notes, nameEn: 'My notes' });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body.msg).toContain("plugin notes's locale files");
     // Admins may still re-order and re-icon a plugin's node.
     const reordered = await callEn('PUT', '/api/permissionMenu/update', menuAdminToken, { ...notes, sort: 4, icon: 'book' });
     expect(reordered.body.data).toMatchObject({ sort: 4, icon: 'book', path: '/notes' });

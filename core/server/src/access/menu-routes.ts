@@ -11,7 +11,7 @@ import { PermissionType } from './permission-tree.js';
 /**
  * The permission tree's admin calls (spec 01 section 7.2) and role grants. Nodes that a plugin or
  * the kernel owns come from manifests and are re-synced at every start, so they cannot be deleted
- * and their key, type and path cannot change here; admins may move, rename, re-order and flag them.
+ * and their key, type, path and names cannot change here; admins may move, re-order, re-icon and flag them.
  */
 
 interface NodeRow {
@@ -256,6 +256,17 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
             throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${fixed.join(', ')} of node ${current.key} cannot change: it is declared by ${owner}`);
           }
         }
+        // Declared nodes take their names from the plugin's locale files (or the kernel) at every start:
+        // a rename here would silently come undone, so it is refused.
+        const declared = current.plugin_id !== null || corePermissionKeys.has(current.key);
+        const renamed =
+          (body.nameZh !== undefined && body.nameZh !== current.name_zh) ||
+          (body.nameEn !== undefined && body.nameEn !== current.name_en) ||
+          (body.nameZh === undefined && body.nameEn === undefined && body.permissionName !== current.name_zh && body.permissionName !== current.name_en);
+        if (declared && renamed) {
+          throw new ApiError(Codes.BAD_REQUEST, `Invalid request: the name of ${current.key} comes from ${current.plugin_id ? `plugin ${current.plugin_id}'s locale files` : 'the kernel'} and cannot be changed here`);
+        }
+        const keepNames = declared ? { name_zh: current.name_zh, name_en: current.name_en } : names(body);
         if (await keyTaken(body.key, body.id)) throw new ApiError(Codes.CONFLICT, `A permission node with key ${body.key} already exists`);
         await checkParent(body.parentId, body.id);
         const row = await db
@@ -263,7 +274,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
           .set({
             parent_id: body.parentId ?? null,
             key: body.key,
-            ...names(body),
+            ...keepNames,
             type: body.permissionType,
             path: body.path,
             icon: body.icon,
