@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Card, Callout, H3, H5, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useApi, useSession, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { MyUsageTile } from './UsageTile.js';
+import { DownloadsTile, MessagesTile, ShortcutsTile } from './tiles.js';
 
 interface Health {
   status: 'ok' | 'degraded';
@@ -33,6 +35,12 @@ export function Home() {
       <div>
         <H3>{t('welcome', { name })}</H3>
         {session.departmentName && <span className="bp6-text-muted">{t('department', { name: session.departmentName })}</span>}
+      </div>
+      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(420px, 1fr))', gap: 16, alignItems: 'start' }}>
+        <ShortcutsTile />
+        <MessagesTile />
+        <MyUsageTile />
+        <DownloadsTile />
       </div>
       <Card>
         <H5>{t('status')}</H5>

@@ -1,0 +1,40 @@
+import { HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { useTranslation } from '@linguaport/sdk/console';
+import { Tile, useTile } from './tiles.js';
+
+interface Operation {
+  id: number;
+  module: string;
+  message: string;
+  operatorName: string | null;
+  method: string;
+  outcome: 'success' | 'failure';
+  createdAt: string;
+}
+
+export function OperationsTile() {
+  const { t } = useTranslation();
+  const [load] = useTile<Operation[]>('/home/operations', { limit: 8 });
+  return (
+    <Tile title={t('operations')} load={load} testId="tile-operations">
+      {(list) =>
+        list.length === 0 ? (
+          <span className="bp6-text-muted">{t('noOperations')}</span>
+        ) : (
+          <HTMLTable compact style={{ width: '100%' }}>
+            <tbody>
+              {list.map((o) => (
+                <tr key={o.id}>
+                  <td><Tag minimal intent={o.outcome === 'success' ? Intent.SUCCESS : Intent.DANGER}>{o.module}</Tag></td>
+                  <td>{o.message}</td>
+                  <td>{o.operatorName}</td>
+                  <td className="bp6-text-muted" style={{ whiteSpace: 'nowrap' }}>{new Date(o.createdAt).toLocaleString()}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        )
+      }
+    </Tile>
+  );
+}
