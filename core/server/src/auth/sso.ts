@@ -54,6 +54,31 @@ export async function saveSsoProvider(db: Kysely<any>, secret: Secret, p: SsoPro
   return (await db.insertInto('sso_providers').values(values).returning('id').executeTakeFirstOrThrow()).id;
 }
 
+interface ProviderRow {
+  id: number;
+  name: string;
+  issuer: string;
+  client_id: string;
+  client_secret: string | null;
+  redirect_uri: string;
+  scopes: string;
+  enabled: boolean;
+}
+
+interface LoginRow {
+  state: string;
+  provider_id: number;
+  code_verifier: string;
+  nonce: string;
+  redirect_uri: string;
+  created_at: Date | string;
+  ticket_hash: string;
+  user_id: number | null;
+  outcome: string | null;
+  completed_at: Date | string | null;
+  collected_at: Date | string | null;
+}
+
 const ticketHash = (t: string) => createHash('sha256').update(t).digest('hex');
 
 export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
@@ -73,7 +98,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   }
 
   async function activeProvider() {
-    const p = await db.selectFrom('sso_providers').selectAll().where('enabled', '=', true).orderBy('id').executeTakeFirst();
+    const p = (await db.selectFrom('sso_providers').selectAll().where('enabled', '=', true).orderBy('id').executeTakeFirst()) as ProviderRow | undefined;
     if (!p) throw new ApiError(Codes.NOT_FOUND, 'Single sign-on is not configured');
     return p;
   }
@@ -86,7 +111,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
 
   /** Step 2's work; returns the outcome stored for the status call. */
   async function complete(login: { provider_id: number; code_verifier: string; nonce: string; state: string; redirect_uri: string }, query: Record<string, string>): Promise<{ userId: number } | { error: string }> {
-    const provider = await db.selectFrom('sso_providers').selectAll().where('id', '=', login.provider_id).executeTakeFirstOrThrow();
+    const provider = (await db.selectFrom('sso_providers').selectAll().where('id', '=', login.provider_id).executeTakeFirstOrThrow()) as ProviderRow;
     const config = await configFor(provider);
     const current = new URL(login.redirect_uri);
     for (const [k, v] of Object.entries(query)) current.searchParams.set(k, v);
@@ -169,7 +194,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       schema: { query: z.record(z.string(), z.string()) },
       async handler({ query }) {
         const state = query.state ?? '';
-        const login = state ? await db.selectFrom('sso_logins').selectAll().where('state', '=', state).executeTakeFirst() : undefined;
+        const login = state ? ((await db.selectFrom('sso_logins').selectAll().where('state', '=', state).executeTakeFirst()) as LoginRow | undefined) : undefined;
         if (!login) return { raw: true as const, status: 302, headers: { location: '/sso?error=unknown-state' }, contentType: 'text/plain', body: '' };
         const at = now();
         let outcome: { userId: number } | { error: string };
@@ -195,7 +220,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       schema: { query: z.object({ ticket: z.string().min(1) }) },
       async handler({ query }) {
         const at = now();
-        const login = await db.selectFrom('sso_logins').selectAll().where('ticket_hash', '=', ticketHash(query.ticket)).executeTakeFirst();
+        const login = (await db.selectFrom('sso_logins').selectAll().where('ticket_hash', '=', ticketHash(query.ticket)).executeTakeFirst()) as LoginRow | undefined;
         if (!login || at.getTime() - new Date(login.created_at).getTime() > 2 * SSO_LOGIN_VALIDITY_MS) throw new ApiError(Codes.AUTH_FAILED, 'Unknown or expired single sign-on ticket; start again');
         if (!login.completed_at) throw new ApiError(Codes.SSO_PENDING, 'Single sign-on not finished yet');
         if (login.outcome !== 'ok' || !login.user_id) throw new ApiError(Codes.AUTH_FAILED, login.outcome ?? 'Single sign-on failed');
