@@ -255,6 +255,19 @@ describe('system configuration', () => {
     expect((await callEn('GET', '/api/systemConfig/getOneConfigInfo?configKey=SITE_TITLE', nobodyToken)).body.data.configValue).toBe('Linguaport');
   });
 
+  it('grants the engine-expiry notice as a system-config permission that follows its switch', async () => {
+    const adminInfo = (await k.call('GET', '/api/user/getUserInfoByToken', admin)).body.data;
+    const menus = async () =>
+      (await k.call('GET', `/api/permissionMenu/getPermissionMenu?userId=${adminInfo.user.id}&departmentId=${adminInfo.currentDepartmentId}`, admin)).body.data.systemConfigPermissionMenus;
+    expect(await menus()).toContainEqual({ configKey: 'ENGINE_EXPIRY_NOTICE', configValue: '1' });
+    const socket = await connect(bobToken);
+    expect((await callEn('PUT', '/api/systemConfig/updateConfig', configAdminToken, { configKey: 'ENGINE_EXPIRY_NOTICE', configValue: '0' })).body.code).toBe(200);
+    await socket.waitFor('permissions.changed', (p) => p.all === true);
+    expect(await menus()).toContainEqual({ configKey: 'ENGINE_EXPIRY_NOTICE', configValue: '0' });
+    await callEn('PUT', '/api/systemConfig/updateConfig', configAdminToken, { configKey: 'ENGINE_EXPIRY_NOTICE', configValue: '1' });
+    socket.close();
+  });
+
   it('lets a plugin read and change settings through ctx.settings, with the same checks', async () => {
     expect((await callEn('GET', '/api/pager/setting?key=QUEUE_LIMIT', aliceToken)).body.data).toBe('100');
     expect((await callEn('PUT', '/api/pager/setting', aliceToken, { key: 'QUEUE_LIMIT', value: '250' })).body.code).toBe(200);

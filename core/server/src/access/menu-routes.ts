@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ApiError, Codes, type EventBus, type RouteDefinition } from '@linguaport/sdk/server';
 import type { Locale } from '@linguaport/sdk/shared';
 import { localeOf } from '../http/locale.js';
+import { CONFIG_PERMISSION_NODES } from '../system/migrations.js';
 import { corePermissionKeys } from './core-permissions.js';
 import { grantedPermissions, rolesIn } from './grants.js';
 import { notifyPermissionsChanged } from './notify.js';
@@ -57,7 +58,8 @@ export interface AdminMenuNode {
   children: AdminMenuNode[];
 }
 
-const isOwned = (r: NodeRow) => r.plugin_id !== null || r.key.startsWith('group:') || corePermissionKeys.has(r.key);
+const kernelKeys = new Set<string>([...corePermissionKeys, ...CONFIG_PERMISSION_NODES.map((n) => n.key)]);
+const isOwned = (r: NodeRow) => r.plugin_id !== null || r.key.startsWith('group:') || kernelKeys.has(r.key);
 
 function present(r: NodeRow, locale: Locale): AdminMenuNode {
   return {
@@ -258,7 +260,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
         }
         // Declared nodes take their names from the plugin's locale files (or the kernel) at every start:
         // a rename here would silently come undone, so it is refused.
-        const declared = current.plugin_id !== null || corePermissionKeys.has(current.key);
+        const declared = current.plugin_id !== null || kernelKeys.has(current.key);
         const renamed =
           (body.nameZh !== undefined && body.nameZh !== current.name_zh) ||
           (body.nameEn !== undefined && body.nameEn !== current.name_en) ||

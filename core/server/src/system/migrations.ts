@@ -55,6 +55,13 @@ export const CONFIG_SEEDS: ConfigSeed[] = [
   { key: 'QUEUE_LIMIT', value: '100', zh: '排队任务上限', en: 'Queue limit', group: 'translation', type: 'integer' },
 ];
 
+/**
+ * System-config permissions (spec 01 section 6): tree nodes carrying a configKey whose configValue
+ * mirrors the switch of the same key, so a role granted the node sees the feature only while the
+ * switch is on (the console checks configValue = 1).
+ */
+export const CONFIG_PERMISSION_NODES = [{ key: 'notice:engineExpiry', configKey: 'ENGINE_EXPIRY_NOTICE', zh: '引擎到期提醒', en: 'Engine expiry notice' }] as const;
+
 export const systemMigrations: Migration[] = [
   {
     name: '001_config_columns_messages_oplog',
@@ -99,6 +106,20 @@ export const systemMigrations: Migration[] = [
           .insertInto('system_config')
           .values({ config_key: s.key, config_value: s.value, ...meta })
           .onConflict((oc) => oc.column('config_key').doUpdateSet(meta))
+          .execute();
+      }
+    },
+  },
+  {
+    name: '002_config_permission_nodes',
+    async up(db) {
+      const group = await db.selectFrom('permissions').select('id').where('key', '=', 'group:system').executeTakeFirst();
+      for (const n of CONFIG_PERMISSION_NODES) {
+        const value = (await db.selectFrom('system_config').select('config_value').where('config_key', '=', n.configKey).executeTakeFirst())?.config_value ?? '0';
+        await db
+          .insertInto('permissions')
+          .values({ key: n.key, parent_id: group?.id ?? null, name_zh: n.zh, name_en: n.en, type: 3, path: null, sort: 100, config_key: n.configKey, config_value: value })
+          .onConflict((oc) => oc.column('key').doNothing())
           .execute();
       }
     },

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { ApiError, Codes, type EventBus, type SystemSettings } from '@linguaport/sdk/server';
+import { notifyPermissionsChanged } from '../access/notify.js';
 import type { ConfigGroup, ConfigValueType } from './migrations.js';
 
 /**
@@ -95,11 +96,18 @@ export async function updateEntries(db: Kysely<any>, bus: EventBus, changes: { c
     problems.push(`TEXT_TRANSLATION_CAP: ${text} is above API_TRANSLATION_CAP ${api}; the text cap may not exceed the API cap`);
   }
   if (problems.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${problems.join('; ')}`);
+  let permissionsChanged = false;
   await db.transaction().execute(async (trx) => {
     for (const { configKey, configValue } of changes) {
       await trx.updateTable('system_config').set({ config_value: configValue, updated_at: now }).where('config_key', '=', configKey).execute();
+      // System-config permission nodes mirror their switch (spec 01 section 6: granted only while 1).
+      if (entries.get(configKey)!.valueType === 'flag') {
+        const res = await trx.updateTable('permissions').set({ config_value: configValue }).where('config_key', '=', configKey).where('config_value', 'is distinct from', configValue).executeTakeFirst();
+        if (Number(res.numUpdatedRows) > 0) permissionsChanged = true;
+      }
     }
   });
+  if (permissionsChanged) await notifyPermissionsChanged(bus, db, { all: true });
   const keys = [...new Set(changes.map((c) => c.configKey))];
   // Secrets are not broadcast: only the key names travel.
   const values = Object.fromEntries(keys.filter((k) => entries.get(k)!.valueType !== 'secret').map((k) => [k, after.get(k)]));
