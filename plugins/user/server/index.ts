@@ -315,7 +315,7 @@ export default defineServerPlugin({
         const res = await db
           .updateTable('users')
           .set({ priority: body.priority })
-          .where('id', 'in', (eb) => eb.selectFrom('user_department_roles').select('user_id').where('department_id', 'in', body.departmentIds))
+          .where(sql<boolean>`id in (select user_id from user_department_roles where department_id in (${sql.join(body.departmentIds)}))`)
           .executeTakeFirst();
         return { updated: Number(res.numUpdatedRows) };
       },

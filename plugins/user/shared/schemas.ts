@@ -38,15 +38,16 @@ export const addUserSchema = z
   .object({ ...profileShape, ...passwordPairShape })
   .refine((v) => v.password === v.confirmPassword, { message: ValidationKeys.passwordMismatch, path: ['confirmPassword'] });
 
+const editShape = { ...profileShape, password: z.string().nullish(), confirmPassword: z.string().nullish() };
+const newPasswordConfirmed = (v: { password?: string | null; confirmPassword?: string | null }) => !v.password || v.password === v.confirmPassword;
+
 /** Edit: the password pair is optional; when a new password is given it must be confirmed. */
 export const updateUserSchema = z
-  .object({
-    id: z.coerce.number().int().positive(),
-    ...profileShape,
-    password: z.string().nullish(),
-    confirmPassword: z.string().nullish(),
-  })
-  .refine((v) => !v.password || v.password === v.confirmPassword, { message: ValidationKeys.passwordMismatch, path: ['confirmPassword'] });
+  .object({ id: z.coerce.number().int().positive(), ...editShape })
+  .refine(newPasswordConfirmed, { message: ValidationKeys.passwordMismatch, path: ['confirmPassword'] });
+
+/** The edit form's fields (the id is not a field). */
+export const editUserFormSchema = z.object(editShape).refine(newPasswordConfirmed, { message: ValidationKeys.passwordMismatch, path: ['confirmPassword'] });
 
 export const priorityByUsersSchema = z.object({ userIds: ids, priority });
 export const priorityByDepartmentsSchema = z.object({ departmentIds: ids, priority });

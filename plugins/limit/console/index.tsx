@@ -1,0 +1,4 @@
+import { definePlugin } from '@linguaport/sdk/console';
+import { Limit } from './Limit.js';
+
+export default definePlugin({ id: 'limit', views: { Limit } });

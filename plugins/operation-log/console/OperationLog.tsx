@@ -1,0 +1,72 @@
+import { Button } from '@blueprintjs/core';
+import { useCallback, useEffect, useState } from 'react';
+import { PagedTable, SearchBar, StatusTag, useApi, usePermission, useTranslation, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { formatDate } from '@linguaport/sdk/shared';
+import type { OperationLogRow } from '../server/index.js';
+
+/** Form `datetime-local` values become ISO times with the browser's offset. */
+function toQuery(filters: Record<string, string>): Record<string, string> {
+  const out = { ...filters };
+  for (const k of ['startTime', 'endTime']) if (out[k]) out[k] = new Date(out[k]!).toISOString();
+  return out;
+}
+
+export function OperationLog() {
+  const { t } = useTranslation();
+  const api = useApi();
+  const perms = usePermission();
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [modules, setModules] = useState<string[]>([]);
+  const [exporting, setExporting] = useState(false);
+
+  useEffect(() => {
+    api.get<string[]>('/operationLog/modules', { silent: true }).then(setModules, () => setModules([]));
+  }, [api]);
+
+  const load = useCallback(
+    (q: PageQuery) => api.get<{ records: OperationLogRow[]; total: number }>('/operationLog/list', { params: { ...toQuery(filters), pageNum: q.page, pageSize: q.pageSize }, silent: true })
+      .then((p) => ({ rows: p.records, total: p.total })),
+    [api, filters],
+  );
+
+  async function exportXlsx() {
+    setExporting(true);
+    try {
+      const blob = await api.get<Blob>('/operationLog/export', { params: toQuery(filters), responseType: 'blob' });
+      const url = URL.createObjectURL(blob);
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = 'operation-log.xlsx';
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const columns: PagedColumn<OperationLogRow>[] = [
+    { key: 'createdAt', title: t('time'), render: (r) => formatDate(r.createdAt) },
+    { key: 'module', title: t('module') },
+    { key: 'message', title: t('message') },
+    { key: 'operatorName', title: t('operator') },
+    { key: 'outcome', title: t('outcome'), render: (r) => <StatusTag value={r.outcome} states={{ success: { label: t('success'), intent: 'success' }, failure: { label: t('failure'), intent: 'danger' } }} /> },
+    { key: 'ip', title: t('ip') },
+  ];
+
+  return (
+    <div data-testid="operation-log-view" style={{ padding: 16 }}>
+      <SearchBar
+        fields={[
+          { name: 'module', label: t('module'), type: 'select', options: modules.map((m) => ({ value: m, label: m })) },
+          { name: 'operator', label: t('operator') },
+          { name: 'outcome', label: t('outcome'), type: 'select', options: [{ value: 'success', label: t('success') }, { value: 'failure', label: t('failure') }] },
+          { name: 'startTime', label: t('from'), type: 'datetime' },
+          { name: 'endTime', label: t('to'), type: 'datetime' },
+        ]}
+        onSearch={setFilters}
+        actions={perms.hasButton('operationLog:export') && <Button icon="export" text={t('export')} loading={exporting} onClick={() => void exportXlsx()} data-testid="oplog-export" />}
+      />
+      <PagedTable<OperationLogRow> columns={columns} rowKey={(r) => r.id} load={load} reloadKey={filters} defaultPageSize={20} testId="oplog-row" />
+    </div>
+  );
+}

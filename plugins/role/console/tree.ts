@@ -1,0 +1,72 @@
+/** A node of `GET /permissionMenu/getAllPermissionMenu`, as much as the grant tree reads. */
+export interface MenuNode {
+  id: number;
+  key: string;
+  permissionName: string;
+  permissionType: number;
+  path: string | null;
+  children: MenuNode[];
+}
+
+export type CheckState = 'checked' | 'unchecked' | 'indeterminate';
+
+/** A node is checked when it and every descendant is chosen, indeterminate when some are. */
+export function stateOf(node: MenuNode, chosen: ReadonlySet<number>): CheckState {
+  if (node.children.length === 0) return chosen.has(node.id) ? 'checked' : 'unchecked';
+  const states = node.children.map((c) => stateOf(c, chosen));
+  if (states.every((s) => s === 'checked') && chosen.has(node.id)) return 'checked';
+  if (states.every((s) => s === 'unchecked') && !chosen.has(node.id)) return 'unchecked';
+  return 'indeterminate';
+}
+
+export function descendantIds(node: MenuNode): number[] {
+  return [node.id, ...node.children.flatMap(descendantIds)];
+}
+
+/** Toggling sets the node and its whole subtree together. */
+export function toggle(node: MenuNode, chosen: ReadonlySet<number>): Set<number> {
+  const next = new Set(chosen);
+  const on = stateOf(node, chosen) !== 'checked';
+  for (const id of descendantIds(node)) if (on) next.add(id); else next.delete(id);
+  return next;
+}
+
+/**
+ * What is saved: every chosen node plus the ancestors of chosen nodes, so a granted button's
+ * menu, and the menu's group, show in the granted user's tree.
+ */
+export function withAncestors(roots: MenuNode[], chosen: ReadonlySet<number>): number[] {
+  const out = new Set<number>();
+  const walk = (node: MenuNode, path: number[]) => {
+    if (chosen.has(node.id)) for (const id of [...path, node.id]) out.add(id);
+    for (const c of node.children) walk(c, [...path, node.id]);
+  };
+  for (const r of roots) walk(r, []);
+  return [...out].sort((a, b) => a - b);
+}
+
+/** The granted set as the tree shows it: a parent counts only through its children when it has any. */
+export function fromGranted(roots: MenuNode[], granted: readonly number[]): Set<number> {
+  const set = new Set(granted);
+  const out = new Set<number>();
+  const walk = (node: MenuNode): void => {
+    node.children.forEach(walk);
+    if (!set.has(node.id)) return;
+    if (node.children.length === 0 || node.children.every((c) => stateOf(c, out) === 'checked')) out.add(node.id);
+  };
+  roots.forEach(walk);
+  return out;
+}
+
+/** Nodes whose name, key or path contains the text, with their ancestors (to keep the tree shape). */
+export function filterTree(roots: MenuNode[], text: string): MenuNode[] {
+  const q = text.trim().toLowerCase();
+  if (!q) return roots;
+  const hit = (n: MenuNode) => [n.permissionName, n.key, n.path ?? ''].some((s) => s.toLowerCase().includes(q));
+  const walk = (n: MenuNode): MenuNode | null => {
+    if (hit(n)) return n;
+    const children = n.children.map(walk).filter((c): c is MenuNode => c !== null);
+    return children.length ? { ...n, children } : null;
+  };
+  return roots.map(walk).filter((n): n is MenuNode => n !== null);
+}
