@@ -52,7 +52,7 @@ export function Feedback() {
     }
   };
 
-  const load = (q: PageQuery) => api.get<PageResult<FeedbackItem>>('/feedback/mine', { params: q });
+  const load = (q: PageQuery) => api.get<PageResult<FeedbackItem>>('/feedback/mine', { params: { ...q } });
   return (
     <div data-testid="feedback-view" style={{ padding: 20, display: 'grid', gap: 16 }}>
       <H3>{t('title')}</H3>
