@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSecret } from '../src/auth/secret.js';
 import { seedSignInFromEnv } from '../src/auth/seed-env.js';
+import { saveSsoProvider } from '../src/auth/sso.js';
 // @ts-expect-error plain ESM test helpers without type declarations
 import { startSlapd } from '../../../scripts/lib/slapd.mjs';
 // @ts-expect-error plain ESM test helpers without type declarations
@@ -81,7 +82,7 @@ describe('directory sign-in (LDAP)', () => {
 });
 
 /** A browser stand-in: follows redirects by hand on the provider, keeping its cookies. */
-async function completeAtProvider(authorizeUrl: string, username: string, password: string): Promise<string> {
+async function completeAtProvider(authorizeUrl: string, username: string, password: string, redirect = REDIRECT): Promise<string> {
   const jar = new Map<string, string>();
   const request = async (url: string, init: RequestInit = {}) => {
     const res = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as object), cookie: [...jar].map(([n, v]) => `${n}=${v}`).join('; ') } });
@@ -97,7 +98,7 @@ async function completeAtProvider(authorizeUrl: string, username: string, passwo
     const res = await request(url);
     if (res.status >= 300 && res.status < 400) {
       const next = new URL(res.headers.get('location')!, url).href;
-      if (next.startsWith(REDIRECT)) return next;
+      if (next.startsWith(redirect)) return next;
       url = next;
       continue;
     }
@@ -108,7 +109,7 @@ async function completeAtProvider(authorizeUrl: string, username: string, passwo
     const posted = await request(new URL(action, url).href, { method: 'POST', body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     if (!(posted.status >= 300 && posted.status < 400)) throw new Error(`form post at ${action} answered ${posted.status}: ${(await posted.text()).slice(0, 300)}`);
     url = new URL(posted.headers.get('location')!, url).href;
-    if (url.startsWith(REDIRECT)) return url;
+    if (url.startsWith(redirect)) return url;
   }
   throw new Error('too many redirects at the provider');
 }
@@ -170,5 +171,26 @@ describe('single sign-on (OpenID Connect, code flow with PKCE)', () => {
     expect(status.code).toBe(304);
     expect(status.msg).toMatch(/Single sign-on failed/);
     expect(await k.database.db.selectFrom('users').select('id').where('username', '=', 'erin').executeTakeFirst()).toBeUndefined();
+  });
+
+  it('derives the redirect URI from the Host header when the provider has none', async () => {
+    const other = await startOidc();
+    const db = k.database.db;
+    try {
+      await db.updateTable('sso_providers').set({ enabled: false }).execute();
+      await saveSsoProvider(db, loadSecret(k.config.dataDir), { name: 'Other', issuer: other.issuer, clientId: other.clientId, clientSecret: other.clientSecret, redirectUri: null });
+      await other.addUser('sub-fay', 'fay', 'Fay-idp-1');
+      const page = (await k.app.inject({ method: 'GET', url: '/api/sso/client/getSSOLoginPage', headers: { host: '127.0.0.1:5555' } })).json().data;
+      const derived = 'http://127.0.0.1:5555/api/sso/login';
+      expect(new URL(page.url).searchParams.get('redirect_uri')).toBe(derived);
+      const back = new URL(await completeAtProvider(page.url, 'fay', 'Fay-idp-1', derived));
+      await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
+      const status = (await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
+      expect(status.code).toBe(200);
+    } finally {
+      await db.deleteFrom('sso_providers').where('issuer', '=', other.issuer).execute();
+      await db.updateTable('sso_providers').set({ enabled: true }).execute();
+      await other.stop();
+    }
   });
 });
