@@ -30,6 +30,8 @@ export async function startOidc(options = {}) {
   const users = new Map(); // sub -> {sub, username, password, name, email}
   const clientId = options.clientId ?? 'linguaport';
   const clientSecret = randomBytes(24).toString('base64url');
+  // Lets other processes (Playwright specs) add users: POST /test/users with this bearer token.
+  const adminToken = randomBytes(24).toString('base64url');
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const jwk = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'k1' };
 
@@ -113,6 +115,25 @@ export async function startOidc(options = {}) {
   }
 
   http.on('request', (req, res) => {
+    if (req.url === '/test/users' && req.method === 'POST') {
+      if (req.headers.authorization !== `Bearer ${adminToken}`) {
+        res.statusCode = 401;
+        return res.end();
+      }
+      let data = '';
+      req.on('data', (d) => (data += d));
+      req.on('end', () => {
+        try {
+          const u = JSON.parse(data);
+          users.set(u.sub, { sub: u.sub, username: u.username, password: u.password, name: u.name ?? u.username, email: `${u.username}@linguaport.test` });
+          res.statusCode = 204;
+        } catch {
+          res.statusCode = 400;
+        }
+        res.end();
+      });
+      return;
+    }
     const m = /^\/interaction\/([^/?]+)(?:\/(login|confirm))?(?:\?.*)?$/.exec(req.url ?? '');
     if (!m) return callback(req, res);
     interaction(req, res, m[1], m[2]).catch((err) => {
@@ -127,6 +148,7 @@ export async function startOidc(options = {}) {
     url: issuer,
     clientId,
     clientSecret,
+    adminToken,
     /** What the server's environment needs to use this provider for single sign-on (see core README). */
     env: { SSO_ISSUER: issuer, SSO_CLIENT_ID: clientId, SSO_CLIENT_SECRET: clientSecret, SSO_NAME: 'Test identity provider', ...(options.redirectUri ? { SSO_REDIRECT_URI: options.redirectUri } : {}) },
     async addUser(sub, username, password, name = username) {
@@ -137,4 +159,17 @@ export async function startOidc(options = {}) {
       await new Promise((resolve) => http.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Adds a user to a provider started elsewhere (another process), given the plain data of its
+ * startOidc() result ({issuer, adminToken}), e.g. JSON.parse(process.env.E2E_OIDC).
+ */
+export async function addOidcUser(described, sub, username, password, name = username) {
+  const res = await fetch(`${described.issuer}/test/users`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${described.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ sub, username, password, name }),
+  });
+  if (res.status !== 204) throw new Error(`adding ${username} to the identity provider answered ${res.status}`);
 }

@@ -122,9 +122,7 @@ export async function startSlapd(options = {}) {
     },
     /** Adds inetOrgPerson uid=<uid>,ou=people,<base> with this password, common name and mail <uid>@linguaport.test. */
     async addUser(uid, password, cn = uid) {
-      const sn = cn.split(' ').pop() || cn;
-      ldapAdd(url, adminDn, adminPassword, `dn: uid=${uid},ou=people,${baseDn}\nobjectClass: inetOrgPerson\nuid: ${uid}\ncn: ${cn}\nsn: ${sn}\nmail: ${uid}@linguaport.test\nuserPassword: ${password}\n`);
-      return `uid=${uid},ou=people,${baseDn}`;
+      return addSlapdUser({ url, baseDn, adminDn, adminPassword }, uid, password, cn);
     },
     async stop() {
       if (exited === null) {
@@ -136,4 +134,15 @@ export async function startSlapd(options = {}) {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Adds inetOrgPerson uid=<uid>,ou=people,<base> to a slapd started elsewhere (another process),
+ * given the plain data of its startSlapd() result, e.g. JSON.parse(process.env.E2E_SLAPD).
+ */
+export async function addSlapdUser(described, uid, password, cn = uid) {
+  const { url, baseDn, adminDn, adminPassword } = described;
+  const sn = cn.split(' ').pop() || cn;
+  ldapAdd(url, adminDn, adminPassword, `dn: uid=${uid},ou=people,${baseDn}\nobjectClass: inetOrgPerson\nuid: ${uid}\ncn: ${cn}\nsn: ${sn}\nmail: ${uid}@linguaport.test\nuserPassword: ${password}\n`);
+  return `uid=${uid},ou=people,${baseDn}`;
 }
