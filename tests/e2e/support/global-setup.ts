@@ -56,7 +56,8 @@ const describe = (s: ExternalService) =>
  * test servers when they exist, and starts one real server for the suite.
  */
 export default async function globalSetup() {
-  const e2eDir = join(ROOT, '.tmp', 'e2e');
+  // E2E_DIR: a separate build and data folder, so two runs on one machine do not clash.
+  const e2eDir = process.env.E2E_DIR ? resolve(process.env.E2E_DIR) : join(ROOT, '.tmp', 'e2e');
   const dist = join(e2eDir, 'dist');
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(e2eDir, { recursive: true });
