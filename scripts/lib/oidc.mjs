@@ -53,6 +53,8 @@ export async function startOidc(options = {}) {
     jwks: { keys: [jwk] },
     cookies: { keys: [randomBytes(32).toString('base64url')] },
     pkce: { required: () => true },
+    // Explicit lifetimes (seconds) for a test provider; also keeps its start-up notices quiet.
+    ttl: { AccessToken: 600, AuthorizationCode: 60, IdToken: 600, Interaction: 600, Session: 3600, Grant: 3600 },
     claims: { openid: ['sub'], profile: ['name', 'preferred_username'], email: ['email'] },
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },

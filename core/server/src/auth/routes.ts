@@ -82,8 +82,9 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: 'signed-in',
       schema: { params: z.object({ id }) },
       async handler({ caller, params }) {
-        if (params.id !== caller!.userId && !can(caller, 'user:view')) {
-          throw new ApiError(Codes.FORBIDDEN, 'Permission denied: viewing another user needs the permission user:view');
+        // user:list is the user plugin's list permission: whoever may list users may open one.
+        if (params.id !== caller!.userId && !can(caller, 'user:view') && !can(caller, 'user:list')) {
+          throw new ApiError(Codes.FORBIDDEN, 'Permission denied: viewing another user needs the permission user:view (or user:list)');
         }
         const own = params.id === caller!.userId;
         const info = await userInfo(db, params.id, own ? caller!.departmentId : null, own ? deps.secret : null);
