@@ -1,12 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Callout, Classes, Dialog, DialogBody, H5, HTMLTable, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { useApi, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { NS } from './ns.js';
 import { formatDate } from '@linguaport/sdk/shared';
 import type { PluginDetails } from './types.js';
 
 /** What a plugin declares: routes, menus (the permission tree's nodes) and permission keys. */
 export function DetailsDialog({ id, onClose }: { id: string; onClose(): void }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(NS);
   const api = useApi();
   const [d, setD] = useState<PluginDetails | null>(null);
   const [failed, setFailed] = useState<string | null>(null);

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, H3, HTMLTable, Intent, Switch, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { ConfirmDialog, useApi, useBus, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { NS } from './ns.js';
 import { formatDate } from '@linguaport/sdk/shared';
 import { DetailsDialog } from './DetailsDialog.js';
 import { TrustedKeys } from './TrustedKeys.js';
@@ -11,7 +12,7 @@ type Load = { state: 'loading' } | { state: 'failed'; msg: string } | { state: '
 
 /** `/plugIn`: uploaded packages, built-in feature areas and trusted publisher keys. */
 export function PlugIn() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(NS);
   const permissions = usePermission();
   const [tab, setTab] = useState<string>('packages');
   return (
@@ -27,7 +28,7 @@ export function PlugIn() {
 }
 
 function Plugins({ source }: { source: 'package' | 'builtin' }) {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation(NS);
   const api = useApi();
   const notify = useNotify();
   const permissions = usePermission();

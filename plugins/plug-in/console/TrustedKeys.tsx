@@ -1,12 +1,13 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, InputGroup, Intent, TextArea } from '@blueprintjs/core';
 import { ConfirmDialog, useApi, useNotify, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { NS } from './ns.js';
 import { formatDate } from '@linguaport/sdk/shared';
 import type { TrustedKeyRow } from './types.js';
 
 /** The publisher keys whose signatures uploads are checked against (super administrator only). */
 export function TrustedKeys() {
-  const { t } = useTranslation();
+  const { t } = useTranslation(NS);
   const api = useApi();
   const notify = useNotify();
   const [rows, setRows] = useState<TrustedKeyRow[] | null>(null);

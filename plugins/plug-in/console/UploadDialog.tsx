@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Intent, ProgressBar, TextArea } from '@blueprintjs/core';
 import { useApi, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { NS } from './ns.js';
 
 /** Spec 02 sections 5 and 9: the package file under 2 MB; the logo separately (suggested 46x46). */
 const MAX_PACKAGE = 2 * 1024 * 1024;
@@ -17,7 +18,7 @@ interface Props {
  * refusal (which check failed) is shown in the dialog, and nothing is installed.
  */
 export function UploadDialog({ isOpen, onClose, onUploaded }: Props) {
-  const { t } = useTranslation();
+  const { t } = useTranslation(NS);
   const api = useApi();
   const [file, setFile] = useState<File | null>(null);
   const [logo, setLogo] = useState<File | null>(null);
@@ -27,6 +28,8 @@ export function UploadDialog({ isOpen, onClose, onUploaded }: Props) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [progress, setProgress] = useState<number | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
+  // Remounts the file inputs on reset, so picking the same file again still fires a change.
+  const [formKey, setFormKey] = useState(0);
 
   const reset = () => {
     setFile(null);
@@ -37,6 +40,7 @@ export function UploadDialog({ isOpen, onClose, onUploaded }: Props) {
     setErrors({});
     setRefusal(null);
     setProgress(null);
+    setFormKey((k) => k + 1);
   };
 
   const submit = async () => {
@@ -71,7 +75,7 @@ export function UploadDialog({ isOpen, onClose, onUploaded }: Props) {
 
   return (
     <Dialog isOpen={isOpen} onClose={() => { reset(); onClose(); }} title={t('uploadTitle')} canOutsideClickClose={false} style={{ width: 600 }}>
-      <DialogBody>
+      <DialogBody key={formKey}>
         <FormGroup label={t('packageFile')} labelInfo="*" helperText={errors.file ?? t('packageHint')} intent={errors.file ? Intent.DANGER : Intent.NONE}>
           <FileInput fill text={file?.name ?? t('choose')} buttonText={t('browse')} inputProps={{ accept: '.tgz,.tar.gz', 'data-testid': 'upload-file' } as object} onInputChange={(ev) => setFile((ev.target as HTMLInputElement).files?.[0] ?? null)} />
         </FormGroup>
