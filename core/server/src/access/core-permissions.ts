@@ -22,6 +22,8 @@ export const corePermissions: ManifestPermission[] = [
   // Sign-in methods (core/server/src/auth).
   button('apiKey:reset', '重置他人的API密钥', "Reset other users' API keys"),
   button('quickAccess:create', '创建快捷访问链接', 'Create quick-access links'),
+  button('directory:manage', '管理目录域(LDAP)', 'Manage directory (LDAP) domains'),
+  button('sso:manage', '管理单点登录', 'Manage single sign-on providers'),
 ];
 
 export const corePermissionKeys: ReadonlySet<string> = new Set(corePermissions.map((p) => p.key));
