@@ -391,17 +391,20 @@ describe('operation log', () => {
     await callEn('POST', '/api/pager/send', aliceToken, { userIds: [bob.userId], type: 'cat', content: 'Task assigned' });
     await callEn('GET', '/api/systemConfig/getConfig', configAdminToken);
     await callEn('PUT', '/api/messageRemind/updateMessages', bobToken, { all: true });
+    // Without a session the body is not read: a username field there does not become the operator.
+    await k.call('POST', '/api/pager/send', null, { username: 'impostor', userIds: [], type: 'cat', content: 'x' });
     const session = await k.login('alice', 'Alice-pass-1');
     await k.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'alice', password: 'AAAA', publicKey: 'BBBB' } });
     await k.call('POST', '/api/logout?api_key=secret-in-query', session);
-    // Records are written after the response: wait for all seven.
-    for (let i = 0; i < 100 && (await count('operation_log')) < before + 7; i++) await new Promise((r) => setTimeout(r, 50));
+    // Records are written after the response: wait for all eight.
+    for (let i = 0; i < 100 && (await count('operation_log')) < before + 8; i++) await new Promise((r) => setTimeout(r, 50));
     const rows = await k.database.query<any>(`select module, message, operator_name, method, url, outcome, code from operation_log order by id offset $1`, [before]);
     expect(rows).toEqual([
       { module: 'systemConfig', message: 'Update system configuration (PUT /api/systemConfig/updateConfig)', operator_name: 'configadmin', method: 'PUT', url: '/api/systemConfig/updateConfig', outcome: 'success', code: 200 },
       { module: 'systemConfig', message: 'Update system configuration (PUT /api/systemConfig/updateConfig)', operator_name: 'nobody', method: 'PUT', url: '/api/systemConfig/updateConfig', outcome: 'failure', code: 403 },
       { module: 'pager', message: 'Send a message (POST /api/pager/send)', operator_name: 'alice', method: 'POST', url: '/api/pager/send', outcome: 'success', code: 200 },
       { module: 'messageRemind', message: 'Mark messages read (PUT /api/messageRemind/updateMessages)', operator_name: 'bob', method: 'PUT', url: '/api/messageRemind/updateMessages', outcome: 'success', code: 200 },
+      { module: 'pager', message: 'Send a message (POST /api/pager/send)', operator_name: null, method: 'POST', url: '/api/pager/send', outcome: 'failure', code: 601 },
       { module: 'auth', message: 'POST /api/login', operator_name: 'alice', method: 'POST', url: '/api/login', outcome: 'success', code: 200 },
       { module: 'auth', message: 'POST /api/login', operator_name: 'alice', method: 'POST', url: '/api/login', outcome: 'failure', code: 304 },
       { module: 'auth', message: 'POST /api/logout', operator_name: 'alice', method: 'POST', url: '/api/logout', outcome: 'success', code: 200 },

@@ -19,6 +19,8 @@ const AUTH_URL = /^\/(login|logout|user\/register|user\/updatePasswordForced|use
 interface TrackedRoute {
   module: string;
   summary: string | null;
+  /** A sign-in call: with no caller yet, the operator is the account named in the body. */
+  signIn: boolean;
 }
 
 export interface OperationLog {
@@ -30,8 +32,9 @@ export interface OperationLog {
 
 const ENVELOPE_CODE = /^\{"code":(-?\d+)/;
 
-function operatorName(request: FastifyRequest): string | null {
+function operatorName(request: FastifyRequest, signIn: boolean): string | null {
   if (request.caller) return request.caller.username;
+  if (!signIn) return null;
   // Sign-in calls name the account they were for; nothing else is read from the body.
   const body = request.body as Record<string, unknown> | null | undefined;
   const name = body && typeof body === 'object' ? body.username : undefined;
@@ -70,7 +73,7 @@ export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: 
         module: route.module,
         message: route.summary ? `${route.summary} (${request.method} ${url})` : `${request.method} ${url}`,
         operator_id: request.caller?.userId ?? null,
-        operator_name: operatorName(request),
+        operator_name: operatorName(request, route.signIn),
         method: request.method,
         url,
         outcome: code === 200 ? 'success' : 'failure',
@@ -90,7 +93,8 @@ export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: 
   return {
     track(def, owner) {
       if (!MUTATING.has(def.method)) return;
-      routes.set(`${def.method} /api${def.url}`, { module: def.module ?? defaultModule(def, owner), summary: def.summary ?? null });
+      const signIn = owner.pluginId === CORE_PLUGIN_ID && AUTH_URL.test(def.url);
+      routes.set(`${def.method} /api${def.url}`, { module: def.module ?? defaultModule(def, owner), summary: def.summary ?? null, signIn });
     },
     async idle() {
       while (pending.size) await Promise.all([...pending]);
