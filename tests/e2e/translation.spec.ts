@@ -1,0 +1,136 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { Api, unique } from './support/api.js';
+import { baseUrl, signIn } from './support/session.js';
+
+/**
+ * Issue 6 end to end, in Chromium against the real server and its seeded Apertium node: text
+ * translation by a new user, the service interrupted and back, and a LibreTranslate client with
+ * an API key counted in the usage records. Serial: one scenario stops the shared node.
+ */
+test.describe.configure({ mode: 'serial' });
+
+const PASSWORD = 'E2e-transl-pass-1';
+const SENTENCE = 'The cat is sleeping on the red sofa.';
+
+interface TreeNode {
+  id: number;
+  key: string;
+  path?: string | null;
+  children?: TreeNode[];
+}
+
+/** A new user whose only role grants these menus (by path) and keys. */
+async function userWith(admin: Api, paths: string[], keys: string[]): Promise<{ username: string; id: number }> {
+  const tree = await admin.call<TreeNode[]>('GET', '/permissionMenu/getAllPermissionMenu');
+  const ids: number[] = [];
+  const walk = (nodes: TreeNode[]) => nodes.forEach((n) => ((paths.includes(n.path ?? '') || keys.includes(n.key)) && ids.push(n.id), walk(n.children ?? [])));
+  walk(tree);
+  expect(ids.length, `nodes for ${[...paths, ...keys].join(', ')}`).toBe(paths.length + keys.length);
+  const role = await admin.call<{ id: number } | number>('POST', '/role/add', { name: unique('e2e-tr-'), description: 'e2e' });
+  const roleId = typeof role === 'number' ? role : role.id;
+  await admin.call('PUT', `/role/permissions/${roleId}`, { permissionIds: ids });
+  const department = await admin.department(unique('e2e-tr-dept-'));
+  const username = unique('truser');
+  const id = await admin.user(username, PASSWORD, [department], [roleId]);
+  return { username, id };
+}
+
+async function translate(page: Page, text: string) {
+  await page.getByTestId('source-text').fill(text);
+  await page.getByTestId('translate').click();
+}
+
+async function adminPage(browser: Browser): Promise<Page> {
+  const page = await (await browser.newContext()).newPage();
+  await signIn(page);
+  await page.goto(`${baseUrl()}/service`);
+  await expect(page.getByTestId('service-view')).toBeVisible();
+  return page;
+}
+
+test('a new user translates to Spanish with Apertium, swaps, detects and edits', async ({ page }) => {
+  const admin = await Api.signIn();
+  const user = await userWith(admin, ['/transText'], ['transText:use']);
+  await signIn(page, user.username, PASSWORD);
+  await page.goto(`${baseUrl()}/transText`);
+  await expect(page.getByTestId('trans-text')).toBeVisible();
+  await page.getByTestId('source-language').selectOption('en');
+  await page.getByTestId('target-language').selectOption('es');
+  await translate(page, SENTENCE);
+  await expect(page.getByTestId('target-text')).toHaveValue(/gato.*sofá rojo/);
+  await expect(page.getByTestId('char-counter')).toContainText(`${SENTENCE.length} /`);
+
+  // Swap: the translation becomes the source, Spanish to English.
+  await page.getByTestId('swap').click();
+  await expect(page.getByTestId('source-language')).toHaveValue('es');
+  await expect(page.getByTestId('target-language')).toHaveValue('en');
+  await expect(page.getByTestId('source-text')).toHaveValue(/gato/);
+  await page.getByTestId('translate').click();
+  await expect(page.getByTestId('target-text')).toHaveValue(/cat/i);
+
+  // Detect: English text with the source set to detection.
+  await page.getByTestId('source-language').selectOption('auto');
+  await page.getByTestId('source-text').fill(SENTENCE);
+  await page.getByTestId('detect').click();
+  await expect(page.getByTestId('source-language')).toHaveValue('en');
+
+  // Edit the translation and find the edit in the history.
+  await page.getByTestId('target-language').selectOption('es');
+  await page.getByTestId('translate').click();
+  await expect(page.getByTestId('target-text')).toHaveValue(/gato/);
+  await page.getByTestId('edit').click();
+  await page.getByTestId('target-edit').fill('El gato duerme en el sofá rojo.');
+  await page.getByTestId('save-edit').click();
+  await expect(page.getByTestId('target-text')).toHaveValue('El gato duerme en el sofá rojo.');
+  await expect(page.getByTestId('history')).toContainText('El gato duerme en el sofá rojo.');
+});
+
+test('when an administrator stops the node the page says the service is interrupted; once started, translation works again', async ({ page, browser }) => {
+  const admin = await Api.signIn();
+  const user = await userWith(admin, ['/transText'], ['transText:use']);
+  await signIn(page, user.username, PASSWORD);
+  await page.goto(`${baseUrl()}/transText`);
+  await page.getByTestId('source-language').selectOption('en');
+  await page.getByTestId('target-language').selectOption('es');
+
+  const adminUi = await adminPage(browser);
+  try {
+    await adminUi.getByTestId('stop-node').first().click();
+    await expect(adminUi.getByTestId('start-node').first()).toBeVisible();
+    await translate(page, SENTENCE);
+    await expect(page.getByTestId('trans-error')).toContainText('service is interrupted');
+  } finally {
+    // Whatever happened above, the shared node must run again for the rest of the suite.
+    if (await adminUi.getByTestId('start-node').first().isVisible()) await adminUi.getByTestId('start-node').first().click();
+    await expect(adminUi.getByTestId('stop-node').first()).toBeVisible({ timeout: 30_000 });
+    await expect(adminUi.getByTestId('node-health').first()).toHaveText('Healthy');
+  }
+  await page.getByTestId('translate').click();
+  await expect(page.getByTestId('target-text')).toHaveValue(/gato/);
+  await expect(page.getByTestId('trans-error')).toHaveCount(0);
+});
+
+test('a LibreTranslate client translates with an API key and the usage record counts it', async ({ page }) => {
+  const admin = await Api.signIn();
+  const user = await userWith(admin, ['/transText'], ['transText:use']);
+  const self = await Api.signIn(user.username, PASSWORD);
+  const apiKey = await self.call<string>('GET', `/user/updateApiKey/${user.id}`);
+  // Exactly what a LibreTranslate client sends.
+  const res = await fetch(`${baseUrl()}/api/lt/translate`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ q: SENTENCE, source: 'en', target: 'es', format: 'text', api_key: apiKey }),
+  });
+  expect(res.status).toBe(200);
+  expect(((await res.json()) as { translatedText: string }).translatedText).toMatch(/gato/);
+  const bad = await fetch(`${baseUrl()}/api/lt/translate`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ q: SENTENCE, source: 'en', target: 'es', api_key: 'wrong' }) });
+  expect(bad.status).toBe(403);
+  expect(await bad.json()).toEqual({ error: 'Invalid API key' });
+
+  await expect
+    .poll(async () => (await admin.call<{ list: Array<{ username: string; apiCharacters: number }> }>('GET', `/transRecords/list?username=${user.username}`)).list[0]?.apiCharacters)
+    .toBe(SENTENCE.length);
+  await signIn(page);
+  await page.goto(`${baseUrl()}/transRecords`);
+  await expect(page.getByTestId(`usage-${user.username}`).getByTestId('usage-text-api')).toHaveText(String(SENTENCE.length));
+});
