@@ -194,3 +194,44 @@ describe('single sign-on (OpenID Connect, code flow with PKCE)', () => {
     }
   });
 });
+
+describe('administration of directory domains and SSO providers', () => {
+  it('refuses every change without directory:manage / sso:manage and changes nothing', async () => {
+    const db = k.database.db;
+    const { createUserWithRole } = await import('./support/kernel.js');
+    await createUserWithRole(k, 'plainuser', 'Plain-pass-1', 'Plain role', []);
+    const token = await k.login('plainuser', 'Plain-pass-1');
+    const before = { d: await db.selectFrom('directory_domains').selectAll().execute(), p: await db.selectFrom('sso_providers').selectAll().execute() };
+    const calls: [string, string, unknown?][] = [
+      ['GET', '/api/ldap/domains'],
+      ['POST', '/api/ldap/domains', { symbol: 'x', name: 'X', url: 'ldap://127.0.0.1:1', baseDn: 'dc=x' }],
+      ['DELETE', '/api/ldap/domains/testdir'],
+      ['GET', '/api/sso/providers'],
+      ['POST', '/api/sso/providers', { name: 'X', issuer: 'https://idp.example', clientId: 'x' }],
+      ['DELETE', '/api/sso/providers/1'],
+    ];
+    for (const [method, url, payload] of calls) expect((await k.call(method, url, token, payload)).status, `${method} ${url}`).toBe(403);
+    expect({ d: await db.selectFrom('directory_domains').selectAll().execute(), p: await db.selectFrom('sso_providers').selectAll().execute() }).toEqual(before);
+  });
+
+  it('saves, lists (without secrets) and deletes a directory domain; an update without a password keeps it', async () => {
+    const admin = await k.login('admin', ADMIN_PASSWORD);
+    const saved = await k.call('POST', '/api/ldap/domains', admin, { symbol: 'corp', name: 'Corp', url: ldap.url, bindDn: ldap.adminDn, bindPassword: ldap.adminPassword, baseDn: `ou=people,${ldap.baseDn}` });
+    expect(saved.body.data).toMatchObject({ symbol: 'corp', hasBindPassword: true, userFilter: '(uid={username})' });
+    expect(JSON.stringify((await k.call('GET', '/api/ldap/domains', admin)).body.data)).not.toContain(ldap.adminPassword);
+    await k.call('POST', '/api/ldap/domains', admin, { symbol: 'corp', name: 'Corp renamed', url: ldap.url, bindDn: ldap.adminDn, baseDn: `ou=people,${ldap.baseDn}` });
+    await ldap.addUser('gina', 'Gina-ldap-1', 'Gina');
+    expect((await login('gina', 'Gina-ldap-1', 'corp')).code).toBe(200);
+    expect((await k.call('OPTIONS', '/api/ldap/getAllSymbols')).body.data).toContainEqual({ symbol: 'corp', name: 'Corp renamed' });
+    expect((await k.call('POST', '/api/ldap/domains', admin, { symbol: 'bad', name: 'Bad', url: 'http://x', baseDn: 'dc=x', userFilter: 'uid=x' })).status).toBe(400);
+    expect((await k.call('DELETE', '/api/ldap/domains/corp', admin)).body.code).toBe(200);
+    expect((await login('gina', 'Gina-ldap-1', 'corp')).msg).toBe('Unknown directory domain corp');
+  });
+
+  it('lists SSO providers without their client secrets', async () => {
+    const admin = await k.login('admin', ADMIN_PASSWORD);
+    const list = (await k.call('GET', '/api/sso/providers', admin)).body.data;
+    expect(list[0]).toMatchObject({ issuer: idp.issuer, clientId: idp.clientId, hasClientSecret: true });
+    expect(JSON.stringify(list)).not.toContain(idp.clientSecret);
+  });
+});

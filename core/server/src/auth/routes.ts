@@ -7,6 +7,7 @@ import { can } from '../access/passwords.js';
 import { createSession, revokeSession, type Clock, type SessionCaller } from '../access/sessions.js';
 import { localeOf } from '../http/locale.js';
 import { accountRoutes } from './account-routes.js';
+import { signInAdminRoutes } from './admin-routes.js';
 import type { ScopedCaller } from './caller.js';
 import { listSymbols } from './directory.js';
 import { issuePublicKey } from './keys.js';
@@ -166,5 +167,6 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     },
     ...accountRoutes(deps),
     ...ssoRoutes(deps),
+    ...signInAdminRoutes(deps),
   ];
 }

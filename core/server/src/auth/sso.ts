@@ -83,17 +83,19 @@ const ticketHash = (t: string) => createHash('sha256').update(t).digest('hex');
 
 export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const { db, now, secret, logger } = deps;
-  const discovered = new Map<number, { at: number; config: oidc.Configuration }>();
+  const discovered = new Map<string, { at: number; config: oidc.Configuration }>();
 
   async function configFor(p: { id: number; issuer: string; client_id: string; client_secret: string | null }): Promise<oidc.Configuration> {
-    const cached = discovered.get(p.id);
+    // Keyed by everything discovery depends on, so an edited provider is discovered afresh.
+    const key = `${p.id} ${p.issuer} ${p.client_id} ${p.client_secret ?? ''}`;
+    const cached = discovered.get(key);
     if (cached && Date.now() - cached.at < DISCOVERY_TTL_MS) return cached.config;
     const clientSecret = p.client_secret ? secret.decrypt(p.client_secret) : null;
     const issuer = new URL(p.issuer);
     // Plain http only for a provider on this machine (tests, a local Keycloak); anything else must be https.
     const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(issuer.hostname);
     const config = await oidc.discovery(issuer, p.client_id, clientSecret ?? undefined, undefined, loopback ? { execute: [oidc.allowInsecureRequests], timeout: 10 } : { timeout: 10 });
-    discovered.set(p.id, { at: Date.now(), config });
+    discovered.set(key, { at: Date.now(), config });
     return config;
   }
 
