@@ -88,7 +88,7 @@ interface Message {
 export function MessagesTile() {
   const { t } = useTranslation();
   const { navigate } = usePlatform();
-  const [load] = useTile<Message[]>('/messageRemind/messages', undefined, ['message.created', 'messages.changed']);
+  const [load] = useTile<Message[]>('/messageRemind/messages', undefined, ['message.created', 'messages.changed', 'message.read', 'message.deleted']);
   return (
     <Tile title={t('messages')} load={load} testId="tile-messages" action={<Button size="small" variant="minimal" text={t('more')} onClick={() => navigate('/news')} />}>
       {(list) =>

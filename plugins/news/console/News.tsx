@@ -25,7 +25,7 @@ type ReadFilter = 'all' | 'unread' | 'read';
  */
 export function News() {
   const { t } = useTranslation();
-  const { api, notify } = usePlatform();
+  const { api, notify, bus } = usePlatform();
   const [types, setTypes] = useState<Array<{ type: string; name: string }>>([]);
   const [type, setType] = useState('');
   const [read, setRead] = useState<ReadFilter>('all');
@@ -54,6 +54,8 @@ export function News() {
   const markRead = async (ids: number[] | 'all') => {
     const res = await api.put<{ updated: number }>('/messageRemind/updateMessages', ids === 'all' ? { all: true } : { ids });
     notify.success(t('markedRead', { count: res.updated }));
+    // The shell's unread dot listens for these in this tab (the kernel's messages.changed reaches other tabs).
+    bus.emit({ type: 'message.read', payload: {} });
     reload();
   };
 
@@ -110,6 +112,7 @@ export function News() {
         onClose={() => setDeleting(null)}
         onConfirm={async () => {
           await api.delete('/messageRemind/delete', { params: { ids: deleting!.map((m) => m.id).join(',') } });
+          bus.emit({ type: 'message.deleted', payload: {} });
           setDeleting(null);
           reload();
         }}
