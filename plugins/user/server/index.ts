@@ -78,6 +78,15 @@ export default defineServerPlugin({
         ]) await sql.raw(statement).execute(db);
       },
     },
+    {
+      name: '002_user_search_trigram_indexes',
+      // Substring search (ilike '%text%') by user name and real name through trigram indexes
+      // (the kernel enables pg_trgm on PGlite and PostgreSQL): 100,000 users otherwise mean a full scan.
+      async up(db) {
+        await sql`create index if not exists users_username_trgm_idx on users using gin (username gin_trgm_ops)`.execute(db);
+        await sql`create index if not exists users_real_name_trgm_idx on users using gin (real_name gin_trgm_ops)`.execute(db);
+      },
+    },
   ],
 
   setup(ctx: ServerPluginContext) {

@@ -84,7 +84,12 @@ export function LanguageSelect(props: LanguageSelectProps) {
           </option>
         ))}
       </select>
-      <span className="bp6-icon bp6-icon-double-caret-vertical" aria-hidden="true" />
+      <span className="bp6-icon" aria-hidden="true">
+        {/* Blueprint's double-caret icon, inline: the icon components stay out of this module. */}
+        <svg width={16} height={16} viewBox="0 0 16 16" fill="currentColor">
+          <path d="M5 7h6a1.003 1.003 0 00.71-1.71l-3-3C8.53 2.11 8.28 2 8 2s-.53.11-.71.29l-3 3A1.003 1.003 0 005 7zm6 2H5a1.003 1.003 0 00-.71 1.71l3 3c.18.18.43.29.71.29s.53-.11.71-.29l3-3A1.003 1.003 0 0011 9z" />
+        </svg>
+      </span>
     </div>
   );
 }
