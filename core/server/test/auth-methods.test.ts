@@ -233,6 +233,9 @@ describe('self-registration', () => {
     expect((await login('newbie2', 'Newbie-pass-2')).code).toBe(200);
     expect((await register('newbie2', 'Newbie-pass-3')).status).toBe(409);
     expect((await register('weak', 'short')).body.msg).toMatch(/8 to 64/);
+    await setConfig('LANDING_SLIDER', '1');
+    expect((await register('newbie3', 'Newbie-pass-3', departments[0].id)).body.msg).toBe('Complete the slider puzzle first');
+    await setConfig('LANDING_SLIDER', '0');
     await setConfig('REGISTER_AUTO_APPROVE', '0');
   });
 });

@@ -9,6 +9,7 @@ import { defaultRoleId, NO_LOCAL_PASSWORD, UserType } from './provision.js';
 import { createQuickAccessLink, openQuickAccessToken } from './quick-access.js';
 import type { AuthRouteDeps } from './routes.js';
 import { ConfigKeys, flagOn } from './settings.js';
+import { consumeTicket } from './slider.js';
 import { recordSuccess } from './throttle.js';
 
 /** Own-account and alternative sign-in calls: guest, registration, quick access, passwords, profile, locale, API keys. */
@@ -26,6 +27,8 @@ const registerBody = z.object({
   email: z.union([emailSchema, z.literal('')]).optional(),
   phone: z.union([chinesePhoneSchema, z.literal('')]).optional(),
   departmentId: id,
+  /** The slider puzzle's ticket, needed while LANDING_SLIDER is on (the sign-up form is as exposed as the login). */
+  ticket: z.string().optional(),
 });
 
 const profileBody = z.object({
@@ -84,6 +87,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       async handler({ body, ip }) {
         if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, 'Self-registration is switched off');
         const at = now();
+        if ((await flagOn(db, ConfigKeys.LANDING_SLIDER)) && !(await consumeTicket(db, body.ticket, at))) throw new ApiError(Codes.AUTH_FAILED, 'Complete the slider puzzle first');
         const opened = await openSealed(deps, body.publicKey, [body.password], at, body.username, ip);
         if (!opened) throw new ApiError(Codes.BAD_REQUEST, 'The password could not be read: fetch a new public key and try again');
         const problem = passwordProblem(opened[0]);
