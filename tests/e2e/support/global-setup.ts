@@ -5,6 +5,10 @@ import { pathToFileURL } from 'node:url';
 import { ROOT, startServer } from '../../../scripts/lib/run-server.js';
 
 export const ADMIN_PASSWORD = 'E2e-admin-Passw0rd';
+export const LDAP_USER = { username: 'lena.dir', password: 'Ldap-pass-42' };
+export const SSO_USER = { username: 'sam.sso', password: 'Sso-pass-42' };
+
+type AddUser = (...args: string[]) => Promise<unknown>;
 
 interface DeploymentSet {
   plugins: { id: string; path: string; enabled?: boolean }[];
@@ -28,7 +32,14 @@ function mergedRegistry(): DeploymentSet {
     const set = JSON.parse(readFileSync(file, 'utf8')) as DeploymentSet;
     return set.plugins.map((p) => ({ ...p, path: resolve(dirname(file), p.path) }));
   };
-  return { plugins: [...read(join(ROOT, 'registry.json')), ...read(join(ROOT, 'tests', 'fixtures', 'registry.json'))] };
+  const product = read(join(ROOT, 'registry.json'));
+  // E2E_EXTRA_PLUGINS=user,role: product plugins not yet in registry.json (work in progress) join the run.
+  const extra = (process.env.E2E_EXTRA_PLUGINS ?? '')
+    .split(',')
+    .map((id) => id.trim())
+    .filter((id) => id && !product.some((p) => p.id === id))
+    .map((id) => ({ id, path: join(ROOT, 'plugins', id), enabled: true }));
+  return { plugins: [...product, ...extra, ...read(join(ROOT, 'tests', 'fixtures', 'registry.json'))] };
 }
 
 /** Starts a directory or identity-provider test server when A1's script exists; the suite runs without it otherwise. */
@@ -58,11 +69,17 @@ const describe = (s: ExternalService) =>
 export default async function globalSetup() {
   // E2E_DIR: a separate build and data folder, so two runs on one machine do not clash.
   const e2eDir = process.env.E2E_DIR ? resolve(process.env.E2E_DIR) : join(ROOT, '.tmp', 'e2e');
-  const dist = join(e2eDir, 'dist');
+  // Without E2E_DIR each run still builds into its own folder: helpers run suites at once on one
+  // checkout, and one run's clean-up must not delete another's console.
+  const runDir = process.env.E2E_DIR ? e2eDir : join(e2eDir, `run-${process.pid}`);
+  const dist = join(runDir, 'dist');
   rmSync(dist, { recursive: true, force: true });
-  mkdirSync(e2eDir, { recursive: true });
-  const registryFile = join(e2eDir, 'registry.json');
-  writeFileSync(registryFile, JSON.stringify(mergedRegistry(), null, 2));
+  mkdirSync(runDir, { recursive: true });
+  const merged = JSON.stringify(mergedRegistry(), null, 2);
+  // <e2e dir>/registry.json is where the suite's set can be read; the run uses its own copy.
+  writeFileSync(join(e2eDir, 'registry.json'), merged);
+  const registryFile = join(runDir, 'registry.json');
+  writeFileSync(registryFile, merged);
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs'), '--out', dist, '--registry', registryFile], {
     cwd: ROOT,
     stdio: 'inherit',
@@ -74,16 +91,21 @@ export default async function globalSetup() {
 
   const slapd = await startOptional('slapd.mjs', 'startSlapd');
   const oidc = await startOptional('oidc.mjs', 'startOidc');
+  // One directory user and one identity-provider user for the sign-in specs (they run in other
+  // processes and cannot call addUser themselves).
+  if (typeof slapd?.addUser === 'function') await (slapd.addUser as AddUser)(LDAP_USER.username, LDAP_USER.password, 'Lena Directory');
+  if (typeof oidc?.addUser === 'function') await (oidc.addUser as AddUser)('sub-e2e-1', SSO_USER.username, SSO_USER.password, 'Sam Single');
   const serviceEnv = { ...(slapd?.env ?? {}), ...(oidc?.env ?? {}) };
 
   const server = await startServer({ DIST_DIR: dist, REGISTRY_FILE: registryFile, ADMIN_PASSWORD, ...serviceEnv });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;
-  if (slapd) process.env.E2E_SLAPD = describe(slapd);
-  if (oidc) process.env.E2E_OIDC = describe(oidc);
+  if (slapd) process.env.E2E_SLAPD = describe({ ...slapd, user: LDAP_USER });
+  if (oidc) process.env.E2E_OIDC = describe({ ...oidc, user: SSO_USER });
   return async () => {
     await server.stop();
     await oidc?.stop?.();
     await slapd?.stop?.();
+    if (runDir !== e2eDir) rmSync(runDir, { recursive: true, force: true });
   };
 }

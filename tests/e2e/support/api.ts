@@ -1,0 +1,95 @@
+import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
+import { baseUrl } from './session.js';
+
+/**
+ * The platform's API from a spec, as an administrator would use it: sign in (RSA-OAEP like the
+ * login page), then create the users, roles and departments a scenario needs, so specs do not
+ * depend on each other's data.
+ */
+export interface Envelope<T = unknown> {
+  code: number;
+  msg: string;
+  data: T;
+}
+
+export class Api {
+  constructor(readonly token: string) {}
+
+  static async signIn(username = 'admin', password = process.env.E2E_ADMIN_PASSWORD!): Promise<Api> {
+    const env = await login(username, password);
+    if (env.code !== 200) throw new Error(`sign-in of ${username} answered ${env.code} ${env.msg}`);
+    return new Api(env.data.token);
+  }
+
+  async raw<T = unknown>(method: string, url: string, body?: unknown): Promise<Envelope<T>> {
+    const res = await fetch(`${baseUrl()}/api${url}`, {
+      method,
+      headers: { Jwt: this.token, 'Accept-Language': 'en-US', ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return (await res.json()) as Envelope<T>;
+  }
+
+  async call<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
+    const env = await this.raw<T>(method, url, body);
+    if (env.code !== 200) throw new Error(`${method} ${url} answered ${env.code}: ${env.msg}`);
+    return env.data;
+  }
+
+  /** Permission-node ids of the menu entries with these paths (the kernel adds their parents when granting). */
+  async permissionIds(paths: string[]): Promise<number[]> {
+    const tree = await this.call<Node[]>('GET', '/permissionMenu/getAllPermissionMenu');
+    const out: number[] = [];
+    const walk = (nodes: Node[]) => nodes.forEach((n) => (paths.includes(n.path ?? '') && out.push(n.id), walk(n.children ?? [])));
+    walk(tree);
+    if (out.length !== paths.length) throw new Error(`menu nodes for ${paths.join(', ')}: found ${out.length}`);
+    return out;
+  }
+
+  /** A role granted exactly the menus with these paths. */
+  async role(name: string, paths: string[]): Promise<number> {
+    const created = await this.call<{ id: number } | number>('POST', '/role/add', { name, description: 'e2e' });
+    const id = typeof created === 'number' ? created : created.id;
+    await this.call('PUT', `/role/permissions/${id}`, { permissionIds: await this.permissionIds(paths) });
+    return id;
+  }
+
+  async department(name: string): Promise<number> {
+    const created = await this.call<{ id: number } | number>('POST', '/department/add', { name, code: name.replace(/[^A-Za-z0-9_-]/g, '-'), roleIds: [] });
+    return typeof created === 'number' ? created : created.id;
+  }
+
+  async user(username: string, password: string, departmentIds: number[], roleIds: number[]): Promise<number> {
+    const created = await this.call<{ id: number } | number>('POST', '/user/add', {
+      username, realName: `E2E ${username}`, password, confirmPassword: password, departmentIds, roleIds,
+    });
+    return typeof created === 'number' ? created : created.id;
+  }
+
+  async setConfig(configKey: string, configValue: string): Promise<void> {
+    await this.call('PUT', '/systemConfig/updateConfig', { configKey, configValue });
+  }
+}
+
+interface Node {
+  id: number;
+  path?: string | null;
+  children?: Node[];
+}
+
+export async function login(username: string, password: string): Promise<Envelope<{ token: string; userId: number }>> {
+  const key = ((await (await fetch(`${baseUrl()}/api/user/getOnePublicKey`)).json()) as Envelope<string>).data;
+  const cipher = publicEncrypt(
+    { key: createPublicKey({ key: Buffer.from(key, 'base64'), format: 'der', type: 'spki' }), padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' },
+    Buffer.from(password),
+  );
+  const form = new FormData();
+  form.set('username', username);
+  form.set('password', cipher.toString('base64'));
+  form.set('publicKey', key);
+  form.set('symbol', '');
+  return (await (await fetch(`${baseUrl()}/api/login`, { method: 'POST', body: form })).json()) as Envelope<{ token: string; userId: number }>;
+}
+
+/** A name no other spec or run uses. */
+export const unique = (prefix: string) => `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 1e4)}`;
