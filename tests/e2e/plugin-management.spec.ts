@@ -89,6 +89,21 @@ async function uploadThroughScreen(page: Page, file: string, version: string) {
   await page.getByTestId('upload-submit').click();
 }
 
+interface TreeNode {
+  id: number;
+  key: string;
+  children?: TreeNode[];
+}
+
+/** Ids of the menu nodes (`menu:<path>`) of these paths; a plugin's button nodes carry its menu path too. */
+async function menuIds(admin: Api, paths: string[]): Promise<number[]> {
+  const out: number[] = [];
+  const walk = (nodes: TreeNode[]) => nodes.forEach((n) => (paths.some((p) => n.key === `menu:${p}`) && out.push(n.id), walk(n.children ?? [])));
+  walk(await admin.call<TreeNode[]>('GET', '/permissionMenu/getAllPermissionMenu'));
+  expect(out).toHaveLength(paths.length);
+  return out;
+}
+
 async function installed(admin: Api): Promise<string[]> {
   const list = await admin.call<{ list: { id: string }[] }>('GET', '/plugIn/list?source=package&size=200');
   return list.list.map((p) => p.id);
@@ -132,7 +147,7 @@ test('a signed partner plugin: trusted, uploaded, granted, seen live by a signed
 
   // Published menus join the tree unassigned: the user still does not see it until a role grants it.
   await expect(userPage.locator('[data-testid="sidebar"] a[href="/partnerNotes"]')).toHaveCount(0);
-  await admin.call('PUT', `/role/permissions/${role}`, { permissionIds: await admin.permissionIds(['/home', '/partnerNotes']) });
+  await admin.call('PUT', `/role/permissions/${role}`, { permissionIds: await menuIds(admin, ['/home', '/partnerNotes']) });
   const link = userPage.locator('[data-testid="sidebar"] a[href="/partnerNotes"]');
   await expect(link).toBeVisible({ timeout: 15_000 });
   await link.click();
