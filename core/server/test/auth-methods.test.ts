@@ -99,7 +99,17 @@ describe('slider puzzle', () => {
     expect(p.piece.readUInt32BE(16)).toBe(PIECE_WIDTH);
     // Decode the raw rows (filter byte + RGBA) and check the hole is darker than the piece there.
     // Signature (8) + IHDR chunk (25), then the one IDAT chunk: length, type, data, CRC.
-    const idat = (png: Buffer) => inflateSync(png.subarray(41, 41 + png.readUInt32BE(33)));
+    // Rows use filter 1 (Sub): undo it so the buffer holds plain RGBA after each row's filter byte.
+    const idat = (png: Buffer) => {
+      const raw = inflateSync(png.subarray(41, 41 + png.readUInt32BE(33)));
+      const stride = png.readUInt32BE(16) * 4;
+      for (let row = 0; row * (stride + 1) < raw.length; row++) {
+        const o = row * (stride + 1);
+        expect(raw[o]).toBe(1);
+        for (let i = 4; i < stride; i++) raw[o + 1 + i] = (raw[o + 1 + i] + raw[o + 1 + i - 4]) & 0xff;
+      }
+      return raw;
+    };
     const bg = idat(p.background);
     expect(bg.length).toBe((WIDTH * 4 + 1) * HEIGHT);
     const pc = idat(p.piece);

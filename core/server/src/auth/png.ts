@@ -1,6 +1,6 @@
 import { crc32, deflateSync } from 'node:zlib';
 
-/** A minimal PNG encoder: 8-bit RGBA, no filtering, one IDAT chunk. Enough for small generated images. */
+/** A minimal PNG encoder: 8-bit RGBA, Sub filter, one IDAT chunk. Enough for small generated images. */
 
 function chunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
@@ -19,10 +19,15 @@ export function encodePng(width: number, height: number, rgba: Uint8Array): Buff
   ihdr.writeUInt32BE(height, 4);
   ihdr[8] = 8; // bit depth
   ihdr[9] = 6; // colour type RGBA
-  const raw = Buffer.alloc((width * 4 + 1) * height);
+  // Filter "Sub" on every row (each byte minus the same channel of the pixel to its left): smooth
+  // drawings turn into small numbers that deflate well.
+  const stride = width * 4;
+  const raw = Buffer.alloc((stride + 1) * height);
   for (let y = 0; y < height; y++) {
-    raw[y * (width * 4 + 1)] = 0; // filter: none
-    Buffer.from(rgba.buffer, rgba.byteOffset + y * width * 4, width * 4).copy(raw, y * (width * 4 + 1) + 1);
+    const out = y * (stride + 1);
+    const row = y * stride;
+    raw[out] = 1;
+    for (let i = 0; i < stride; i++) raw[out + 1 + i] = (rgba[row + i] - (i >= 4 ? rgba[row + i - 4] : 0)) & 0xff;
   }
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
 }
