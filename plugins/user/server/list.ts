@@ -48,16 +48,19 @@ const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
  */
 export async function listUsers(db: Kysely<any>, q: ListQuery): Promise<{ records: UserRow[]; total: number; pageNum: number; pageSize: number }> {
   const where = whereClause(q);
-  const order = q.sortBy ? sql.raw(`${SORT_COLUMNS[q.sortBy]} ${q.sortOrder === 'desc' ? 'desc' : 'asc'} nulls last, u.id desc`) : sql.raw('u.id desc');
+  // Postgres' default null placement (last ascending, first descending) and the id tie-break in
+  // the same direction let a backward or forward scan of the (column, id) indexes serve the sort.
+  const dir = q.sortOrder === 'desc' ? 'desc' : 'asc';
+  const order = q.sortBy ? sql.raw(`${SORT_COLUMNS[q.sortBy]} ${dir}, u.id ${dir}`) : sql.raw('u.id desc');
+  // Deferred join: the offset walks ids only; the full rows and the creator join are read for the page's rows.
   const [count, page] = await Promise.all([
     sql<{ total: string }>`select count(*) as total from users u where ${where}`.execute(db),
     sql<Record<string, unknown>>`
+      with page as (select u.id from users u where ${where} order by ${order} limit ${q.pageSize} offset ${(q.pageNum - 1) * q.pageSize})
       select u.id, u.username, u.real_name, u.email, u.phone, u.employee_no, u.status, u.enabled, u.user_type,
              u.priority, u.memo, u.expires_at, u.created_at, u.last_login_at, c.username as creator_name
-      from users u left join users c on c.id = u.created_by
-      where ${where}
-      order by ${order}
-      limit ${q.pageSize} offset ${(q.pageNum - 1) * q.pageSize}`.execute(db),
+      from page p join users u on u.id = p.id left join users c on c.id = u.created_by
+      order by ${order}`.execute(db),
   ]);
   const ids = page.rows.map((r) => Number(r.id));
   const memberships = ids.length
