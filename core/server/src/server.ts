@@ -157,14 +157,15 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, now })) registerRoute(route, core);
     registerRoute(registryRoute(() => runtime), core);
 
-    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, registerRoute });
-    // Plugins close before the services they use (cleanups run last-in, first-out).
-    cleanups.push(() => host.close());
-    // Plug-in management: run-time state of built-ins and uploaded packages, its API, the tree sync.
-    const rt = new PluginRuntime({ db, bus, dataDir: config.dataDir, distDir: config.distDir, builtins: host.plugins, logger: sdkLogger(app.log) });
+    // Plug-in management: run-time state of built-ins and uploaded packages (before the host, which also starts
+    // the server parts of live packages from keys trusted for server code).
+    const rt = new PluginRuntime({ db, bus, dataDir: config.dataDir, distDir: config.distDir, builtins: plugins, rootDir: config.rootDir, logger: sdkLogger(app.log) });
     await rt.init();
     cleanups.push(() => rt.close());
     runtime = rt;
+    const host = await startPlugins({ engines, config, plugins: [...plugins, ...rt.serverParts()], database, jobs, bus, auth, logger: app.log, settings, messages, registerRoute });
+    // Plugins close before the services they use (cleanups run last-in, first-out).
+    cleanups.push(() => host.close());
     const management = { pluginId: MANAGEMENT_PLUGIN_ID, declaredPermissions: new Set(managementPermissions.map((p) => p.key)) };
     for (const route of managementRoutes({ db, runtime: rt, bus })) registerRoute(route, management);
     registerRoute(reportFailureRoute(db), core);

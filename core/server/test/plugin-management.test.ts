@@ -13,7 +13,8 @@ import {
   type FilesList,
   type TarEntry,
 } from '@linguaport/sdk/package';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, writeDist, type TestKernel } from './support/kernel.js';
+import { createServer } from '../src/server.js';
+import { ADMIN_PASSWORD, createUserWithRole, encryptFor, startKernel, writeDist, type TestKernel } from './support/kernel.js';
 
 // Plug-in management against one kernel with the plugin-host fixture set (`notes` enabled with a
 // server part). Packages are built from tests/fixtures/partner/partner-notes by the packer's own
@@ -295,4 +296,39 @@ describe('delete', () => {
     await nothingInstalled();
     expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('partner-notes');
   });
+});
+
+describe('a server part from a key trusted for server code', () => {
+  it('is accepted, starts at the next server start with its imports resolved, and follows the live state', async () => {
+    const server = "import { z } from 'zod';\nconst q = z.object({ n: z.coerce.number().default(1) });\nexport default { setup(ctx) { ctx.route({ method: 'GET', url: '/partner-server/ping', access: 'signed-in', schema: { query: q }, handler: ({ query }) => ({ pong: ctx.pluginId, n: query.n }) }); } };\n";
+    const archive = pack({
+      key: serverKey.privateKeyPem,
+      manifest: { id: 'partner-server', server: 'server/index.mjs', routes: [{ path: '/partnerServer', view: 'PartnerNotes', title: 'partnerNotes:title', menu: { icon: 'annotation', order: 92 } }], permissions: [] },
+      layout: { server: 'server/index.mjs' },
+      extra: [{ path: 'server/index.mjs', data: Buffer.from(server) }],
+    });
+    expect((await upload(archive)).data).toMatchObject({ id: 'partner-server', status: 'new' });
+    await k.call('POST', '/api/plugIn/publish/partner-server', admin);
+    expect((await k.call('GET', '/api/plugIn/details/partner-server', admin)).body.data.serverPart).toBe('next-start');
+    expect((await k.call('GET', '/api/partner-server/ping', admin)).status).toBe(404);
+
+    // Restart on the same database and data folder.
+    await k.close();
+    const again = await createServer(k.config, { database: k.testDb.database, now: () => k.clock.now, logStream: { write: (l) => void k.logLines.push(l) }, print: () => {} });
+    try {
+      const call = async (method: 'GET' | 'POST', url: string, token: string, payload?: object) => {
+        const res = await again.app.inject({ method, url, headers: { jwt: token }, ...(payload ? { payload } : {}) });
+        return { status: res.statusCode, body: res.json() };
+      };
+      const key = (await again.app.inject({ method: 'GET', url: '/api/user/getOnePublicKey' })).json().data;
+      const login = await again.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'admin', password: encryptFor(key, ADMIN_PASSWORD), publicKey: key, symbol: '' } });
+      const token = login.json().data.token;
+      expect((await call('GET', '/api/partner-server/ping?n=3', token)).body.data).toEqual({ pong: 'partner-server', n: 3 });
+      expect((await call('GET', '/api/plugIn/details/partner-server', token)).body.data.serverPart).toBe('running');
+      await call('POST', '/api/plugIn/unpublish/partner-server', token);
+      expect((await call('GET', '/api/partner-server/ping', token)).status).toBe(404);
+    } finally {
+      await again.close();
+    }
+  }, 120_000);
 });

@@ -67,13 +67,13 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     const builtin = runtime.builtin(row.id);
     let manifest = builtin?.manifest;
     let logo: string | null = null;
-    let serverPart: string | null = builtin?.manifest.server ? 'built-in' : null;
+    let serverPart: string | null = builtin?.manifest.server ? 'running' : null;
     if (row.source === 'package') {
       const v = runtime.installedVersion(row.id, row.current_version);
       manifest = v.plugin.manifest;
       const upload = readUpload(runtime.packageDir(row.id, row.current_version));
       logo = upload.logo ? `/plugins/${row.id}/${row.current_version}/${upload.logo}` : null;
-      serverPart = upload.server ? 'stored, not run (uploaded server code is not loaded by this version)' : null;
+      serverPart = upload.server ? runtime.serverPartState(row.id, row.current_version) : null;
     }
     const s = stats.get(`${row.id}@${row.current_version}`) ?? { reports: 0, users: 0 };
     return {

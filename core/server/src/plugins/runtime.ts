@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
@@ -46,6 +46,8 @@ export interface RuntimeDeps {
   distDir: string;
   /** Every plugin of registry.json (enabled there or not). */
   builtins: DeployedPlugin[];
+  /** The installation root: uploaded server parts resolve its node_modules (the SDK, zod, kysely). */
+  rootDir: string;
   logger: Logger;
 }
 
@@ -54,6 +56,8 @@ export class PluginRuntime {
   private installed = new Map<string, { plugin: DeployedPlugin; entry: RegistryPlugin }>();
   private readonly builtins: Map<string, DeployedPlugin>;
   private subscription: { unsubscribe(): void } | null = null;
+  /** `<id>@<version>` of the uploaded server parts this process started (at boot only). */
+  private readonly started = new Set<string>();
 
   constructor(private readonly deps: RuntimeDeps) {
     this.builtins = new Map(deps.builtins.map((p) => [p.id, p]));
@@ -137,6 +141,41 @@ export class PluginRuntime {
       this.installed.set(key, hit);
     }
     return hit;
+  }
+
+  /**
+   * Server parts of live packages, for the host to start at boot (fastify takes no routes once
+   * ready, so a package published later starts its server part at the next start). Their bare
+   * imports resolve through DATA_DIR/node_modules, a link to the installation's node_modules
+   * placed outside the served folder.
+   */
+  serverParts(): DeployedPlugin[] {
+    const out: DeployedPlugin[] = [];
+    for (const row of this.rows.values()) {
+      if (row.source !== 'package' || !this.isLive(row)) continue;
+      const server = this.uploadMeta(row.id, row.current_version).server;
+      if (!server) continue;
+      const { plugin } = this.installedVersion(row.id, row.current_version);
+      out.push({ ...plugin, manifest: { ...plugin.manifest, server } });
+      this.started.add(`${row.id}@${row.current_version}`);
+    }
+    if (out.length) {
+      const link = join(this.deps.dataDir, 'node_modules');
+      if (!existsSync(link)) symlinkSync(join(this.deps.rootDir, 'node_modules'), link, 'dir');
+    }
+    return out;
+  }
+
+  /** How an uploaded server part stands: none, running in this process, or waiting for a restart. */
+  serverPartState(id: string, version: string): 'running' | 'next-start' | null {
+    if (!this.uploadMeta(id, version).server) return null;
+    return this.started.has(`${id}@${version}`) ? 'running' : 'next-start';
+  }
+
+  uploadMeta(id: string, version: string): { logo: string | null; server: string | null; keyId: string | null } {
+    const file = join(this.packageDir(id, version), 'upload.json');
+    const meta = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {};
+    return { logo: meta.logo ?? null, server: meta.server ?? null, keyId: meta.keyId ?? null };
   }
 
   /** The plugins that are on right now, built-in and uploaded, with their manifests. */
