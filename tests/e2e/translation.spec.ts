@@ -23,7 +23,7 @@ interface TreeNode {
 async function userWith(admin: Api, paths: string[], keys: string[]): Promise<{ username: string; id: number }> {
   const tree = await admin.call<TreeNode[]>('GET', '/permissionMenu/getAllPermissionMenu');
   const ids: number[] = [];
-  const walk = (nodes: TreeNode[]) => nodes.forEach((n) => ((paths.includes(n.path ?? '') || keys.includes(n.key)) && ids.push(n.id), walk(n.children ?? [])));
+  const walk = (nodes: TreeNode[]) => nodes.forEach((n) => ((paths.some((p) => n.key === `menu:${p}`) || keys.includes(n.key)) && ids.push(n.id), walk(n.children ?? [])));
   walk(tree);
   expect(ids.length, `nodes for ${[...paths, ...keys].join(', ')}`).toBe(paths.length + keys.length);
   const role = await admin.call<{ id: number } | number>('POST', '/role/add', { name: unique('e2e-tr-'), description: 'e2e' });

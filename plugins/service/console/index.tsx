@@ -29,7 +29,7 @@ interface EngineNode {
 
 const HEALTH_INTENT: Record<EngineNode['health'], Intent> = { healthy: Intent.SUCCESS, unhealthy: Intent.DANGER, stopped: Intent.NONE, unknown: Intent.WARNING };
 
-function EngineCard({ engine }: { engine: Engine }) {
+function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }) {
   const { t } = useTranslation();
   const api = useApi();
   const notify = useNotify();
@@ -55,6 +55,21 @@ function EngineCard({ engine }: { engine: Engine }) {
     }
   };
 
+  const uploadLicence = async (file: File | undefined) => {
+    if (!file) return;
+    const form = new FormData();
+    form.append('engineId', String(engine.id));
+    form.append('file', file);
+    try {
+      await api.post('/translServiceNode/uploadAuthorizationFile', form, { silent: true });
+      notify.success(t('licenceAccepted'));
+      onChanged();
+    } catch (err) {
+      // The server says why (not signed by a trusted key, expired, wrong engine, node limit).
+      notify.error(t('licenceRefused', { msg: (err as ApiErrorInfo).msg }));
+    }
+  };
+
   const expired = engine.expiresAt && new Date(engine.expiresAt).getTime() < Date.now();
   return (
     <Card data-testid={`engine-${engine.id}`}>
@@ -66,6 +81,12 @@ function EngineCard({ engine }: { engine: Engine }) {
         {t('direction')}: {engine.sourceLanguage ?? t('any')} → {engine.targetLanguage ?? t('any')} · {t('domain')}: {engine.domain ?? '—'} · {t('containers')}: {engine.containerCount} · {t('expires')}:{' '}
         {engine.expiresAt ? new Date(engine.expiresAt).toLocaleDateString() : t('never')}
       </div>
+      {permissions.hasButton('service:licence') && (
+        <label className="bp6-button bp6-small" style={{ marginBottom: 8 }}>
+          {t('uploadLicence')}
+          <input type="file" hidden data-testid="upload-licence" accept=".lic,.json,application/json" onChange={(e) => void uploadLicence(e.currentTarget.files?.[0])} />
+        </label>
+      )}
       <div style={{ overflowX: 'auto' }}>
         <HTMLTable compact striped>
           <thead>
@@ -111,17 +132,18 @@ function Service() {
   const api = useApi();
   const [engines, setEngines] = useState<Engine[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
+  const load = useCallback(() => {
     api.get<{ list: Engine[] }>('/translServiceInfo/getTranslationServiceByPage', { params: { pageNum: 1, pageSize: 100 }, silent: true }).then(
       (r) => setEngines(r.list),
       (err: ApiErrorInfo) => setError(err.msg),
     );
   }, [api]);
+  useEffect(load, [load]);
   return (
     <div data-testid="service-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
       {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
       {engines?.length === 0 && <Callout>{t('noEngines')}</Callout>}
-      {engines?.map((e) => <EngineCard key={e.id} engine={e} />)}
+      {engines?.map((e) => <EngineCard key={e.id} engine={e} onChanged={load} />)}
     </div>
   );
 }

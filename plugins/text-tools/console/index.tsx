@@ -75,7 +75,7 @@ function Clause() {
     <Frame testId="tool-clause" busy={tool.busy} error={tool.error} language={language} setLanguage={setLanguage} onRun={(text) => tool.run({ text, language })}>
       {tool.result && (
         <ol data-testid="tool-result">
-          <div>{t('sentences', { count: tool.result.sentences.length })}</div>
+          <div>{t('sentences', { n: tool.result.sentences.length })}</div>
           {tool.result.sentences.map((s, i) => (
             <li key={i}>{s}</li>
           ))}
@@ -93,7 +93,7 @@ function Participle() {
     <Frame testId="tool-participle" busy={tool.busy} error={tool.error} language={language} setLanguage={setLanguage} onRun={(text) => tool.run({ text, language })}>
       {tool.result && (
         <div data-testid="tool-result" style={{ display: 'flex', flexWrap: 'wrap', gap: 4 }}>
-          <div style={{ width: '100%' }}>{t('words', { count: tool.result.words.length })}</div>
+          <div style={{ width: '100%' }}>{t('words', { n: tool.result.words.length })}</div>
           {tool.result.words.map((w, i) => (
             <Tag key={i} minimal>{w}</Tag>
           ))}

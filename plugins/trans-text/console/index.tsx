@@ -206,7 +206,7 @@ function TransText() {
             }}
           />
           <div data-testid="char-counter" style={{ textAlign: 'right', color: overCap ? '#c23030' : '#5f6b7c', fontSize: 12 }}>
-            {t('counter', { count: chars, cap })}
+            {t('counter', { n: chars, cap })}
           </div>
           {overCap && <Callout intent={Intent.WARNING}>{t('overCap', { cap })}</Callout>}
         </div>

@@ -100,7 +100,7 @@ describe('translation service', () => {
     expect(auto.body.detectedLanguage).toMatchObject({ language: 'en' });
     // Usage is written off the request path, within about 100 ms.
     const expected = SENTENCE.length * 2 + 'The red car.'.length + 'The dog is small.'.length;
-    let usage: { characters: unknown } | undefined;
+    let usage: Record<string, any> | undefined;
     for (let i = 0; i < 40; i++) {
       usage = await k.database.db.selectFrom('usage_records').selectAll().where('user_id', '=', user.userId).where('channel', '=', 'api').executeTakeFirst();
       if (Number(usage?.characters) === expected) break;
@@ -108,7 +108,7 @@ describe('translation service', () => {
     }
     expect(Number(usage!.characters)).toBe(expected);
     const records = await k.call('GET', '/api/transRecords/list?username=translator', admin);
-    expect(records.body.data.list[0]).toMatchObject({ username: 'translator', apiCharacters: Number(usage.characters), textCharacters: SENTENCE.length });
+    expect(records.body.data.list[0]).toMatchObject({ username: 'translator', apiCharacters: expected, textCharacters: SENTENCE.length });
   }, 30_000);
 
   it('answers LibreTranslate error shapes: 400 bad input, 403 bad key, 429 over the API cap', async () => {
