@@ -124,7 +124,9 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
   let pageFallback: ((request: FastifyRequest, reply: FastifyReply) => unknown) | null = null;
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
-    if (pageFallback && request.method === 'GET' && !path.startsWith('/api/') && path !== '/api') return pageFallback(request, reply);
+    // `/api` itself is also the console's API-documentation screen (spec 01): a browser asking for a page gets it.
+    const apiDocsPage = path === '/api' && String(request.headers.accept ?? '').includes('text/html');
+    if (pageFallback && request.method === 'GET' && ((!path.startsWith('/api/') && path !== '/api') || apiDocsPage)) return pageFallback(request, reply);
     return reply.status(404).send({ code: Codes.NOT_FOUND, msg: `No such API: ${request.method} ${path}`, data: null });
   });
 

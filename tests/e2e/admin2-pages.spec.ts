@@ -1,0 +1,89 @@
+import { expect, test } from '@playwright/test';
+import { Api, unique } from './support/api.js';
+import { baseUrl, signIn } from './support/session.js';
+
+/** Every screen of issue 5 opens without a script error, and the main flows of the smaller areas work in the browser. */
+
+const SCREENS: Array<[string, string]> = [
+  ['/home', 'home-view'],
+  ['/dashboard', 'dashboard-admin'],
+  ['/deploy', 'deploy-view'],
+  ['/translation', 'translation-settings-view'],
+  ['/translationAdmin', 'translation-admin-view'],
+  ['/languageSorting', 'language-sorting-view'],
+  ['/domain', 'domain-view'],
+  ['/dictionary', 'dictionary-view'],
+  ['/feedback', 'feedback-view'],
+  ['/feedbackManager', 'feedback-manager-view'],
+  ['/news', 'news-view'],
+  ['/api', 'api-docs-view'],
+];
+
+test('each administration screen of part 2 renders for the administrator without a script error', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+  await signIn(page);
+  for (const [path, testId] of SCREENS) {
+    await page.goto(`${baseUrl()}${path}`);
+    await expect(page.getByTestId(testId), path).toBeVisible();
+  }
+  expect(errors).toEqual([]);
+});
+
+test('a dictionary type added in the browser opens its entries with the type name in the breadcrumb', async ({ page }) => {
+  const name = unique('Dict ');
+  await signIn(page);
+  await page.goto(`${baseUrl()}/dictionary`);
+  await page.getByRole('button', { name: 'Add type' }).click();
+  await page.locator('#field-name').fill(name);
+  await page.locator('#field-code').fill(name.replace(/\s/g, '_'));
+  await page.getByTestId('form-submit').click();
+  const link = page.getByText(name, { exact: true });
+  await expect(link).toBeVisible();
+  await link.click();
+  await expect(page).toHaveURL(/\/dictionarySetting\?typeId=\d+/);
+  await expect(page.getByTestId('dictionary-entries-view')).toBeVisible();
+  await expect(page.locator('.lp-header')).toContainText(name);
+
+  await page.getByRole('button', { name: 'Add entry' }).click();
+  await page.locator('#field-name').fill('Second');
+  await page.locator('#field-code').fill('second');
+  await page.locator('#field-value').fill('2');
+  await page.locator('#field-sort').fill('0');
+  await page.getByTestId('form-submit').click();
+  await expect(page.getByTestId('error-sort')).toBeVisible(); // a positive integer only
+  await page.locator('#field-sort').fill('2');
+  await page.getByTestId('form-submit').click();
+  await page.getByRole('button', { name: 'Add entry' }).click();
+  await page.locator('#field-name').fill('First');
+  await page.locator('#field-code').fill('first');
+  await page.locator('#field-value').fill('1');
+  await page.locator('#field-sort').fill('1');
+  await page.getByTestId('form-submit').click();
+  const rows = page.locator('tbody tr[data-testid^="dict-entry-"]');
+  await expect(rows).toHaveCount(2);
+  await expect(rows.first()).toContainText('First');
+});
+
+test('a domain not in use is deleted from the browser after confirmation', async ({ page }) => {
+  const admin = await Api.signIn();
+  const code = unique('d').toLowerCase();
+  await admin.call('POST', '/domain/add', { code, nameZh: `领域${code}`, nameEn: `Domain ${code}` });
+  await signIn(page);
+  await page.goto(`${baseUrl()}/domain`);
+  const row = page.getByTestId(`domain-row-${code}`);
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await page.getByRole('dialog').getByRole('button', { name: 'Delete' }).click();
+  await expect(row).toHaveCount(0);
+  expect((await admin.call<Array<{ code: string }>>('GET', '/domain/all')).some((d) => d.code === code)).toBe(false);
+});
+
+test('the API page documents the calls and runs one against the server', async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${baseUrl()}/api`);
+  await page.getByTestId('api-docs-filter').fill('/language/list');
+  await page.getByTestId('api-op-GET-/language/list').click();
+  await page.getByTestId('api-execute').click();
+  await expect(page.getByTestId('api-result')).toContainText('"code": 200');
+  await expect(page.getByTestId('api-result')).toContainText('zh-CN');
+});
