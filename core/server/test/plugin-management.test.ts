@@ -298,6 +298,21 @@ describe('delete', () => {
   });
 });
 
+describe('download-type packages', () => {
+  it('lists a published download for signed-in users with a link to the uploaded file', async () => {
+    const archive = pack({ manifest: { id: 'office-addin', type: 'download', routes: [], permissions: [] } });
+    expect((await upload(archive, admin, { type: 'download' })).data).toMatchObject({ id: 'office-addin', status: 'new' });
+    const reader = await k.login('reader', 'Reader-pass-1');
+    expect((await k.call('GET', '/api/plugIn/downloads', reader)).body.data).toEqual([]);
+    await k.call('POST', '/api/plugIn/publish/office-addin', admin);
+    const [item] = (await k.call('GET', '/api/plugIn/downloads', reader)).body.data;
+    expect(item).toMatchObject({ id: 'office-addin', version: '1.0.0', fileName: 'partner-notes.tgz', url: '/plugins/office-addin/1.0.0/original/partner-notes.tgz' });
+    expect((await k.app.inject({ method: 'GET', url: item.url })).rawPayload.equals(archive)).toBe(true);
+    // A download is not a console feature: it never enters the registry.
+    expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('office-addin');
+  });
+});
+
 describe('a server part from a key trusted for server code', () => {
   it('is accepted, starts at the next server start with its imports resolved, and follows the live state', async () => {
     const server = "import { z } from 'zod';\nconst q = z.object({ n: z.coerce.number().default(1) });\nexport default { setup(ctx) { ctx.route({ method: 'GET', url: '/partner-server/ping', access: 'signed-in', schema: { query: q }, handler: ({ query }) => ({ pong: ctx.pluginId, n: query.n }) }); } };\n";

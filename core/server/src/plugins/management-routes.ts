@@ -323,7 +323,8 @@ export function reportFailureRoute(db: Kysely<any>): RouteDefinition {
     schema: {
       body: z.object({
         pluginId: z.string().min(1).max(60),
-        version: z.string().min(1).max(40),
+        // The console sends an empty version when the registry entry had none.
+        version: z.string().max(40).default(''),
         kind: z.string().min(1).max(40),
         message: z.string().max(2000).default(''),
       }),
