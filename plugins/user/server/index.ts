@@ -102,6 +102,8 @@ export default defineServerPlugin({
           'create index if not exists users_sort_priority_idx on users (priority, id)',
           'create index if not exists users_sort_expires_at_idx on users (expires_at, id)',
           'create index if not exists users_sort_last_login_idx on users (last_login_at, id)',
+          // Few users wait for a check: the status filter reads them through this index.
+          'create index if not exists users_status_idx on users (status)',
         ]) await sql.raw(statement).execute(db);
       },
     },

@@ -52,11 +52,22 @@ export async function listUsers(db: Kysely<any>, q: ListQuery): Promise<{ record
   // the same direction let a backward or forward scan of the (column, id) indexes serve the sort.
   const dir = q.sortOrder === 'desc' ? 'desc' : 'asc';
   const order = q.sortBy ? sql.raw(`${SORT_COLUMNS[q.sortBy]} ${dir}, u.id ${dir}`) : sql.raw('u.id desc');
+  // Substring search: the planner would walk an ordered index and test every row until a page is
+  // full (hundreds of ms when the matches sit far down the order); materializing the matches
+  // first lets the trigram indexes find them, and the page is sorted among the matches only.
+  const searching = Boolean(q.username || q.realName);
+  const sortColumn = sql.raw(q.sortBy ? SORT_COLUMNS[q.sortBy] : 'u.id');
+  const hitOrder = sql.raw(q.sortBy ? `k ${dir}, id ${dir}` : 'id desc');
+  const offset = (q.pageNum - 1) * q.pageSize;
+  const pageIds = searching
+    ? sql`hits as materialized (select u.id, ${sortColumn} as k from users u where ${where}),
+          page as (select id from hits order by ${hitOrder} limit ${q.pageSize} offset ${offset})`
+    : sql`page as (select u.id from users u where ${where} order by ${order} limit ${q.pageSize} offset ${offset})`;
   // Deferred join: the offset walks ids only; the full rows and the creator join are read for the page's rows.
   const [count, page] = await Promise.all([
     sql<{ total: string }>`select count(*) as total from users u where ${where}`.execute(db),
     sql<Record<string, unknown>>`
-      with page as (select u.id from users u where ${where} order by ${order} limit ${q.pageSize} offset ${(q.pageNum - 1) * q.pageSize})
+      with ${pageIds}
       select u.id, u.username, u.real_name, u.email, u.phone, u.employee_no, u.status, u.enabled, u.user_type,
              u.priority, u.memo, u.expires_at, u.created_at, u.last_login_at, c.username as creator_name
       from page p join users u on u.id = p.id left join users c on c.id = u.created_by

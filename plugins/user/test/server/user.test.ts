@@ -199,6 +199,13 @@ describe('listing', () => {
     expect((await kernel.call('GET', '/api/user/getAllUserByPage?sortBy=password_hash', admin)).status).toBe(400);
   });
 
+  it('sorts and pages the matches of a name search', async () => {
+    const desc = await kernel.call('GET', '/api/user/getAllUserByPage?username=pri&sortBy=username&sortOrder=desc', admin);
+    expect(desc.body.data.records.map((r: { username: string }) => r.username)).toEqual(['pri2', 'pri1']);
+    const second = await kernel.call('GET', '/api/user/getAllUserByPage?username=pri&pageSize=1&pageNum=2', admin);
+    expect(second.body.data).toMatchObject({ total: 2, records: [expect.objectContaining({ username: 'pri1' })] });
+  });
+
   it('gives pickers enabled users, administrators, and increment candidates', async () => {
     const all = (await kernel.call('GET', '/api/user/getAllUser', plain)).body.data as Array<{ username: string }>;
     expect(all.map((u) => u.username)).toContain('alice');
