@@ -32,7 +32,7 @@ function Frame({ testId, children, onRun, busy, error, language, setLanguage }: 
   language?: string;
   setLanguage?(code: string): void;
 }) {
-  const { t } = useTranslation();
+  const { t } = useTranslation('textTools');
   const [text, setText] = useState('');
   return (
     <div data-testid={testId} style={{ padding: 12, display: 'grid', gap: 10, maxWidth: 1000 }}>
@@ -54,7 +54,7 @@ function Frame({ testId, children, onRun, busy, error, language, setLanguage }: 
 }
 
 function Detect() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('textTools');
   const tool = useTool<{ language: string; confidence: number }>('/language/detect');
   return (
     <Frame testId="tool-detect" busy={tool.busy} error={tool.error} onRun={(text) => tool.run({ text })}>
@@ -68,7 +68,7 @@ function Detect() {
 }
 
 function Clause() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('textTools');
   const [language, setLanguage] = useState('en');
   const tool = useTool<{ sentences: string[] }>('/clause/split');
   return (
@@ -86,7 +86,7 @@ function Clause() {
 }
 
 function Participle() {
-  const { t } = useTranslation();
+  const { t } = useTranslation('textTools');
   const [language, setLanguage] = useState('zh-CN');
   const tool = useTool<{ words: string[] }>('/participle/segment');
   return (

@@ -17,7 +17,7 @@ const PAGE = 20;
 
 /** Usage records (/transRecords): characters and documents per user, filtered, exportable. */
 function TransRecords() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation('transRecords');
   const api = useApi();
   const permissions = usePermission();
   const [filters, setFilters] = useState({ username: '', from: '', to: '' });

@@ -38,7 +38,7 @@ function countChars(text: string): number {
 
 /** Text translation (/transText): no minimum width, usable on a phone. */
 function TransText() {
-  const { t, i18n } = useTranslation();
+  const { t, i18n } = useTranslation('transText');
   const api = useApi();
   const notify = useNotify();
   const permissions = usePermission();
