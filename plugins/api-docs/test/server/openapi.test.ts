@@ -63,6 +63,16 @@ describe('GET /api/openapi.json', () => {
     expect(doc.paths['/domain/list'].get.security).toEqual([{ ApiKey: [] }, { Session: [] }]);
   });
 
+  it('is served to a program that sends an API key in X-Api-Key, as documented', async () => {
+    const admin = await kernel.login('admin', ADMIN_PASSWORD);
+    const { id: userId } = await kernel.database.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow();
+    const key = (await kernel.call('GET', `/api/user/updateApiKey/${userId}`, admin)).body.data as string;
+    expect(key).toMatch(/^[^*]{16,}$/);
+    const res = await kernel.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { 'x-api-key': key } });
+    expect(res.statusCode).toBe(200);
+    expect(res.json().openapi).toBe('3.1.0');
+  });
+
   it('is refused without credentials', async () => {
     const res = await kernel.call('GET', '/api/openapi.json', null);
     expect(res.body.code).toBe(601);
