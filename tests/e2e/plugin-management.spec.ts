@@ -13,7 +13,8 @@ import { baseUrl, signIn } from './support/session.js';
  */
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const WORK = join(ROOT, '.tmp', 'e2e', 'plugin-management');
+// Per process: another run of the suite may be packing at the same time.
+const WORK = join(ROOT, '.tmp', 'e2e', `plugin-management-${process.pid}`);
 const PARTNER = join(ROOT, 'tests', 'fixtures', 'partner');
 const PASSWORD = 'E2e-user-pass-1';
 
@@ -74,6 +75,8 @@ test.beforeAll(() => {
   writeFileSync(files.large, Buffer.from(Array.from({ length: 2 * 1024 * 1024 + 100 }, () => Math.floor(Math.random() * 256))));
   writeFileSync(files.logo, Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4f00000000049454e44ae426082', 'hex'));
 });
+
+test.afterAll(() => rmSync(WORK, { recursive: true, force: true }));
 
 async function openPlugIn(page: Page) {
   await page.goto(`${baseUrl()}/plugIn`);
