@@ -88,6 +88,13 @@ export async function startSlapd(options = {}) {
   child.stderr.on('data', (d) => (stderr += d));
   let exited = null;
   child.once('exit', (code) => (exited = code ?? -1));
+  // If the starting process ends without stop() (a killed test worker), do not leave slapd behind.
+  const killOnExit = () => {
+    child.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', killOnExit);
+  child.once('exit', () => process.off('exit', killOnExit));
   const deadline = Date.now() + 15_000;
   while (!(await canConnect(port))) {
     if (exited !== null) {
