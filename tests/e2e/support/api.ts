@@ -66,6 +66,19 @@ export class Api {
     return typeof created === 'number' ? created : created.id;
   }
 
+  /**
+   * Adds menus to the default normal-user role, which directory, single sign-on and self-registered
+   * accounts receive (a role without menus signs them straight out again, spec 01 2.6).
+   */
+  async grantDefaultRole(paths: string[]): Promise<void> {
+    const roles = await this.call<{ id: number; isDefault: boolean; isSuper: boolean }[]>('GET', '/role/list');
+    const role = roles.find((r) => r.isDefault && !r.isSuper);
+    if (!role) throw new Error('no default role');
+    const current = await this.call<{ permissionIds: number[] }>('GET', `/role/permissions/${role.id}`);
+    const wanted = [...new Set([...current.permissionIds, ...(await this.permissionIds(paths))])];
+    await this.call('PUT', `/role/permissions/${role.id}`, { permissionIds: wanted });
+  }
+
   async setConfig(configKey: string, configValue: string): Promise<void> {
     await this.call('PUT', '/systemConfig/updateConfig', { configKey, configValue });
   }

@@ -14,8 +14,8 @@ export const SSO_POLL_MS = 1000;
 export const SSO_POLL_LIMIT = 90;
 
 /**
- * Where the identity provider sends the browser back (through the server's /sso/login). The page
- * asks GET /sso/client/getSSOStatus until the sign-in is settled: 4015 means "not yet" and is polled
+ * Where the identity provider sends the browser back (the server's /sso/login redirects to
+ * /sso?ticket=). The page asks GET /sso/client/getSSOStatus?ticket until the sign-in is settled: 4015 means "not yet" and is polled
  * again silently; 200 carries the token; 4014 carries a message for the user.
  */
 export function Sso() {
@@ -28,7 +28,7 @@ export function Sso() {
 
   useEffect(() => {
     let live = true;
-    const state = search.get('state') ?? localStorage.getItem(SSO_STATE_KEY);
+    const ticket = search.get('ticket') ?? localStorage.getItem(SSO_STATE_KEY);
     const redirect = safeRedirect(search.get('redirect') ?? localStorage.getItem(`${SSO_STATE_KEY}.redirect`));
     const done = (token: string) => {
       localStorage.removeItem(SSO_STATE_KEY);
@@ -36,15 +36,15 @@ export function Sso() {
       access.startWithToken(token);
       void navigate(redirect, { replace: true });
     };
-    const direct = search.get('token');
-    if (direct) {
-      done(direct);
+    const refused = search.get('error');
+    if (refused || !ticket) {
+      setError(refused ? t('sso.failed', { reason: refused }) : t('sso.noTicket'));
       return;
     }
     const poll = async (attempt: number) => {
       if (!live) return;
       try {
-        const env = await http.request<{ token?: string }>({ method: 'GET', url: '/sso/client/getSSOStatus', params: state ? { state } : undefined, silent: true });
+        const env = await http.request<{ token?: string }>({ method: 'GET', url: '/sso/client/getSSOStatus', params: { ticket }, silent: true });
         if (!live) return;
         if (env.code === 200 && env.data?.token) return done(env.data.token);
         if (env.code === Codes.SSO_PENDING && attempt < SSO_POLL_LIMIT) {

@@ -19,7 +19,7 @@ import { QuickAccess } from '../pages/QuickAccess.js';
 const Layout = lazy(() => import('../shell/Layout.js').then((m) => ({ default: m.Layout })));
 
 function AppRoutes({ location }: { location: Location }) {
-  const { access, registry, permissions } = useKernel();
+  const { access, registry, permissions, session } = useKernel();
   const version = useAccessVersion();
   const specs = useMemo(
     () => buildRouteSpecs(access.menuTree(), registry.get(), (p) => permissions.hasRoute(p)),
@@ -40,8 +40,9 @@ function AppRoutes({ location }: { location: Location }) {
         <Route path="/custom" element={<CustomPage />} />
         {renderRouteSpecs(specs)}
       </Route>
-      {/* Added last: anything else is unknown. */}
-      <Route path="*" element={<Navigate to="/404" replace />} />
+      {/* Added last: anything else is unknown. While menus are not loaded (logout, a department
+          switch) the table is empty for a moment and the guard, not this route, decides. */}
+      <Route path="*" element={permissions.rolesLoaded && session.token ? <Navigate to="/404" replace /> : null} />
     </Routes>
     </Suspense>
   );

@@ -44,13 +44,16 @@ export async function loadLoginFlags(http: HttpClient): Promise<LoginFlags> {
   return { guest, slider, register, symbols };
 }
 
-/** GET /sso/client/getSSOLoginPage: the provider's address, as a string or {url|loginPage, state}. */
+/** GET /sso/client/getSSOLoginPage: the provider's address and the ticket that later collects the session ({url, ticket}). */
 export function toSsoPage(data: unknown): { url: string; state: string | null } | null {
   if (typeof data === 'string' && data) return { url: data, state: null };
   if (data && typeof data === 'object') {
     const o = data as Record<string, unknown>;
     const url = o.url ?? o.loginPage ?? o.loginUrl ?? o.authorizationUrl;
-    if (typeof url === 'string' && url) return { url, state: typeof o.state === 'string' ? o.state : null };
+    if (typeof url === 'string' && url) {
+      const ticket = o.ticket ?? o.state;
+      return { url, state: typeof ticket === 'string' ? ticket : null };
+    }
   }
   return null;
 }
