@@ -54,7 +54,7 @@ function TransText() {
   const [editing, setEditing] = useState(false);
   const [draft, setDraft] = useState('');
   const [history, setHistory] = useState<HistoryItem[]>([]);
-  const lastSubmit = useRef(0);
+  const lastSubmit = useRef({ key: '', at: 0 });
 
   const name = useCallback(
     (code: string) => {
@@ -95,11 +95,12 @@ function TransText() {
   const canSwap = !detecting && !!effectiveSource && !!setup?.languages.find((l) => l.code === target)?.targets.includes(effectiveSource);
 
   const translate = useCallback(async () => {
-    // No rapid repeated submits: one request in flight, and at least 500 ms between two.
-    if (busy || Date.now() - lastSubmit.current < 500) return;
+    // No rapid repeated submits: one request in flight, and the same request not again within a second.
+    const key = `${source}|${target}|${text}`;
+    if (busy || (lastSubmit.current.key === key && Date.now() - lastSubmit.current.at < 1000)) return;
     if (text.trim() === '') return setError(t('sourceRequired'));
     if (overCap) return;
-    lastSubmit.current = Date.now();
+    lastSubmit.current = { key, at: Date.now() };
     setBusy(true);
     setError(null);
     setEditing(false);
