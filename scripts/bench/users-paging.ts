@@ -41,23 +41,30 @@ try {
   ];
   const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
   let worst = 0;
+  let worstCpu = 0;
   for (const [name, qs] of cases) {
     const times: number[] = [];
+    const cpu: number[] = [];
     let total = 0;
     for (let i = 0; i < ROUNDS + 3; i++) {
       t = performance.now();
+      const c = process.cpuUsage();
       const res = await kernel.app.inject({ method: 'GET', url: `/api/user/getAllUserByPage?${qs}`, headers: { jwt: token } });
       const ms = performance.now() - t;
+      const used = process.cpuUsage(c);
       const body = res.json();
       if (body.code !== 200) throw new Error(`${name}: ${body.code} ${body.msg}`);
       total = body.data.total;
-      if (i >= 3) times.push(ms); // the first calls warm the plans
+      if (i >= 3) { times.push(ms); cpu.push((used.user + used.system) / 1000); } // the first calls warm the plans
     }
     const p95 = pct(times, 95);
     worst = Math.max(worst, p95);
-    console.log(`${name.padEnd(36)} p50 ${pct(times, 50).toFixed(1).padStart(6)} ms  p95 ${p95.toFixed(1).padStart(6)} ms  (total ${total})`);
+    worstCpu = Math.max(worstCpu, pct(cpu, 95));
+    console.log(`${name.padEnd(36)} wall p50 ${pct(times, 50).toFixed(1).padStart(6)} p95 ${p95.toFixed(1).padStart(6)} ms | cpu p50 ${pct(cpu, 50).toFixed(1).padStart(6)} p95 ${pct(cpu, 95).toFixed(1).padStart(6)} ms  (total ${total})`);
   }
-  console.log(`worst p95 ${worst.toFixed(1)} ms against the ${TARGET_MS} ms target: ${worst < TARGET_MS ? 'met' : 'NOT met'} (${ROUNDS} rounds each)`);
+  // CPU time is what the request costs this process; wall time also holds waiting for a busy machine.
+  const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
+  console.log(`worst wall p95 ${worst.toFixed(1)} ms, worst cpu p95 ${worstCpu.toFixed(1)} ms, against the ${TARGET_MS} ms target: wall ${worst < TARGET_MS ? 'met' : 'NOT met'}, cpu ${worstCpu < TARGET_MS ? 'met' : 'NOT met'} (${ROUNDS} rounds each, load average ${load})`);
 } finally {
   await kernel.shutdown();
 }
