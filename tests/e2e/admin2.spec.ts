@@ -67,6 +67,11 @@ test('a language moved to the top on /languageSorting comes first in the languag
     expect(values[0]).toBe(moved);
     const enabled = (await admin.call<Array<{ code: string }>>('GET', '/language/list')).map((l) => l.code);
     expect(values.slice(0, enabled.length)).toEqual(enabled);
+
+    // An open select follows a later change without a reload (bus event language.changed).
+    const next = enabled[enabled.length - 1];
+    await admin.call('PUT', '/language/sort', { codes: [next, ...original.filter((c) => c !== next)] });
+    await expect(select.locator('option').first()).toHaveAttribute('value', next);
   } finally {
     await admin.call('PUT', '/language/sort', { codes: original });
   }
