@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthService, EngineService, EventBus, JobQueue, RouteDefinition, ServerPlugin, ServerPluginContext } from '@linguaport/sdk/server';
+import type { AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, SystemSettings } from '@linguaport/sdk/server';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { runMigrations } from '../db/migrations.js';
@@ -26,6 +26,9 @@ export interface PluginHostDeps {
   auth: AuthService;
   /** The translation service (ctx.engines). */
   engines: EngineService;
+  /** The system configuration and the message centre (kernel services, shared by every plugin). */
+  settings: SystemSettings;
+  messages: MessageCenter;
   logger: FastifyBaseLogger;
   registerRoute(def: RouteDefinition, owner: RouteOwner): void;
 }
@@ -82,9 +85,9 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       bus: deps.bus,
       storage: createFileStorage(join(deps.config.dataDir, 'files'), plugin.id),
       auth: deps.auth,
+      engines: deps.engines,
       settings: deps.settings,
       messages: deps.messages,
-      engines: deps.engines,
       route: (def) => deps.registerRoute(def, owner),
       onClose: (fn) => void closers.push({ pluginId: plugin.id, fn }),
     };
