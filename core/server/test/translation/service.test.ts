@@ -1,0 +1,71 @@
+import { existsSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiError } from '@linguaport/sdk/server';
+import { runMigrations } from '../../src/db/migrations.js';
+import { translationMigrations } from '../../src/translation/migrations.js';
+import { createTranslationService, type TranslationService } from '../../src/translation/service.js';
+import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
+
+// The service on its own (no HTTP): the seeded Apertium node with the real APy, and what a
+// server restart does to nodes left running or stopped.
+const installed = existsSync('/usr/bin/apertium-apy') && existsSync('/usr/share/apertium/modes/eng-spa.mode');
+const quiet = { debug() {}, info() {}, warn() {}, error() {} };
+
+async function until(check: () => boolean, ms = 30_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe.skipIf(!installed)('translation service across restarts', () => {
+  let t: TestDatabase;
+  let service: TranslationService | null = null;
+  const start = async () => {
+    service = createTranslationService({ db: t.database.db, dataDir: t.dataDir, logger: quiet, readSetting: async () => null, autostart: true });
+    await service.start();
+    return service;
+  };
+
+  beforeAll(async () => {
+    t = await openTestDatabase();
+    await runMigrations(t.database, 'core.translation', translationMigrations);
+  });
+  afterAll(async () => {
+    await service?.close();
+    await t?.cleanup();
+  });
+
+  it('starts the seeded node at start-up and translates, and starts it again after a restart', async () => {
+    let s = await start();
+    const [node] = await t.database.db.selectFrom('engine_nodes').selectAll().execute();
+    await until(() => s.nodes.status(node.id).health === 'healthy');
+    const r = await s.translate({ text: 'The cat is sleeping.', source: 'en', target: 'es', callerId: 7, channel: 'text' });
+    expect(r.text).toMatch(/gato/);
+    await s.close();
+    expect(await t.database.db.selectFrom('engines').select('name').execute()).toEqual([{ name: 'Apertium' }]);
+    s = await start();
+    await until(() => s.nodes.status(node.id).health === 'healthy');
+    expect((await s.translate({ text: 'The red car.', source: 'en', target: 'es', callerId: 7, channel: 'api' })).text).toMatch(/coche rojo/);
+    await s.close();
+    const usage = await t.database.db.selectFrom('usage_records').select(['channel', 'characters']).where('user_id', '=', 7).orderBy('channel').execute();
+    expect(usage.map((u) => [u.channel, Number(u.characters)])).toEqual([['api', 12], ['text', 20]]);
+  }, 90_000);
+
+  it('keeps a stopped node stopped across a restart and answers 503 for its pairs', async () => {
+    let s = await start();
+    const [node] = await t.database.db.selectFrom('engine_nodes').selectAll().execute();
+    await until(() => s.nodes.status(node.id).health === 'healthy');
+    await s.nodes.stop(node.id);
+    await s.close();
+    s = await start();
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(s.nodes.status(node.id)).toMatchObject({ running: false, health: 'stopped' });
+    const err = await s.translate({ text: 'The cat.', source: 'en', target: 'es', callerId: 7, channel: 'text' }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe(503);
+    const unknown = await s.translate({ text: 'The cat.', source: 'en', target: 'xx', callerId: 7, channel: 'text' }).catch((e) => e);
+    expect((unknown as ApiError).code).toBe(400);
+  }, 90_000);
+});
