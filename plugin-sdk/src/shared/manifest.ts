@@ -32,6 +32,8 @@ export const menuDefaultsSchema = z
     /** Key of the menu group this entry sits under in the default tree (e.g. `system`); none for top level. */
     group: z.string().regex(/^[a-z][a-zA-Z0-9-]*$/).optional(),
     showInShortcut: z.boolean().default(false),
+    /** Granted to the default normal-user role when the menu is first installed (administrators may revoke it). */
+    defaultGrant: z.boolean().optional(),
   })
   .strict();
 
@@ -61,6 +63,8 @@ export const permissionSchema = z
     name: localized,
     /** The menu path this permission belongs to in the tree. */
     menu: routePathSchema.optional(),
+    /** Granted to the default normal-user role when first installed (administrators may revoke it). */
+    defaultGrant: z.boolean().optional(),
   })
   .strict();
 

@@ -33,6 +33,8 @@ interface NodeSpec {
   icon: string | null;
   sort: number;
   showInShortcut: boolean;
+  /** Granted to the default role(s) when the node is first created. */
+  defaultGrant?: boolean;
 }
 
 function planNodes(manifests: PluginManifest[], titleOf: TitleResolver, warn: (msg: string) => void): NodeSpec[] {
@@ -55,7 +57,7 @@ function planNodes(manifests: PluginManifest[], titleOf: TitleResolver, warn: (m
         if (groups.has(r.menu.group)) parentKey = groupKey(r.menu.group);
         else warn(`plugin ${m.id} route ${r.path} names menu group '${r.menu.group}', which does not exist (${[...groups].join(', ')}); placed at top level`);
       }
-      specs.push({ key: menuKey(r.path), pluginId: m.id, type: PermissionType.MENU, path: r.path, name: titleOf(m, r), parentKey, icon: r.menu.icon, sort: r.menu.order, showInShortcut: r.menu.showInShortcut });
+      specs.push({ key: menuKey(r.path), pluginId: m.id, type: PermissionType.MENU, path: r.path, name: titleOf(m, r), parentKey, icon: r.menu.icon, sort: r.menu.order, showInShortcut: r.menu.showInShortcut, defaultGrant: r.menu.defaultGrant });
     }
     const firstMenu = m.routes.find((r) => r.menu)?.path ?? null;
     for (const p of m.permissions) {
@@ -63,7 +65,7 @@ function planNodes(manifests: PluginManifest[], titleOf: TitleResolver, warn: (m
       if (other) throw new Error(`permission key ${p.key} is declared by two plugins: ${other} and ${m.id}`);
       keyOwner.set(p.key, m.id);
       const menu = p.menu ?? firstMenu;
-      specs.push({ key: p.key, pluginId: m.id, type: p.type === 'button' ? PermissionType.BUTTON : PermissionType.API, path: menu, name: { zh: p.name['zh-CN'], en: p.name['en-US'] }, parentKey: menu ? menuKey(menu) : null, icon: null, sort: 100, showInShortcut: false });
+      specs.push({ key: p.key, pluginId: m.id, type: p.type === 'button' ? PermissionType.BUTTON : PermissionType.API, path: menu, name: { zh: p.name['zh-CN'], en: p.name['en-US'] }, parentKey: menu ? menuKey(menu) : null, icon: null, sort: 100, showInShortcut: false, defaultGrant: p.defaultGrant });
     }
   }
   return specs;
@@ -82,6 +84,7 @@ export async function syncPermissionTree(
   const specs = planNodes(manifests, options.titleOf ?? defaultTitle, options.warn ?? (() => {}));
   await db.transaction().execute(async (trx) => {
     const rows: { id: number; key: string }[] = await trx.selectFrom('permissions').select(['id', 'key']).execute();
+    const defaultRoles: { id: number }[] = await trx.selectFrom('roles').select('id').where('is_default', '=', true).execute();
     const idOf = new Map(rows.map((r) => [r.key, r.id]));
     // Menus first so buttons can find their parent menu.
     const ordered = [...specs].sort((a, b) => (a.type === PermissionType.MENU ? 0 : 1) - (b.type === PermissionType.MENU ? 0 : 1));
@@ -98,6 +101,9 @@ export async function syncPermissionTree(
           .returning('id')
           .executeTakeFirstOrThrow();
         idOf.set(s.key, inserted.id);
+        if (s.defaultGrant && defaultRoles.length) {
+          await trx.insertInto('role_permissions').values(defaultRoles.map((r) => ({ role_id: r.id, permission_id: inserted.id }))).execute();
+        }
       }
     }
     const live = specs.filter((s) => s.pluginId !== null).map((s) => s.key);
