@@ -130,6 +130,13 @@ describe('upload refusals (each names the check and installs nothing)', () => {
     });
   }
 
+  it('refuses a version whose pre-release part would leave the package folder', async () => {
+    const res = await upload(pack({ manifest: { version: '1.0.0-x/../../../evil' } }), admin, { version: '1.0.0-x/../../../evil' });
+    expect(res.msg).toMatch(/version 1\.0\.0-x\/\.\.\/\.\.\/\.\.\/evil may hold only digits, letters, dots and dashes/);
+    await nothingInstalled();
+    expect(existsSync(join(k.config.dataDir, 'evil'))).toBe(false);
+  });
+
   it('refuses a version field that disagrees with the package', async () => {
     const res = await upload(pack(), admin, { version: '9.9.9' });
     expect(res.msg).toMatch(/version field says 9\.9\.9 but the package is version 1\.0\.0/);

@@ -103,6 +103,10 @@ export async function installPackage(db: Kysely<any>, runtime: PluginRuntime, in
   }
   const pkg = openPackage(input.file.data, { trustedKey: await trustedKeyLookup(db), sdkVersion: SDK_VERSION });
   const m = pkg.manifest;
+  // The version names a folder and a URL segment; semver's pre-release part would otherwise allow '/'.
+  if (!/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/.test(m.version)) {
+    throw new PackageError(`version ${m.version} may hold only digits, letters, dots and dashes after x.y.z`);
+  }
   if (m.version !== input.version) throw new PackageError(`the version field says ${input.version} but the package is version ${m.version}`);
   if (m.type !== input.type) throw new PackageError(`the type field says ${input.type} but the package is of type ${m.type}`);
   checkConflicts(pkg, runtime);

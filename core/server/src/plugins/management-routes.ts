@@ -4,7 +4,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ApiError, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
 import { keyIdOf, PackageError, publicKeyFromPem } from '@linguaport/sdk/package';
-import { Codes, type ManifestPermission } from '@linguaport/sdk/shared';
+import { Codes, pluginIdSchema, type ManifestPermission } from '@linguaport/sdk/shared';
 import { installPackage } from './install.js';
 import { ORIGINAL_DIR, PLUGIN_UPGRADED, type PluginRuntime, type PluginStateRow } from './runtime.js';
 
@@ -28,7 +28,7 @@ export const managementPermissions: ManifestPermission[] = [
 /** A plugin is flagged after this many load failures of one version from this many distinct users. */
 export const FAILURE_FLAG = { reports: 5, users: 3 };
 
-const idParams = z.object({ id: z.string().min(1).max(60) });
+const idParams = z.object({ id: pluginIdSchema });
 const file = z.object({ filename: z.string(), mimetype: z.string().optional(), data: z.instanceof(Buffer) });
 
 function refuse(err: unknown): never {
@@ -242,7 +242,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
       await db.deleteFrom('plugin_state').where('id', '=', params.id).execute();
       await db.deleteFrom('plugin_failures').where('plugin_id', '=', params.id).execute();
       await runtime.changed('deleted', params.id);
-      rmSync(join(runtime.packageDir(params.id, 'x'), '..'), { recursive: true, force: true });
+      rmSync(join(runtime.installedRoot(), params.id), { recursive: true, force: true });
       return { id: params.id };
     },
   };
