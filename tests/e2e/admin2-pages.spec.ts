@@ -87,3 +87,26 @@ test('the API page documents the calls and runs one against the server', async (
   await expect(page.getByTestId('api-result')).toContainText('"code": 200');
   await expect(page.getByTestId('api-result')).toContainText('zh-CN');
 });
+
+test('a user without the home keys gets the editor dashboard: own usage, no gauges, no operation records', async ({ page }) => {
+  const admin = await Api.signIn();
+  // The menu node only: the home:* buttons sit under the same path.
+  const tree = await admin.call<Array<{ id: number; key: string; children?: unknown[] }>>('GET', '/permissionMenu/getAllPermissionMenu');
+  const ids: number[] = [];
+  const walk = (nodes: Array<{ id: number; key: string; children?: unknown[] }>) => nodes.forEach((n) => (n.key === 'menu:/dashboard' && ids.push(n.id), walk((n.children ?? []) as typeof nodes)));
+  walk(tree);
+  expect(ids).toHaveLength(1);
+  const created = await admin.call<{ id: number } | number>('POST', '/role/add', { name: unique('e2e-editor-'), description: 'e2e' });
+  const role = typeof created === 'number' ? created : created.id;
+  await admin.call('PUT', `/role/permissions/${role}`, { permissionIds: ids });
+  const department = await admin.department(unique('e2e-editor-dept-'));
+  const username = unique('editor');
+  await admin.user(username, 'E2e-editor-pass-1', [department], [role]);
+  await signIn(page, username, 'E2e-editor-pass-1');
+  await page.goto(`${baseUrl()}/dashboard`);
+  await expect(page.getByTestId('dashboard-editor')).toBeVisible();
+  await expect(page.getByTestId('tile-my-usage')).toContainText('Translated characters');
+  await expect(page.getByTestId('tile-shortcuts')).toBeVisible();
+  await expect(page.getByTestId('tile-host')).toHaveCount(0);
+  await expect(page.getByTestId('tile-operations')).toHaveCount(0);
+});

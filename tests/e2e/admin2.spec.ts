@@ -17,7 +17,9 @@ interface TreeNode {
 async function userWith(admin: Api, paths: string[], keys: string[]): Promise<{ username: string; id: number }> {
   const tree = await admin.call<TreeNode[]>('GET', '/permissionMenu/getAllPermissionMenu');
   const ids: number[] = [];
-  const walk = (nodes: TreeNode[]) => nodes.forEach((n) => ((paths.includes(n.path ?? '') || keys.includes(n.key)) && ids.push(n.id), walk(n.children ?? [])));
+  // Menus by their node key (button nodes share the menu's path), buttons by permission key.
+  const wanted = new Set([...paths.map((p) => `menu:${p}`), ...keys]);
+  const walk = (nodes: TreeNode[]) => nodes.forEach((n) => (wanted.has(n.key) && ids.push(n.id), walk(n.children ?? [])));
   walk(tree);
   expect(ids.length, `nodes for ${[...paths, ...keys].join(', ')}`).toBe(paths.length + keys.length);
   const role = await admin.call<{ id: number } | number>('POST', '/role/add', { name: unique('e2e-a2-'), description: 'e2e' });
