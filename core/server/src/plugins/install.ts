@@ -107,6 +107,12 @@ export async function installPackage(db: Kysely<any>, runtime: PluginRuntime, in
   if (!/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/.test(m.version)) {
     throw new PackageError(`version ${m.version} may hold only digits, letters, dots and dashes after x.y.z`);
   }
+  // Install writes its own files beside the package's; a package may not claim their names.
+  for (const path of pkg.files.keys()) {
+    if (path === ENTRY_FILE || path === 'upload.json' || path.startsWith(`${ORIGINAL_DIR}/`) || path.startsWith('uploaded-logo')) {
+      throw new PackageError(`the package path ${path} is reserved by the platform`);
+    }
+  }
   if (m.version !== input.version) throw new PackageError(`the version field says ${input.version} but the package is version ${m.version}`);
   if (m.type !== input.type) throw new PackageError(`the type field says ${input.type} but the package is of type ${m.type}`);
   checkConflicts(pkg, runtime);
