@@ -65,7 +65,7 @@ function PluginView({ promise, view, path }: { promise: Promise<LoadedPlugin>; v
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const services = useMemo(
-    () => platformServices(createPluginContainer(kernel, loaded.manifest.id, (p) => void navigate(p))),
+    () => platformServices(createPluginContainer(kernel, loaded.manifest.id, (p) => void navigate(p), loaded.manifest.i18n)),
     [kernel, loaded, navigate],
   );
   const View = loaded.module.views[view];

@@ -4,6 +4,8 @@ import { SDK_VERSION } from '../../../../plugin-sdk/src/shared/version.js';
 /** The registry the server filtered for this user (GET /api/plugins/registry). */
 export class RegistryStore {
   private current: Registry = { sdkVersion: SDK_VERSION, plugins: {}, routes: {} };
+  /** Every route path any registry of this page's life listed: a page that existed a moment ago is not "unknown". */
+  private readonly seen = new Set<string>();
 
   get(): Registry {
     return this.current;
@@ -11,6 +13,7 @@ export class RegistryStore {
 
   set(registry: Registry): void {
     this.current = { sdkVersion: registry.sdkVersion, plugins: registry.plugins ?? {}, routes: registry.routes ?? {} };
+    for (const path of Object.keys(this.current.routes)) this.seen.add(path);
   }
 
   clear(): void {
@@ -19,6 +22,10 @@ export class RegistryStore {
 
   route(path: string): RegistryRoute | undefined {
     return Object.prototype.hasOwnProperty.call(this.current.routes, path) ? this.current.routes[path] : undefined;
+  }
+
+  wasKnown(path: string): boolean {
+    return this.seen.has(path);
   }
 
   /** Detail route -> parent menu path (spec 01 2.4 as manifest data). */

@@ -6,9 +6,10 @@ import type { Kernel } from '../container.js';
  * A child container per plugin (parent = root) holding only the SDK services, bound for that
  * plugin; its views reach them through PlatformContext.
  */
-export function createPluginContainer(kernel: Kernel, pluginId: string, navigate: (path: string) => void): Container {
+export function createPluginContainer(kernel: Kernel, pluginId: string, navigate: (path: string) => void, namespaces: string[] = [pluginId]): Container {
   const child = new Container({ parent: kernel.container });
   child.bind(Tokens.PluginId).toConstantValue(pluginId);
+  child.bind(Tokens.Namespaces).toConstantValue(namespaces);
   child.bind(Tokens.Api).toConstantValue(kernel.http);
   child.bind(Tokens.Session).toConstantValue(kernel.session);
   child.bind(Tokens.Permissions).toConstantValue(kernel.permissions);
@@ -22,6 +23,7 @@ export function createPluginContainer(kernel: Kernel, pluginId: string, navigate
 export function platformServices(container: Container): PlatformServices {
   return {
     pluginId: container.get<string>(Tokens.PluginId),
+    namespaces: container.get<string[]>(Tokens.Namespaces),
     api: container.get(Tokens.Api),
     session: container.get(Tokens.Session),
     permissions: container.get(Tokens.Permissions),

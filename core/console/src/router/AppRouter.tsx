@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { ProgressBar } from './ProgressBar.js';
 import { BrowserRouter, Navigate, Route, Routes, type Location } from 'react-router-dom';
+import { decide } from '../auth/guard.js';
 import { useKernel } from '../container.js';
 import { Guard } from './Guard.js';
 import { buildRouteSpecs, renderRouteSpecs } from './routes.js';
@@ -17,6 +18,19 @@ import { QuickAccess } from '../pages/QuickAccess.js';
 
 // The shell (and Blueprint) is a split chunk: the login page paints without it.
 const Layout = lazy(() => import('../shell/Layout.js').then((m) => ({ default: m.Layout })));
+
+/**
+ * A path the current route table does not hold: the guard's rules say where it goes (a page that
+ * exists but is not permitted goes to the first permitted path, an unknown one to /404). This also
+ * covers the moment after a live permission change removed the open page's route.
+ */
+function Fallback({ location }: { location: Location }) {
+  const { access } = useKernel();
+  const { pathname, search } = location;
+  const decision = decide(access.guardState(), pathname, pathname + search);
+  const to = decision.action === 'redirect' ? decision.to : '/404';
+  return <Navigate to={to === pathname ? '/404' : to} replace />;
+}
 
 function AppRoutes({ location }: { location: Location }) {
   const { access, registry, permissions, session } = useKernel();
@@ -42,7 +56,7 @@ function AppRoutes({ location }: { location: Location }) {
       </Route>
       {/* Added last: anything else is unknown. While menus are not loaded (logout, a department
           switch) the table is empty for a moment and the guard, not this route, decides. */}
-      <Route path="*" element={permissions.rolesLoaded && session.token ? <Navigate to="/404" replace /> : null} />
+      <Route path="*" element={permissions.rolesLoaded && session.token ? <Fallback location={location} /> : null} />
     </Routes>
     </Suspense>
   );

@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router-dom';
+import { Link } from 'react-router-dom';
 import type { MenuEntry } from '../auth/types.js';
 import { menuTarget } from '../auth/permissions.js';
 import { MenuIcon } from './icons.js';
@@ -31,7 +31,8 @@ function Entry({ entry, activePath, depth }: { entry: MenuEntry; activePath: str
   const active = entry.path === activePath;
   return (
     <li>
-      <NavLink
+      {/* Link, not NavLink: the highlight follows activePath (a detail page lights its parent). */}
+      <Link
         to={target}
         className={`lp-menu-item${active ? ' lp-active' : ''}`}
         aria-current={active ? 'page' : undefined}
@@ -40,7 +41,7 @@ function Entry({ entry, activePath, depth }: { entry: MenuEntry; activePath: str
       >
         <MenuIcon name={entry.icon} />
         <span className="lp-menu-label">{entry.permissionName}</span>
-      </NavLink>
+      </Link>
     </li>
   );
 }
@@ -49,10 +50,10 @@ export function Sidebar({ tree, activePath, collapsed, mobile, logo }: Props) {
   return (
     <nav className={`lp-sidebar${collapsed ? ' lp-collapsed' : ''}${mobile ? ' lp-mobile' : ''}`} data-testid="sidebar" data-collapsed={collapsed ? 'true' : 'false'}>
       {logo ? (
-        <NavLink to={logo.home} className="lp-sidebar-logo" data-testid="sidebar-logo">
+        <Link to={logo.home} className="lp-sidebar-logo" data-testid="sidebar-logo">
           {logo.src ? <img src={logo.src} alt="" /> : null}
           <span className="lp-menu-label">{logo.title}</span>
-        </NavLink>
+        </Link>
       ) : null}
       <ul className="lp-menu">{tree.map((e) => <Entry key={e.id ?? e.path} entry={e} activePath={activePath} depth={0} />)}</ul>
     </nav>

@@ -29,15 +29,16 @@ export function useLiveAccess(kernel: Kernel, t: I18n['t']): { upgrade: PluginUp
       // One reload for a burst (a role edit publishes for every affected user at once).
       .pipe(debounceTime(150))
       .subscribe(() => {
+        // The page open when the change arrived: the new route table may already have moved away
+        // from it (the catch-all follows the guard), so the notice is decided on this one.
+        const { pathname, search } = where.current;
         void access.reloadMenus().then(
           () => {
-            const { pathname, search } = where.current;
             if (pathname === '/custom') return;
             const decision = decide(access.guardState(), pathname, pathname + search);
-            if (decision.action !== 'pass') {
-              notifier.warning(t('live.routeGone'));
-              void navigate(access.guardState().firstPath ?? '/', { replace: true });
-            }
+            if (decision.action === 'pass') return;
+            notifier.warning(t('live.routeGone'));
+            if (where.current.pathname === pathname) void navigate(access.guardState().firstPath ?? '/', { replace: true });
           },
           () => {},
         );

@@ -1,0 +1,117 @@
+import { expect, test, type Page } from '@playwright/test';
+import { Api, unique } from './support/api.js';
+import { baseUrl, signIn } from './support/session.js';
+
+/** The navigation guard and the layout shell of spec 01 (issue 3). */
+
+const PASSWORD = 'E2e-user-pass-1';
+
+/** A user whose only role (in a fresh department) grants exactly these menus. */
+async function userWith(paths: string[]): Promise<string> {
+  const admin = await Api.signIn();
+  const role = await admin.role(unique('e2e-role-'), paths);
+  const department = await admin.department(unique('e2e-dept-'));
+  const username = unique('shell');
+  await admin.user(username, PASSWORD, [department], [role]);
+  return username;
+}
+
+const signInAs = (page: Page, username: string) => signIn(page, username, PASSWORD);
+
+test('a signed-in user lands on the first permitted menu', async ({ page }) => {
+  await signInAs(page, await userWith(['/second']));
+  await expect(page).toHaveURL(/\/second$/);
+  await expect(page.getByTestId('second-view')).toBeVisible();
+});
+
+test('an unknown path goes to the 404 page', async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${baseUrl()}/no-such-page-here`);
+  await expect(page).toHaveURL(/\/404$/);
+  await expect(page.getByTestId('page-404')).toBeVisible();
+});
+
+test('a path outside the permitted menu goes to the first permitted path', async ({ page }) => {
+  await signInAs(page, await userWith(['/second']));
+  // /user is a page of the product (spec 01 2.3) this user may not open.
+  await page.goto(`${baseUrl()}/user`);
+  await expect(page).toHaveURL(/\/second$/);
+  await expect(page.getByTestId('second-view')).toBeVisible();
+});
+
+test('a detail route opens only when its parent menu is permitted', async ({ page }) => {
+  // /dictionarySetting is a detail page of /dictionary (spec 01 2.4), which this user lacks.
+  await signInAs(page, await userWith(['/hello']));
+  await page.goto(`${baseUrl()}/dictionarySetting`);
+  await expect(page).toHaveURL(/\/hello$/);
+  await expect(page.getByTestId('hello-view')).toBeVisible();
+
+  await page.getByTestId('user-button').click();
+  await page.getByTestId('logout').click();
+  await signInAs(page, await userWith(['/hello', '/second']));
+  await page.goto(`${baseUrl()}/secondDetail`);
+  await expect(page.getByTestId('second-detail-view')).toBeVisible();
+  // The sidebar highlights the detail page's parent.
+  await expect(page.locator('[data-testid="sidebar"] a[aria-current="page"]')).toHaveAttribute('href', '/second');
+});
+
+test('tags view: close others keeps the chosen tab and the pinned home tab', async ({ page }) => {
+  await signIn(page);
+  const home = (await page.locator('[data-testid="tag"][data-affix]').getAttribute('data-path'))!;
+  for (const p of ['/hello', '/second', '/secondDetail']) {
+    await page.goto(`${baseUrl()}${p}`);
+    await expect(page.locator(`[data-testid="tag"][data-path="${p}"]`)).toBeVisible();
+  }
+  await page.locator('[data-testid="tag"][data-path="/second"]').click({ button: 'right' });
+  await page.getByTestId('tags-close-others').click();
+  const paths = await page.getByTestId('tag').evaluateAll((els) => els.map((e) => e.getAttribute('data-path')));
+  expect(paths.sort()).toEqual([...new Set([home, '/second'])].sort());
+  await expect(page).toHaveURL(/\/second$/);
+  // The pinned tab has no close button.
+  await expect(page.locator(`[data-testid="tag"][data-path="${home}"] [data-testid="tag-close"]`)).toHaveCount(0);
+});
+
+test('the language switch is kept after a reload', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByTestId('locale-switch')).toHaveValue('en-US');
+  await page.getByTestId('locale-switch').selectOption('zh-CN');
+  await expect(page.getByTestId('user-button')).toBeVisible();
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await page.reload();
+  await expect(page.getByTestId('locale-switch')).toHaveValue('zh-CN');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
+  await expect(page.getByTestId('sidebar-toggle')).toHaveAttribute('title', '显示或隐藏菜单');
+});
+
+test('a permission change reaches an open console: menus reload and a page no longer allowed is left', async ({ page }) => {
+  const admin = await Api.signIn();
+  const role = await admin.role(unique('e2e-live-'), ['/hello', '/second']);
+  const department = await admin.department(unique('e2e-live-dept-'));
+  const username = unique('live');
+  await admin.user(username, PASSWORD, [department], [role]);
+  await signInAs(page, username);
+  await page.goto(`${baseUrl()}/second`);
+  await expect(page.getByTestId('second-view')).toBeVisible();
+  await admin.call('PUT', `/role/permissions/${role}`, { permissionIds: await admin.permissionIds(['/hello']) });
+  await expect(page).toHaveURL(/\/hello$/, { timeout: 15_000 });
+  await expect(page.locator('[data-testid="sidebar"] a[href="/second"]')).toHaveCount(0);
+});
+
+test('user and about panels are exclusive and close on an outside click; the API key is masked', async ({ page }) => {
+  await signIn(page);
+  await page.getByTestId('about-button').click();
+  await expect(page.getByTestId('about-panel')).toBeVisible();
+  await expect(page.getByTestId('contact-list').locator('dt')).toHaveCount(4);
+  await page.getByTestId('user-button').click();
+  await expect(page.getByTestId('user-panel')).toBeVisible();
+  await expect(page.getByTestId('about-panel')).toHaveCount(0);
+  await page.getByTestId('shell-content').click({ position: { x: 5, y: 5 } });
+  await expect(page.getByTestId('user-panel')).toHaveCount(0);
+
+  await page.getByTestId('user-button').click();
+  await page.getByTestId('user-settings').click();
+  await page.getByRole('tab', { name: 'API key' }).click();
+  await expect(page.getByTestId('apikey-value')).toHaveValue('*'.repeat(16));
+  await page.getByTestId('apikey-toggle').click();
+  await expect(page.getByTestId('apikey-value')).not.toHaveValue('*'.repeat(16));
+});
