@@ -101,6 +101,8 @@ export interface Notifier {
 
 export interface PlatformServices {
   pluginId: string;
+  /** The plugin's i18n namespaces from its manifest; the first is its default. */
+  namespaces: string[];
   api: ApiClient;
   session: SessionService;
   permissions: PermissionService;
@@ -120,6 +122,7 @@ export const Tokens = {
   I18n: Symbol.for('linguaport.i18n'),
   Navigate: Symbol.for('linguaport.navigate'),
   PluginId: Symbol.for('linguaport.pluginId'),
+  Namespaces: Symbol.for('linguaport.namespaces'),
 } as const;
 
 export const PlatformContext = createContext<PlatformServices | null>(null);
@@ -155,10 +158,10 @@ export function useBus<T = unknown>(type: string, handler: (event: BusEvent<T>) 
   }, [bus, type, handler]);
 }
 
-/** `useTranslation` bound to the plugin's own namespace by default. */
+/** `useTranslation` bound to the plugin's default namespace (the first in its manifest's `i18n`). */
 export function useTranslation(ns?: string | string[]) {
   const services = useContext(PlatformContext);
-  return useI18nTranslation(ns ?? services?.pluginId);
+  return useI18nTranslation(ns ?? services?.namespaces[0] ?? services?.pluginId);
 }
 
 // The shared language select (plugin language-sorting serves its list).
