@@ -5,6 +5,8 @@ import { baseUrl, signIn } from './support/session.js';
 /** Administration part 2 (issue 5): deploy, languages, feedback and the home gauges, in Chromium against the real server. */
 
 const PASSWORD = 'E2e-admin2-pass-1';
+// A 1x1 PNG.
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
 interface TreeNode {
   id: number;
@@ -86,8 +88,13 @@ test('a reply to feedback reaches the reporter as a live message and lights the 
   await page.goto(`${baseUrl()}/feedback`);
   const content = `The glossary export is empty ${unique('')}`;
   await page.getByTestId('feedback-content').fill(content);
+  await page.locator('#feedback-screenshot').setInputFiles({ name: 'shot.png', mimeType: 'image/png', buffer: PNG });
   await page.getByTestId('feedback-submit').click();
   await expect(page.getByTestId('feedback-view').getByText(content)).toBeVisible();
+  // The screenshot comes back through the session (an <img src> would carry no token).
+  await page.getByTestId('my-feedback-table').getByRole('button', { name: 'Screenshot' }).click();
+  await expect(page.getByRole('dialog').locator('img')).toHaveJSProperty('naturalWidth', 1);
+  await page.keyboard.press('Escape');
   await expect(page.getByTestId('news-button')).toBeVisible();
   await expect(page.getByTestId('news-dot')).toHaveCount(0);
 
