@@ -144,7 +144,8 @@ describe('known paths of the guard', () => {
     permissions.set({ menusPermissionMenus: [{ id: 1, path: '/hello', permissionName: 'Hello', permissionType: 1 }], buttonsPermissionMenus: [], systemConfigPermissionMenus: [] });
     // A live change removes /second from this user's registry: it still exists, so it is not a 404.
     registry.set({ sdkVersion: '1.0.0', plugins: {}, routes: { '/hello': route('hello') } });
-    const state = access.guardState();
+    // Signed in (the token cookie is the browser's; here the state says so).
+    const state = { ...access.guardState(), hasToken: true };
     expect(state.known('/second')).toBe(true);
     expect(state.known('/user')).toBe(true);
     expect(state.known('/no-such-page')).toBe(false);
