@@ -16,7 +16,12 @@ const names = { department: unique('dept'), role: unique('role'), user: unique('
 
 async function open(page: Page, path: string, view: string) {
   await page.goto(`${baseUrl()}${path}`);
-  await expect(page.getByTestId(view)).toBeVisible();
+  try {
+    await expect(page.getByTestId(view)).toBeVisible({ timeout: 30_000 });
+  } catch (error) {
+    // Say what the page shows instead (a load failure, another route), not only what it lacks.
+    throw new Error(`${path}: ${view} not shown at ${page.url()}; the page reads: ${(await page.locator('body').innerText()).slice(0, 600)}`, { cause: error });
+  }
 }
 
 async function submitForm(page: Page) {
@@ -40,7 +45,7 @@ test('an administrator makes a department, a role with two menus and a user; the
   await submitForm(page);
   await page.locator('#search-name').fill(names.department);
   await page.getByTestId('search-submit').click();
-  await expect(page.locator('[data-testid^="department-row-"]').filter({ hasText: names.department })).toHaveCount(1);
+  await expect(page.locator('tbody tr[data-testid^="department-row-"]').filter({ hasText: names.department })).toHaveCount(1);
 
   await open(page, '/role', 'role-view');
   await page.getByTestId('role-add').click();

@@ -111,7 +111,7 @@ export default defineServerPlugin({
 
   setup(ctx: ServerPluginContext) {
     const { db } = ctx;
-    const accessChanged = (userIds: number[]) => ctx.bus.publish({ type: 'access.changed', payload: { userIds } });
+    const accessChanged = (userIds: number[]) => ctx.bus.publish({ type: 'access.changed', payload: { userIds }, audience: { userIds } });
 
     ctx.route({
       method: 'GET',
@@ -315,7 +315,7 @@ export default defineServerPlugin({
         const supers = await superUserIds(db, query.ids);
         if (supers.length) throw new ApiError(Codes.BAD_REQUEST, say(headers, '不能删除超级管理员', 'Super administrators cannot be deleted'));
         const res = await db.deleteFrom('users').where('id', 'in', query.ids).executeTakeFirst();
-        await ctx.bus.publish({ type: 'user.deleted', payload: { userIds: query.ids } });
+        await ctx.bus.publish({ type: 'user.deleted', payload: { userIds: query.ids }, audience: { permission: 'user:list' } });
         return { deleted: Number(res.numDeletedRows) };
       },
     });
