@@ -110,3 +110,21 @@ test('a user without the home keys gets the editor dashboard: own usage, no gaug
   await expect(page.getByTestId('tile-host')).toHaveCount(0);
   await expect(page.getByTestId('tile-operations')).toHaveCount(0);
 });
+
+test('a logo uploaded on /deploy is stored and shown, with a warning when its size is not the suggested one', async ({ page }) => {
+  const admin = await Api.signIn();
+  const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
+  try {
+    await signIn(page);
+    await page.goto(`${baseUrl()}/deploy`);
+    const row = page.getByTestId('picture-COMPANY_LOGO');
+    await expect(row).toContainText('142 × 35');
+    await page.getByTestId('picture-input-COMPANY_LOGO').setInputFiles({ name: 'logo.png', mimeType: 'image/png', buffer: png });
+    await expect(row).toContainText('1 × 1');
+    await expect(row.locator('img')).toHaveJSProperty('naturalWidth', 1);
+    const stored = await admin.call<{ configValue: string }>('GET', '/systemConfig/getOneConfigInfo?configKey=COMPANY_LOGO');
+    expect(stored.configValue).toMatch(/^\/api\/systemConfig\/picture\/company_logo-[0-9a-f]{16}\.png$/);
+  } finally {
+    await admin.setConfig('COMPANY_LOGO', '');
+  }
+});
