@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Card, H4, HTMLTable, Intent, Tag } from '@blueprintjs/core';
-import { definePlugin, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { ConfirmDialog, definePlugin, FormDialog, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
 
 interface Engine {
   id: number;
@@ -36,6 +36,8 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
   const permissions = usePermission();
   const [nodes, setNodes] = useState<EngineNode[]>([]);
   const [busy, setBusy] = useState<number | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<EngineNode | null>(null);
 
   const load = useCallback(() => {
     api.get<{ nodes: EngineNode[] }>('/translServiceInfo/getServiceInfo', { params: { id: engine.id }, silent: true }).then((r) => setNodes(r.nodes), () => {});
@@ -70,6 +72,39 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
     }
   };
 
+  const nodeFields: FormField[] = [
+    { name: 'kind', label: t('kind'), type: 'select', required: true, options: [
+      { value: 'apertium-local', label: t('kind_apertium') },
+      { value: 'libretranslate', label: t('kind_libretranslate') },
+      { value: 'openai', label: t('kind_openai') },
+    ] },
+    { name: 'containerName', label: t('containerName'), required: true },
+    { name: 'authenticationFile', label: t('authenticationFile'), required: true },
+    { name: 'baseUrl', label: t('baseUrl'), placeholder: 'http://10.0.0.5:5000' },
+    { name: 'apiKey', label: t('apiKey'), type: 'password' },
+    { name: 'model', label: t('model') },
+    { name: 'ip', label: t('ip') },
+    { name: 'sshPort', label: t('sshPort'), type: 'number' },
+    { name: 'userName', label: t('userName') },
+    { name: 'password', label: t('password'), type: 'password' },
+    { name: 'gpuCard', label: t('gpuCard') },
+    { name: 'resourcePath', label: t('resourcePath') },
+    { name: 'configPath', label: t('configPath') },
+    { name: 'libraryAddress', label: t('libraryAddress') },
+    { name: 'incrementalSupport', label: t('incrementalSupport'), type: 'checkbox' },
+    { name: 'createService', label: t('createService'), type: 'checkbox' },
+  ];
+  const addNode = async (values: FormValues) => {
+    // Empty optional fields are left out rather than sent as empty strings.
+    const body = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== undefined && v !== null));
+    if (body.sshPort !== undefined) body.sshPort = Number(body.sshPort);
+    await api.post('/translServiceNode/add', { ...body, engineId: engine.id }, { silent: true });
+    notify.success(t('nodeAdded'));
+    setAdding(false);
+    onChanged();
+    load();
+  };
+
   const expired = engine.expiresAt && new Date(engine.expiresAt).getTime() < Date.now();
   return (
     <Card data-testid={`engine-${engine.id}`}>
@@ -87,6 +122,23 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
           <input type="file" hidden data-testid="upload-licence" accept=".lic,.json,application/json" onChange={(e) => void uploadLicence(e.currentTarget.files?.[0])} />
         </label>
       )}
+      {permissions.hasButton('service:edit') && <Button small icon="add" data-testid="add-node" style={{ marginLeft: 8 }} onClick={() => setAdding(true)} text={t('addNode')} />}
+      <FormDialog isOpen={adding} title={t('addNode')} fields={nodeFields} initialValues={{ kind: 'libretranslate' }} onSubmit={addNode} onClose={() => setAdding(false)} />
+      <ConfirmDialog
+        isOpen={!!removing}
+        title={t('deleteNode')}
+        message={t('deleteNodeMessage', { name: removing?.containerName ?? '' })}
+        count={1}
+        items={removing ? [removing.containerName] : []}
+        intent="danger"
+        onConfirm={async () => {
+          await api.delete('/translServiceNode/delete', { params: { id: removing!.id }, silent: true });
+          setRemoving(null);
+          onChanged();
+          load();
+        }}
+        onClose={() => setRemoving(null)}
+      />
       <div style={{ overflowX: 'auto' }}>
         <HTMLTable compact striped>
           <thead>
@@ -115,13 +167,53 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
                       <Button small icon="stop" data-testid="stop-node" loading={busy === n.id} onClick={() => control(n, 'stop')} text={t('stop')} />
                     ) : (
                       <Button small icon="play" intent={Intent.PRIMARY} data-testid="start-node" loading={busy === n.id} onClick={() => control(n, 'start')} text={t('start')} />
-                    ))}
+                    ))}{' '}
+                  {permissions.hasButton('service:edit') && <Button small minimal icon="trash" aria-label={t('deleteNode')} onClick={() => setRemoving(n)} />}
                 </td>
               </tr>
             ))}
           </tbody>
         </HTMLTable>
       </div>
+    </Card>
+  );
+}
+
+/** Trusted licence keys: listed to holders of service:licence; added and removed by the super administrator. */
+function TrustedKeys() {
+  const { t } = useTranslation();
+  const api = useApi();
+  const notify = useNotify();
+  const [keys, setKeys] = useState<{ id: number; name: string; publicKey: string }[]>([]);
+  const [adding, setAdding] = useState(false);
+  const load = useCallback(() => {
+    api.get<{ id: number; name: string; publicKey: string }[]>('/translServiceNode/trustedKeys', { silent: true }).then(setKeys, () => {});
+  }, [api]);
+  useEffect(load, [load]);
+  return (
+    <Card data-testid="trusted-keys">
+      <H4>{t('trustedKeys')}</H4>
+      <div style={{ color: '#5f6b7c', marginBottom: 8 }}>{t('trustedKeysHelp')}</div>
+      <ul>
+        {keys.map((k) => (
+          <li key={k.id}>
+            {k.name} <code>{k.publicKey.slice(0, 24)}…</code>{' '}
+            <Button small minimal icon="trash" aria-label={t('remove')} onClick={() => api.delete(`/translServiceNode/trustedKey/${k.id}`, { silent: true }).then(load, (e: ApiErrorInfo) => notify.error(e.msg))} />
+          </li>
+        ))}
+      </ul>
+      <Button small icon="add" onClick={() => setAdding(true)} text={t('addKey')} />
+      <FormDialog
+        isOpen={adding}
+        title={t('addKey')}
+        fields={[{ name: 'name', label: t('keyName'), required: true }, { name: 'publicKey', label: t('publicKey'), type: 'textarea', required: true }]}
+        onSubmit={async (v) => {
+          await api.post('/translServiceNode/addTrustedKey', v, { silent: true });
+          setAdding(false);
+          load();
+        }}
+        onClose={() => setAdding(false)}
+      />
     </Card>
   );
 }
@@ -139,11 +231,42 @@ function Service() {
     );
   }, [api]);
   useEffect(load, [load]);
+  const permissions = usePermission();
+  const [adding, setAdding] = useState(false);
+  const engineFields: FormField[] = [
+    { name: 'name', label: t('engineName'), required: true },
+    { name: 'imageName', label: t('imageName'), required: true, helperText: t('imageNameHelp') },
+    { name: 'sourceLanguage', label: t('sourceLanguage'), placeholder: t('any') },
+    { name: 'targetLanguage', label: t('targetLanguage'), placeholder: t('any') },
+    { name: 'domain', label: t('domain') },
+    { name: 'consumer', label: t('consumer') },
+    { name: 'containerCount', label: t('containers'), type: 'number' },
+  ];
   return (
     <div data-testid="service-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
       {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
+      {permissions.hasButton('service:edit') && (
+        <div>
+          <Button icon="add" intent={Intent.PRIMARY} data-testid="add-engine" onClick={() => setAdding(true)} text={t('addEngine')} />
+        </div>
+      )}
+      <FormDialog
+        isOpen={adding}
+        title={t('addEngine')}
+        fields={engineFields}
+        initialValues={{ containerCount: 1 }}
+        onSubmit={async (v) => {
+          const body = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== undefined && x !== null));
+          if (body.containerCount !== undefined) body.containerCount = Number(body.containerCount);
+          await api.post('/translServiceInfo/add', body, { silent: true });
+          setAdding(false);
+          load();
+        }}
+        onClose={() => setAdding(false)}
+      />
       {engines?.length === 0 && <Callout>{t('noEngines')}</Callout>}
       {engines?.map((e) => <EngineCard key={e.id} engine={e} onChanged={load} />)}
+      {permissions.hasButton('service:licence') && <TrustedKeys />}
     </div>
   );
 }
