@@ -4,7 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
 import { useKernel } from '../container.js';
 
-/** The news button with an unread dot; the count follows `message.created` and `message.read` pushes. */
+/** The news button with an unread dot; the count follows the server's `message.created` and `messages.changed` pushes (and the news page's local events). */
 export function NewsButton() {
   const { http, bus } = useKernel();
   const { t } = useTranslation('core');
@@ -19,7 +19,7 @@ export function NewsButton() {
         .then((n) => live && setUnread(typeof n === 'number' ? n : (n?.count ?? 0)))
         .catch(() => {});
     void load();
-    const subs = ['message.created', 'message.read', 'message.deleted'].map((type) => bus.events(type).subscribe(() => void load()));
+    const subs = ['message.created', 'messages.changed', 'message.read', 'message.deleted'].map((type) => bus.events(type).subscribe(() => void load()));
     return () => {
       live = false;
       subs.forEach((s) => s.unsubscribe());
