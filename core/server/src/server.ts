@@ -151,7 +151,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     for (const route of adminRoutes) registerRoute(route, core);
     // The translation service before the plugins: they get it as ctx.engines and close first.
     await runMigrations(database, 'core.translation', translationMigrations);
-    const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db), now, autostart: options.engineAutostart });
+    const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db, bus), now, autostart: options.engineAutostart });
     await engines.start();
     cleanups.push(() => engines.close());
     for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, now })) registerRoute(route, core);

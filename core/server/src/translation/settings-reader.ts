@@ -1,11 +1,18 @@
 import type { Kysely } from 'kysely';
+import type { EventBus } from '@linguaport/sdk/server';
+
+/** Published by the system configuration when values change (`core/server/src/system/settings.ts`). */
+const CONFIG_CHANGED = 'systemConfig.changed';
 
 /**
- * Reads the translation settings (caps) from the system configuration table, cached for a few
- * seconds: every translate call needs them, and a changed cap may take that long to apply.
+ * Reads the translation settings (caps) from the system configuration table. Every translate
+ * call needs them, so values are cached: dropped when the configuration publishes a change,
+ * and re-read after `ttlMs` anyway (a change made straight in the database, or on another
+ * instance without a shared bus).
  */
-export function systemConfigReader(db: Kysely<any>, ttlMs = 5000): (key: string) => Promise<string | null> {
+export function systemConfigReader(db: Kysely<any>, bus?: EventBus, ttlMs = 5000): (key: string) => Promise<string | null> {
   const cache = new Map<string, { at: number; value: string | null }>();
+  bus?.events(CONFIG_CHANGED).subscribe(() => cache.clear());
   return async (key) => {
     const hit = cache.get(key);
     if (hit && Date.now() - hit.at < ttlMs) return hit.value;
