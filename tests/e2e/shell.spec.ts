@@ -115,3 +115,22 @@ test('user and about panels are exclusive and close on an outside click; the API
   await page.getByTestId('apikey-toggle').click();
   await expect(page.getByTestId('apikey-value')).not.toHaveValue('*'.repeat(16));
 });
+
+test('the sidebar collapse is remembered in a cookie; below 992 px it collapses and closes on a route change', async ({ page }) => {
+  await signIn(page);
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'false');
+  await page.getByTestId('sidebar-toggle').click();
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+  await page.reload();
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+  await page.getByTestId('sidebar-toggle').click();
+
+  await page.setViewportSize({ width: 800, height: 900 });
+  await expect(page.getByTestId('layout')).toHaveAttribute('data-device', 'mobile');
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+  await page.getByTestId('sidebar-toggle').click();
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'false');
+  await page.locator('[data-testid="sidebar"] a[href="/second"]').click();
+  await expect(page).toHaveURL(/\/second$/);
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+});
