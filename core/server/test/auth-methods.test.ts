@@ -174,6 +174,8 @@ describe('API keys', () => {
     expect(viaKey.json().data.user.username).toBe('keyholder');
     const caller = await resolveApiKeyCaller(k.database.db, apiKey, k.clock.now);
     expect(caller).toMatchObject({ userId: user.userId, via: 'api-key', isSuperAdmin: false });
+    const used = await k.database.db.selectFrom('users').select('api_key_last_used_at').where('id', '=', user.userId).executeTakeFirstOrThrow();
+    expect(used.api_key_last_used_at).not.toBeNull();
     expect(await resolveApiKeyCaller(k.database.db, apiKey + 'x', k.clock.now)).toBeNull();
     const bad = await k.app.inject({ method: 'GET', url: '/api/user/getUserInfoByToken', headers: { 'x-api-key': 'lp_nope' } });
     expect(bad.json().code).toBe(601);

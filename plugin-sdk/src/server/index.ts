@@ -65,6 +65,8 @@ export interface RouteDefinition<Q = any, B = any, P = any> {
   /** The operation's title in the operation log (e.g. `Add user`); method and route are logged too. */
   summary?: string;
   schema?: { query?: ZodType<Q>; body?: ZodType<B>; params?: ZodType<P> };
+  /** Record the call in the operation log; default: true for POST, PUT, DELETE and PATCH. */
+  log?: boolean;
   /** Return the envelope's data, or a `RawReply` for files and streams. */
   handler(req: RequestContext<Q, B, P>): Promise<unknown> | unknown;
 }

@@ -11,6 +11,8 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/language/detect',
+      // Using a service changes no administered data: kept out of the operation log.
+      log: false,
       access: USE,
       schema: { body: z.object({ text }) },
       handler: ({ body }) => ctx.engines.detect(body.text),
@@ -18,6 +20,8 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/clause/split',
+      // Using a service changes no administered data: kept out of the operation log.
+      log: false,
       access: USE,
       schema: { body: z.object({ text, language: z.string().min(2).max(20).optional() }) },
       handler: ({ body }) => ({ sentences: ctx.engines.split(body.text, body.language) }),
@@ -25,6 +29,8 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/participle/segment',
+      // Using a service changes no administered data: kept out of the operation log.
+      log: false,
       access: USE,
       schema: { body: z.object({ text, language: z.string().min(2).max(20).optional() }) },
       handler: ({ body }) => ({ words: ctx.engines.segment(body.text, body.language) }),

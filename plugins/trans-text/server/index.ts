@@ -31,6 +31,8 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/transText/translate',
+      // Using a service changes no administered data: kept out of the operation log.
+      log: false,
       access: USE,
       summary: 'Translate text',
       schema: {
@@ -61,6 +63,8 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/transText/detect',
+      // Using a service changes no administered data: kept out of the operation log.
+      log: false,
       access: USE,
       schema: { body: z.object({ text: z.string() }) },
       async handler({ body }) {

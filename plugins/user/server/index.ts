@@ -188,6 +188,7 @@ export default defineServerPlugin({
       method: 'POST',
       url: '/user/checkUserName',
       access: 'public',
+      log: false,
       schema: { query: z.object({ username: z.string().trim().min(1, 'validation.required'), id: z.coerce.number().int().positive().optional() }) },
       async handler({ query }) {
         let q = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', query.username.toLowerCase());
@@ -291,6 +292,7 @@ export default defineServerPlugin({
       access: { permission: 'user:examine' },
       module: 'user',
       summary: 'Check (approve) user',
+      log: true,
       schema: { params: z.object({ id: z.coerce.number().int().positive() }) },
       async handler({ params, headers }) {
         const user = await db.selectFrom('users').select(['status']).where('id', '=', params.id).executeTakeFirst();
@@ -380,7 +382,7 @@ export default defineServerPlugin({
           const department = await db.selectFrom('departments').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
           const role = await db.selectFrom('roles').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
           // One hash for the batch: every imported account starts with the same default password and must change it.
-          const passwordHash = await ctx.auth.hashPassword((await ctx.settings.get('USER_DEFAULT_PASSWORD').catch(() => null)) || String(ctx.config.defaultPassword ?? FALLBACK_IMPORT_PASSWORD));
+          const passwordHash = await ctx.auth.hashPassword((await ctx.settings.get('DEFAULT_PASSWORD').catch(() => null)) || String(ctx.config.defaultPassword ?? FALLBACK_IMPORT_PASSWORD));
           await db.transaction().execute(async (tx) => {
             const inserted = await tx
               .insertInto('users')

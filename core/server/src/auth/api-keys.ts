@@ -32,6 +32,12 @@ export async function resolveApiKeyCaller(db: Kysely<any>, key: string, now: Dat
     .executeTakeFirst();
   if (!user || !user.enabled || user.status !== 'checked') return null;
   if (user.expires_at && new Date(user.expires_at) <= now) return null;
+  await db
+    .updateTable('users')
+    .set({ api_key_last_used_at: now })
+    .where('id', '=', user.id)
+    .where((eb) => eb.or([eb('api_key_last_used_at', 'is', null), eb('api_key_last_used_at', '<', new Date(now.getTime() - 60_000))]))
+    .execute();
   const [first] = await departmentsOf(db, user.id);
   const roles = await rolesIn(db, user.id, first?.id ?? null);
   const granted = await grantedPermissions(db, roles);

@@ -76,4 +76,11 @@ export const authMigrations: Migration[] = [
       await run(db, `alter table sso_logins add column redirect_uri text not null default ''`, `alter table sso_providers alter column redirect_uri set default ''`);
     },
   },
+  {
+    // When an API key was last used (shown by API-key management); written at most once a minute.
+    name: '003_api_key_last_used',
+    async up(db) {
+      await run(db, `alter table users add column if not exists api_key_last_used_at timestamptz`);
+    },
+  },
 ];

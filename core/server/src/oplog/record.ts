@@ -6,7 +6,7 @@ import type { RouteOwner } from '../http/app.js';
 
 /**
  * The kernel's operation log (table `operation_log`): every call that changes data (POST, PUT,
- * DELETE, PATCH) is recorded after its response, successes and failures alike, with no plugin doing
+ * DELETE, PATCH, unless the route says `log: false`; a GET that changes data says `log: true`) is recorded after its response, successes and failures alike, with no plugin doing
  * it by hand. The kernel's sign-in calls (login, logout, register, SSO, ...) are logged under module
  * `auth` with the user name. Never the body, never the query string (it may carry an API key).
  */
@@ -53,8 +53,10 @@ export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: 
   const codes = new WeakMap<FastifyRequest, number>();
   const pending = new Set<Promise<void>>();
 
+  const logged = (request: FastifyRequest) => routes.get(`${request.method} ${request.routeOptions.url}`);
+
   app.addHook('onSend', async (request, reply, payload) => {
-    if (!MUTATING.has(request.method)) return payload;
+    if (!logged(request)) return payload;
     const match = typeof payload === 'string' ? ENVELOPE_CODE.exec(payload) : null;
     // A raw reply (a file) has no envelope: its HTTP status says how it went.
     codes.set(request, match ? Number(match[1]) : reply.statusCode < 400 ? 200 : reply.statusCode);
@@ -62,8 +64,7 @@ export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: 
   });
 
   app.addHook('onResponse', async (request, reply) => {
-    if (!MUTATING.has(request.method)) return;
-    const route = routes.get(`${request.method} ${request.routeOptions.url}`);
+    const route = logged(request);
     if (!route) return;
     const code = codes.get(request) ?? reply.statusCode;
     const url = request.url.split('?')[0];
@@ -92,7 +93,8 @@ export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: 
 
   return {
     track(def, owner) {
-      if (!MUTATING.has(def.method)) return;
+      // A route may say otherwise: a POST that only checks (checkUserName), a GET that changes (examineUser).
+      if (!(def.log ?? MUTATING.has(def.method))) return;
       const signIn = owner.pluginId === CORE_PLUGIN_ID && AUTH_URL.test(def.url);
       routes.set(`${def.method} /api${def.url}`, { module: def.module ?? defaultModule(def, owner), summary: def.summary ?? null, signIn });
     },

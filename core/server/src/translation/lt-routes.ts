@@ -76,6 +76,8 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
   const translate: RouteDefinition = {
     method: 'POST',
     url: '/lt/translate',
+    // Using a service changes no administered data: kept out of the operation log.
+    log: false,
     access: 'public',
     module: 'lt',
     async handler(req) {
@@ -127,6 +129,8 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
   const detect: RouteDefinition = {
     method: 'POST',
     url: '/lt/detect',
+    // Using a service changes no administered data: kept out of the operation log.
+    log: false,
     access: 'public',
     module: 'lt',
     async handler(req) {
