@@ -3,7 +3,7 @@ import { addView, afterClose, closeAll, closeOthers, closeView, type VisitedView
 import { breadcrumbs, readDictTypeName } from '../src/shell/breadcrumb.js';
 import { DEFAULT_SETTINGS, loadSettings, saveSettings, SETTINGS_KEY } from '../src/shell/settings.js';
 import { shouldShowEngineNotice, snoozed } from '../src/shell/engine-notice.js';
-import { LOGIN_EXPIRED_KEY, markLoginExpired, takeLoginExpired } from '../src/auth/expired.js';
+import { clearLoginExpired, LOGIN_EXPIRED_KEY, loginExpiredRecently, markLoginExpired } from '../src/auth/expired.js';
 import { toSsoPage, toSymbols } from '../src/pages/login/public-api.js';
 import type { MenuEntry } from '../src/auth/types.js';
 
@@ -102,13 +102,16 @@ describe('engine-expiry notice', () => {
 });
 
 describe('login-expired mark', () => {
-  it('is read once, and only shortly after the expiry', () => {
+  it('holds for a minute across reloads and is removed by signing in or out', () => {
     const store = new MemoryStorage();
+    const now = Date.now();
     markLoginExpired(store);
-    expect(takeLoginExpired(store)).toBe(true);
-    expect(takeLoginExpired(store)).toBe(false);
-    store.setItem(LOGIN_EXPIRED_KEY, String(Date.now() - 120_000));
-    expect(takeLoginExpired(store)).toBe(false);
+    expect(loginExpiredRecently(store, now)).toBe(true);
+    expect(loginExpiredRecently(store, now)).toBe(true);
+    expect(loginExpiredRecently(store, now + 61_000)).toBe(false);
+    clearLoginExpired(store);
+    expect(loginExpiredRecently(store, now)).toBe(false);
+    expect(store.getItem(LOGIN_EXPIRED_KEY)).toBeNull();
   });
 });
 

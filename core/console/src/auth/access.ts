@@ -3,6 +3,7 @@ import type { Registry } from '@linguaport/sdk/shared';
 import type { HttpClient } from '../http/client.js';
 import type { RegistryStore } from '../plugins/registry.js';
 import { encryptPassword } from './crypto.js';
+import { clearLoginExpired } from './expired.js';
 import { PRODUCT_ROUTES } from '../router/product-routes.js';
 import { decide, departmentStep, loginRedirect, type GuardDecision, type GuardState } from './guard.js';
 import { firstLeafTarget, reachableTree } from './permissions.js';
@@ -113,6 +114,7 @@ export class AccessService {
 
   /** A token from guest login, single sign-on or quick access starts a fresh session. */
   startWithToken(token: string): void {
+    clearLoginExpired();
     // A fresh sign-in starts without roles or a remembered department of another user.
     this.session.reset();
     this.permissions.clear();
@@ -148,5 +150,6 @@ export class AccessService {
     this.session.reset();
     this.permissions.clear();
     this.registry.clear();
+    clearLoginExpired();
   }
 }

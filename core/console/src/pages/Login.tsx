@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { AuthMessages, Codes } from '../../../../plugin-sdk/src/shared/envelope.js';
 import { useKernel } from '../container.js';
 import { encryptPassword } from '../auth/crypto.js';
-import { takeLoginExpired } from '../auth/expired.js';
+import { loginExpiredRecently } from '../auth/expired.js';
 import { ApiCallError } from '../http/client.js';
 import { ContactList, useContactItems } from '../shell/AboutPanel.js';
 import { useDocumentTitle } from '../shell/title.js';
@@ -36,7 +36,7 @@ export function Login() {
   const [busy, setBusy] = useState<null | 'login' | 'guest' | 'sso'>(null);
   const [error, setError] = useState<string | null>(null);
   const [info, setInfo] = useState<string | null>(null);
-  const [expired] = useState(() => takeLoginExpired());
+  const [expired] = useState(() => loginExpiredRecently());
   const [overlay, setOverlay] = useState<Overlay>(null);
   useDocumentTitle(t('screen.login'), company.siteTitle);
 
