@@ -78,4 +78,22 @@ export const translationMigrations: Migration[] = [
       }
     },
   },
+  {
+    // A fresh install translates out of the box: one Apertium engine on a local node, seeded once.
+    // Seeded even when Apertium is not installed yet: its node then reports unhealthy with the reason,
+    // and installing the packages later brings it up without any set-up of the administrator's.
+    name: '002_seed_apertium',
+    async up(db) {
+      const node = await db
+        .insertInto('engine_nodes')
+        .values({ kind: 'apertium-local', container_name: 'apertium-local', ip: '127.0.0.1', desired_state: 'running', create_service: true })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      // Two pipelines per pair: FIELD-NOTES measured ~10,600 words/s with 2 against ~6,600 with 1.
+      await db
+        .insertInto('engines')
+        .values({ name: 'Apertium', image_name: 'apertium', node_ids: JSON.stringify([node.id]), container_count: 2, enabled: true, consumer: 'all' })
+        .execute();
+    },
+  },
 ];

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import type { Kysely } from 'kysely';
 import {
   ApiError,
@@ -28,7 +27,6 @@ import { countCharacters, readNumberSetting, UsageLedger } from './usage.js';
  */
 
 export const SERVICE_INTERRUPTED = 'Service interrupted: no translation node is available right now. Try again later.';
-const APERTIUM_MODES = '/usr/share/apertium/modes';
 
 export interface TranslationServiceOptions {
   db: Kysely<any>;
@@ -339,28 +337,8 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     }
   }
 
-  async function seedApertium(): Promise<void> {
-    const [{ count }] = await db.selectFrom('kernel_migrations').select(db.fn.countAll<number>().as('count')).where('module', '=', 'core.translation').where('name', '=', 'seed:apertium').execute();
-    if (Number(count) > 0) return;
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('kernel_migrations').values({ module: 'core.translation', name: 'seed:apertium' }).execute();
-      if (!existsSync(APERTIUM_MODES)) return;
-      const node = await trx
-        .insertInto('engine_nodes')
-        .values({ kind: 'apertium-local', container_name: 'apertium-local', ip: '127.0.0.1', desired_state: 'running', create_service: true })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      // Two pipelines per pair: FIELD-NOTES measured ~10,600 words/s with 2 against ~6,600 with 1.
-      await trx
-        .insertInto('engines')
-        .values({ name: 'Apertium', image_name: 'apertium', node_ids: JSON.stringify([node.id]), container_count: 2, enabled: true, consumer: 'all' })
-        .execute();
-    });
-  }
-
   const service: TranslationService = {
     async start() {
-      await seedApertium();
       await load();
       await loadKnownPairs();
       // Until a runtime checks them, nodes are not known to be up.
