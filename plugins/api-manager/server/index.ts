@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
-import { defineServerPlugin } from '@linguaport/sdk/server';
+import { defineServerPlugin, iso, like, pageQuery } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
-import { iso, like, pageQuery } from './util.js';
 
 /** The 24-hour change limit (spec 02 section 6); the kernel enforces it on reset, this only reports it. */
 const RESET_INTERVAL_MS = 24 * 3_600_000;

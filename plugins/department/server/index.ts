@@ -1,8 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, idList, iso, like, pageQuery, say } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import { departmentSchema, updateDepartmentSchema, type DepartmentRow } from '../shared/schemas.js';
-import { idList, iso, like, pageQuery, say } from './util.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 const headOf = (v: number | '' | null | undefined) => (typeof v === 'number' ? v : null);

@@ -1,8 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import * as XLSX from 'xlsx';
-import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, iso, like, pageQuery, say } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
-import { iso, like, pageQuery, say } from './util.js';
 
 /** Rows per export file: an XLSX of this size stays a few MB; narrower filters give the rest. */
 export const EXPORT_MAX_ROWS = 50_000;

@@ -1,8 +1,7 @@
 import { sql } from 'kysely';
-import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, idList, iso, like, pageQuery, say } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import { roleSchema, updateRoleSchema, type RoleRow } from '../shared/schemas.js';
-import { idList, iso, like, pageQuery, say } from './util.js';
 
 /** Roles (spec 02 section 3). Grants are the kernel's `GET/PUT /role/permissions/{roleId}` (key role:grant). */
 export default defineServerPlugin({

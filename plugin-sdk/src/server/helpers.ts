@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import type { Locale } from '../shared/manifest.js';
+
+/** Small helpers every server part needs for the spec's calls. */
+
+type Headers = Record<string, string | string[] | undefined>;
+
+/** The interface language of a request: the `locale` cookie, else Accept-Language, else zh-CN (spec 01 section 1). */
+export function requestLocale(headers: Headers): Locale {
+  const cookie = typeof headers.cookie === 'string' ? headers.cookie : '';
+  const fromCookie = /(?:^|;\s*)locale=([^;]+)/.exec(cookie)?.[1];
+  if (fromCookie) {
+    const value = decodeURIComponent(fromCookie);
+    if (value === 'en-US' || value === 'zh-CN') return value;
+  }
+  const accept = typeof headers['accept-language'] === 'string' ? headers['accept-language'] : '';
+  const first = accept.split(',')[0]?.trim().toLowerCase() ?? '';
+  return first.startsWith('en') ? 'en-US' : 'zh-CN';
+}
+
+/** The text in the request's interface language. */
+export function say(headers: Headers, zh: string, en: string): string {
+  return requestLocale(headers) === 'en-US' ? en : zh;
+}
+
+/** Comma-separated ids in a query string (`ids=1,2,3`), as the spec's delete calls send them. */
+export const idList = z
+  .union([z.string(), z.array(z.string())])
+  .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((s) => s.trim()).filter(Boolean).map(Number))
+  .pipe(z.array(z.number().int().positive()).min(1, 'validation.required'));
+
+/** Paging fields of a list call's query. */
+export const pageQuery = {
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(10),
+};
+
+/** A LIKE pattern matching `text` anywhere, with its wildcards escaped. */
+export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** A timestamp column as ISO text, or null. */
+export const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
