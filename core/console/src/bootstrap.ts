@@ -32,6 +32,8 @@ export async function bootstrap(rootElement: HTMLElement): Promise<{ kernel: Ker
     token: () => session.token,
     toast: (toast) => notifier?.toast(toast),
     endSession: (reload) => {
+      // A late answer for a session that already ended here (logout) changes nothing.
+      if (!session.token) return;
       session.reset();
       permissions.clear();
       // The toast dies with the reload: the login page shows the expiry from this mark instead.

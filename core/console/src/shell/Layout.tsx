@@ -141,7 +141,12 @@ export function Layout() {
                 return access.reloadMenus();
               })
             }
-            onLogout={() => void access.logout().then(() => navigate('/login'))}
+            onLogout={() => {
+              // The server closes this session's socket on logout; a reconnect attempt with the old
+              // token would meet 601 and end in an "expired" reload.
+              kernel.ws.stop();
+              void access.logout().then(() => navigate('/login'));
+            }}
             onSwitchDepartment={(id) => void access.switchDepartment(id).then(() => { setViews([]); void navigate('/', { replace: true }); }, () => {})}
             onAccount={setAccount}
             onSettingsPanel={() => setSettingsOpen(true)}
