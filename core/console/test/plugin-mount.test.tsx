@@ -42,12 +42,24 @@ const files: Record<string, string> = {
 let server: Server;
 let base = '';
 let hits = 0;
+const reports: Record<string, unknown>[] = [];
 
 beforeAll(async () => {
   registerSharedModules();
   server = createServer((req, res) => {
     res.setHeader('Access-Control-Allow-Origin', '*');
+    res.setHeader('Access-Control-Allow-Headers', '*');
     if (req.method === 'OPTIONS') return res.writeHead(204).end();
+    if (req.method === 'POST' && req.url === '/api/plugins/reportFailure') {
+      let data = '';
+      req.on('data', (d) => (data += d));
+      req.on('end', () => {
+        reports.push(JSON.parse(data) as Record<string, unknown>);
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ code: 200, msg: '', data: null }));
+      });
+      return;
+    }
     hits++;
     const body = files[req.url ?? ''];
     if (body === undefined) return res.writeHead(404).end('missing');
@@ -80,7 +92,7 @@ async function kernel(): Promise<Kernel> {
   const registry = new RegistryStore();
   registry.set({ sdkVersion: '1.0.0', plugins: { hello: plugin('hello'), thrower: plugin('thrower'), missing: plugin('missing') }, routes: {} });
   const notifier = new ToastNotifier(i18n);
-  const http = new HttpClient({ token: () => null, toast: () => undefined, endSession: () => undefined, pathname: () => '/' });
+  const http = new HttpClient({ baseURL: `${base}/api`, token: () => null, toast: () => undefined, endSession: () => undefined, pathname: () => '/' });
   const bus = new EventBus();
   return createRootContainer({
     http, session, permissions, registry, bus, notifier, i18n, company: new CompanyConfig(),
@@ -142,6 +154,18 @@ describe('PluginMount', () => {
     await act(async () => (el.querySelector('[data-testid="plugin-retry"]') as HTMLButtonElement).click());
     await until(() => hits > before && el.querySelector('[data-testid="plugin-error"]') !== null);
     expect(hits).toBe(before + 1);
+    await act(async () => root.unmount());
+  });
+
+  it('reports each failing plugin to the server with its kind and version', async () => {
+    reports.length = 0;
+    const { el, root } = await mount(await kernel(), ['missing', 'thrower']);
+    await until(() => el.querySelectorAll('[data-testid="plugin-error"]').length === 2);
+    await until(() => reports.length >= 2);
+    const byId = Object.fromEntries(reports.map((r) => [r.pluginId, r]));
+    expect(byId.missing).toMatchObject({ pluginId: 'missing', version: '0.3.0', kind: 'http' });
+    expect(byId.thrower).toMatchObject({ pluginId: 'thrower', version: '0.3.0', kind: 'render' });
+    expect(String(byId.thrower!.message)).toContain('render boom');
     await act(async () => root.unmount());
   });
 });
