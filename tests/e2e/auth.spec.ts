@@ -137,3 +137,24 @@ test('registration: no sign-up while it is off; while on, a new account register
     await admin.setConfig('ALLOW_REGISTER', '0');
   }
 });
+
+test('quick access signs a user into its page; a bad link shows its message and the page is not reloaded', async ({ page }) => {
+  const admin = await Api.signIn();
+  const role = await admin.role(unique('e2e-qa-'), ['/hello']);
+  const department = await admin.department(unique('e2e-qa-dept-'));
+  const userId = await admin.user(unique('quick'), PASSWORD, [department], [role]);
+  const link = await admin.call<{ url: string }>('POST', '/quickAccess/create', { userId, path: '/hello', expiresInMinutes: 5 });
+  await english(page);
+  await page.goto(`${baseUrl()}${link.url}`);
+  await expect(page.getByTestId('hello-view')).toBeVisible();
+  await expect(page).toHaveURL(/\/hello$/);
+
+  await page.context().clearCookies();
+  await english(page);
+  await page.goto(`${baseUrl()}/quickAccess?token=not-a-valid-token`);
+  await expect(page.getByTestId('quick-access-error')).toBeVisible();
+  await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+  await page.waitForTimeout(1500);
+  expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  await expect(page).toHaveURL(/\/quickAccess/);
+});

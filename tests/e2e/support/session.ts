@@ -11,4 +11,8 @@ export async function signIn(page: Page, username = 'admin', password = process.
   await page.getByTestId('login-password').fill(password);
   await page.getByTestId('login-submit').click();
   await expect(page).not.toHaveURL(/\/login/);
+  // Wait until sign-in has settled: with one department the console switches to it on its own
+  // (a new token replaces the sign-in token), and a page.goto before that answer arrives would
+  // abort it and keep a revoked token. A user with several departments stops at the pick.
+  await expect(page.getByTestId('sidebar').or(page.locator('[data-testid="login-select"] [data-testid^="department-"]:nth-of-type(2)'))).toBeVisible();
 }
