@@ -14,7 +14,7 @@ import { safeRedirect } from './Login.js';
  * (spec 01 2.1).
  */
 export function QuickAccess() {
-  const { http, access, company } = useKernel();
+  const { http, access, company, session } = useKernel();
   const { t } = useTranslation('core');
   const navigate = useNavigate();
   const [search] = useSearchParams();
@@ -26,10 +26,18 @@ export function QuickAccess() {
     if (!token) return setError(t('quickAccess.missing'));
     let live = true;
     http.get<{ token: string; path?: string }>('/quickAccess/login', { params: { token }, silent: true }).then(
-      (r) => {
+      async (r) => {
         if (!live) return;
         access.startWithToken(r.token);
-        void navigate(safeRedirect(r.path ?? search.get('redirect')), { replace: true });
+        // A quick-access session is bound to one page in the department the server chose: no
+        // department pick (and no switch, which would drop the page scope).
+        try {
+          const info = await http.get<{ currentDepartmentId?: number | null }>('/user/getUserInfoByToken', { silent: true });
+          if (info?.currentDepartmentId) session.chooseDepartment(info.currentDepartmentId);
+        } catch {
+          // The guard asks again and explains.
+        }
+        if (live) void navigate(safeRedirect(r.path ?? search.get('redirect')), { replace: true });
       },
       (e) => live && setError(e instanceof ApiCallError ? e.msg : (e as Error).message),
     );
