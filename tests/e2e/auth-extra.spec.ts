@@ -179,7 +179,7 @@ test('a password that must be changed: login opens the change dialog, the new pa
     [username, 'Forced Change', '', '', '', ''],
   ]), 'users');
   const form = new FormData();
-  form.set('file', new Blob([XLSX.write(book, { bookType: 'biff8', type: 'buffer' }) as Buffer], { type: 'application/vnd.ms-excel' }), 'users.xls');
+  form.set('file', new Blob([new Uint8Array(XLSX.write(book, { bookType: 'biff8', type: 'buffer' }) as Buffer)], { type: 'application/vnd.ms-excel' }), 'users.xls');
   const imported = (await (await fetch(`${baseUrl()}/api/user/importUsers`, { method: 'POST', headers: { Jwt: admin.token, 'Accept-Language': 'en-US' }, body: form })).json()) as { code: number; data: { imported: number } };
   expect(imported.code).toBe(200);
   expect(imported.data.imported).toBe(1);

@@ -84,7 +84,8 @@ describe('signature scheme', () => {
     const key = generatePublisherKey();
     const sig = signFilesList(list, key.privateKeyPem);
     expect(sig.keyId).toBe(key.keyId);
-    const reordered = JSON.parse(JSON.stringify({ files: list.files, ...list })) as FilesList;
+    const { files, ...rest } = list;
+    const reordered = JSON.parse(JSON.stringify({ files, ...rest })) as FilesList;
     expect(verifyFilesList(reordered, sig, key.publicKeyPem)).toBe(true);
     expect(verifyFilesList({ ...list, version: '1.0.1' }, sig, key.publicKeyPem)).toBe(false);
     expect(verifyFilesList(list, sig, generatePublisherKey().publicKeyPem)).toBe(false);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@linguaport/sdk/shared';
 
 /** Validation of the domain calls, shared by the server (refuses) and the view (explains). */
 export const domainSchema = z.object({

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@linguaport/sdk/shared';
 import { ValidationKeys } from '@linguaport/sdk/shared';
 
 /** Spec 02: feedback content is required; the type is a system operation issue or an internal issue. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@linguaport/sdk/shared';
 
 /** Validation of the language calls, used by the server to refuse and by the view to explain. */
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@linguaport/sdk/shared';
 import { ValidationKeys } from '@linguaport/sdk/shared';
 
 /** The translation limits (system configuration keys seeded by the kernel). */
