@@ -29,7 +29,9 @@ try {
     await page.getByTestId('login-password').fill(password);
     await page.getByTestId('login-submit').click();
     await page.waitForURL((u) => !u.pathname.startsWith('/login'));
-    await page.goto(`${server.url}/hello`);
+    // Sign-in has settled once the shell shows (the automatic department switch replaces the token).
+    await page.getByTestId('sidebar').waitFor();
+    await page.locator('a[href="/hello"]').first().click();
     await page.getByTestId('hello-view').waitFor();
     // First visit of `second`: its bundle and locales are fetched now.
     let t = performance.now();

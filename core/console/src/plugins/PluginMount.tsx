@@ -1,4 +1,4 @@
-import { Component, Suspense, use, useMemo, useState, type ReactNode } from 'react';
+import { Component, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { PlatformContext } from '@linguaport/sdk/console';
 import { useKernel } from '../container.js';
@@ -59,8 +59,32 @@ class PluginBoundary extends Component<BoundaryProps, { error: PluginLoadError |
   }
 }
 
-function PluginView({ promise, view, path }: { promise: Promise<LoadedPlugin>; view: string; path: string }) {
-  const loaded = use(promise);
+/**
+ * Waits for the plugin with state, not Suspense: a Suspense boundary that showed its fallback holds
+ * the revealed content back (React throttles the reveal by about 300 ms), which was most of a
+ * first visit's cost. A plugin loaded before renders at once.
+ */
+function PluginView({ pluginId, attempt, view, path }: { pluginId: string; attempt: number; view: string; path: string }) {
+  const kernel = useKernel();
+  const { loader } = kernel;
+  const [result, setResult] = useState<{ loaded?: LoadedPlugin; error?: unknown }>(() => ({ loaded: loader.loaded(pluginId) }));
+  useEffect(() => {
+    if (result.loaded?.manifest.id === pluginId) return;
+    let live = true;
+    loader.load(pluginId).then(
+      (loaded) => live && setResult({ loaded }),
+      (error) => live && setResult({ error }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [loader, pluginId, attempt]); // eslint-disable-line react-hooks/exhaustive-deps
+  if (result.error) throw result.error; // to the plugin's error boundary
+  if (!result.loaded || result.loaded.manifest.id !== pluginId) return <ProgressBar active />;
+  return <LoadedView loaded={result.loaded} view={view} path={path} />;
+}
+
+function LoadedView({ loaded, view, path }: { loaded: LoadedPlugin; view: string; path: string }) {
   const kernel = useKernel();
   const navigate = useNavigate();
   const [search] = useSearchParams();
@@ -79,15 +103,12 @@ function PluginView({ promise, view, path }: { promise: Promise<LoadedPlugin>; v
 /** Mounts one plugin view: loads the plugin on first use, isolated by its own error boundary. */
 export function PluginMount({ pluginId, view, path }: MountProps) {
   const { loader, registry, http } = useKernel();
-  const [attempt, setAttempt] = useState(0);
   // The loader caches one promise per plugin; `attempt` asks again after a failed load.
-  const promise = useMemo(() => loader.load(pluginId), [loader, pluginId, attempt]);
+  const [attempt, setAttempt] = useState(0);
   const version = registry.get().plugins[pluginId]?.version;
   return (
     <PluginBoundary key={`${path}:${attempt}`} pluginId={pluginId} version={version} onRetry={() => { loader.forget(pluginId); setAttempt((n) => n + 1); }} report={(r) => reportFailure(http, r)}>
-      <Suspense fallback={<ProgressBar active />}>
-        <PluginView promise={promise} view={view} path={path} />
-      </Suspense>
+      <PluginView pluginId={pluginId} attempt={attempt} view={view} path={path} />
     </PluginBoundary>
   );
 }

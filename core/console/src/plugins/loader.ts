@@ -32,6 +32,7 @@ export const LOAD_TIMEOUT_MS = 15_000;
  */
 export class PluginLoader {
   private readonly cache = new Map<string, Promise<LoadedPlugin>>();
+  private readonly settled = new Map<string, LoadedPlugin>();
   private readonly verified = new Map<string, string>();
   private readonly localesLoaded = new Map<string, Set<Locale>>();
   private readonly system: SystemLoader;
@@ -52,9 +53,17 @@ export class PluginLoader {
     if (!pending) {
       pending = this.loadFresh(pluginId);
       this.cache.set(pluginId, pending);
-      pending.catch(() => this.forget(pluginId));
+      pending.then(
+        (loaded) => this.settled.set(pluginId, loaded),
+        () => this.forget(pluginId),
+      );
     }
     return pending;
+  }
+
+  /** The plugin, synchronously, once it has loaded; undefined before. */
+  loaded(pluginId: string): LoadedPlugin | undefined {
+    return this.settled.get(pluginId);
   }
 
   /** The settled module if the plugin is already loaded (no fetch). */
@@ -64,6 +73,7 @@ export class PluginLoader {
 
   forget(pluginId: string): void {
     this.cache.delete(pluginId);
+    this.settled.delete(pluginId);
   }
 
   /** Before a locale switch: fetch that locale's resources for every plugin loaded so far. */
