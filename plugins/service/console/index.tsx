@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Card, H4, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { EngineDialogs } from './engine-dialogs.js';
 import { ConfirmDialog, definePlugin, FormDialog, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
 
 interface Engine {
@@ -14,6 +15,7 @@ interface Engine {
   expiresAt: string | null;
   enabled: boolean;
   containerCount: number;
+  languageAbbreviations: Record<string, string> | null;
 }
 interface EngineNode {
   id: number;
@@ -38,6 +40,7 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
   const [busy, setBusy] = useState<number | null>(null);
   const [adding, setAdding] = useState(false);
   const [removing, setRemoving] = useState<EngineNode | null>(null);
+  const [dialog, setDialog] = useState<'edit' | 'model' | 'language' | 'abbreviations' | null>(null);
 
   const load = useCallback(() => {
     api.get<{ nodes: EngineNode[] }>('/translServiceInfo/getServiceInfo', { params: { id: engine.id }, silent: true }).then((r) => setNodes(r.nodes), () => {});
@@ -123,6 +126,15 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
         </label>
       )}
       {permissions.hasButton('service:edit') && <Button small icon="add" data-testid="add-node" style={{ marginLeft: 8 }} onClick={() => setAdding(true)} text={t('addNode')} />}
+      {permissions.hasButton('service:edit') && (
+        <>
+          <Button small icon="edit" data-testid="edit-engine" style={{ marginLeft: 8 }} onClick={() => setDialog('edit')} text={t('editEngine')} />
+          <Button small icon="predictive-analysis" data-testid="select-model" style={{ marginLeft: 8 }} onClick={() => setDialog('model')} text={t('selectModel')} />
+          <Button small icon="translate" data-testid="select-language" style={{ marginLeft: 8 }} onClick={() => setDialog('language')} text={t('selectLanguage')} />
+          <Button small icon="label" data-testid="edit-abbreviations" style={{ marginLeft: 8 }} onClick={() => setDialog('abbreviations')} text={t('abbreviations')} />
+        </>
+      )}
+      <EngineDialogs engine={engine} nodes={nodes} open={dialog} onClose={() => setDialog(null)} onChanged={() => { setDialog(null); onChanged(); load(); }} />
       <FormDialog isOpen={adding} title={t('addNode')} fields={nodeFields} initialValues={{ kind: 'libretranslate' }} onSubmit={addNode} onClose={() => setAdding(false)} />
       <ConfirmDialog
         isOpen={!!removing}
