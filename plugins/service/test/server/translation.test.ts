@@ -214,6 +214,32 @@ describe('translation service', () => {
     expect((await k.call('GET', `/api/translServiceNode/getTranslationServiceNodeById/${nodeId}`, admin)).body.data.running).toBe(true);
   });
 
+  it('takes the bodies the console dialogs send: full edit with cleared fields, model language, abbreviations', async () => {
+    const engine = (await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin)).body.data.list[0];
+    // An empty name comes back as a field message the Edit dialog places beside the name.
+    const empty = await k.call('PUT', '/api/translServiceInfo/update', admin, { id: engine.id, name: '' });
+    expect([empty.body.code, empty.body.msg]).toEqual([400, expect.stringMatching(/^(Invalid request: )?body\.name: Engine name is required$/)]);
+
+    const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
+    const edit = { id: engine.id, name: 'Apertium edited', imageName: 'apertium', sourceLanguage: null, targetLanguage: null, domain: 'news', consumer: null, nodeIds: engine.nodeIds, expiresAt, enabled: true, containerCount: 3 };
+    const saved = await k.call('PUT', '/api/translServiceInfo/update', admin, edit);
+    expect(saved.body.data).toMatchObject({ ...edit, id: engine.id });
+
+    const pick = await k.call('POST', '/api/translServiceInfo/selectModelLanguage', admin, { id: engine.id, sourceLanguage: 'en', targetLanguage: 'es' });
+    expect(pick.body.data).toMatchObject({ sourceLanguage: 'en', targetLanguage: 'es' });
+    const pairs = (await k.call('GET', `/api/translServiceInfo/getTranslationServiceByIdLanguage/${engine.id}`, admin)).body.data;
+    expect(pairs).toEqual([{ source: 'en', target: 'es', abbreviation: null }]);
+
+    await k.call('POST', '/api/translServiceInfo/addUseLanguageAbbreviation', admin, { id: engine.id, abbreviations: { en: 'EN' } });
+    const merged = await k.call('POST', '/api/translServiceInfo/addUseLanguageAbbreviation', admin, { id: engine.id, abbreviations: { es: 'ES' } });
+    expect(merged.body.data).toEqual({ en: 'EN', es: 'ES' });
+    expect((await k.call('GET', `/api/translServiceInfo/getTranslationServiceByIdLanguage/${engine.id}`, admin)).body.data).toEqual([{ source: 'en', target: 'es', abbreviation: 'EN' }]);
+
+    // Back to the seeded state (any pair, no expiry) for the tests after this one.
+    const back = await k.call('PUT', '/api/translServiceInfo/update', admin, { ...edit, name: engine.name, domain: engine.domain, expiresAt: null, containerCount: engine.containerCount });
+    expect(back.body.data).toMatchObject({ name: engine.name, sourceLanguage: null, targetLanguage: null, expiresAt: null });
+  });
+
   it('exports the usage records as XLSX', async () => {
     const res = await k.app.inject({ method: 'GET', url: '/api/transRecords/export?lang=en-US', headers: { jwt: admin } });
     expect(res.statusCode).toBe(200);
