@@ -62,7 +62,8 @@ export function ensureNodeModules() {
   // `npm install` (not `npm ci`) with the committed lock: the registry here lacks some other-platform
   // optional binaries (e.g. @node-rs/jieba for darwin), which `npm ci` refuses as an out-of-sync lock.
   run('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error']);
-  writeFileSync(marker, want);
+  // npm may bring the lock file up to date with new workspace members: remember the state after it.
+  writeFileSync(marker, installHash());
   return true;
 }
 
