@@ -1,22 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Card, H4, HTMLTable, Intent, Tag } from '@blueprintjs/core';
-import { EngineDialogs } from './engine-dialogs.js';
+import { EngineDialogs, type EditableEngine } from './engine-dialogs.js';
 import { ConfirmDialog, definePlugin, FormDialog, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
 
-interface Engine {
-  id: number;
-  name: string;
-  imageName: string;
-  sourceLanguage: string | null;
-  targetLanguage: string | null;
-  domain: string | null;
-  consumer: string | null;
-  nodeIds: number[];
-  expiresAt: string | null;
-  enabled: boolean;
-  containerCount: number;
-  languageAbbreviations: Record<string, string> | null;
-}
+/** An engine row of the list: the same fields the dialogs edit. */
+type Engine = EditableEngine;
 interface EngineNode {
   id: number;
   kind: string;
