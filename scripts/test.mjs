@@ -14,6 +14,9 @@ const reports = join(ROOT, '.tmp', 'reports');
 const onlyArg = process.argv.find((a) => a.startsWith('--only'));
 const only = onlyArg ? (onlyArg.includes('=') ? onlyArg.split('=')[1] : process.argv[process.argv.indexOf(onlyArg) + 1]).split(',') : null;
 const wants = (stage) => !only || only.includes(stage);
+// `--grep <text>` narrows the end-to-end stage to the scenarios whose titles match (while working on one).
+const grepArg = process.argv.indexOf('--grep');
+const e2eGrep = grepArg > 0 ? ['--grep', process.argv[grepArg + 1]] : [];
 
 function runStage(cmd, args, env = {}) {
   return new Promise((resolveStage) => {
@@ -98,7 +101,7 @@ async function main() {
   if (wants('e2e')) {
     const out = join(reports, 'playwright.json');
     const cli = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-    const code = await runStage(process.execPath, [cli, 'test', '-c', 'tests/e2e/playwright.config.ts'], {
+    const code = await runStage(process.execPath, [cli, 'test', '-c', 'tests/e2e/playwright.config.ts', ...e2eGrep], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: out,
     });
     add('end-to-end (Chromium)', existsSync(out) ? playwrightCounts(out) : null, code);

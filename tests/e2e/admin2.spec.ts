@@ -1,6 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { Api, unique } from './support/api.js';
-import { baseUrl, signIn } from './support/session.js';
+import { baseUrl, closeDialog, signIn } from './support/session.js';
 
 /** Administration part 2 (issue 5): deploy, languages, feedback and the home gauges, in Chromium against the real server. */
 
@@ -94,7 +94,7 @@ test('a reply to feedback reaches the reporter as a live message and lights the 
   // The screenshot comes back through the session (an <img src> would carry no token).
   await page.getByTestId('my-feedback-table').getByRole('button', { name: 'Screenshot' }).click();
   await expect(page.getByRole('dialog').locator('img')).toHaveJSProperty('naturalWidth', 1);
-  await page.keyboard.press('Escape');
+  await closeDialog(page, 'Screenshot');
   await expect(page.getByTestId('news-button')).toBeVisible();
   await expect(page.getByTestId('news-dot')).toHaveCount(0);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
 import { Api, unique } from './support/api.js';
-import { baseUrl, signIn } from './support/session.js';
+import { baseUrl, closeDialog, signIn } from './support/session.js';
 
 /**
  * Plug-in management (issue 7) in Chromium: a partner plugin packed with the real tooling and a test
@@ -140,13 +140,15 @@ test('a signed partner plugin: trusted, uploaded, granted, seen live by a signed
   // Upload and publish.
   await page.getByTestId('tab-packages').click();
   await uploadThroughScreen(page, files.good, '1.0.0');
+  // Accepted: the upload dialog closes by itself (its backdrop gone too) and the list shows the row.
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByTestId('plugin-row-partner-notes')).toBeVisible();
   await expect(page.getByTestId('plugin-state-partner-notes')).toHaveText('No');
   await expect(page.getByTestId('plugin-row-partner-notes')).toContainText('Verified');
   await page.getByTestId('plugin-details-partner-notes').click();
   await expect(page.getByTestId('plugin-details')).toContainText('menu:/partnerNotes');
   await expect(page.getByTestId('plugin-details')).toContainText('partnerNotes:write');
-  await page.keyboard.press('Escape');
+  await closeDialog(page, 'Plug-in partner-notes');
   await page.getByTestId('plugin-publish-partner-notes').click();
   await expect(page.getByTestId('plugin-state-partner-notes')).toHaveText('Yes');
 

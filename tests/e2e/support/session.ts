@@ -16,3 +16,14 @@ export async function signIn(page: Page, username = 'admin', password = process.
   // abort it and keep a revoked token. A user with several departments stops at the pick.
   await expect(page.getByTestId('sidebar').or(page.locator('[data-testid="login-select"] [data-testid^="department-"]:nth-of-type(2)'))).toBeVisible();
 }
+
+/**
+ * Closes the open dialog through its own close button and waits until its backdrop is gone. Escape
+ * reaches a Blueprint overlay only once focus is inside it, which a busy machine may not have done yet.
+ */
+export async function closeDialog(page: Page, name: string | RegExp) {
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page.locator('.bp6-overlay-backdrop')).toHaveCount(0);
+}
