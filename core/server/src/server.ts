@@ -22,7 +22,7 @@ import { registerWebSocket } from './http/websocket.js';
 import { createJobService } from './jobs/queue.js';
 import { readDeploymentSet } from './plugins/deployment.js';
 import { startPlugins } from './plugins/host.js';
-import { resolveApiKeyCaller as resolveApiKeyForLt } from './auth/api-keys.js';
+import { apiKeyStillValid, resolveApiKeyCaller as resolveApiKeyForLt } from './auth/api-keys.js';
 import { ltRoutes } from './translation/lt-routes.js';
 import { openApiRoute, type DocumentedRoute } from './http/openapi.js';
 import { translationMigrations } from './translation/migrations.js';
@@ -34,7 +34,7 @@ import { MANAGEMENT_PLUGIN_ID, managementPermissions, managementRoutes, reportFa
 import { pluginMigrations } from './plugins/migrations.js';
 import { PluginRuntime } from './plugins/runtime.js';
 import { menuRoutes } from './access/menu-routes.js';
-import { bridgeAccessChanged } from './access/notify.js';
+import { bridgeAccessChanged, PERMISSIONS_CHANGED } from './access/notify.js';
 import { installOperationLog } from './oplog/record.js';
 import { createFileStorage } from './storage/files.js';
 import { configRoutes } from './system/config-routes.js';
@@ -154,7 +154,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db, bus), now, autostart: options.engineAutostart });
     await engines.start();
     cleanups.push(() => engines.close());
-    for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, now })) registerRoute(route, core);
+    for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), now })) registerRoute(route, core);
     registerRoute(registryRoute(() => runtime), core);
 
     // Plug-in management: run-time state of built-ins and uploaded packages (before the host, which also starts

@@ -51,6 +51,24 @@ export async function resolveApiKeyCaller(db: Kysely<any>, key: string, now: Dat
   };
 }
 
+/**
+ * One indexed look-up: is this key still the user's, and may the user still use it (enabled,
+ * checked, not expired)? Lets a cache keep the resolved caller while a reset, a disable, a
+ * deletion or an expiry takes effect on the very next request.
+ */
+export async function apiKeyStillValid(db: Kysely<any>, key: string, userId: number, now: Date = new Date()): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select('id')
+    .where('api_key_hash', '=', hashApiKey(key))
+    .where('id', '=', userId)
+    .where('enabled', '=', true)
+    .where('status', '=', 'checked')
+    .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', now)]))
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export type ResetCheck = { allowed: true } | { allowed: false; nextAllowedAt: Date };
 
 export async function checkApiKeyReset(db: Kysely<any>, userId: number, now: Date): Promise<ResetCheck | null> {

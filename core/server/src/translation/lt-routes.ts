@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Observable } from 'rxjs';
 import { ApiError, type Caller, type EngineService, type RawReply, type RequestContext, type RouteDefinition } from '@linguaport/sdk/server';
 import { fromLibreCode } from './languages.js';
 
@@ -14,6 +15,10 @@ export interface LtRouteDeps {
   db: Kysely<any>;
   engines: EngineService;
   resolveApiKey(db: Kysely<any>, key: string, now: Date): Promise<Caller | null>;
+  /** One cheap check made on every cached hit, so a revoked key stops at once. */
+  keyStillValid(db: Kysely<any>, key: string, userId: number, now: Date): Promise<boolean>;
+  /** Emits when permissions change anywhere: cached callers are dropped. */
+  permissionsChanged?: Observable<unknown>;
   now?: () => Date;
 }
 
@@ -46,18 +51,27 @@ async function paramsOf(req: RequestContext): Promise<Params> {
 
 export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
   const now = deps.now ?? (() => new Date());
-  // A key is resolved at most every 10 s (revocation takes effect within that), so a busy
-  // client does not cost four queries per request.
-  const keyCache = new Map<string, { at: number; caller: Caller | null }>();
+  // A key's caller (user, department, permissions) is resolved at most every 10 s, so a busy client
+  // does not cost four queries per request. Each hit still checks the key itself with one indexed
+  // query, so a reset, a disabled or deleted user or an expiry takes effect on the next request,
+  // and a permission change drops the whole cache. Unknown keys are not cached: a key made a
+  // moment ago works at once.
+  const keyCache = new Map<string, { at: number; caller: Caller }>();
+  deps.permissionsChanged?.subscribe(() => keyCache.clear());
   async function callerOf(p: Params, req: RequestContext): Promise<Caller | null> {
     const header = req.headers['x-api-key'];
     const key = typeof p.api_key === 'string' && p.api_key ? p.api_key : typeof header === 'string' ? header : '';
     if (!key) return null;
     const hit = keyCache.get(key);
-    if (hit && Date.now() - hit.at < 10_000) return hit.caller;
+    if (hit && Date.now() - hit.at < 10_000) {
+      if (await deps.keyStillValid(deps.db, key, hit.caller.userId, now())) return hit.caller;
+      keyCache.delete(key);
+      return null;
+    }
     const caller = await deps.resolveApiKey(deps.db, key, now());
     if (keyCache.size > 10_000) keyCache.clear();
-    keyCache.set(key, { at: Date.now(), caller });
+    if (caller) keyCache.set(key, { at: Date.now(), caller });
+    else keyCache.delete(key);
     return caller;
   }
 

@@ -131,6 +131,25 @@ describe('translation service', () => {
     await setCaps({ API_TRANSLATION_CAP: '100000', TEXT_TRANSLATION_CAP: '5000' });
   }, 20_000);
 
+  it('stops a reset key, a disabled user and a deleted user on the very next request, and takes a new key at once', async () => {
+    const u = await createUserWithRole(k, 'lt-revoke', 'Revoke-Passw0rd!', 'lt-revokers', ['transText:use']);
+    const secret = loadSecret(k.config.dataDir);
+    const first = (await resetApiKey(k.database.db, secret, u.userId, new Date()))!;
+    const detect = (key: string) => lt('/detect', { q: SENTENCE, api_key: key });
+    expect((await detect(first)).status).toBe(200);
+    // Reset (a day later, past the 24-hour limit): the old key is refused even while its caller is cached.
+    const second = (await resetApiKey(k.database.db, secret, u.userId, new Date(Date.now() + 25 * 3_600_000)))!;
+    expect(second).not.toBe(first);
+    expect(await detect(first)).toEqual({ status: 403, body: { error: 'Invalid API key' } });
+    expect((await detect(second)).status).toBe(200);
+    await k.database.db.updateTable('users').set({ enabled: false }).where('id', '=', u.userId).execute();
+    expect((await detect(second)).status).toBe(403);
+    await k.database.db.updateTable('users').set({ enabled: true }).where('id', '=', u.userId).execute();
+    expect((await detect(second)).status).toBe(200);
+    await k.database.db.deleteFrom('users').where('id', '=', u.userId).execute();
+    expect((await detect(second)).status).toBe(403);
+  }, 20_000);
+
   it('lists languages with targets and detects through the API', async () => {
     const res = await k.app.inject({ method: 'GET', url: '/api/lt/languages' });
     const en = res.json().find((l: { code: string }) => l.code === 'en');
