@@ -37,6 +37,10 @@ const files: Record<string, string> = {
     var p = sdk.usePlatform();
     return React.createElement('div', { 'data-testid': 'hello-view' }, 'plugin ' + p.pluginId + ' ' + (React === window.__LP_REACT__));
   } } }));`),
+  // A view that suspends (React.lazy) until the test lets it go.
+  '/p/lazy.js': source('lazy', `var release; var gate = new Promise(function (r) { release = r; }); window.__LP_RELEASE_LAZY__ = function () { release(); };
+    var Inner = React.lazy(function () { return gate.then(function () { return { default: function () { return React.createElement('div', { 'data-testid': 'lazy-view' }, 'lazy ready'); } }; }); });
+    _export('default', sdk.definePlugin({ id: ID, views: { Main: function () { return React.createElement(Inner); } } }));`),
   '/p/thrower.js': source('thrower', `_export('default', sdk.definePlugin({ id: ID, views: { Main: function () { throw new Error('render boom'); } } }));`),
 };
 let server: Server;
@@ -90,7 +94,7 @@ async function kernel(): Promise<Kernel> {
   const session = new SessionStore();
   const permissions = new PermissionStore();
   const registry = new RegistryStore();
-  registry.set({ sdkVersion: '1.0.0', plugins: { hello: plugin('hello'), thrower: plugin('thrower'), missing: plugin('missing') }, routes: {} });
+  registry.set({ sdkVersion: '1.0.0', plugins: { hello: plugin('hello'), thrower: plugin('thrower'), missing: plugin('missing'), lazy: plugin('lazy') }, routes: {} });
   const notifier = new ToastNotifier(i18n);
   const http = new HttpClient({ baseURL: `${base}/api`, token: () => null, toast: () => undefined, endSession: () => undefined, pathname: () => '/' });
   const bus = new EventBus();
@@ -144,6 +148,17 @@ describe('PluginMount', () => {
     expect(panel).toContain('HTTP 404');
     expect(panel).toContain('missing 0.3.0');
     expect(panel).toContain('该功能无法显示');
+    await act(async () => root.unmount());
+  });
+
+  it('holds a view that suspends inside its own mount while the other plugin renders', async () => {
+    const { el, root } = await mount(await kernel(), ['lazy', 'hello']);
+    await until(() => el.querySelector('[data-testid="hello-view"]') !== null && typeof (window as { __LP_RELEASE_LAZY__?: unknown }).__LP_RELEASE_LAZY__ === 'function');
+    expect(el.querySelector('[data-testid="lazy-view"]')).toBeNull();
+    expect(el.querySelector('[data-slot="lazy"] [data-testid="plugin-error"]')).toBeNull();
+    await act(async () => (window as unknown as { __LP_RELEASE_LAZY__(): void }).__LP_RELEASE_LAZY__());
+    await until(() => el.querySelector('[data-testid="lazy-view"]') !== null);
+    expect(el.querySelector('[data-slot="lazy"]')!.textContent).toContain('lazy ready');
     await act(async () => root.unmount());
   });
 

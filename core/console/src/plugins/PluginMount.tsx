@@ -1,4 +1,4 @@
-import { Component, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { PlatformContext } from '@linguaport/sdk/console';
 import { useKernel } from '../container.js';
@@ -60,9 +60,10 @@ class PluginBoundary extends Component<BoundaryProps, { error: PluginLoadError |
 }
 
 /**
- * Waits for the plugin with state, not Suspense: a Suspense boundary that showed its fallback holds
- * the revealed content back (React throttles the reveal by about 300 ms), which was most of a
- * first visit's cost. A plugin loaded before renders at once.
+ * Waits for the plugin's bundle with state, not Suspense: a Suspense boundary that showed its fallback
+ * holds the revealed content back (React throttles the reveal by about 300 ms), which was most of a
+ * first visit's cost. A plugin loaded before renders at once. The view itself sits in its own
+ * Suspense boundary (LoadedView), so a plugin that suspends (React.lazy, `use`) waits in its room.
  */
 function PluginView({ pluginId, attempt, view, path }: { pluginId: string; attempt: number; view: string; path: string }) {
   const kernel = useKernel();
@@ -95,12 +96,14 @@ function LoadedView({ loaded, view, path }: { loaded: LoadedPlugin; view: string
   const View = loaded.module.views[view];
   return (
     <PlatformContext.Provider value={services}>
-      <View path={path} query={Object.fromEntries(search)} />
+      <Suspense fallback={<ProgressBar active />}>
+        <View path={path} query={Object.fromEntries(search)} />
+      </Suspense>
     </PlatformContext.Provider>
   );
 }
 
-/** Mounts one plugin view: loads the plugin on first use, isolated by its own error boundary. */
+/** Mounts one plugin view: loads the plugin on first use, isolated by its own error boundary and Suspense. */
 export function PluginMount({ pluginId, view, path }: MountProps) {
   const { loader, registry, http } = useKernel();
   // The loader caches one promise per plugin; `attempt` asks again after a failed load.
