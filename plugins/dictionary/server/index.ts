@@ -1,11 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, like } from '@linguaport/sdk/server';
 import { dictEntrySchema, dictTypeSchema } from '../shared/schemas.js';
 
 const paging = { page: z.coerce.number().int().positive().default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10) };
 const idParam = z.object({ id: z.coerce.number().int().positive() });
-const like = (text: string) => `%${text.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
 
 const toType = (r: any) => ({ id: r.id, name: r.name, code: r.code, description: r.description, enabled: r.enabled, entryCount: Number(r.entry_count ?? 0), createdAt: new Date(r.created_at).toISOString() });
 const toEntry = (r: any) => ({ id: r.id, typeId: r.type_id, name: r.name, code: r.code, value: r.value, sort: r.sort, description: r.description, createdAt: new Date(r.created_at).toISOString() });

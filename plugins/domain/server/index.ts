@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, like } from '@linguaport/sdk/server';
 import { domainSchema } from '../shared/schemas.js';
 
 const SEED: Array<[string, string, string]> = [
@@ -99,8 +99,8 @@ export default defineServerPlugin({
       async handler({ query }) {
         let q = select();
         if (query.name) {
-          const like = `%${query.name.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
-          q = q.where((eb) => eb.or([eb('name_zh', 'ilike', like), eb('name_en', 'ilike', like), eb('code', 'ilike', like)]));
+          const pattern = like(query.name);
+          q = q.where((eb) => eb.or([eb('name_zh', 'ilike', pattern), eb('name_en', 'ilike', pattern), eb('code', 'ilike', pattern)]));
         }
         return ((await q.execute()) as DomainRow[]).map(toDomain);
       },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin, type Caller } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, like, type Caller } from '@linguaport/sdk/server';
 import { FEEDBACK_TYPES, MAX_SCREENSHOT_BYTES, feedbackSchema, replySchema } from '../shared/schemas.js';
 
 /** Screenshot types, recognised by their first bytes (the declared type is not trusted). */
@@ -130,7 +130,6 @@ export default defineServerPlugin({
       },
       async handler({ query }) {
         let q = ctx.db.selectFrom('feedback');
-        const like = (s: string) => `%${s.replace(/[%_\\]/g, (c) => `\\${c}`)}%`;
         if (query.type) q = q.where('type', '=', query.type);
         if (query.status) q = q.where('reply', query.status === 'replied' ? 'is not' : 'is', null);
         if (query.keyword) q = q.where('content', 'ilike', like(query.keyword));

@@ -112,6 +112,12 @@ async function nodeOr404(ctx: ServerPluginContext, nodeId: number) {
   return row;
 }
 
+/** The adapter kind of an engine: its image name is kind and model (`openai:qwen2.5-7b`). */
+const adapterKind = (engine: Record<string, any>) => String(engine.image_name).split(':')[0];
+
+/** The engine's node ids for an `in` list (which must not be empty: `[0]` matches no node). */
+const nodeIdsOf = (engine: Record<string, any>): number[] => (engine.node_ids.length ? engine.node_ids : [0]);
+
 function engineColumns(b: Partial<Record<keyof typeof engineFields, unknown>>) {
   const out: Record<string, unknown> = {};
   if (b.name !== undefined) out.name = b.name;
@@ -130,6 +136,11 @@ function engineColumns(b: Partial<Record<keyof typeof engineFields, unknown>>) {
 export default defineServerPlugin({
   setup(ctx) {
     const { db } = ctx;
+    // After an edit the translation service reloads its engines; the caller gets the engine as stored now.
+    const reloadedEngine = async (engineId: number) => {
+      await ctx.engines.nodes.reload();
+      return engineView(await engineOr404(ctx, engineId));
+    };
 
     // ---------- engines ----------
     ctx.route({
@@ -169,8 +180,7 @@ export default defineServerPlugin({
         await engineOr404(ctx, body.id);
         const set = engineColumns(body);
         if (Object.keys(set).length) await db.updateTable('engines').set(set).where('id', '=', body.id).execute();
-        await ctx.engines.nodes.reload();
-        return engineView(await engineOr404(ctx, body.id));
+        return reloadedEngine(body.id);
       },
     });
 
@@ -195,7 +205,7 @@ export default defineServerPlugin({
       schema: { params: z.object({ id }) },
       async handler({ params }) {
         const engine = await engineOr404(ctx, params.id);
-        const nodes = await db.selectFrom('engine_nodes').select(['id', 'pairs']).where('id', 'in', engine.node_ids.length ? engine.node_ids : [0]).execute();
+        const nodes = await db.selectFrom('engine_nodes').select(['id', 'pairs']).where('id', 'in', nodeIdsOf(engine)).execute();
         const seen = new Set<string>();
         const pairs: { source: string; target: string; abbreviation: string | null }[] = [];
         for (const n of nodes) {
@@ -233,7 +243,7 @@ export default defineServerPlugin({
       schema: { query: z.object({ id }) },
       async handler({ query }) {
         const engine = await engineOr404(ctx, query.id);
-        const nodes = await db.selectFrom('engine_nodes').selectAll().where('id', 'in', engine.node_ids.length ? engine.node_ids : [0]).orderBy('id').execute();
+        const nodes = await db.selectFrom('engine_nodes').selectAll().where('id', 'in', nodeIdsOf(engine)).orderBy('id').execute();
         return { engine: engineView(engine), nodes: nodes.map((n) => nodeView(ctx, n)) };
       },
     });
@@ -246,12 +256,10 @@ export default defineServerPlugin({
       schema: { body: z.object({ id, model: z.string().trim().min(1).max(200) }) },
       async handler({ body }) {
         const engine = await engineOr404(ctx, body.id);
-        // image name = adapter kind and model (`openai:qwen2.5-7b`); the nodes run that model.
-        const kind = String(engine.image_name).split(':')[0];
-        await db.updateTable('engines').set({ image_name: `${kind}:${body.model}` }).where('id', '=', body.id).execute();
+        // The engine's nodes run the chosen model.
+        await db.updateTable('engines').set({ image_name: `${adapterKind(engine)}:${body.model}` }).where('id', '=', body.id).execute();
         if (engine.node_ids.length) await db.updateTable('engine_nodes').set({ model: body.model }).where('id', 'in', engine.node_ids).where('kind', '=', 'openai').execute();
-        await ctx.engines.nodes.reload();
-        return engineView(await engineOr404(ctx, body.id));
+        return reloadedEngine(body.id);
       },
     });
 
@@ -264,8 +272,7 @@ export default defineServerPlugin({
       async handler({ body }) {
         await engineOr404(ctx, body.id);
         await db.updateTable('engines').set({ source_language: body.sourceLanguage, target_language: body.targetLanguage }).where('id', '=', body.id).execute();
-        await ctx.engines.nodes.reload();
-        return engineView(await engineOr404(ctx, body.id));
+        return reloadedEngine(body.id);
       },
     });
 
@@ -350,31 +357,24 @@ export default defineServerPlugin({
       },
     });
 
-    ctx.route({
-      method: 'GET',
-      url: '/translServiceNode/startTranslationService',
-      access: CONTROL,
-      summary: 'Start node',
-      schema: { query: z.object({ id }) },
-      async handler({ query }) {
-        await nodeOr404(ctx, query.id);
-        await ctx.engines.nodes.start(query.id);
-        return nodeView(ctx, await nodeOr404(ctx, query.id));
-      },
-    });
-
-    ctx.route({
-      method: 'GET',
-      url: '/translServiceNode/stopTranslationService',
-      access: CONTROL,
-      summary: 'Stop node',
-      schema: { query: z.object({ id }) },
-      async handler({ query }) {
-        await nodeOr404(ctx, query.id);
-        await ctx.engines.nodes.stop(query.id);
-        return nodeView(ctx, await nodeOr404(ctx, query.id));
-      },
-    });
+    // Start and stop differ only in what they ask of the node.
+    for (const [action, url, summary] of [
+      ['start', '/translServiceNode/startTranslationService', 'Start node'],
+      ['stop', '/translServiceNode/stopTranslationService', 'Stop node'],
+    ] as const) {
+      ctx.route({
+        method: 'GET',
+        url,
+        access: CONTROL,
+        summary,
+        schema: { query: z.object({ id }) },
+        async handler({ query }) {
+          await nodeOr404(ctx, query.id);
+          await ctx.engines.nodes[action](query.id);
+          return nodeView(ctx, await nodeOr404(ctx, query.id));
+        },
+      });
+    }
 
     ctx.route({
       method: 'POST',
@@ -386,8 +386,7 @@ export default defineServerPlugin({
         const engine = await engineOr404(ctx, body.engineId);
         const verdict = await ctx.engines.verifyLicence(body.file.data.toString('utf8'));
         if (!verdict.ok) throw new ApiError(400, verdict.reason);
-        const kind = String(engine.image_name).split(':')[0];
-        if (verdict.licence.engine !== engine.name && verdict.licence.engine !== kind) {
+        if (verdict.licence.engine !== engine.name && verdict.licence.engine !== adapterKind(engine)) {
           throw new ApiError(400, `The licence is for engine "${verdict.licence.engine}", not "${engine.name}"`);
         }
         if (engine.node_ids.length > verdict.licence.nodeLimit) {
@@ -398,8 +397,7 @@ export default defineServerPlugin({
           .set({ licence: JSON.stringify({ ...verdict.licence, keyName: verdict.keyName, fileName: body.file.filename }), expires_at: verdict.licence.expiresAt })
           .where('id', '=', body.engineId)
           .execute();
-        await ctx.engines.nodes.reload();
-        return engineView(await engineOr404(ctx, body.engineId));
+        return reloadedEngine(body.engineId);
       },
     });
 

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, type ServerPluginContext, requestLocale, say } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, idList, type ServerPluginContext, requestLocale, say } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import {
   PRIORITY_MIN,
@@ -11,12 +11,6 @@ import {
 } from '../shared/schemas.js';
 import { checkRows, importTemplate, readImportFile, reportRows } from './import.js';
 import { listQuerySchema, listUsers } from './list.js';
-
-/** Comma-separated ids in a query string (`ids=1,2,3`), as the spec's DELETE and PUT calls send them. */
-const idList = z
-  .union([z.string(), z.array(z.string())])
-  .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((s) => s.trim()).filter(Boolean).map(Number))
-  .pipe(z.array(z.number().int().positive()).min(1, 'validation.required'));
 
 const fileSchema = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
 

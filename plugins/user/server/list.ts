@@ -1,11 +1,11 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { like, pageQuery } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import type { UserRow } from '../shared/schemas.js';
 
 /** `GET /user/getAllUserByPage` query: paging, filters, one sort column. */
 export const listQuerySchema = z.object({
-  pageNum: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(10),
+  ...pageQuery,
   username: z.string().trim().max(255).optional(),
   realName: z.string().trim().max(255).optional(),
   departmentId: z.coerce.number().int().positive().optional(),
@@ -26,8 +26,6 @@ const SORT_COLUMNS: Record<NonNullable<ListQuery['sortBy']>, string> = {
   expiresAt: 'u.expires_at',
   lastLoginAt: 'u.last_login_at',
 };
-
-const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 function whereClause(q: ListQuery): RawBuilder<unknown> {
   const parts: RawBuilder<unknown>[] = [sql`true`];

@@ -5,7 +5,7 @@ import type { Locale } from '@linguaport/sdk/shared';
 import { localeOf } from '../http/locale.js';
 import { CONFIG_PERMISSION_NODES } from '../system/migrations.js';
 import { corePermissionKeys } from './core-permissions.js';
-import { grantedPermissions, rolesIn } from './grants.js';
+import { grantedPermissions, rolesIn, type PermissionRow } from './grants.js';
 import { notifyPermissionsChanged } from './notify.js';
 import { PermissionType } from './permission-tree.js';
 
@@ -15,20 +15,8 @@ import { PermissionType } from './permission-tree.js';
  * and their key, type, path and names cannot change here; admins may move, re-order, re-icon and flag them.
  */
 
-interface NodeRow {
-  id: number;
-  parent_id: number | null;
-  plugin_id: string | null;
-  key: string;
-  name_zh: string;
-  name_en: string;
-  type: number;
-  path: string | null;
-  icon: string | null;
-  sort: number;
-  config_key: string | null;
-  config_value: string | null;
-  show_in_menu: boolean;
+/** A permission node with the columns only its administration reads. */
+interface NodeRow extends PermissionRow {
   show_in_shortcut: boolean;
   show_to_users: boolean;
   shortcut_image: string | null;
@@ -137,6 +125,22 @@ function checkNode(n: NodeFields, ctx: z.RefinementCtx) {
 }
 
 const addBody = nodeFields.superRefine(checkNode);
+
+/** The columns an add or an edit writes from the form (the names are chosen by the caller: declared nodes keep theirs). */
+const nodeColumns = (body: NodeFields) => ({
+  parent_id: body.parentId ?? null,
+  key: body.key,
+  type: body.permissionType,
+  path: body.path,
+  icon: body.icon,
+  sort: body.sort,
+  config_key: body.configKey,
+  config_value: body.configValue,
+  show_in_menu: body.showInMenu,
+  show_in_shortcut: body.showInShortcut,
+  show_to_users: body.showToUsers,
+  shortcut_image: body.shortcutImage,
+});
 const updateBody = nodeFields.extend({ id }).superRefine(checkNode);
 
 const names = (n: NodeFields) => ({ name_zh: n.nameZh ?? n.permissionName!, name_en: n.nameEn ?? n.permissionName! });
@@ -216,22 +220,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
         await checkParent(body.parentId);
         const row = await db
           .insertInto('permissions')
-          .values({
-            parent_id: body.parentId ?? null,
-            plugin_id: null,
-            key: body.key,
-            ...names(body),
-            type: body.permissionType,
-            path: body.path,
-            icon: body.icon,
-            sort: body.sort,
-            config_key: body.configKey,
-            config_value: body.configValue,
-            show_in_menu: body.showInMenu,
-            show_in_shortcut: body.showInShortcut,
-            show_to_users: body.showToUsers,
-            shortcut_image: body.shortcutImage,
-          })
+          .values({ ...nodeColumns(body), plugin_id: null, ...names(body) })
           .returningAll()
           .$castTo<NodeRow>()
           .executeTakeFirstOrThrow();
@@ -273,21 +262,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
         await checkParent(body.parentId, body.id);
         const row = await db
           .updateTable('permissions')
-          .set({
-            parent_id: body.parentId ?? null,
-            key: body.key,
-            ...keepNames,
-            type: body.permissionType,
-            path: body.path,
-            icon: body.icon,
-            sort: body.sort,
-            config_key: body.configKey,
-            config_value: body.configValue,
-            show_in_menu: body.showInMenu,
-            show_in_shortcut: body.showInShortcut,
-            show_to_users: body.showToUsers,
-            shortcut_image: body.shortcutImage,
-          })
+          .set({ ...nodeColumns(body), ...keepNames })
           .where('id', '=', body.id)
           .returningAll()
           .$castTo<NodeRow>()

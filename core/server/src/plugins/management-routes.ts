@@ -198,6 +198,16 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     },
   };
 
+  /**
+   * Upgrade and rollback both make another stored version the current one: the row changes, the
+   * running console is told which version now runs, and the caller gets the plugin as it is now.
+   */
+  async function makeCurrent(row: PluginStateRow, version: string, reason: string, extra: Record<string, unknown> = {}) {
+    await setRow(row.id, { current_version: version, previous_version: row.current_version, ...extra }, reason);
+    await deps.bus.publish({ type: PLUGIN_UPGRADED, payload: { id: row.id, version } });
+    return describe(rowOr404(row.id), await failureStats());
+  }
+
   const upgrade: RouteDefinition = {
     method: 'POST',
     url: '/plugIn/upgrade/:id',
@@ -208,11 +218,10 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
       const row = packageOr400(params.id);
       if (!row.staged_version) throw new ApiError(Codes.BAD_REQUEST, `No newer version of ${row.id} is uploaded: upload it first`);
       const old = row.previous_version;
-      await setRow(row.id, { current_version: row.staged_version, previous_version: row.current_version, staged_version: null }, 'upgraded');
+      const upgraded = await makeCurrent(row, row.staged_version, 'upgraded', { staged_version: null });
       // Only the current and the previous version are kept.
       if (old && old !== row.staged_version) rmSync(runtime.packageDir(row.id, old), { recursive: true, force: true });
-      await deps.bus.publish({ type: PLUGIN_UPGRADED, payload: { id: row.id, version: row.staged_version } });
-      return describe(rowOr404(row.id), await failureStats());
+      return upgraded;
     },
   };
 
@@ -225,9 +234,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     async handler({ params }) {
       const row = packageOr400(params.id);
       if (!row.previous_version) throw new ApiError(Codes.BAD_REQUEST, `${row.id} has no previous version to roll back to`);
-      await setRow(row.id, { current_version: row.previous_version, previous_version: row.current_version }, 'rolled back');
-      await deps.bus.publish({ type: PLUGIN_UPGRADED, payload: { id: row.id, version: row.previous_version } });
-      return describe(rowOr404(row.id), await failureStats());
+      return makeCurrent(row, row.previous_version, 'rolled back');
     },
   };
 
