@@ -102,6 +102,11 @@ test('when an administrator stops the node the page says the service is interrup
     await expect(adminUi.getByTestId('start-node').first()).toBeVisible();
     await translate(page, SENTENCE);
     await expect(page.getByTestId('trans-error')).toContainText('service is interrupted');
+    // The platform status on the home page says the same.
+    const home = await adminUi.context().newPage();
+    await home.goto(`${baseUrl()}/home`);
+    await expect(home.getByTestId('home-engines')).toContainText('no node answering');
+    await home.close();
   } finally {
     // Whatever happened above, the shared node must run again for the rest of the suite.
     if (await adminUi.getByTestId('start-node').first().isVisible()) await adminUi.getByTestId('start-node').first().click();
@@ -111,6 +116,10 @@ test('when an administrator stops the node the page says the service is interrup
   await page.getByTestId('translate').click();
   await expect(page.getByTestId('target-text')).toHaveValue(/gato/);
   await expect(page.getByTestId('trans-error')).toHaveCount(0);
+  const home = await adminUi.context().newPage();
+  await home.goto(`${baseUrl()}/home`);
+  await expect(home.getByTestId('home-engines')).toContainText(/\d+ of \d+ ready .*\(ready\)/);
+  await home.close();
 });
 
 test('a LibreTranslate client translates with an API key and the usage record counts it', async ({ page }) => {

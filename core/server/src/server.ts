@@ -140,7 +140,6 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const core = { pluginId: CORE_PLUGIN_ID, declaredPermissions: corePermissionKeys };
     const logger = sdkLogger(app.log);
     for (const route of authRoutes({ db, secret, now, logger, onSessionEnded: (hash) => sockets.closeSession(hash) })) registerRoute(route, core);
-    registerRoute(healthRoute(database, jobs), core);
     const coreStorage = createFileStorage(join(config.dataDir, 'files'), CORE_PLUGIN_ID);
     const adminRoutes = [
       ...menuRoutes(db, bus),
@@ -154,6 +153,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db, bus), now, autostart: options.engineAutostart });
     await engines.start();
     cleanups.push(() => engines.close());
+    registerRoute(healthRoute(database, jobs, () => engines.overview()), core);
     for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), now })) registerRoute(route, core);
     registerRoute(registryRoute(() => runtime), core);
 

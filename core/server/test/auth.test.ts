@@ -244,8 +244,12 @@ describe('public configuration and health', () => {
     expect((await k.call('GET', '/api/user/showWebSocketInfo', token)).body.data).toEqual({ path: '/api/ws' });
   });
 
-  it('reports health from a real database round trip and the job service', async () => {
+  it('reports health from a real database round trip, the job service and the engines', async () => {
     const res = await k.call('GET', '/api/health');
-    expect(res.body.data).toEqual({ status: 'ok', database: { ok: true, kind: k.database.kind }, queue: { ok: true }, engines: [] });
+    expect(res.body.data).toMatchObject({ database: { ok: true, kind: k.database.kind }, queue: { ok: true } });
+    // The seeded Apertium engine is listed with its node (started on first use in this kernel).
+    expect(res.body.data.engines).toEqual([
+      { id: expect.any(Number), name: 'Apertium', enabled: true, expired: false, ready: expect.any(Boolean), nodes: [expect.objectContaining({ kind: 'apertium-local' })] },
+    ]);
   });
 });

@@ -8,8 +8,19 @@ interface Health {
   status: 'ok' | 'degraded';
   database: { ok: boolean; kind: 'pglite' | 'postgres' };
   queue: { ok: boolean };
-  engines: unknown[];
+  engines: EngineHealth[];
 }
+
+interface EngineHealth {
+  id: number;
+  name: string;
+  enabled: boolean;
+  expired: boolean;
+  ready: boolean;
+  nodes: { id: number; health: string }[];
+}
+
+const engineState = (e: EngineHealth) => (!e.enabled ? 'disabled' : e.expired ? 'expired' : e.ready ? 'ready' : 'down');
 
 type Load = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; health: Health };
 
@@ -55,15 +66,32 @@ export function Home() {
             <tbody>
               <Row label={t('database')} ok={load.health.database.ok} detail={t(load.health.database.kind)} okText={t('ok')} downText={t('down')} />
               <Row label={t('queue')} ok={load.health.queue.ok} okText={t('ok')} downText={t('down')} />
-              <tr>
-                <td>{t('engines')}</td>
-                <td>{load.health.engines.length ? t('enginesCount', { count: load.health.engines.length }) : t('enginesNone')}</td>
-              </tr>
+              <EnginesRow engines={load.health.engines} />
             </tbody>
           </table>
         )}
       </Card>
     </div>
+  );
+}
+
+function EnginesRow({ engines }: { engines: EngineHealth[] }) {
+  const { t } = useTranslation();
+  const ready = engines.filter((e) => e.ready).length;
+  return (
+    <tr data-testid="home-engines">
+      <td>{t('engines')}</td>
+      <td>
+        {engines.length === 0 ? t('enginesNone') : (
+          <>
+            <Tag intent={ready ? Intent.SUCCESS : Intent.DANGER} minimal>{t('enginesReady', { ready, count: engines.length })}</Tag>{' '}
+            {engines.map((e, i) => (
+              <span key={e.id}>{i > 0 && ' · '}{e.name} ({t(`engineState.${engineState(e)}`)})</span>
+            ))}
+          </>
+        )}
+      </td>
+    </tr>
   );
 }
 

@@ -1,8 +1,18 @@
 import type { RouteDefinition } from '@linguaport/sdk/server';
 import type { Database } from '../db/database.js';
+import type { EngineOverview } from '../translation/service.js';
 
-/** `GET /api/health`: a real round trip to the database and the job service's own check. */
-export function healthRoute(database: Database, jobs: { health(): Promise<{ ok: boolean; detail?: string }> }): RouteDefinition {
+/**
+ * `GET /api/health`: a real round trip to the database, the job service's own check, and the
+ * translation engines with their nodes' health as the translation service last saw them. The
+ * status is `degraded` when the database or the queue fails, or when engines are configured and
+ * none of them is ready to translate.
+ */
+export function healthRoute(
+  database: Database,
+  jobs: { health(): Promise<{ ok: boolean; detail?: string }> },
+  engines: () => EngineOverview[],
+): RouteDefinition {
   return {
     method: 'GET',
     url: '/health',
@@ -13,11 +23,13 @@ export function healthRoute(database: Database, jobs: { health(): Promise<{ ok: 
         () => false,
       );
       const queue = await jobs.health().catch((err: Error) => ({ ok: false, detail: err.message }));
+      const list = engines();
+      const enginesOk = list.length === 0 || list.some((e) => e.ready);
       return {
-        status: databaseOk && queue.ok ? 'ok' : 'degraded',
+        status: databaseOk && queue.ok && enginesOk ? 'ok' : 'degraded',
         database: { ok: databaseOk, kind: database.kind },
         queue: { ok: queue.ok },
-        engines: [],
+        engines: list,
       };
     },
   };

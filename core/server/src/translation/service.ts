@@ -43,9 +43,22 @@ export interface TranslationServiceOptions {
   deadlineMs?: number;
 }
 
+/** One engine as `GET /api/health` reports it. */
+export interface EngineOverview {
+  id: number;
+  name: string;
+  enabled: boolean;
+  expired: boolean;
+  /** Enabled, unexpired, and a node of it answers its health check. */
+  ready: boolean;
+  nodes: { id: number; kind: string; desired: 'running' | 'stopped'; health: EngineNodeStatus['health'] }[];
+}
+
 export interface TranslationService extends EngineService {
   start(): Promise<void>;
   close(): Promise<void>;
+  /** The engines and their nodes' health as this process sees them (no engine call). */
+  overview(): EngineOverview[];
 }
 
 interface EngineRow {
@@ -355,6 +368,14 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       await Promise.all([...runtimes.values()].map((r) => stopNodeRuntime(r)));
       runtimes.clear();
       await usage.flush();
+    },
+    overview() {
+      const t = now().getTime();
+      return engines.map((e) => {
+        const expired = !!e.expires_at && new Date(e.expires_at).getTime() <= t;
+        const list = e.node_ids.filter((id) => nodes.has(id)).map((id) => ({ id, kind: nodes.get(id)!.kind, desired: nodes.get(id)!.desired_state, health: status(id).health }));
+        return { id: e.id, name: e.name, enabled: e.enabled, expired, ready: e.enabled && !expired && list.some((n) => n.health === 'healthy'), nodes: list };
+      });
     },
     translate,
     detect,

@@ -164,10 +164,17 @@ describe('translation service', () => {
     expect(down.body.code).toBe(503);
     expect(down.body.msg).toMatch(/Service interrupted/);
     expect((await lt('/translate', { q: SENTENCE, source: 'en', target: 'es', api_key: user.apiKey })).status).toBe(503);
+    // Health says so too: the only engine has no node up.
+    const sick = (await k.call('GET', '/api/health')).body.data;
+    expect(sick.status).toBe('degraded');
+    expect(sick.engines[0]).toMatchObject({ name: 'Apertium', ready: false, nodes: [{ id: nodeId, health: 'stopped', desired: 'stopped' }] });
     const start = await k.call('GET', `/api/translServiceNode/startTranslationService?id=${nodeId}`, admin);
     expect(start.body.data).toMatchObject({ running: true, health: 'healthy' });
     const up = await k.call('POST', '/api/transText/translate', user.token, { text: SENTENCE, source: 'en', target: 'es' });
     expect(up.body.data.text).toMatch(/gato/);
+    const well = (await k.call('GET', '/api/health')).body.data;
+    expect(well.status).toBe('ok');
+    expect(well.engines[0]).toMatchObject({ name: 'Apertium', ready: true, nodes: [{ id: nodeId, health: 'healthy', desired: 'running' }] });
   }, 60_000);
 
   it('fails over from a failing remote node to a healthy one and marks the failing one unhealthy', async () => {
