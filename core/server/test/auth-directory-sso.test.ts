@@ -228,6 +228,20 @@ describe('administration of directory domains and SSO providers', () => {
     expect((await login('gina', 'Gina-ldap-1', 'corp')).msg).toBe('Unknown directory domain corp');
   });
 
+  it('keeps a stored secret when an update leaves it out and clears it when an update sends an empty string', async () => {
+    const admin = await k.login('admin', ADMIN_PASSWORD);
+    const provider = { name: 'Spare', issuer: 'https://spare.example', clientId: 'spare' };
+    const { id } = (await k.call('POST', '/api/sso/providers', admin, { ...provider, clientSecret: 'spare-secret' })).body.data;
+    expect((await k.call('POST', '/api/sso/providers', admin, { ...provider, id, name: 'Spare 2' })).body.data).toMatchObject({ name: 'Spare 2', hasClientSecret: true });
+    expect((await k.call('POST', '/api/sso/providers', admin, { ...provider, id, clientSecret: '' })).body.data).toMatchObject({ hasClientSecret: false });
+    expect((await k.call('DELETE', `/api/sso/providers/${id}`, admin)).body.code).toBe(200);
+    const domain = { symbol: 'spare', name: 'Spare', url: 'ldap://127.0.0.1:1', baseDn: 'dc=spare' };
+    expect((await k.call('POST', '/api/ldap/domains', admin, { ...domain, bindPassword: 'pw' })).body.data).toMatchObject({ hasBindPassword: true });
+    expect((await k.call('POST', '/api/ldap/domains', admin, domain)).body.data).toMatchObject({ hasBindPassword: true });
+    expect((await k.call('POST', '/api/ldap/domains', admin, { ...domain, bindPassword: '' })).body.data).toMatchObject({ hasBindPassword: false });
+    expect((await k.call('DELETE', '/api/ldap/domains/spare', admin)).body.code).toBe(200);
+  });
+
   it('lists SSO providers without their client secrets', async () => {
     const admin = await k.login('admin', ADMIN_PASSWORD);
     const list = (await k.call('GET', '/api/sso/providers', admin)).body.data;

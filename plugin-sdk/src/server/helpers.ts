@@ -1,3 +1,4 @@
+import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import type { Locale } from '../shared/manifest.js';
 
@@ -40,3 +41,18 @@ export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 
 /** A timestamp column as ISO text, or null. */
 export const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
+
+/**
+ * How many distinct users still hold each of these departments or roles (through the kernel's
+ * memberships), by name; only those held by someone are listed. Deleting one that is held is refused.
+ */
+export async function holdersByName(db: Kysely<any>, of: 'departments' | 'roles', ids: number[]): Promise<Array<{ name: string; users: string }>> {
+  const column = of === 'departments' ? 'm.department_id' : 'm.role_id';
+  return db
+    .selectFrom('user_department_roles as m')
+    .innerJoin(`${of} as x`, 'x.id', column)
+    .select(['x.name', (eb) => eb.fn.count<string>('m.user_id').distinct().as('users')])
+    .where(column, 'in', ids)
+    .groupBy('x.name')
+    .execute();
+}

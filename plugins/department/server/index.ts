@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, idList, iso, like, pageQuery, say } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageQuery, say } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import { departmentSchema, updateDepartmentSchema, type DepartmentRow } from '../shared/schemas.js';
 
@@ -142,13 +142,7 @@ export default defineServerPlugin({
         const rows = await db.selectFrom('departments').select(['id', 'name', 'is_default']).where('id', 'in', query.ids).execute();
         const builtIn = rows.filter((r) => r.is_default);
         if (builtIn.length) throw new ApiError(Codes.BAD_REQUEST, say(headers, `默认部门不能删除：${builtIn[0]!.name}`, `The default department cannot be deleted: ${builtIn[0]!.name}`));
-        const used = await db
-          .selectFrom('user_department_roles as m')
-          .innerJoin('departments as d', 'd.id', 'm.department_id')
-          .select(['d.name', (eb) => eb.fn.count<string>('m.user_id').distinct().as('users')])
-          .where('m.department_id', 'in', query.ids)
-          .groupBy('d.name')
-          .execute();
+        const used = await holdersByName(db, 'departments', query.ids);
         if (used.length) {
           const list = used.map((u) => `${u.name} (${u.users})`);
           throw new ApiError(Codes.BAD_REQUEST, say(headers, `以下部门仍有用户，不能删除：${list.join('、')}`, `These departments still have users and cannot be deleted: ${list.join(', ')}`));

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, idList, iso, like, pageQuery, say } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageQuery, say } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import { roleSchema, updateRoleSchema, type RoleRow } from '../shared/schemas.js';
 
@@ -99,13 +99,7 @@ export default defineServerPlugin({
         const roles = await db.selectFrom('roles').select(['id', 'name', 'is_super', 'is_default']).where('id', 'in', query.ids).execute();
         const builtIn = roles.filter((r) => r.is_super || r.is_default);
         if (builtIn.length) throw new ApiError(Codes.BAD_REQUEST, say(headers, `内置角色不能删除：${builtIn.map((r) => r.name).join('、')}`, `Built-in roles cannot be deleted: ${builtIn.map((r) => r.name).join(', ')}`));
-        const held = await db
-          .selectFrom('user_department_roles as m')
-          .innerJoin('roles as r', 'r.id', 'm.role_id')
-          .select(['r.name', (eb) => eb.fn.count<string>('m.user_id').distinct().as('users')])
-          .where('m.role_id', 'in', query.ids)
-          .groupBy('r.name')
-          .execute();
+        const held = await holdersByName(db, 'roles', query.ids);
         if (held.length) {
           const list = held.map((h) => `${h.name} (${h.users})`);
           throw new ApiError(Codes.BAD_REQUEST, say(headers, `以下角色仍有用户持有，不能删除：${list.join('、')}`, `These roles are still held by users and cannot be deleted: ${list.join(', ')}`));

@@ -44,7 +44,9 @@ async function listProviders(db: Kysely<any>) {
 
 export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const { db, secret } = deps;
-  const seal = (value: string | undefined) => (value === undefined ? undefined : value === '' ? null : secret.encrypt(value));
+  /** The secret's column to write: none when the secret was left out (the stored one stays), null when empty (cleared). */
+  const sealed = (column: string, value: string | undefined): Record<string, string | null> =>
+    value === undefined ? {} : { [column]: value === '' ? null : secret.encrypt(value) };
   return [
     { method: 'GET', url: '/ldap/domains', access: { permission: 'directory:manage' }, handler: () => listDomains(db) },
     {
@@ -55,10 +57,8 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Save a directory domain',
       schema: { body: domainBody },
       async handler({ body }) {
-        const values = { symbol: body.symbol, name: body.name, url: body.url, bind_dn: body.bindDn || null, base_dn: body.baseDn, user_filter: body.userFilter, enabled: body.enabled };
-        const password = seal(body.bindPassword);
-        const withPassword = password === undefined ? values : { ...values, bind_password: password };
-        await db.insertInto('directory_domains').values(withPassword).onConflict((oc) => oc.column('symbol').doUpdateSet(withPassword)).execute();
+        const values = { symbol: body.symbol, name: body.name, url: body.url, bind_dn: body.bindDn || null, base_dn: body.baseDn, user_filter: body.userFilter, enabled: body.enabled, ...sealed('bind_password', body.bindPassword) };
+        await db.insertInto('directory_domains').values(values).onConflict((oc) => oc.column('symbol').doUpdateSet(values)).execute();
         return (await listDomains(db)).find((d) => d.symbol === body.symbol);
       },
     },
@@ -85,15 +85,13 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Save a single sign-on provider',
       schema: { body: providerBody },
       async handler({ body }) {
-        const values = { name: body.name, issuer: body.issuer, client_id: body.clientId, redirect_uri: body.redirectUri ?? '', scopes: body.scopes, enabled: body.enabled };
-        const sealed = seal(body.clientSecret);
-        const withSecret = sealed === undefined ? values : { ...values, client_secret: sealed };
+        const values = { name: body.name, issuer: body.issuer, client_id: body.clientId, redirect_uri: body.redirectUri ?? '', scopes: body.scopes, enabled: body.enabled, ...sealed('client_secret', body.clientSecret) };
         let id = body.id;
         if (id) {
-          const updated = await db.updateTable('sso_providers').set(withSecret).where('id', '=', id).returning('id').executeTakeFirst();
+          const updated = await db.updateTable('sso_providers').set(values).where('id', '=', id).returning('id').executeTakeFirst();
           if (!updated) throw new ApiError(Codes.NOT_FOUND, `No single sign-on provider with id ${id}`);
         } else {
-          id = (await db.insertInto('sso_providers').values(withSecret).returning('id').executeTakeFirstOrThrow()).id as number;
+          id = (await db.insertInto('sso_providers').values(values).returning('id').executeTakeFirstOrThrow()).id as number;
         }
         return (await listProviders(db)).find((p) => p.id === id);
       },
