@@ -79,7 +79,10 @@ export function Layout() {
   // A detail page highlights (and is breadcrumbed under) its parent menu.
   const activePath = route?.parent ?? path;
   const menu = findMenu(tree, path);
-  const screen = path === '/custom' ? (search.get('name') ?? t('screen.custom')) : route ? t(route.title) : (menu?.permissionName ?? t('screen.home'));
+  // A plugin's title key resolves once its locale files are loaded (on its first visit); until then the
+  // menu's own name stands in, so a tab or breadcrumb never shows a bare key.
+  const routeTitle = route && (i18n.exists(route.title) ? t(route.title) : (menu?.permissionName ?? t(route.title)));
+  const screen = path === '/custom' ? (search.get('name') ?? t('screen.custom')) : (routeTitle || (menu?.permissionName ?? t('screen.home')));
   useDocumentTitle(screen, company.siteTitle);
   const crumbs = breadcrumbs({ tree, path, parent: route?.parent, screen, dictTypeName: readDictTypeName(sessionStore()?.getItem('dictType') ?? null) })
     .map((c) => (c.href ? { text: c.text, onClick: () => void navigate(c.href!) } : { text: c.text }));
