@@ -3,6 +3,7 @@ import { Button, Callout, Card, FileInput, FormGroup, H3, H5, HTMLSelect, Intent
 import { PagedTable, StatusTag, usePermission, usePlatform, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
 import { FEEDBACK_TYPES, MAX_SCREENSHOT_BYTES, feedbackSchema } from '../shared/schemas.js';
 import { ScreenshotButton } from './Screenshot.js';
+import { formatDate } from '@linguaport/sdk/shared';
 
 export interface FeedbackItem {
   id: number;
@@ -86,7 +87,7 @@ export function Feedback() {
         load={load}
         refreshKey={refresh}
         columns={[
-          { key: 'createdAt', title: t('time'), render: (r) => new Date(r.createdAt).toLocaleString() },
+          { key: 'createdAt', title: t('time'), render: (r) => formatDate(r.createdAt) },
           { key: 'type', title: t('type'), render: (r) => t(`types.${r.type}`) },
           { key: 'content', title: t('content') },
           { key: 'status', title: t('status'), render: (r) => <StatusTag value={r.reply ? 'replied' : 'open'} states={{ replied: { label: t('replied'), intent: 'success' }, open: { label: t('open'), intent: 'warning' } }} /> },

@@ -4,6 +4,7 @@ import { FormDialog, PagedTable, SearchBar, StatusTag, useBus, usePermission, us
 import { FEEDBACK_TYPES, replySchema } from '../shared/schemas.js';
 import type { FeedbackItem } from './Feedback.js';
 import { ScreenshotButton } from './Screenshot.js';
+import { formatDate } from '@linguaport/sdk/shared';
 
 /** Managers: list, filter and reply; the reply reaches the reporter as a live feedback message. */
 export function FeedbackManager() {
@@ -38,7 +39,7 @@ export function FeedbackManager() {
         refreshKey={refresh}
         columns={[
           { key: 'reporterName', title: t('reporter') },
-          { key: 'createdAt', title: t('time'), render: (r) => new Date(r.createdAt).toLocaleString() },
+          { key: 'createdAt', title: t('time'), render: (r) => formatDate(r.createdAt) },
           { key: 'type', title: t('type'), render: (r) => t(`types.${r.type}`) },
           { key: 'content', title: t('content') },
           { key: 'status', title: t('status'), render: (r) => <StatusTag value={r.reply ? 'replied' : 'open'} states={{ replied: { label: t('replied'), intent: 'success' }, open: { label: t('open'), intent: 'warning' } }} /> },

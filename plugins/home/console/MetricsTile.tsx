@@ -4,6 +4,7 @@ import { useApi, useBus, useTranslation, type ApiErrorInfo } from '@linguaport/s
 import type { MetricsSnapshot } from '../server/metrics.js';
 import { Gauge } from './Gauge.js';
 import { bytes, percent } from './format.js';
+import { formatDate } from '@linguaport/sdk/shared';
 
 const RENEW_MS = 10_000;
 
@@ -46,7 +47,7 @@ export function MetricsTile() {
     <div style={{ display: 'grid', gap: 16 }}>
       <Card data-testid="tile-host">
         <H5>
-          {t('host')} <span className="bp6-text-muted" style={{ fontSize: 12, fontWeight: 'normal' }}>{t('updated', { time: new Date(snapshot.at).toLocaleTimeString() })}</span>
+          {t('host')} <span className="bp6-text-muted" style={{ fontSize: 12, fontWeight: 'normal' }}>{t('updated', { time: formatDate(snapshot.at, 'HH:mm:ss') })}</span>
         </H5>
         <div style={{ display: 'flex', flexWrap: 'wrap', gap: 24, justifyContent: 'space-around' }}>
           <Gauge testId="gauge-memory" label={t('memory')} value={percent(h.memoryUsed, h.memoryTotal)} detail={`${bytes(h.memoryUsed)} / ${bytes(h.memoryTotal)}`} />

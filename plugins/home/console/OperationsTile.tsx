@@ -1,6 +1,7 @@
 import { HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { useTranslation } from '@linguaport/sdk/console';
 import { Tile, useTile } from './tiles.js';
+import { formatDate } from '@linguaport/sdk/shared';
 
 interface Operation {
   id: number;
@@ -28,7 +29,7 @@ export function OperationsTile() {
                   <td><Tag minimal intent={o.outcome === 'success' ? Intent.SUCCESS : Intent.DANGER}>{o.module}</Tag></td>
                   <td>{o.message}</td>
                   <td>{o.operatorName}</td>
-                  <td className="bp6-text-muted" style={{ whiteSpace: 'nowrap' }}>{new Date(o.createdAt).toLocaleString()}</td>
+                  <td className="bp6-text-muted" style={{ whiteSpace: 'nowrap' }}>{formatDate(o.createdAt)}</td>
                 </tr>
               ))}
             </tbody>

@@ -4,6 +4,7 @@ import { useTranslation } from '@linguaport/sdk/console';
 import { Tile, useTile } from './tiles.js';
 import { UsageChart } from './UsageChart.js';
 import { daysAgo, isoDay } from './format.js';
+import { formatDate } from '@linguaport/sdk/shared';
 
 interface Totals {
   characters: number;
@@ -100,7 +101,7 @@ export function UsageTile() {
                     <td>{u.textApi.toLocaleString()}</td>
                     <td>{u.document.toLocaleString()}</td>
                     <td>{u.documents}</td>
-                    <td>{new Date(u.lastUsedAt).toLocaleString()}</td>
+                    <td>{formatDate(u.lastUsedAt)}</td>
                   </tr>
                 ))}
               </tbody>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, Callout, Card, H5, HTMLTable, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useApi, useBus, usePlatform, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { formatDate } from '@linguaport/sdk/shared';
 
 export type TileLoad<T> = { state: 'loading' } | { state: 'absent' } | { state: 'failed'; msg: string } | { state: 'ready'; data: T };
 
@@ -101,7 +102,7 @@ export function MessagesTile() {
                 <tr key={m.id}>
                   <td style={{ width: 80 }}><Tag minimal intent={m.isRead ? Intent.NONE : Intent.DANGER}>{m.typeName}</Tag></td>
                   <td style={{ fontWeight: m.isRead ? 'normal' : 600 }}>{m.content.length > 35 ? `${m.content.slice(0, 35)}...` : m.content}</td>
-                  <td style={{ whiteSpace: 'nowrap' }} className="bp6-text-muted">{new Date(m.createTime).toLocaleString()}</td>
+                  <td style={{ whiteSpace: 'nowrap' }} className="bp6-text-muted">{formatDate(m.createTime)}</td>
                 </tr>
               ))}
             </tbody>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, ButtonGroup, H3, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
 import { ConfirmDialog, PagedTable, useBus, usePlatform, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
+import { formatDate } from '@linguaport/sdk/shared';
 
 /** One message of `GET /api/messageRemind/messagesByPage` (kernel message centre). */
 interface Message {
@@ -88,7 +89,7 @@ export function News() {
           { key: 'isRead', title: t('status'), width: 90, render: (m) => <Tag minimal intent={m.isRead ? Intent.NONE : Intent.DANGER}>{m.isRead ? t('read') : t('unread')}</Tag> },
           { key: 'typeName', title: t('type'), width: 120 },
           { key: 'content', title: t('content'), render: (m) => <span style={{ fontWeight: m.isRead ? 'normal' : 600 }}>{m.content}</span> },
-          { key: 'createTime', title: t('time'), width: 180, render: (m) => new Date(m.createTime).toLocaleString() },
+          { key: 'createTime', title: t('time'), width: 180, render: (m) => formatDate(m.createTime) },
           {
             key: 'actions',
             title: t('actions'),

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Card, H4, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { EngineDialogs, type EditableEngine } from './engine-dialogs.js';
 import { ConfirmDialog, definePlugin, FormDialog, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
+import { formatDate } from '@linguaport/sdk/shared';
 
 /** An engine row of the list: the same fields the dialogs edit. */
 type Engine = EditableEngine;
@@ -105,7 +106,7 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
       </H4>
       <div style={{ color: '#5f6b7c', marginBottom: 8 }}>
         {t('direction')}: {engine.sourceLanguage ?? t('any')} → {engine.targetLanguage ?? t('any')} · {t('domain')}: {engine.domain ?? '—'} · {t('containers')}: {engine.containerCount} · {t('expires')}:{' '}
-        {engine.expiresAt ? new Date(engine.expiresAt).toLocaleDateString() : t('never')}
+        {engine.expiresAt ? formatDate(engine.expiresAt, 'YYYY-MM-DD') : t('never')}
       </div>
       {permissions.hasButton('service:licence') && (
         <label className="bp6-button bp6-small" style={{ marginBottom: 8 }}>

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
 import { definePlugin, useApi, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { formatDate } from '@linguaport/sdk/shared';
 
 interface UsageRow {
   userId: number;
@@ -85,7 +86,7 @@ function TransRecords() {
                 <td data-testid="usage-text-api">{r.textApiCharacters.toLocaleString()}</td>
                 <td>{r.documentCharacters.toLocaleString()}</td>
                 <td>{r.documents}</td>
-                <td>{r.lastUsedAt ? new Date(r.lastUsedAt).toLocaleString() : ''}</td>
+                <td>{r.lastUsedAt ? formatDate(r.lastUsedAt) : ''}</td>
               </tr>
             ))}
           </tbody>
