@@ -1,16 +1,16 @@
 import { Button } from '@blueprintjs/core';
-import { useCallback, useState } from 'react';
+import { useState } from 'react';
 import {
   ConfirmDialog,
   PagedTable,
   SearchBar,
   StatusTag,
+  recordsLoader,
   useApi,
   useNotify,
   usePermission,
   useTranslation,
   type PagedColumn,
-  type PageQuery,
 } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import type { ApiKeyRow } from '../server/index.js';
@@ -24,11 +24,7 @@ export function ApiManager() {
   const [refresh, setRefresh] = useState(0);
   const [resetting, setResetting] = useState<ApiKeyRow | null>(null);
 
-  const load = useCallback(
-    (q: PageQuery) => api.get<{ records: ApiKeyRow[]; total: number }>('/apiManager/list', { params: { ...filters, pageNum: q.page, pageSize: q.pageSize }, silent: true })
-      .then((p) => ({ rows: p.records, total: p.total })),
-    [api, filters],
-  );
+  const load = recordsLoader<ApiKeyRow>(api, '/apiManager/list', filters);
 
   // The server enforces the 24-hour limit; the button only reflects it.
   const waiting = (r: ApiKeyRow) => !!r.nextResetAt && new Date(r.nextResetAt).getTime() > Date.now();

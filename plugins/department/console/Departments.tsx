@@ -1,17 +1,17 @@
 import { Button, ButtonGroup, Tag } from '@blueprintjs/core';
-import { useCallback, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import {
   ConfirmDialog,
   FormDialog,
   PagedTable,
   SearchBar,
+  recordsLoader,
   useApi,
-  useNotify,
+  useCrudScreen,
   usePermission,
   useTranslation,
   type FormValues,
   type PagedColumn,
-  type PageQuery,
 } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import { departmentSchema, type DepartmentRow } from '../shared/schemas.js';
@@ -21,16 +21,13 @@ interface Option { id: number; name?: string; username?: string; realName?: stri
 export function Departments() {
   const { t } = useTranslation();
   const api = useApi();
-  const notify = useNotify();
   const perms = usePermission();
   const [filters, setFilters] = useState<Record<string, string>>({});
-  const [refresh, setRefresh] = useState(0);
   const [selected, setSelected] = useState<DepartmentRow[]>([]);
-  const [editing, setEditing] = useState<DepartmentRow | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<DepartmentRow[] | null>(null);
+  const crud = useCrudScreen<DepartmentRow | 'new', DepartmentRow[]>();
+  const { editing, deleting } = crud;
   const [roles, setRoles] = useState<Option[]>([]);
   const [users, setUsers] = useState<Option[]>([]);
-  const again = () => setRefresh((n) => n + 1);
 
   useEffect(() => {
     if (editing === null) return;
@@ -38,26 +35,18 @@ export function Departments() {
     api.get<Option[]>('/user/getAllUser', { silent: true }).then(setUsers, () => setUsers([]));
   }, [api, editing]);
 
-  const load = useCallback(
-    (q: PageQuery) => api.get<{ records: DepartmentRow[]; total: number }>('/department/getDepartmentByPage', { params: { ...filters, pageNum: q.page, pageSize: q.pageSize }, silent: true })
-      .then((p) => ({ rows: p.records, total: p.total })),
-    [api, filters],
-  );
+  const load = recordsLoader<DepartmentRow>(api, '/department/getDepartmentByPage', filters);
 
-  async function save(values: FormValues) {
-    if (editing === 'new') await api.post('/department/add', values, { silent: true });
-    else await api.put('/department/update', { ...values, id: (editing as DepartmentRow).id }, { silent: true });
-    notify.success(t('saved'));
-    setEditing(null);
-    again();
-  }
+  const save = (values: FormValues) => crud.save(async (row) => {
+    if (row === 'new') await api.post('/department/add', values, { silent: true });
+    else await api.put('/department/update', { ...values, id: row.id }, { silent: true });
+    return t('saved');
+  });
 
-  async function remove() {
-    const res = await api.delete<{ deleted: number }>('/department/delete', { params: { ids: deleting!.map((r) => r.id).join(',') }, silent: true });
-    notify.success(t('deletedN', { count: res.deleted }));
-    setDeleting(null);
-    again();
-  }
+  const remove = () => crud.remove(async (rows) => {
+    const res = await api.delete<{ deleted: number }>('/department/delete', { params: { ids: rows.map((r) => r.id).join(',') }, silent: true });
+    return t('deletedN', { count: res.deleted });
+  });
 
   const columns: PagedColumn<DepartmentRow>[] = [
     { key: 'name', title: t('name'), render: (r) => <>{r.name} {r.isDefault && <Tag minimal>{t('default')}</Tag>}</> },
@@ -73,8 +62,8 @@ export function Departments() {
       title: t('actions'),
       render: (r) => (
         <ButtonGroup variant="minimal">
-          {perms.hasButton('department:edit') && <Button size="small" text={t('edit')} onClick={() => setEditing(r)} />}
-          {perms.hasButton('department:delete') && <Button size="small" intent="danger" text={t('delete')} onClick={() => setDeleting([r])} />}
+          {perms.hasButton('department:edit') && <Button size="small" text={t('edit')} onClick={() => crud.startEdit(r)} />}
+          {perms.hasButton('department:delete') && <Button size="small" intent="danger" text={t('delete')} onClick={() => crud.askDelete([r])} />}
         </ButtonGroup>
       ),
     },
@@ -87,12 +76,12 @@ export function Departments() {
         onSearch={setFilters}
         actions={
           <>
-            {perms.hasButton('department:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => setEditing('new')} data-testid="department-add" />}
-            {perms.hasButton('department:delete') && selected.length > 0 && <Button intent="danger" text={t('deleteSelected', { count: selected.length })} onClick={() => setDeleting(selected)} />}
+            {perms.hasButton('department:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit('new')} data-testid="department-add" />}
+            {perms.hasButton('department:delete') && selected.length > 0 && <Button intent="danger" text={t('deleteSelected', { count: selected.length })} onClick={() => crud.askDelete(selected)} />}
           </>
         }
       />
-      <PagedTable<DepartmentRow> columns={columns} rowKey={(r) => r.id} load={load} reloadKey={filters} refreshKey={refresh} selectable onSelectionChange={(_k, rows) => setSelected(rows)} testId="department-row" />
+      <PagedTable<DepartmentRow> columns={columns} rowKey={(r) => r.id} load={load} reloadKey={filters} refreshKey={crud.refreshKey} selectable onSelectionChange={(_k, rows) => setSelected(rows)} testId="department-row" />
       <FormDialog
         isOpen={editing !== null}
         title={editing === 'new' ? t('add') : t('edit')}
@@ -108,7 +97,7 @@ export function Departments() {
           ? { name: editing.name, code: editing.code, description: editing.description ?? '', headUserId: editing.headUserId ?? undefined, roleIds: editing.roles.map((r) => r.id) }
           : { roleIds: [] }}
         onSubmit={save}
-        onClose={() => setEditing(null)}
+        onClose={crud.stopEditing}
       />
       <ConfirmDialog
         isOpen={deleting !== null}
@@ -117,7 +106,7 @@ export function Departments() {
         count={deleting?.length}
         items={deleting?.map((r) => `${r.name} (${r.code})`)}
         onConfirm={remove}
-        onClose={() => setDeleting(null)}
+        onClose={crud.stopDeleting}
       />
     </div>
   );

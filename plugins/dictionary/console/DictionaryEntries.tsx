@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, H3, Intent } from '@blueprintjs/core';
-import { ConfirmDialog, FormDialog, PagedTable, SearchBar, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult, type ViewProps } from '@linguaport/sdk/console';
+import { ConfirmDialog, FormDialog, PagedTable, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult, type ViewProps } from '@linguaport/sdk/console';
 import { dictEntrySchema } from '../shared/schemas.js';
 import { DICT_TYPE_KEY, type DictType } from './DictionaryTypes.js';
 
@@ -17,15 +17,14 @@ interface DictEntry {
 /** The entries of one type (`/dictionarySetting?typeId=`); the breadcrumb names the type. */
 export function DictionaryEntries({ query }: ViewProps) {
   const { t } = useTranslation();
-  const { api, navigate, notify } = usePlatform();
+  const { api, navigate } = usePlatform();
   const perms = usePermission();
   const typeId = Number(query.typeId ?? (JSON.parse(sessionStorage.getItem(DICT_TYPE_KEY) ?? '{}') as { id?: number }).id);
   const [type, setType] = useState<DictType | null>(null);
   const [missing, setMissing] = useState(false);
   const [filters, setFilters] = useState<Record<string, string>>({});
-  const [refresh, setRefresh] = useState(0);
-  const [editing, setEditing] = useState<Partial<DictEntry> | null>(null);
-  const [deleting, setDeleting] = useState<DictEntry[] | null>(null);
+  const crud = useCrudScreen<Partial<DictEntry>, DictEntry[]>();
+  const { editing, deleting } = crud;
 
   useEffect(() => {
     if (!Number.isInteger(typeId) || typeId <= 0) return setMissing(true);
@@ -56,7 +55,7 @@ export function DictionaryEntries({ query }: ViewProps) {
         actions={
           <>
             <Button icon="arrow-left" text={t('backToTypes')} onClick={() => navigate('/dictionary')} />
-            {perms.hasButton('dictionary:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('addEntry')} onClick={() => setEditing({ typeId, sort: 1, description: '' })} />}
+            {perms.hasButton('dictionary:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('addEntry')} onClick={() => crud.startEdit({ typeId, sort: 1, description: '' })} />}
           </>
         }
       />
@@ -65,7 +64,7 @@ export function DictionaryEntries({ query }: ViewProps) {
         rowKey={(r) => r.id}
         load={load}
         reloadKey={filters}
-        refreshKey={refresh}
+        refreshKey={crud.refreshKey}
         columns={[
           { key: 'name', title: t('dataName') },
           { key: 'code', title: t('code') },
@@ -77,8 +76,8 @@ export function DictionaryEntries({ query }: ViewProps) {
             title: t('actions'),
             render: (r) => (
               <>
-                {perms.hasButton('dictionary:edit') && <Button size="small" variant="minimal" icon="edit" text={t('edit')} onClick={() => setEditing(r)} />}
-                {perms.hasButton('dictionary:delete') && <Button size="small" variant="minimal" intent={Intent.DANGER} icon="trash" text={t('delete')} onClick={() => setDeleting([r])} />}
+                {perms.hasButton('dictionary:edit') && <Button size="small" variant="minimal" icon="edit" text={t('edit')} onClick={() => crud.startEdit(r)} />}
+                {perms.hasButton('dictionary:delete') && <Button size="small" variant="minimal" intent={Intent.DANGER} icon="trash" text={t('delete')} onClick={() => crud.askDelete([r])} />}
               </>
             ),
           },
@@ -96,15 +95,13 @@ export function DictionaryEntries({ query }: ViewProps) {
           { name: 'sort', label: t('sort'), type: 'number', required: true, helperText: t('sortHelp') },
           { name: 'description', label: t('description'), type: 'textarea' },
         ]}
-        onClose={() => setEditing(null)}
-        onSubmit={async (values) => {
+        onClose={crud.stopEditing}
+        onSubmit={(values) => crud.save(async (entry) => {
           const body = { ...values, typeId };
-          if (editing?.id) await api.put('/dictData/update', { ...body, id: editing.id });
+          if (entry.id) await api.put('/dictData/update', { ...body, id: entry.id });
           else await api.post('/dictData/add', body);
-          notify.success(t('saved'));
-          setEditing(null);
-          setRefresh((n) => n + 1);
-        }}
+          return t('saved');
+        })}
       />
       <ConfirmDialog
         isOpen={deleting !== null}
@@ -113,12 +110,10 @@ export function DictionaryEntries({ query }: ViewProps) {
         count={deleting?.length}
         items={deleting?.map((d) => d.name)}
         intent="danger"
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await api.delete('/dictData/delete', { params: { ids: deleting!.map((d) => d.id).join(',') } });
-          setDeleting(null);
-          setRefresh((n) => n + 1);
-        }}
+        onClose={crud.stopDeleting}
+        onConfirm={() => crud.remove(async (entries) => {
+          await api.delete('/dictData/delete', { params: { ids: entries.map((d) => d.id).join(',') } });
+        })}
       />
     </div>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, H3, Intent, Tag } from '@blueprintjs/core';
-import { ConfirmDialog, FormDialog, PagedTable, SearchBar, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
+import { ConfirmDialog, FormDialog, PagedTable, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
 import { dictTypeSchema } from '../shared/schemas.js';
 
 export interface DictType {
@@ -18,12 +18,11 @@ export const DICT_TYPE_KEY = 'dictType';
 
 export function DictionaryTypes() {
   const { t } = useTranslation();
-  const { api, navigate, notify } = usePlatform();
+  const { api, navigate } = usePlatform();
   const perms = usePermission();
   const [filters, setFilters] = useState<Record<string, string>>({});
-  const [refresh, setRefresh] = useState(0);
-  const [editing, setEditing] = useState<Partial<DictType> | null>(null);
-  const [deleting, setDeleting] = useState<DictType[] | null>(null);
+  const crud = useCrudScreen<Partial<DictType>, DictType[]>();
+  const { editing, deleting } = crud;
   const [selected, setSelected] = useState<DictType[]>([]);
 
   const load = (q: PageQuery) => api.get<PageResult<DictType>>('/dictType/page', { params: { ...q, ...filters } });
@@ -44,8 +43,8 @@ export function DictionaryTypes() {
         onSearch={(v) => setFilters(Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '')))}
         actions={
           <>
-            {perms.hasButton('dictionary:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('addType')} onClick={() => setEditing({ enabled: true, description: '' })} />}
-            {perms.hasButton('dictionary:delete') && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('deleteSelected')} onClick={() => setDeleting(selected)} />}
+            {perms.hasButton('dictionary:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('addType')} onClick={() => crud.startEdit({ enabled: true, description: '' })} />}
+            {perms.hasButton('dictionary:delete') && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('deleteSelected')} onClick={() => crud.askDelete(selected)} />}
           </>
         }
       />
@@ -54,7 +53,7 @@ export function DictionaryTypes() {
         rowKey={(r) => r.id}
         load={load}
         reloadKey={filters}
-        refreshKey={refresh}
+        refreshKey={crud.refreshKey}
         selectable={perms.hasButton('dictionary:delete')}
         onSelectionChange={(_, rows) => setSelected(rows)}
         columns={[
@@ -70,8 +69,8 @@ export function DictionaryTypes() {
             render: (r) => (
               <>
                 <Button size="small" variant="minimal" icon="list-detail-view" text={t('entries')} onClick={() => open(r)} />
-                {perms.hasButton('dictionary:edit') && <Button size="small" variant="minimal" icon="edit" text={t('edit')} onClick={() => setEditing(r)} />}
-                {perms.hasButton('dictionary:delete') && <Button size="small" variant="minimal" intent={Intent.DANGER} icon="trash" text={t('delete')} onClick={() => setDeleting([r])} />}
+                {perms.hasButton('dictionary:edit') && <Button size="small" variant="minimal" icon="edit" text={t('edit')} onClick={() => crud.startEdit(r)} />}
+                {perms.hasButton('dictionary:delete') && <Button size="small" variant="minimal" intent={Intent.DANGER} icon="trash" text={t('delete')} onClick={() => crud.askDelete([r])} />}
               </>
             ),
           },
@@ -88,15 +87,13 @@ export function DictionaryTypes() {
           { name: 'description', label: t('description'), type: 'textarea' },
           { name: 'enabled', label: t('enabled'), type: 'checkbox' },
         ]}
-        onClose={() => setEditing(null)}
-        onSubmit={async (values) => {
+        onClose={crud.stopEditing}
+        onSubmit={(values) => crud.save(async (type) => {
           const body = { ...values, enabled: values.enabled !== false };
-          if (editing?.id) await api.put('/dictType/update', { ...body, id: editing.id });
+          if (type.id) await api.put('/dictType/update', { ...body, id: type.id });
           else await api.post('/dictType/add', body);
-          notify.success(t('saved'));
-          setEditing(null);
-          setRefresh((n) => n + 1);
-        }}
+          return t('saved');
+        })}
       />
       <ConfirmDialog
         isOpen={deleting !== null}
@@ -105,12 +102,10 @@ export function DictionaryTypes() {
         count={deleting?.length}
         items={deleting?.map((d) => d.name)}
         intent="danger"
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          await api.delete('/dictType/delete', { params: { ids: deleting!.map((d) => d.id).join(',') } });
-          setDeleting(null);
-          setRefresh((n) => n + 1);
-        }}
+        onClose={crud.stopDeleting}
+        onConfirm={() => crud.remove(async (types) => {
+          await api.delete('/dictType/delete', { params: { ids: types.map((d) => d.id).join(',') } });
+        })}
       />
     </div>
   );

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, H3, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
-import { useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { useApi, useCrudScreen, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { domainSchema, type DomainInput } from '../shared/schemas.js';
 
 interface Domain extends DomainInput {
@@ -14,12 +14,9 @@ const EMPTY: DomainInput = { code: '', nameZh: '', nameEn: '', description: '', 
 export function Domains() {
   const { t, i18n } = useTranslation();
   const api = useApi();
-  const notify = useNotify();
   const perms = usePermission();
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [search, setSearch] = useState('');
-  const [editing, setEditing] = useState<{ mode: 'add' | 'edit'; value: DomainInput } | null>(null);
-  const [deleting, setDeleting] = useState<Domain | null>(null);
 
   const refresh = useCallback(
     (name = '') =>
@@ -30,21 +27,25 @@ export function Domains() {
     [api],
   );
   useEffect(() => void refresh(), [refresh]);
+  const crud = useCrudScreen<{ mode: 'add' | 'edit'; value: DomainInput }, Domain>({ onReload: () => void refresh(search) });
+  const { editing, deleting } = crud;
 
   const toggle = async (d: Domain) => {
     await api.put('/domain/update', { code: d.code, nameZh: d.nameZh, nameEn: d.nameEn, description: d.description, enabled: !d.enabled });
     void refresh(search);
   };
-  const remove = async (d: Domain) => {
-    try {
-      await api.delete(`/domain/delete/${encodeURIComponent(d.code)}`);
-      notify.success(t('deleted'));
-      setDeleting(null);
-      void refresh(search);
-    } catch {
-      setDeleting(null); // the client's toast names where it is still used
-    }
-  };
+  const remove = () =>
+    crud
+      .remove(async (d) => {
+        await api.delete(`/domain/delete/${encodeURIComponent(d.code)}`);
+        return t('deleted');
+      })
+      .catch(crud.stopDeleting); // a refused delete closes too: the client's toast names where it is still used
+  const save = (value: DomainInput) =>
+    crud.save(async ({ mode }) => {
+      if (mode === 'add') await api.post('/domain/add', value);
+      else await api.put('/domain/update', value);
+    });
 
   return (
     <div data-testid="domain-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
@@ -52,7 +53,7 @@ export function Domains() {
       <div style={{ display: 'flex', gap: 8 }}>
         <InputGroup leftIcon="search" placeholder={t('searchPlaceholder')} value={search} onValueChange={setSearch} onKeyDown={(e) => e.key === 'Enter' && void refresh(search)} />
         <Button text={t('search')} onClick={() => void refresh(search)} />
-        {perms.hasButton('domain:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('add')} onClick={() => setEditing({ mode: 'add', value: EMPTY })} />}
+        {perms.hasButton('domain:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('add')} onClick={() => crud.startEdit({ mode: 'add', value: EMPTY })} />}
       </div>
       {load.state === 'loading' && <NonIdealState icon={<Spinner size={24} />} description={t('loading')} />}
       {load.state === 'failed' && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: load.msg })}</Callout>}
@@ -80,28 +81,28 @@ export function Domains() {
                 </td>
                 <td>{new Date(d.createdAt).toLocaleString()}</td>
                 <td style={{ whiteSpace: 'nowrap' }}>
-                  {perms.hasButton('domain:edit') && <Button size="small" variant="minimal" icon="edit" text={t('edit')} onClick={() => setEditing({ mode: 'edit', value: d })} />}
-                  {perms.hasButton('domain:delete') && <Button size="small" variant="minimal" intent={Intent.DANGER} icon="trash" text={t('delete')} onClick={() => setDeleting(d)} />}
+                  {perms.hasButton('domain:edit') && <Button size="small" variant="minimal" icon="edit" text={t('edit')} onClick={() => crud.startEdit({ mode: 'edit', value: d })} />}
+                  {perms.hasButton('domain:delete') && <Button size="small" variant="minimal" intent={Intent.DANGER} icon="trash" text={t('delete')} onClick={() => crud.askDelete(d)} />}
                 </td>
               </tr>
             ))}
           </tbody>
         </HTMLTable>
       )}
-      {editing && <EditDialog mode={editing.mode} initial={editing.value} onClose={() => setEditing(null)} onSaved={() => { setEditing(null); void refresh(search); }} />}
+      {editing && <EditDialog mode={editing.mode} initial={editing.value} onClose={crud.stopEditing} onSubmit={save} />}
       {deleting && (
-        <Dialog isOpen title={t('deleteTitle')} onClose={() => setDeleting(null)} canOutsideClickClose={false} style={{ width: 600 }}>
+        <Dialog isOpen title={t('deleteTitle')} onClose={crud.stopDeleting} canOutsideClickClose={false} style={{ width: 600 }}>
           <DialogBody>{t('deleteConfirm', { name: `${deleting.code} (${i18n.language.startsWith('zh') ? deleting.nameZh : deleting.nameEn})` })}</DialogBody>
-          <DialogFooter actions={[<Button key="c" text={t('cancel')} onClick={() => setDeleting(null)} />, <Button key="d" intent={Intent.DANGER} text={t('delete')} onClick={() => void remove(deleting)} />]} />
+          <DialogFooter actions={[<Button key="c" text={t('cancel')} onClick={crud.stopDeleting} />, <Button key="d" intent={Intent.DANGER} text={t('delete')} onClick={() => void remove()} />]} />
         </Dialog>
       )}
     </div>
   );
 }
 
-function EditDialog(props: { mode: 'add' | 'edit'; initial: DomainInput; onClose(): void; onSaved(): void }) {
+/** The add or edit form; `onSubmit` saves, and a rejection leaves the form open (the client's toast says why). */
+function EditDialog(props: { mode: 'add' | 'edit'; initial: DomainInput; onClose(): void; onSubmit(value: DomainInput): Promise<void> }) {
   const { t } = useTranslation();
-  const api = useApi();
   const [value, setValue] = useState(props.initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -111,9 +112,7 @@ function EditDialog(props: { mode: 'add' | 'edit'; initial: DomainInput; onClose
     setErrors({});
     setBusy(true);
     try {
-      if (props.mode === 'add') await api.post('/domain/add', parsed.data);
-      else await api.put('/domain/update', parsed.data);
-      props.onSaved();
+      await props.onSubmit(parsed.data);
     } catch {
       setBusy(false);
     }

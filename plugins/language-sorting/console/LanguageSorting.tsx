@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, H3, HTMLTable, InputGroup, Intent, NonIdealState, NumericInput, Spinner, Switch } from '@blueprintjs/core';
-import { useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { useApi, useCrudScreen, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { languageEditSchema, type LanguageEdit } from '../shared/schemas.js';
 
 interface Language extends LanguageEdit {
@@ -25,7 +25,6 @@ export function LanguageSorting() {
   const canSort = permissions.hasButton('language:sort');
   const [load, setLoad] = useState<Load>({ state: 'loading' });
   const [dragging, setDragging] = useState<string | null>(null);
-  const [editing, setEditing] = useState<{ mode: 'add' | 'edit'; value: LanguageEdit } | null>(null);
 
   const refresh = useCallback(() => {
     api
@@ -34,6 +33,13 @@ export function LanguageSorting() {
       .catch((err: ApiErrorInfo) => setLoad({ state: 'failed', msg: err.msg }));
   }, [api]);
   useEffect(refresh, [refresh]);
+  const crud = useCrudScreen<{ mode: 'add' | 'edit'; value: LanguageEdit }>({ onReload: refresh });
+  const { editing } = crud;
+  const save = (value: LanguageEdit) =>
+    crud.save(async ({ mode }) => {
+      if (mode === 'add') await api.post('/language/add', value);
+      else await api.put('/language/update', value);
+    });
 
   const saveOrder = async (codes: string[]) => {
     await api.put('/language/sort', { codes });
@@ -55,7 +61,7 @@ export function LanguageSorting() {
       <div className="bp6-text-muted">{canSort ? t('hintSort') : t('hintReadOnly')}</div>
       {canEdit && (
         <div>
-          <Button icon="add" intent={Intent.PRIMARY} text={t('add')} onClick={() => setEditing({ mode: 'add', value: { code: '', nameZh: '', nameEn: '', enabled: true } })} />
+          <Button icon="add" intent={Intent.PRIMARY} text={t('add')} onClick={() => crud.startEdit({ mode: 'add', value: { code: '', nameZh: '', nameEn: '', enabled: true } })} />
         </div>
       )}
       <HTMLTable striped compact interactive>
@@ -102,22 +108,12 @@ export function LanguageSorting() {
               <td>
                 <Switch checked={l.enabled} disabled={!canEdit} onChange={() => void toggle(l)} data-testid={`language-enabled-${l.code}`} style={{ margin: 0 }} />
               </td>
-              <td>{canEdit && <Button size="small" icon="edit" text={t('edit')} onClick={() => setEditing({ mode: 'edit', value: { code: l.code, nameZh: l.nameZh, nameEn: l.nameEn, enabled: l.enabled } })} />}</td>
+              <td>{canEdit && <Button size="small" icon="edit" text={t('edit')} onClick={() => crud.startEdit({ mode: 'edit', value: { code: l.code, nameZh: l.nameZh, nameEn: l.nameEn, enabled: l.enabled } })} />}</td>
             </tr>
           ))}
         </tbody>
       </HTMLTable>
-      {editing && (
-        <EditDialog
-          mode={editing.mode}
-          initial={editing.value}
-          onClose={() => setEditing(null)}
-          onSaved={() => {
-            setEditing(null);
-            refresh();
-          }}
-        />
-      )}
+      {editing && <EditDialog mode={editing.mode} initial={editing.value} onClose={crud.stopEditing} onSubmit={save} />}
     </div>
   );
 }
@@ -141,9 +137,9 @@ function PositionInput(props: { position: number; max: number; testId: string; o
   );
 }
 
-function EditDialog(props: { mode: 'add' | 'edit'; initial: LanguageEdit; onClose(): void; onSaved(): void }) {
+/** The add or edit form; `onSubmit` saves, and a rejection leaves the form open (the client's toast says why). */
+function EditDialog(props: { mode: 'add' | 'edit'; initial: LanguageEdit; onClose(): void; onSubmit(value: LanguageEdit): Promise<void> }) {
   const { t } = useTranslation();
-  const api = useApi();
   const [value, setValue] = useState(props.initial);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
@@ -155,9 +151,7 @@ function EditDialog(props: { mode: 'add' | 'edit'; initial: LanguageEdit; onClos
     }
     setBusy(true);
     try {
-      if (props.mode === 'add') await api.post('/language/add', parsed.data);
-      else await api.put('/language/update', parsed.data);
-      props.onSaved();
+      await props.onSubmit(parsed.data);
     } catch {
       setBusy(false);
     }

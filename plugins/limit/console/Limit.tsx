@@ -4,7 +4,7 @@ import {
   ConfirmDialog,
   FormDialog,
   useApi,
-  useNotify,
+  useCrudScreen,
   usePermission,
   useTranslation,
   type ApiErrorInfo,
@@ -62,13 +62,10 @@ function flatten(nodes: MenuNode[], depth = 0, out: Array<{ node: MenuNode; dept
 export function Limit() {
   const { t } = useTranslation();
   const api = useApi();
-  const notify = useNotify();
   const perms = usePermission();
   const [tree, setTree] = useState<MenuNode[]>([]);
   const [failed, setFailed] = useState<string | null>(null);
   const [search, setSearch] = useState('');
-  const [editing, setEditing] = useState<{ node: MenuNode | null; parentId: number | null } | null>(null);
-  const [deleting, setDeleting] = useState<MenuNode | null>(null);
 
   const reload = useCallback(() => {
     api.get<MenuNode[]>('/permissionMenu/getAllPermissionMenu', { silent: true }).then(
@@ -77,6 +74,8 @@ export function Limit() {
     );
   }, [api]);
   useEffect(reload, [reload]);
+  const crud = useCrudScreen<{ node: MenuNode | null; parentId: number | null }, MenuNode>({ onReload: reload });
+  const { editing, deleting } = crud;
 
   const rows = useMemo(() => {
     const all = flatten(tree);
@@ -104,27 +103,23 @@ export function Limit() {
     ? { ...node, parentId: node.parentId ?? undefined, icon: node.icon ?? '', shortcutImage: node.shortcutImage ?? '' }
     : { parentId: editing?.parentId ?? undefined, permissionType: 1, sort: 100, showInMenu: true, showInShortcut: false, showToUsers: true, icon: '' };
 
-  async function save(values: FormValues) {
+  const save = (values: FormValues) => crud.save(async ({ node: target }) => {
     const body = { ...values, parentId: values.parentId ?? null, sort: Number(values.sort) };
-    if (node) await api.put('/permissionMenu/update', { ...body, id: node.id }, { silent: true });
+    if (target) await api.put('/permissionMenu/update', { ...body, id: target.id }, { silent: true });
     else await api.post('/permissionMenu/add', body, { silent: true });
-    notify.success(t('saved'));
-    setEditing(null);
-    reload();
-  }
+    return t('saved');
+  });
 
-  async function remove() {
-    await api.delete('/permissionMenu/deleteBatch', { params: { ids: String(deleting!.id) }, silent: true });
-    notify.success(t('deleted'));
-    setDeleting(null);
-    reload();
-  }
+  const remove = () => crud.remove(async (target) => {
+    await api.delete('/permissionMenu/deleteBatch', { params: { ids: String(target.id) }, silent: true });
+    return t('deleted');
+  });
 
   return (
     <div data-testid="limit-view" style={{ padding: 16 }}>
       <div style={{ display: 'flex', gap: 8, marginBottom: 12 }}>
         <InputGroup leftIcon="search" placeholder={t('search')} value={search} onChange={(e) => setSearch(e.currentTarget.value)} style={{ width: 280 }} />
-        {perms.hasButton('permission:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => setEditing({ node: null, parentId: null })} data-testid="limit-add" />}
+        {perms.hasButton('permission:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit({ node: null, parentId: null })} data-testid="limit-add" />}
       </div>
       {failed && <Callout intent="danger">{failed}</Callout>}
       <HTMLTable compact striped interactive style={{ width: '100%' }}>
@@ -144,16 +139,16 @@ export function Limit() {
               </td>
               <td>
                 <ButtonGroup variant="minimal">
-                  {perms.hasButton('permission:add') && n.permissionType === 1 && <Button size="small" text={t('addChild')} onClick={() => setEditing({ node: null, parentId: n.id })} />}
-                  {perms.hasButton('permission:edit') && <Button size="small" text={t('edit')} onClick={() => setEditing({ node: n, parentId: n.parentId })} />}
-                  {perms.hasButton('permission:delete') && !n.owned && <Button size="small" intent="danger" text={t('delete')} onClick={() => setDeleting(n)} />}
+                  {perms.hasButton('permission:add') && n.permissionType === 1 && <Button size="small" text={t('addChild')} onClick={() => crud.startEdit({ node: null, parentId: n.id })} />}
+                  {perms.hasButton('permission:edit') && <Button size="small" text={t('edit')} onClick={() => crud.startEdit({ node: n, parentId: n.parentId })} />}
+                  {perms.hasButton('permission:delete') && !n.owned && <Button size="small" intent="danger" text={t('delete')} onClick={() => crud.askDelete(n)} />}
                 </ButtonGroup>
               </td>
             </tr>
           ))}
         </tbody>
       </HTMLTable>
-      <FormDialog isOpen={editing !== null} title={node ? t('edit') : t('add')} fields={fields} schema={nodeSchema} initialValues={initial} onSubmit={save} onClose={() => setEditing(null)} />
+      <FormDialog isOpen={editing !== null} title={node ? t('edit') : t('add')} fields={fields} schema={nodeSchema} initialValues={initial} onSubmit={save} onClose={crud.stopEditing} />
       <ConfirmDialog
         isOpen={deleting !== null}
         title={t('deleteTitle')}
@@ -161,7 +156,7 @@ export function Limit() {
         count={1}
         items={deleting ? [`${deleting.permissionName} (${deleting.key})`] : []}
         onConfirm={remove}
-        onClose={() => setDeleting(null)}
+        onClose={crud.stopDeleting}
       />
     </div>
   );

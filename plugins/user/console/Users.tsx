@@ -1,5 +1,5 @@
 import { Button, ButtonGroup, Dialog, DialogBody, HTMLTable, Tag } from '@blueprintjs/core';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import {
   ConfirmDialog,
   FormDialog,
@@ -7,7 +7,9 @@ import {
   SearchBar,
   StatusTag,
   UploadButton,
+  recordsLoader,
   useApi,
+  useCrudScreen,
   useNotify,
   usePermission,
   useTranslation,
@@ -15,14 +17,12 @@ import {
   type FormField,
   type FormValues,
   type PagedColumn,
-  type PageQuery,
 } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import { PRIORITY_MAX, PRIORITY_MIN, addUserSchema, editUserFormSchema, type ImportReport, type UserRow } from '../shared/schemas.js';
 import { isoToLocal, localToIso, saveBlob } from './download.js';
 
 interface Option { id: number; name: string }
-type Page = { records: UserRow[]; total: number };
 
 export function Users() {
   const { t } = useTranslation();
@@ -30,12 +30,11 @@ export function Users() {
   const notify = useNotify();
   const perms = usePermission();
   const [filters, setFilters] = useState<Record<string, string>>({});
-  const [refresh, setRefresh] = useState(0);
   const [selected, setSelected] = useState<UserRow[]>([]);
   const [departments, setDepartments] = useState<Option[]>([]);
   const [roles, setRoles] = useState<Option[]>([]);
-  const [editing, setEditing] = useState<UserRow | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<UserRow[] | null>(null);
+  const crud = useCrudScreen<UserRow | 'new', UserRow[]>();
+  const { editing, deleting } = crud;
   const [priorityMode, setPriorityMode] = useState<'users' | 'departments' | null>(null);
   const [report, setReport] = useState<ImportReport | null>(null);
 
@@ -44,12 +43,7 @@ export function Users() {
     api.get<Option[]>('/role/list', { silent: true }).then(setRoles, () => setRoles([]));
   }, [api]);
 
-  const load = useCallback(
-    (q: PageQuery) => api.get<Page>('/user/getAllUserByPage', { params: { ...filters, pageNum: q.page, pageSize: q.pageSize, sortBy: q.sortBy, sortOrder: q.sortOrder }, silent: true })
-      .then((p) => ({ rows: p.records, total: p.total })),
-    [api, filters],
-  );
-  const again = () => setRefresh((n) => n + 1);
+  const load = recordsLoader<UserRow>(api, '/user/getAllUserByPage', filters);
 
   const priorityOptions = useMemo(() => Array.from({ length: PRIORITY_MAX - PRIORITY_MIN + 1 }, (_, i) => ({ value: PRIORITY_MIN + i, label: String(PRIORITY_MIN + i) })), []);
   const deptOptions = departments.map((d) => ({ value: d.id, label: d.name }));
@@ -81,33 +75,29 @@ export function Users() {
         departmentIds: editing.departments.map((d) => d.id), roleIds: editing.roles.map((r) => r.id), expiresAt: isoToLocal(editing.expiresAt), password: '', confirmPassword: '' }
     : { priority: PRIORITY_MIN, departmentIds: [], roleIds: [] };
 
-  async function save(values: FormValues) {
+  const save = (values: FormValues) => crud.save(async (row) => {
     const body = { ...values, expiresAt: localToIso(values.expiresAt) };
-    if (isNew) await api.post('/user/add', body, { silent: true });
-    else await api.put('/user/update', { ...body, id: (editing as UserRow).id }, { silent: true });
-    notify.success(t('saved'));
-    setEditing(null);
-    again();
-  }
+    if (row === 'new') await api.post('/user/add', body, { silent: true });
+    else await api.put('/user/update', { ...body, id: row.id }, { silent: true });
+    return t('saved');
+  });
 
   async function setEnabled(rows: UserRow[], enable: boolean) {
     const res = await api.put<{ updated: number }>(`/user/updateIsUse/${enable ? 1 : 0}`, undefined, { params: { ids: rows.map((r) => r.id).join(',') } });
     notify.success(t(enable ? 'enabledN' : 'disabledN', { count: res.updated }));
-    again();
+    crud.reload();
   }
 
   async function examine(row: UserRow) {
     await api.get(`/user/examineUser/${row.id}`);
     notify.success(t('examined', { name: row.username }));
-    again();
+    crud.reload();
   }
 
-  async function remove() {
-    const res = await api.delete<{ deleted: number }>('/userAndCat/delete', { params: { ids: deleting!.map((r) => r.id).join(',') }, silent: true });
-    notify.success(t('deletedN', { count: res.deleted }));
-    setDeleting(null);
-    again();
-  }
+  const remove = () => crud.remove(async (rows) => {
+    const res = await api.delete<{ deleted: number }>('/userAndCat/delete', { params: { ids: rows.map((r) => r.id).join(',') }, silent: true });
+    return t('deletedN', { count: res.deleted });
+  });
 
   async function setPriority(values: FormValues) {
     const res = priorityMode === 'users'
@@ -115,7 +105,7 @@ export function Users() {
       : await api.put<{ updated: number }>('/user/translationPriorityByDepartmentIds', { departmentIds: values.departmentIds, priority: values.priority }, { silent: true });
     notify.success(t('priorityUpdated', { count: res.updated }));
     setPriorityMode(null);
-    again();
+    crud.reload();
   }
 
   async function upload(file: File, progress: (f: number) => void) {
@@ -124,7 +114,7 @@ export function Users() {
     try {
       const result = await api.post<ImportReport>('/user/importUsers', form, { onUploadProgress: progress, silent: true });
       setReport(result);
-      again();
+      crud.reload();
     } catch (error) {
       notify.error((error as ApiErrorInfo).msg);
     }
@@ -150,10 +140,10 @@ export function Users() {
       title: t('actions'),
       render: (r) => (
         <ButtonGroup variant="minimal">
-          {perms.hasButton('user:edit') && <Button size="small" text={t('edit')} onClick={() => setEditing(r)} data-testid={`edit-${r.username}`} />}
+          {perms.hasButton('user:edit') && <Button size="small" text={t('edit')} onClick={() => crud.startEdit(r)} data-testid={`edit-${r.username}`} />}
           {perms.hasButton('user:examine') && r.status === 'unchecked' && <Button size="small" text={t('examine')} onClick={() => void examine(r)} />}
           {perms.hasButton('user:enable') && <Button size="small" text={r.isUse ? t('disable') : t('enable')} onClick={() => void setEnabled([r], !r.isUse)} />}
-          {perms.hasButton('user:delete') && <Button size="small" intent="danger" text={t('delete')} onClick={() => setDeleting([r])} />}
+          {perms.hasButton('user:delete') && <Button size="small" intent="danger" text={t('delete')} onClick={() => crud.askDelete([r])} />}
         </ButtonGroup>
       ),
     },
@@ -173,7 +163,7 @@ export function Users() {
         onSearch={setFilters}
       />
       <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', marginBottom: 12, alignItems: 'center' }}>
-        {perms.hasButton('user:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => setEditing('new')} data-testid="user-add" />}
+        {perms.hasButton('user:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit('new')} data-testid="user-add" />}
         {perms.hasButton('user:import') && (
           <>
             <UploadButton accept={['.xls']} maxSizeMb={10} text={t('import')} onUpload={upload} onReject={(reason) => notify.warning(reason)} />
@@ -186,7 +176,7 @@ export function Users() {
             <Button text={t('disableSelected', { count: selected.length })} onClick={() => void setEnabled(selected, false)} />
           </>
         )}
-        {selected.length > 0 && perms.hasButton('user:delete') && <Button intent="danger" text={t('deleteSelected', { count: selected.length })} onClick={() => setDeleting(selected)} />}
+        {selected.length > 0 && perms.hasButton('user:delete') && <Button intent="danger" text={t('deleteSelected', { count: selected.length })} onClick={() => crud.askDelete(selected)} />}
         {perms.hasButton('user:priority') && (
           <>
             <Button text={t('priorityByUsers', { count: selected.length })} disabled={selected.length === 0} onClick={() => setPriorityMode('users')} />
@@ -199,7 +189,7 @@ export function Users() {
         rowKey={(r) => r.id}
         load={load}
         reloadKey={filters}
-        refreshKey={refresh}
+        refreshKey={crud.refreshKey}
         selectable
         onSelectionChange={(_k, rows) => setSelected(rows)}
         testId="user-row"
@@ -211,7 +201,7 @@ export function Users() {
         schema={isNew ? addUserSchema : editUserFormSchema}
         initialValues={initial}
         onSubmit={save}
-        onClose={() => setEditing(null)}
+        onClose={crud.stopEditing}
       />
       <FormDialog
         isOpen={priorityMode !== null}
@@ -231,7 +221,7 @@ export function Users() {
         count={deleting?.length}
         items={deleting?.map((r) => r.username)}
         onConfirm={remove}
-        onClose={() => setDeleting(null)}
+        onClose={crud.stopDeleting}
       />
       <Dialog isOpen={report !== null} title={t('reportTitle')} onClose={() => setReport(null)} canOutsideClickClose={false} style={{ width: 600 }}>
         <DialogBody>

@@ -11,6 +11,9 @@ import type {
 
 export type * from './types.js';
 
+// State, not components: loaded with the SDK module rather than with the kit's chunk.
+export { useCrudScreen, recordsLoader, type CrudScreen, type CrudScreenOptions } from './useCrudScreen.js';
+
 /**
  * The shared UI kit as seen by plugins. `@linguaport/sdk/console` is registered eagerly by the host
  * (it is on the login path), so these are thin wrappers that import the Blueprint-based
