@@ -36,6 +36,17 @@ export const pageQuery = {
   pageSize: z.coerce.number().int().min(1).max(200).default(10),
 };
 
+/** Rows a list call skips to reach the page it asks for. */
+export const pageOffset = (query: { pageNum: number; pageSize: number }) => (query.pageNum - 1) * query.pageSize;
+
+/** A list call's answer: the page's records, the total (a count column, as the driver returns it) and the paging asked for. */
+export const pageOf = <T>(query: { pageNum: number; pageSize: number }, records: T[], total: unknown) => ({
+  records,
+  total: Number(total ?? 0),
+  pageNum: query.pageNum,
+  pageSize: query.pageSize,
+});
+
 /** A LIKE pattern matching `text` anywhere, with its wildcards escaped. */
 export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -55,4 +66,14 @@ export async function holdersByName(db: Kysely<any>, of: 'departments' | 'roles'
     .where(column, 'in', ids)
     .groupBy('x.name')
     .execute();
+}
+
+/**
+ * Whether a row other than `exceptId` already holds `value` in `column`, ignoring case: names and
+ * codes that differ only in case count as the same (and `lower(column)` can use an index on it).
+ */
+export async function takenIgnoringCase(db: Kysely<any>, table: string, column: string, value: string, exceptId?: number | null): Promise<boolean> {
+  let q = db.selectFrom(table).select('id').where((eb) => eb(eb.fn('lower', [eb.ref(column)]), '=', value.toLowerCase()));
+  if (exceptId != null) q = q.where('id', '<>', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
 }

@@ -9,7 +9,7 @@ import type { Observable } from 'rxjs';
  */
 
 export { Codes, type Envelope } from '../shared/envelope.js';
-export { requestLocale, say, idList, pageQuery, like, iso, holdersByName } from './helpers.js';
+export { requestLocale, say, idList, pageQuery, pageOffset, pageOf, like, iso, holdersByName, takenIgnoringCase } from './helpers.js';
 
 /** Throw from a handler to answer with this code and message (and its HTTP status). */
 export class ApiError extends Error {

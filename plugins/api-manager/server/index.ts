@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { defineServerPlugin, iso, like, pageQuery } from '@linguaport/sdk/server';
+import { defineServerPlugin, iso, like, pageOf, pageOffset, pageQuery } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 
 /** The 24-hour change limit (spec 02 section 6); the kernel enforces it on reset, this only reports it. */
@@ -49,7 +49,7 @@ export default defineServerPlugin({
           sql<Record<string, unknown>>`
             select u.id, u.username, u.real_name, u.api_key_hash is not null as has_key, u.api_key_updated_at, u.api_key_last_used_at
             from users u where ${where} order by u.id
-            limit ${query.pageSize} offset ${(query.pageNum - 1) * query.pageSize}`.execute(db),
+            limit ${query.pageSize} offset ${pageOffset(query)}`.execute(db),
         ]);
         const records: ApiKeyRow[] = page.rows.map((r) => {
           const updated = r.api_key_updated_at ? new Date(r.api_key_updated_at as string) : null;
@@ -65,7 +65,7 @@ export default defineServerPlugin({
             lastUsedAt: iso(r.api_key_last_used_at),
           };
         });
-        return { records, total: Number(count.rows[0]?.n ?? 0), pageNum: query.pageNum, pageSize: query.pageSize };
+        return pageOf(query, records, count.rows[0]?.n);
       },
     });
   },

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageQuery, say } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, say, takenIgnoringCase } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import { departmentSchema, updateDepartmentSchema, type DepartmentRow } from '../shared/schemas.js';
 
@@ -12,9 +12,7 @@ export default defineServerPlugin({
     const { db } = ctx;
 
     async function assertCodeFree(code: string, exceptId: number | null, headers: Headers) {
-      let q = db.selectFrom('departments').select('id').where(sql`lower(code)`, '=', code.toLowerCase());
-      if (exceptId !== null) q = q.where('id', '<>', exceptId);
-      if (await q.executeTakeFirst()) throw new ApiError(Codes.BAD_REQUEST, `code: ${say(headers, '部门编码已存在', 'A department with this code exists')}`);
+      if (await takenIgnoringCase(db, 'departments', 'code', code, exceptId)) throw new ApiError(Codes.BAD_REQUEST, `code: ${say(headers, '部门编码已存在', 'A department with this code exists')}`);
     }
 
     async function assertRefs(head: number | null, roleIds: number[], headers: Headers) {
@@ -62,7 +60,7 @@ export default defineServerPlugin({
                    (select count(distinct m.user_id) from user_department_roles m where m.department_id = d.id) as user_count
             from departments d left join users h on h.id = d.head_user_id left join users c on c.id = d.created_by
             where ${where} order by d.id
-            limit ${query.pageSize} offset ${(query.pageNum - 1) * query.pageSize}`.execute(db),
+            limit ${query.pageSize} offset ${pageOffset(query)}`.execute(db),
         ]);
         const ids = page.rows.map((r) => Number(r.id));
         const roles = ids.length
@@ -81,7 +79,7 @@ export default defineServerPlugin({
           userCount: Number(r.user_count),
           roles: roles.filter((x) => x.department_id === r.id).map((x) => ({ id: x.id, name: x.name })),
         }));
-        return { records, total: Number(count.rows[0]?.n ?? 0), pageNum: query.pageNum, pageSize: query.pageSize };
+        return pageOf(query, records, count.rows[0]?.n);
       },
     });
 

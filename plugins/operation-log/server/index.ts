@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import * as XLSX from 'xlsx';
-import { ApiError, Codes, defineServerPlugin, iso, like, pageQuery, say } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, iso, like, pageOf, pageOffset, pageQuery, say } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 
 /** Rows per export file: an XLSX of this size stays a few MB; narrower filters give the rest. */
@@ -82,9 +82,9 @@ export default defineServerPlugin({
         const where = whereOf(query);
         const [count, records] = await Promise.all([
           sql<{ n: string }>`select count(*) as n from operation_log where ${where}`.execute(db),
-          select(db, where, query.pageSize, (query.pageNum - 1) * query.pageSize),
+          select(db, where, query.pageSize, pageOffset(query)),
         ]);
-        return { records, total: Number(count.rows[0]?.n ?? 0), pageNum: query.pageNum, pageSize: query.pageSize };
+        return pageOf(query, records, count.rows[0]?.n);
       },
     });
 

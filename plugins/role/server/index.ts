@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageQuery, say } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, say, takenIgnoringCase } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import { roleSchema, updateRoleSchema, type RoleRow } from '../shared/schemas.js';
 
@@ -10,9 +10,7 @@ export default defineServerPlugin({
     type Headers = Record<string, string | string[] | undefined>;
 
     async function assertNameFree(name: string, exceptId: number | null, headers: Headers) {
-      let q = db.selectFrom('roles').select('id').where(sql`lower(name)`, '=', name.toLowerCase());
-      if (exceptId !== null) q = q.where('id', '<>', exceptId);
-      if (await q.executeTakeFirst()) throw new ApiError(Codes.BAD_REQUEST, `name: ${say(headers, '角色名称已存在', 'A role with this name exists')}`);
+      if (await takenIgnoringCase(db, 'roles', 'name', name, exceptId)) throw new ApiError(Codes.BAD_REQUEST, `name: ${say(headers, '角色名称已存在', 'A role with this name exists')}`);
     }
 
     // Pickers (user form, department form): every role, names only.
@@ -40,7 +38,7 @@ export default defineServerPlugin({
                    (select count(distinct m.user_id) from user_department_roles m where m.role_id = r.id) as user_count
             from roles r left join users c on c.id = r.created_by
             where ${where} order by r.id
-            limit ${query.pageSize} offset ${(query.pageNum - 1) * query.pageSize}`.execute(db),
+            limit ${query.pageSize} offset ${pageOffset(query)}`.execute(db),
         ]);
         const records: RoleRow[] = page.rows.map((r) => ({
           id: Number(r.id),
@@ -52,7 +50,7 @@ export default defineServerPlugin({
           isSuper: Boolean(r.is_super),
           isDefault: Boolean(r.is_default),
         }));
-        return { records, total: Number(count.rows[0]?.n ?? 0), pageNum: query.pageNum, pageSize: query.pageSize };
+        return pageOf(query, records, count.rows[0]?.n);
       },
     });
 

@@ -100,17 +100,14 @@ function nodeView(ctx: ServerPluginContext, r: Record<string, any>) {
   };
 }
 
-async function engineOr404(ctx: ServerPluginContext, engineId: number) {
-  const row = await ctx.db.selectFrom('engines').selectAll().where('id', '=', engineId).executeTakeFirst();
-  if (!row) throw new ApiError(404, `No engine with id ${engineId}`);
+/** Reads one row by id, or answers 404 naming what was asked for. */
+const rowOr404 = (table: 'engines' | 'engine_nodes', what: string) => async (ctx: ServerPluginContext, rowId: number) => {
+  const row = await ctx.db.selectFrom(table).selectAll().where('id', '=', rowId).executeTakeFirst();
+  if (!row) throw new ApiError(404, `No ${what} with id ${rowId}`);
   return row;
-}
-
-async function nodeOr404(ctx: ServerPluginContext, nodeId: number) {
-  const row = await ctx.db.selectFrom('engine_nodes').selectAll().where('id', '=', nodeId).executeTakeFirst();
-  if (!row) throw new ApiError(404, `No translation node with id ${nodeId}`);
-  return row;
-}
+};
+const engineOr404 = rowOr404('engines', 'engine');
+const nodeOr404 = rowOr404('engine_nodes', 'translation node');
 
 /** The adapter kind of an engine: its image name is kind and model (`openai:qwen2.5-7b`). */
 const adapterKind = (engine: Record<string, any>) => String(engine.image_name).split(':')[0];

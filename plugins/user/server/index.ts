@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, idList, type ServerPluginContext, requestLocale, say } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, idList, type ServerPluginContext, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import {
   PRIORITY_MIN,
@@ -32,9 +32,7 @@ async function superUserIds(db: Kysely<any>, ids: number[]): Promise<number[]> {
 }
 
 async function assertNameFree(db: Kysely<any>, username: string, exceptId: number | null, headers: Headers) {
-  let q = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', username.toLowerCase());
-  if (exceptId !== null) q = q.where('id', '<>', exceptId);
-  if (await q.executeTakeFirst()) throw new ApiError(Codes.BAD_REQUEST, `username: ${say(headers, '用户名已存在', 'This user name is already taken')}`);
+  if (await takenIgnoringCase(db, 'users', 'username', username, exceptId)) throw new ApiError(Codes.BAD_REQUEST, `username: ${say(headers, '用户名已存在', 'This user name is already taken')}`);
 }
 
 /** Every department and role id must exist; the form's pickers cannot be trusted. */
@@ -184,9 +182,7 @@ export default defineServerPlugin({
       log: false,
       schema: { query: z.object({ username: z.string().trim().min(1, 'validation.required'), id: z.coerce.number().int().positive().optional() }) },
       async handler({ query }) {
-        let q = db.selectFrom('users').select('id').where(sql`lower(username)`, '=', query.username.toLowerCase());
-        if (query.id) q = q.where('id', '<>', query.id);
-        return { available: !(await q.executeTakeFirst()) };
+        return { available: !(await takenIgnoringCase(db, 'users', 'username', query.username, query.id)) };
       },
     });
 

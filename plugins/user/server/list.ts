@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { like, pageQuery } from '@linguaport/sdk/server';
+import { like, pageOf, pageOffset, pageQuery } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import type { UserRow } from '../shared/schemas.js';
 
@@ -56,7 +56,7 @@ export async function listUsers(db: Kysely<any>, q: ListQuery): Promise<{ record
   const searching = Boolean(q.username || q.realName);
   const sortColumn = sql.raw(q.sortBy ? SORT_COLUMNS[q.sortBy] : 'u.id');
   const hitOrder = sql.raw(q.sortBy ? `k ${dir}, id ${dir}` : 'id desc');
-  const offset = (q.pageNum - 1) * q.pageSize;
+  const offset = pageOffset(q);
   const pageIds = searching
     ? sql`hits as materialized (select u.id, ${sortColumn} as k from users u where ${where}),
           page as (select id from hits order by ${hitOrder} limit ${q.pageSize} offset ${offset})`
@@ -105,5 +105,5 @@ export async function listUsers(db: Kysely<any>, q: ListQuery): Promise<{ record
       roles: [...roles.values()],
     };
   });
-  return { records, total: Number(count.rows[0]?.total ?? 0), pageNum: q.pageNum, pageSize: q.pageSize };
+  return pageOf(q, records, count.rows[0]?.total);
 }
