@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
-import { ApiError, defineServerPlugin, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, defineServerPlugin, pageOffset, type ServerPluginContext } from '@linguaport/sdk/server';
 
 /**
  * Engine management (spec 01 section 7.5): engines, nodes, start/stop, authorization files,
@@ -149,7 +149,7 @@ export default defineServerPlugin({
         let q = db.selectFrom('engines');
         if (query.name) q = q.where('name', 'ilike', `%${query.name}%`);
         const [{ total }] = await q.select(db.fn.countAll<number>().as('total')).execute();
-        const rows = await q.selectAll().orderBy('id').limit(query.pageSize).offset((query.pageNum - 1) * query.pageSize).execute();
+        const rows = await q.selectAll().orderBy('id').limit(query.pageSize).offset(pageOffset(query)).execute();
         return { list: rows.map(engineView), total: Number(total), pageNum: query.pageNum, pageSize: query.pageSize };
       },
     });

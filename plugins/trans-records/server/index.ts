@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
 import * as XLSX from 'xlsx';
-import { defineServerPlugin, type ServerPluginContext } from '@linguaport/sdk/server';
+import { defineServerPlugin, pageOffset, type ServerPluginContext } from '@linguaport/sdk/server';
 
 /**
  * Usage records (/transRecords): the kernel's daily per-channel rows summed per user over a
@@ -74,7 +74,7 @@ export default defineServerPlugin({
       access: { permission: 'transRecords:view' },
       schema: { query: page },
       async handler({ query }) {
-        const r = await summary(ctx, query, query.pageSize, (query.pageNum - 1) * query.pageSize);
+        const r = await summary(ctx, query, query.pageSize, pageOffset(query));
         return { ...r, pageNum: query.pageNum, pageSize: query.pageSize };
       },
     });

@@ -162,10 +162,12 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       if (at.id === selfId) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: parentId: a node cannot be moved under itself or its own descendant');
     }
   };
-  const keyTaken = async (key: string, except?: number) => {
-    let q = db.selectFrom('permissions').select('id').where('key', '=', key);
-    if (except !== undefined) q = q.where('id', '!=', except);
-    return !!(await q.executeTakeFirst());
+  /** An added or edited node needs a key no other node has and a parent that can hold it. */
+  const checkKeyAndParent = async (body: NodeFields, selfId?: number) => {
+    let q = db.selectFrom('permissions').select('id').where('key', '=', body.key);
+    if (selfId !== undefined) q = q.where('id', '!=', selfId);
+    if (await q.executeTakeFirst()) throw new ApiError(Codes.CONFLICT, `A permission node with key ${body.key} already exists`);
+    await checkParent(body.parentId, selfId);
   };
 
   return [
@@ -216,8 +218,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       summary: 'Add a permission node',
       schema: { body: addBody },
       async handler({ body, headers }) {
-        if (await keyTaken(body.key)) throw new ApiError(Codes.CONFLICT, `A permission node with key ${body.key} already exists`);
-        await checkParent(body.parentId);
+        await checkKeyAndParent(body);
         const row = await db
           .insertInto('permissions')
           .values({ ...nodeColumns(body), plugin_id: null, ...names(body) })
@@ -258,8 +259,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
           throw new ApiError(Codes.BAD_REQUEST, `Invalid request: the name of ${current.key} comes from ${current.plugin_id ? `plugin ${current.plugin_id}'s locale files` : 'the kernel'} and cannot be changed here`);
         }
         const keepNames = declared ? { name_zh: current.name_zh, name_en: current.name_en } : names(body);
-        if (await keyTaken(body.key, body.id)) throw new ApiError(Codes.CONFLICT, `A permission node with key ${body.key} already exists`);
-        await checkParent(body.parentId, body.id);
+        await checkKeyAndParent(body, body.id);
         const row = await db
           .updateTable('permissions')
           .set({ ...nodeColumns(body), ...keepNames })
