@@ -163,7 +163,13 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     await rt.init();
     cleanups.push(() => rt.close());
     runtime = rt;
-    const host = await startPlugins({ engines, config, plugins: [...plugins, ...rt.serverParts()], database, jobs, bus, auth, logger: app.log, settings, messages, registerRoute });
+    const dropRoutes = (pluginId: string) => {
+      kernel.dropLateRoutes(pluginId);
+      for (const list of [routes, documented]) {
+        for (let i = list.length - 1; i >= 0; i--) if (list[i]!.pluginId === pluginId) list.splice(i, 1);
+      }
+    };
+    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, registerRoute, dropRoutes });
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());
     const management = { pluginId: MANAGEMENT_PLUGIN_ID, declaredPermissions: new Set(managementPermissions.map((p) => p.key)) };
@@ -173,6 +179,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     registerRoute(openApiRoute(() => documented), core);
     await serveDist(kernel, config.distDir, rt.installedRoot());
     await app.ready();
+    // Uploaded packages' server parts start now, as late routes, and from here on follow the packages' state.
+    await rt.attachServerHost(host);
     return { app, database, routes, close };
   } catch (err) {
     await close().catch(() => {});

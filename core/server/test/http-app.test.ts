@@ -223,3 +223,29 @@ describe('route registration', () => {
     );
   });
 });
+
+describe('routes added after the app is ready (late routes)', () => {
+  it('serves them with path parameters, validation, raw replies, errors and access checks, and drops them', async () => {
+    const k = await appWith();
+    k.registerRoute({ method: 'POST', url: '/late/:id/items', access: 'public', schema: { body: z.object({ n: z.number().int() }) }, handler: ({ params, body }) => ({ params, body }) }, owner);
+    k.registerRoute({ method: 'GET', url: '/late/file', access: 'public', handler: () => ({ raw: true, status: 201, contentType: 'text/plain', body: 'x' }) }, owner);
+    k.registerRoute({ method: 'GET', url: '/late/boom', access: 'public', handler: () => { throw new ApiError(409, 'taken') } }, owner);
+    k.registerRoute({ method: 'GET', url: '/late/private', access: 'signed-in', handler: () => 1 }, owner);
+    const ok = await k.app.inject({ method: 'POST', url: '/api/late/a%20b/items', payload: { n: 2 } });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toEqual({ code: 200, msg: 'success', data: { params: { id: 'a b' }, body: { n: 2 } } });
+    expect((await k.app.inject({ method: 'POST', url: '/api/late/a/items', payload: { n: 'x' } })).json()).toMatchObject({ code: 400, msg: expect.stringContaining('n') });
+    const raw = await k.app.inject({ method: 'GET', url: '/api/late/file' });
+    expect([raw.statusCode, raw.body]).toEqual([201, 'x']);
+    expect((await k.app.inject({ method: 'GET', url: '/api/late/boom' })).json()).toMatchObject({ code: 409, msg: 'taken' });
+    expect((await k.app.inject({ method: 'GET', url: '/api/late/private' })).json()).toMatchObject({ code: 601 });
+    // The method counts, and the same route cannot be added twice.
+    expect((await k.app.inject({ method: 'GET', url: '/api/late/a/items' })).statusCode).toBe(404);
+    expect(() => k.registerRoute({ method: 'GET', url: '/late/file', access: 'public', handler: () => 2 }, owner)).toThrow(/registered twice/);
+    k.dropLateRoutes('demo');
+    expect((await k.app.inject({ method: 'GET', url: '/api/late/file' })).statusCode).toBe(404);
+    // Dropped routes may come back (a new version of the plugin).
+    k.registerRoute({ method: 'GET', url: '/late/file', access: 'public', handler: () => 'v2' }, owner);
+    expect((await k.app.inject({ method: 'GET', url: '/api/late/file' })).json()).toMatchObject({ data: 'v2' });
+  });
+});

@@ -321,20 +321,81 @@ describe('download-type packages', () => {
 });
 
 describe('a server part from a key trusted for server code', () => {
-  it('is accepted, starts at the next server start with its imports resolved, and follows the live state', async () => {
-    const server = "import { z } from 'zod';\nconst q = z.object({ n: z.coerce.number().default(1) });\nexport default { setup(ctx) { ctx.route({ method: 'GET', url: '/partner-server/ping', access: 'signed-in', schema: { query: q }, handler: ({ query }) => ({ pong: ctx.pluginId, n: query.n }) }); } };\n";
+  // A server part with a GET (query schema), a POST (body schema, recorded in the operation log) and a path parameter.
+  const serverSource = (tag: string) =>
+    "import { z } from 'zod';\n" +
+    "const q = z.object({ n: z.coerce.number().default(1) });\n" +
+    "const b = z.object({ text: z.string().min(1) });\n" +
+    'export default { setup(ctx) {\n' +
+    `  ctx.route({ method: 'GET', url: '/partner-server/ping', access: 'signed-in', schema: { query: q }, handler: ({ query }) => ({ pong: ctx.pluginId, tag: '${tag}', n: query.n }) });\n` +
+    "  ctx.route({ method: 'POST', url: '/partner-server/echo/:id', access: 'signed-in', summary: 'Echo', schema: { body: b }, handler: ({ params, body }) => ({ id: params.id, text: body.text }) });\n" +
+    '} };\n';
+  const serverPackage = (version: string, tag: string) =>
+    pack({
+      key: serverKey.privateKeyPem,
+      manifest: { id: 'partner-server', version, server: 'server/index.mjs', routes: [{ path: '/partnerServer', view: 'PartnerNotes', title: 'partnerNotes:title', menu: { icon: 'annotation', order: 92 } }], permissions: [] },
+      layout: { server: 'server/index.mjs' },
+      extra: [{ path: 'server/index.mjs', data: Buffer.from(serverSource(tag)) }],
+    });
+  const details = async () => (await k.call('GET', '/api/plugIn/details/partner-server', admin)).body.data;
+
+  it('starts live when published: routes answer at once through the access checks, validation, envelope and operation log', async () => {
+    expect((await upload(serverPackage('1.0.0', 'v1'), admin, { version: '1.0.0' })).data).toMatchObject({ id: 'partner-server', status: 'new' });
+    expect((await details()).serverPart).toBe('off');
+    expect((await k.call('GET', '/api/partner-server/ping', admin)).status).toBe(404);
+    await k.call('POST', '/api/plugIn/publish/partner-server', admin);
+    expect((await details()).serverPart).toBe('running');
+    expect((await k.call('GET', '/api/partner-server/ping?n=3', admin)).body.data).toEqual({ pong: 'partner-server', tag: 'v1', n: 3 });
+    // The same rules as any route: a token is required, the body is validated, the path parameter is read.
+    expect((await k.call('GET', '/api/partner-server/ping')).body.code).toBe(601);
+    const bad = await k.call('POST', '/api/partner-server/echo/7', admin, { text: '' });
+    expect(bad.body).toMatchObject({ code: 400 });
+    expect(bad.body.msg).toMatch(/text/);
+    expect((await k.call('POST', '/api/partner-server/echo/7', admin, { text: 'hi' })).body).toMatchObject({ code: 200, data: { id: '7', text: 'hi' } });
+    let row: Record<string, unknown> | undefined;
+    for (let i = 0; i < 40 && !row; i++) {
+      row = await k.database.db.selectFrom('operation_log').selectAll().where('url', '=', '/api/partner-server/echo/7').where('outcome', '=', 'success').executeTakeFirst();
+      if (!row) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(row).toMatchObject({ method: 'POST', operator_name: 'admin' });
+  });
+
+  it('stops when unpublished and starts again when published', async () => {
+    await k.call('POST', '/api/plugIn/unpublish/partner-server', admin);
+    expect((await k.call('GET', '/api/partner-server/ping', admin)).status).toBe(404);
+    expect((await details()).serverPart).toBe('off');
+    await k.call('POST', '/api/plugIn/publish/partner-server', admin);
+    expect((await k.call('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v1' });
+  });
+
+  it('serves the new version after an upgrade and the old one after a roll back, without a restart', async () => {
+    expect((await upload(serverPackage('1.1.0', 'v2'), admin, { version: '1.1.0' })).data).toMatchObject({ status: 'staged' });
+    expect((await k.call('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v1' });
+    await k.call('POST', '/api/plugIn/upgrade/partner-server', admin);
+    expect((await k.call('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v2' });
+    expect((await details()).serverPart).toBe('running');
+    await k.call('POST', '/api/plugIn/rollback/partner-server', admin);
+    expect((await k.call('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v1' });
+  });
+
+  it('shows a server part that fails to start as failed, with its reason, and registers none of its routes', async () => {
+    const broken = "export default { setup(ctx) { ctx.route({ method: 'GET', url: '/partner-broken/x', access: 'signed-in', handler: () => 1 }); throw new Error('no licence server configured'); } };\n";
     const archive = pack({
       key: serverKey.privateKeyPem,
-      manifest: { id: 'partner-server', server: 'server/index.mjs', routes: [{ path: '/partnerServer', view: 'PartnerNotes', title: 'partnerNotes:title', menu: { icon: 'annotation', order: 92 } }], permissions: [] },
+      manifest: { id: 'partner-broken', server: 'server/index.mjs', routes: [{ path: '/partnerBroken', view: 'PartnerNotes', title: 'partnerNotes:title', menu: { icon: 'annotation', order: 93 } }], permissions: [] },
       layout: { server: 'server/index.mjs' },
-      extra: [{ path: 'server/index.mjs', data: Buffer.from(server) }],
+      extra: [{ path: 'server/index.mjs', data: Buffer.from(broken) }],
     });
-    expect((await upload(archive)).data).toMatchObject({ id: 'partner-server', status: 'new' });
-    await k.call('POST', '/api/plugIn/publish/partner-server', admin);
-    expect((await k.call('GET', '/api/plugIn/details/partner-server', admin)).body.data.serverPart).toBe('next-start');
-    expect((await k.call('GET', '/api/partner-server/ping', admin)).status).toBe(404);
+    expect((await upload(archive)).data).toMatchObject({ id: 'partner-broken', status: 'new' });
+    await k.call('POST', '/api/plugIn/publish/partner-broken', admin);
+    const d = (await k.call('GET', '/api/plugIn/details/partner-broken', admin)).body.data;
+    expect(d).toMatchObject({ serverPart: 'failed' });
+    expect(d.serverError).toContain('no licence server configured');
+    expect((await k.call('GET', '/api/partner-broken/x', admin)).status).toBe(404);
+    expect((await k.call('DELETE', '/api/plugIn/delete/partner-broken', admin)).body.code).toBe(200);
+  });
 
-    // Restart on the same database and data folder.
+  it('starts with the server after a restart, its imports resolved, and follows the live state', async () => {
     await k.close();
     const again = await createServer(k.config, { database: k.testDb.database, now: () => k.clock.now, logStream: { write: (l) => void k.logLines.push(l) }, print: () => {} });
     try {
@@ -345,8 +406,11 @@ describe('a server part from a key trusted for server code', () => {
       const key = (await again.app.inject({ method: 'GET', url: '/api/user/getOnePublicKey' })).json().data;
       const login = await again.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'admin', password: encryptFor(key, ADMIN_PASSWORD), publicKey: key, symbol: '' } });
       const token = login.json().data.token;
-      expect((await call('GET', '/api/partner-server/ping?n=3', token)).body.data).toEqual({ pong: 'partner-server', n: 3 });
+      expect((await call('GET', '/api/partner-server/ping?n=3', token)).body.data).toEqual({ pong: 'partner-server', tag: 'v1', n: 3 });
       expect((await call('GET', '/api/plugIn/details/partner-server', token)).body.data.serverPart).toBe('running');
+      // Started after a restart it is replaced live too (roll back once more: 1.1.0 becomes current).
+      expect((await call('POST', '/api/plugIn/rollback/partner-server', token)).body.data).toMatchObject({ version: '1.1.0' });
+      expect((await call('GET', '/api/partner-server/ping', token)).body.data).toMatchObject({ tag: 'v2' });
       await call('POST', '/api/plugIn/unpublish/partner-server', token);
       expect((await call('GET', '/api/partner-server/ping', token)).status).toBe(404);
     } finally {

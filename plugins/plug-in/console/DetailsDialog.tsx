@@ -25,7 +25,11 @@ export function DetailsDialog({ id, onClose }: { id: string; onClose(): void }) 
           <div data-testid="plugin-details" style={{ display: 'grid', gap: 12 }}>
             <div>
               <Tag minimal>{d.source === 'builtin' ? t('builtin') : t('package')}</Tag> {d.version} · SDK {d.sdk}
-              {d.serverPart && <div className={Classes.TEXT_MUTED}>{t('serverPart')}: {d.serverPart === 'running' ? t('serverRunning') : t('serverNextStart')}</div>}
+              {d.serverPart && (
+                <div className={d.serverPart === 'failed' ? undefined : Classes.TEXT_MUTED} data-testid="plugin-server-part">
+                  {t('serverPart')}: {d.serverPart === 'running' ? t('serverRunning') : d.serverPart === 'off' ? t('serverOff') : t('serverFailed', { error: d.serverError ?? '' })}
+                </div>
+              )}
             </div>
             <H5>{t('routes')}</H5>
             <HTMLTable compact>

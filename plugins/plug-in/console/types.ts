@@ -16,7 +16,8 @@ export interface PluginRow {
   publisher: string | null;
   signatureState: string;
   logo: string | null;
-  serverPart: string | null;
+  serverPart: 'running' | 'off' | 'failed' | null;
+  serverError?: string | null;
   updateTime: string;
   failures: number;
   failureUsers: number;

@@ -14,6 +14,8 @@ import { describeIssues, sendError } from './errors.js';
 declare module 'fastify' {
   interface FastifyRequest {
     caller: Caller | null;
+    /** The route pattern (`/api/x/:id`) of a late route serving this request; fastify's own routes use routeOptions.url. */
+    lateRoute: string | null;
   }
 }
 
@@ -37,7 +39,13 @@ export interface AppOptions {
 
 export interface KernelApp {
   app: FastifyInstance;
+  /**
+   * Before the app is ready routes go to fastify; after it (a package published at run time) they go to
+   * the kernel's own table of late routes, served through the same access checks and envelope.
+   */
   registerRoute(def: RouteDefinition, owner: RouteOwner): void;
+  /** Drops a plugin's late routes (its server part is being replaced or stopped). */
+  dropLateRoutes(pluginId: string): void;
   /** Answers GET paths outside /api that nothing else served (the console's SPA fallback). */
   setPageFallback(fallback: (request: FastifyRequest, reply: FastifyReply) => unknown): void;
 }
@@ -101,6 +109,29 @@ async function readMultipart(request: FastifyRequest): Promise<Record<string, un
   return body;
 }
 
+/** A route added after start-up: its URL pattern (`/a/:id`) compiled to a matcher. */
+interface LateRoute {
+  def: RouteDefinition;
+  owner: RouteOwner;
+  pattern: RegExp;
+  names: string[];
+}
+
+function compilePattern(url: string): { pattern: RegExp; names: string[] } {
+  const names: string[] = [];
+  const body = url
+    .split('/')
+    .map((seg) => {
+      if (seg.startsWith(':')) {
+        names.push(seg.slice(1));
+        return '([^/]+)';
+      }
+      return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    })
+    .join('/');
+  return { pattern: new RegExp(`^${body}/?$`), names };
+}
+
 export async function createApp(options: AppOptions): Promise<KernelApp> {
   const app = Fastify({
     logger: { level: options.logLevel, ...(options.logStream ? { stream: options.logStream } : {}) },
@@ -109,6 +140,7 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     bodyLimit: 10 * 1024 * 1024,
   });
   app.decorateRequest('caller', null);
+  app.decorateRequest('lateRoute', null);
   await app.register(fastifyCookie);
   await app.register(fastifyMultipart, { limits: { fileSize: options.uploadLimitBytes ?? 512 * 1024 * 1024, fieldSize: 1024 * 1024 } });
   // Browsers post forms urlencoded too; fastify parses only JSON by default.
@@ -122,8 +154,23 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
   app.setErrorHandler((err, request, reply) => sendError(err, request, reply));
 
   let pageFallback: ((request: FastifyRequest, reply: FastifyReply) => unknown) | null = null;
+  const late: LateRoute[] = [];
+  let sealed = false;
+  app.addHook('onReady', async () => {
+    sealed = true;
+  });
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
+    if (path.startsWith('/api/')) {
+      const sub = path.slice(4);
+      for (const route of late) {
+        if (route.def.method !== request.method) continue;
+        const m = route.pattern.exec(sub);
+        if (!m) continue;
+        const params = Object.fromEntries(route.names.map((n, i) => [n, decodeURIComponent(m[i + 1]!)]));
+        return serveLate(route, params, request, reply);
+      }
+    }
     // `/api` itself is also the console's API-documentation screen (spec 01): a browser asking for a page gets it.
     const apiDocsPage = path === '/api' && String(request.headers.accept ?? '').includes('text/html');
     if (pageFallback && request.method === 'GET' && ((!path.startsWith('/api/') && path !== '/api') || apiDocsPage)) return pageFallback(request, reply);
@@ -165,44 +212,73 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     if (other) throw new Error(`route ${id} is registered twice: by ${other} and by ${owner.pluginId}`);
     owners.set(id, owner.pluginId);
 
+    if (sealed) {
+      late.push({ def, owner, ...compilePattern(def.url) });
+      return;
+    }
     app.route({
       method: def.method,
       url: `/api${def.url}`,
-      preHandler: (request) => {
-        if (options.isPluginEnabled && !options.isPluginEnabled(owner.pluginId)) {
-          throw new ApiError(Codes.NOT_FOUND, `No such API: ${def.method} /api${def.url} (feature area ${owner.pluginId} is disabled)`);
-        }
-        return authorize(request, def.access);
-      },
-      handler: async (request, reply) => {
-        let rawBody: unknown = request.body;
-        // A route with a body schema gets multipart fields parsed for it; without one the
-        // handler streams the parts itself through `raw` (large uploads).
-        if (def.schema?.body && request.isMultipart()) rawBody = await readMultipart(request);
-        const parsed = parseRequest(def.schema, { params: request.params, query: request.query, body: rawBody });
-        const ctx: RequestContext = {
-          ...parsed,
-          headers: request.headers,
-          caller: request.caller,
-          ip: request.ip,
-          raw: request,
-          header: (name, value) => void reply.header(name, value),
-        };
-        const result = await def.handler(ctx);
-        if (isRawReply(result)) {
-          reply.status(result.status ?? 200);
-          if (result.headers) reply.headers(result.headers);
-          reply.type(result.contentType);
-          return reply.send(result.body);
-        }
-        return ok(result === undefined ? null : result);
-      },
+      preHandler: (request) => admit(def, owner, request),
+      handler: (request, reply) => handle(def, request, request.params, reply),
     });
+  }
+
+  function admit(def: RouteDefinition, owner: RouteOwner, request: FastifyRequest): Promise<void> {
+    if (options.isPluginEnabled && !options.isPluginEnabled(owner.pluginId)) {
+      throw new ApiError(Codes.NOT_FOUND, `No such API: ${def.method} /api${def.url} (feature area ${owner.pluginId} is disabled)`);
+    }
+    return authorize(request, def.access);
+  }
+
+  async function handle(def: RouteDefinition, request: FastifyRequest, params: unknown, reply: FastifyReply) {
+    let rawBody: unknown = request.body;
+    // A route with a body schema gets multipart fields parsed for it; without one the
+    // handler streams the parts itself through `raw` (large uploads).
+    if (def.schema?.body && request.isMultipart()) rawBody = await readMultipart(request);
+    const parsed = parseRequest(def.schema, { params, query: request.query, body: rawBody });
+    const ctx: RequestContext = {
+      ...parsed,
+      headers: request.headers,
+      caller: request.caller,
+      ip: request.ip,
+      raw: request,
+      header: (name, value) => void reply.header(name, value),
+    };
+    const result = await def.handler(ctx);
+    if (isRawReply(result)) {
+      reply.status(result.status ?? 200);
+      if (result.headers) reply.headers(result.headers);
+      reply.type(result.contentType);
+      return reply.send(result.body);
+    }
+    return ok(result === undefined ? null : result);
+  }
+
+  /** A late route through the same steps as a fastify one: enabled check, access, parsing, envelope. */
+  async function serveLate(route: LateRoute, params: Record<string, string>, request: FastifyRequest, reply: FastifyReply) {
+    // The not-found handler starts from 404; a served route answers like any other.
+    reply.status(200);
+    request.lateRoute = `/api${route.def.url}`;
+    try {
+      await admit(route.def, route.owner, request);
+      const body = await handle(route.def, request, params, reply);
+      if (!reply.sent) return reply.send(body);
+    } catch (err) {
+      return sendError(err as Error, request, reply);
+    }
   }
 
   return {
     app,
     registerRoute,
+    dropLateRoutes(pluginId) {
+      for (let i = late.length - 1; i >= 0; i--) {
+        if (late[i]!.owner.pluginId !== pluginId) continue;
+        owners.delete(`${late[i]!.def.method} ${late[i]!.def.url}`);
+        late.splice(i, 1);
+      }
+    },
     setPageFallback(fallback) {
       pageFallback = fallback;
     },

@@ -53,7 +53,7 @@ export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: 
   const codes = new WeakMap<FastifyRequest, number>();
   const pending = new Set<Promise<void>>();
 
-  const logged = (request: FastifyRequest) => routes.get(`${request.method} ${request.routeOptions.url}`);
+  const logged = (request: FastifyRequest) => routes.get(`${request.method} ${request.lateRoute ?? request.routeOptions.url}`);
 
   app.addHook('onSend', async (request, reply, payload) => {
     if (!logged(request)) return payload;

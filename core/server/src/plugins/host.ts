@@ -31,11 +31,17 @@ export interface PluginHostDeps {
   messages: MessageCenter;
   logger: FastifyBaseLogger;
   registerRoute(def: RouteDefinition, owner: RouteOwner): void;
+  /** Removes the routes a plugin registered after start-up. */
+  dropRoutes?(pluginId: string): void;
 }
 
 export interface PluginHost {
   plugins: DeployedPlugin[];
   enabledIds: ReadonlySet<string>;
+  /** Starts one more server part after start-up (an uploaded package published while running). */
+  start(plugin: DeployedPlugin): Promise<void>;
+  /** Stops a server part started with `start`: its onClose callbacks run and its routes go. */
+  stop(pluginId: string): Promise<void>;
   /** Runs the plugins' onClose callbacks, last started first. */
   close(): Promise<void>;
 }
@@ -71,8 +77,17 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
   const enabled = plugins.filter((p) => p.enabled);
   const closers: { pluginId: string; fn: () => Promise<void> | void }[] = [];
 
-  for (const plugin of enabled) {
-    if (!plugin.manifest.server) continue;
+  async function runClosers(list: typeof closers) {
+    for (const { pluginId, fn } of list.reverse()) {
+      try {
+        await fn();
+      } catch (err) {
+        deps.logger.error({ err }, `plugin ${pluginId}: onClose failed`);
+      }
+    }
+  }
+
+  async function start(plugin: DeployedPlugin): Promise<void> {
     const part = await importServerPart(plugin);
     if (part.migrations?.length) await runMigrations(deps.database, `plugin:${plugin.id}`, part.migrations);
     const owner: RouteOwner = { pluginId: plugin.id, declaredPermissions: new Set(plugin.manifest.permissions.map((p) => p.key)) };
@@ -95,17 +110,23 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
     deps.logger.info(`plugin ${plugin.id} ${plugin.manifest.version} started`);
   }
 
+  for (const plugin of enabled) {
+    if (plugin.manifest.server) await start(plugin);
+  }
+
   return {
     plugins,
     enabledIds: new Set(enabled.map((p) => p.id)),
+    start,
+    async stop(pluginId) {
+      deps.dropRoutes?.(pluginId);
+      const mine = closers.filter((c) => c.pluginId === pluginId);
+      for (const c of mine) closers.splice(closers.indexOf(c), 1);
+      await runClosers(mine);
+      deps.logger.info(`plugin ${pluginId} stopped`);
+    },
     async close() {
-      for (const { pluginId, fn } of closers.reverse()) {
-        try {
-          await fn();
-        } catch (err) {
-          deps.logger.error({ err }, `plugin ${pluginId}: onClose failed`);
-        }
-      }
+      await runClosers(closers.splice(0));
     },
   };
 }

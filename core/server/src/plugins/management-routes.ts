@@ -68,12 +68,15 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     let manifest = builtin?.manifest;
     let logo: string | null = null;
     let serverPart: string | null = builtin?.manifest.server ? 'running' : null;
+    let serverError: string | null = null;
     if (row.source === 'package') {
       const v = runtime.installedVersion(row.id, row.current_version);
       manifest = v.plugin.manifest;
       const upload = readUpload(runtime.packageDir(row.id, row.current_version));
       logo = upload.logo ? `/plugins/${row.id}/${row.current_version}/${upload.logo}` : null;
-      serverPart = upload.server ? runtime.serverPartState(row.id, row.current_version) : null;
+      const part = upload.server ? runtime.serverPartState(row.id, row.current_version) : null;
+      serverPart = part?.state ?? null;
+      serverError = part?.error ?? null;
     }
     const s = stats.get(`${row.id}@${row.current_version}`) ?? { reports: 0, users: 0 };
     return {
@@ -94,6 +97,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
       signatureState: row.signature_state,
       logo,
       serverPart,
+      serverError,
       updateTime: row.updated_at,
       failures: s.reports,
       failureUsers: s.users,

@@ -51,13 +51,27 @@ export interface RuntimeDeps {
   logger: Logger;
 }
 
+/** What the runtime needs from the plugin host to start and stop server parts after start-up. */
+export interface ServerPartHost {
+  start(plugin: DeployedPlugin): Promise<void>;
+  stop(pluginId: string): Promise<void>;
+}
+
 export class PluginRuntime {
   private rows = new Map<string, PluginStateRow>();
   private installed = new Map<string, { plugin: DeployedPlugin; entry: RegistryPlugin }>();
   private readonly builtins: Map<string, DeployedPlugin>;
   private subscription: { unsubscribe(): void } | null = null;
-  /** `<id>@<version>` of the uploaded server parts this process started (at boot only). */
-  private readonly started = new Set<string>();
+  /**
+   * Uploaded server parts running in this process: plugin id -> version. They start once the app is
+   * ready (at boot and whenever a package goes live), so their routes are the kernel's late routes and
+   * can be stopped and replaced as the package's state changes; a part that fails to start is
+   * contained (it does not stop the server) and its reason is kept for the details screen.
+   */
+  private readonly running = new Map<string, string>();
+  private readonly serverErrors = new Map<string, string>();
+  private serverHost: ServerPartHost | null = null;
+  private serverSync: Promise<void> = Promise.resolve();
 
   constructor(private readonly deps: RuntimeDeps) {
     this.builtins = new Map(deps.builtins.map((p) => [p.id, p]));
@@ -83,6 +97,57 @@ export class PluginRuntime {
   async reload(): Promise<void> {
     const rows = (await this.deps.db.selectFrom('plugin_state').selectAll().execute()) as PluginStateRow[];
     this.rows = new Map(rows.map((r) => [r.id, r]));
+    await this.syncServerParts();
+  }
+
+  /** Starts the live packages' server parts (once the app is ready); from then on they follow the state. */
+  async attachServerHost(host: ServerPartHost): Promise<void> {
+    this.serverHost = host;
+    await this.syncServerParts();
+  }
+
+  /**
+   * Brings this process's uploaded server parts in line with the state: a live package whose server
+   * part is not running starts; a late-started one that is no longer live, or whose current version
+   * changed, stops (and the new version starts). One sync at a time.
+   */
+  private syncServerParts(): Promise<void> {
+    const run = async () => {
+      const host = this.serverHost;
+      if (!host) return;
+      for (const [id, version] of this.running) {
+        const row = this.rows.get(id);
+        const wanted = row && row.source === 'package' && this.isLive(row) && this.uploadMeta(id, row.current_version).server ? row.current_version : null;
+        if (wanted === version) continue;
+        this.running.delete(id);
+        await host.stop(id).catch((err) => this.deps.logger.error(`plugin ${id}: server part did not stop cleanly: ${(err as Error).message}`));
+      }
+      for (const row of this.rows.values()) {
+        if (row.source !== 'package' || !this.isLive(row) || this.running.has(row.id)) continue;
+        const server = this.uploadMeta(row.id, row.current_version).server;
+        if (!server) continue;
+        const { plugin } = this.installedVersion(row.id, row.current_version);
+        this.ensureModulesLink();
+        try {
+          await host.start({ ...plugin, manifest: { ...plugin.manifest, server } });
+          this.running.set(row.id, row.current_version);
+          this.serverErrors.delete(`${row.id}@${row.current_version}`);
+        } catch (err) {
+          const message = (err as Error).message;
+          this.serverErrors.set(`${row.id}@${row.current_version}`, message);
+          this.deps.logger.error(`plugin ${row.id} ${row.current_version}: server part did not start: ${message}`);
+          await host.stop(row.id).catch(() => {});
+        }
+      }
+    };
+    this.serverSync = this.serverSync.then(run, run);
+    return this.serverSync;
+  }
+
+  /** Uploaded server parts import the SDK, zod and kysely through DATA_DIR/node_modules (a link). */
+  private ensureModulesLink(): void {
+    const link = join(this.deps.dataDir, 'node_modules');
+    if (!existsSync(link)) symlinkSync(join(this.deps.rootDir, 'node_modules'), link, 'dir');
   }
 
   row(id: string): PluginStateRow | undefined {
@@ -143,33 +208,12 @@ export class PluginRuntime {
     return hit;
   }
 
-  /**
-   * Server parts of live packages, for the host to start at boot (fastify takes no routes once
-   * ready, so a package published later starts its server part at the next start). Their bare
-   * imports resolve through DATA_DIR/node_modules, a link to the installation's node_modules
-   * placed outside the served folder.
-   */
-  serverParts(): DeployedPlugin[] {
-    const out: DeployedPlugin[] = [];
-    for (const row of this.rows.values()) {
-      if (row.source !== 'package' || !this.isLive(row)) continue;
-      const server = this.uploadMeta(row.id, row.current_version).server;
-      if (!server) continue;
-      const { plugin } = this.installedVersion(row.id, row.current_version);
-      out.push({ ...plugin, manifest: { ...plugin.manifest, server } });
-      this.started.add(`${row.id}@${row.current_version}`);
-    }
-    if (out.length) {
-      const link = join(this.deps.dataDir, 'node_modules');
-      if (!existsSync(link)) symlinkSync(join(this.deps.rootDir, 'node_modules'), link, 'dir');
-    }
-    return out;
-  }
-
-  /** How an uploaded server part stands: none, running in this process, or waiting for a restart. */
-  serverPartState(id: string, version: string): 'running' | 'next-start' | null {
+  /** How an uploaded server part stands in this process: running, off (the package is not live), or failed (with the reason). */
+  serverPartState(id: string, version: string): { state: 'running' | 'off' | 'failed'; error?: string } | null {
     if (!this.uploadMeta(id, version).server) return null;
-    return this.started.has(`${id}@${version}`) ? 'running' : 'next-start';
+    if (this.running.get(id) === version) return { state: 'running' };
+    const error = this.serverErrors.get(`${id}@${version}`);
+    return error ? { state: 'failed', error } : { state: 'off' };
   }
 
   uploadMeta(id: string, version: string): { logo: string | null; server: string | null; keyId: string | null } {
