@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, H3, Intent, Tag } from '@blueprintjs/core';
 import { ConfirmDialog, FormDialog, PagedTable, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
 import { dictTypeSchema } from '../shared/schemas.js';
+import { formatDate } from '@linguaport/sdk/shared';
 
 export interface DictType {
   id: number;
@@ -62,7 +63,7 @@ export function DictionaryTypes() {
           { key: 'description', title: t('description') },
           { key: 'entryCount', title: t('entryCount') },
           { key: 'enabled', title: t('enabled'), render: (r) => <Tag minimal intent={r.enabled ? Intent.SUCCESS : Intent.NONE}>{r.enabled ? t('on') : t('off')}</Tag> },
-          { key: 'createdAt', title: t('createdAt'), render: (r) => new Date(r.createdAt).toLocaleString() },
+          { key: 'createdAt', title: t('createdAt'), render: (r) => formatDate(r.createdAt) },
           {
             key: 'actions',
             title: t('actions'),

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, H3, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
 import { useApi, useCrudScreen, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { domainSchema, type DomainInput } from '../shared/schemas.js';
+import { formatDate } from '@linguaport/sdk/shared';
 
 interface Domain extends DomainInput {
   sort: number;
@@ -79,7 +80,7 @@ export function Domains() {
                 <td>
                   <Switch checked={d.enabled} disabled={!perms.hasButton('domain:edit')} onChange={() => void toggle(d)} style={{ margin: 0 }} />
                 </td>
-                <td>{new Date(d.createdAt).toLocaleString()}</td>
+                <td>{formatDate(d.createdAt)}</td>
                 <td style={{ whiteSpace: 'nowrap' }}>
                   {perms.hasButton('domain:edit') && <Button size="small" variant="minimal" icon="edit" text={t('edit')} onClick={() => crud.startEdit({ mode: 'edit', value: d })} />}
                   {perms.hasButton('domain:delete') && <Button size="small" variant="minimal" intent={Intent.DANGER} icon="trash" text={t('delete')} onClick={() => crud.askDelete(d)} />}
