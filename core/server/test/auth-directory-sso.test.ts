@@ -26,6 +26,25 @@ afterAll(async () => {
   await Promise.all([k?.shutdown(), ldap?.stop(), idp?.stop()]);
 });
 
+describe('settings from the environment', () => {
+  it('are written again only when the environment changed, so edits made in the screens survive a restart', async () => {
+    const secret = loadSecret(k.config.dataDir);
+    const db = k.database.db;
+    // An administrator renames the domain and the provider in the screens.
+    await db.updateTable('directory_domains').set({ name: 'Renamed directory' }).where('symbol', '=', 'testdir').execute();
+    await db.updateTable('sso_providers').set({ name: 'Renamed SSO' }).where('issuer', '=', idp.issuer).execute();
+    // The next start, same environment: nothing is written.
+    expect(await seedSignInFromEnv(db, secret, { ...ldap.env, ...idp.env })).toEqual([]);
+    expect((await db.selectFrom('directory_domains').select('name').where('symbol', '=', 'testdir').executeTakeFirstOrThrow()).name).toBe('Renamed directory');
+    expect((await db.selectFrom('sso_providers').select('name').where('issuer', '=', idp.issuer).executeTakeFirstOrThrow()).name).toBe('Renamed SSO');
+    // A changed environment wins.
+    expect(await seedSignInFromEnv(db, secret, { ...ldap.env, LDAP_NAME: 'From env' })).toEqual(['directory testdir']);
+    expect((await db.selectFrom('directory_domains').select('name').where('symbol', '=', 'testdir').executeTakeFirstOrThrow()).name).toBe('From env');
+    // Put the domain back as the other tests expect it.
+    expect(await seedSignInFromEnv(db, secret, { ...ldap.env })).toEqual(['directory testdir']);
+  });
+});
+
 async function login(username: string, password: string, symbol: string) {
   const pk = (await k.call('GET', '/api/user/getOnePublicKey')).body.data;
   return (await k.call('POST', '/api/login', null, { username, password: encryptFor(pk, password), publicKey: pk, symbol })).body;

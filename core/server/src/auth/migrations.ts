@@ -83,4 +83,12 @@ export const authMigrations: Migration[] = [
       await run(db, `alter table users add column if not exists api_key_last_used_at timestamptz`);
     },
   },
+  {
+    // The environment settings a directory domain or SSO provider was last written from (a hash): the
+    // same environment at the next start leaves edits made in the screens alone.
+    name: '004_sign_in_env_hash',
+    async up(db) {
+      await run(db, `alter table directory_domains add column env_hash text`, `alter table sso_providers add column env_hash text`);
+    },
+  },
 ];
