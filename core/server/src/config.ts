@@ -13,6 +13,11 @@ export interface Config {
   /** Password for the first administrator on a fresh database; null keeps the default flow. */
   adminPassword: string | null;
   logLevel: LogLevel;
+  /**
+   * Which proxies to believe for the client address (sign-in throttling, the operation log):
+   * false (none, the default), true (any), a hop count, or addresses and CIDR ranges.
+   */
+  trustProxy: boolean | number | string;
   /** The repository root, against which relative paths are resolved. */
   rootDir: string;
 }
@@ -63,6 +68,17 @@ function parseLogLevel(raw: string | undefined): LogLevel {
   return level as LogLevel;
 }
 
+function parseTrustProxy(raw: string | undefined): boolean | number | string {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const parts = raw.split(',').map((p) => p.trim());
+  const address = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f:]+)(?:\/\d{1,3})?$|^(?:loopback|linklocal|uniquelocal)$/i;
+  const bad = parts.find((p) => !address.test(p));
+  if (bad !== undefined) throw new Error(`TRUST_PROXY must be true, false, a hop count, or addresses/CIDR ranges separated by commas, got "${bad}"`);
+  return parts.join(',');
+}
+
 export function loadConfig(env: Env = process.env): Config {
   const rootDir = process.cwd();
   const path = (raw: string) => (isAbsolute(raw) ? resolve(raw) : resolve(rootDir, raw));
@@ -77,6 +93,7 @@ export function loadConfig(env: Env = process.env): Config {
     registryFile: path(read(env, 'REGISTRY_FILE') ?? './registry.json'),
     adminPassword: env.ADMIN_PASSWORD ? env.ADMIN_PASSWORD : null,
     logLevel: parseLogLevel(read(env, 'LOG_LEVEL')),
+    trustProxy: parseTrustProxy(read(env, 'TRUST_PROXY')),
     rootDir,
   };
 }

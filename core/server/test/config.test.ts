@@ -14,6 +14,7 @@ describe('loadConfig', () => {
       registryFile: resolve(process.cwd(), 'registry.json'),
       adminPassword: null,
       logLevel: 'info',
+      trustProxy: false,
       rootDir: process.cwd(),
     });
   });
@@ -59,6 +60,14 @@ describe('loadConfig', () => {
 
   it('rejects an unknown LOG_LEVEL', () => {
     expect(() => loadConfig({ LOG_LEVEL: 'loud' })).toThrow(/^LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent/);
+  });
+
+  it('reads TRUST_PROXY as off, any, a hop count or addresses, and rejects anything else', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, 127.0.0.1,loopback' }).trustProxy).toBe('10.0.0.0/8,127.0.0.1,loopback');
+    expect(() => loadConfig({ TRUST_PROXY: 'my proxy' })).toThrow(/^TRUST_PROXY must be true, false, a hop count, or addresses\/CIDR ranges separated by commas, got "my proxy"/);
   });
 
   it('rejects a HOST with spaces', () => {

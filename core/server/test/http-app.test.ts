@@ -249,3 +249,25 @@ describe('routes added after the app is ready (late routes)', () => {
     expect((await k.app.inject({ method: 'GET', url: '/api/late/file' })).json()).toMatchObject({ data: 'v2' });
   });
 });
+
+describe('the client address behind a reverse proxy', () => {
+  const ipRoute: RouteDefinition = { method: 'GET', url: '/ip', access: 'public', handler: ({ ip }) => ip };
+  async function ipWith(trustProxy: boolean | number | string | undefined, forwarded: string) {
+    const k = await createApp({ logLevel: 'silent', resolveCaller: async () => null, trustProxy });
+    k.registerRoute(ipRoute, owner);
+    await k.app.ready();
+    try {
+      return (await k.app.inject({ method: 'GET', url: '/api/ip', headers: { 'x-forwarded-for': forwarded } })).json().data;
+    } finally {
+      await k.app.close();
+    }
+  }
+
+  it('is the peer by default, and the forwarded client once the proxy is trusted (any, by hops, or by address)', async () => {
+    expect(await ipWith(undefined, '203.0.113.7')).toBe('127.0.0.1');
+    expect(await ipWith(true, '198.51.100.1, 203.0.113.7')).toBe('198.51.100.1');
+    expect(await ipWith(1, '198.51.100.1, 203.0.113.7')).toBe('203.0.113.7');
+    expect(await ipWith('127.0.0.1', '203.0.113.7')).toBe('203.0.113.7');
+    expect(await ipWith('10.0.0.0/8', '203.0.113.7')).toBe('127.0.0.1');
+  });
+});

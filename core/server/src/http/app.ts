@@ -35,6 +35,8 @@ export interface AppOptions {
   isPluginEnabled?(pluginId: string): boolean;
   /** Largest accepted upload, per file. */
   uploadLimitBytes?: number;
+  /** fastify's trustProxy: which proxies' X-Forwarded-For to believe for `request.ip`. */
+  trustProxy?: boolean | number | string;
 }
 
 export interface KernelApp {
@@ -138,6 +140,8 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     // Our onResponse hook logs one line per request at debug instead of fastify's two at info.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: 10 * 1024 * 1024,
+    // A hop count means: believe that many proxies in front (proxy-addr's reading of a number).
+    trustProxy: typeof options.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (options.trustProxy as number)) : (options.trustProxy ?? false),
   });
   app.decorateRequest('caller', null);
   app.decorateRequest('lateRoute', null);

@@ -33,6 +33,7 @@ export function testConfig(dataDir: string, databaseUrl: string | null, override
     distDir: join(dataDir, 'dist'),
     registryFile: join(FIXTURES, 'registry.json'),
     adminPassword: ADMIN_PASSWORD,
+    trustProxy: false,
     logLevel: 'info',
     rootDir: process.cwd(),
     ...overrides,
