@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetApiKey } from '../../../../core/server/src/auth/api-keys.js';
+import { seededContainerCount } from '../../../../core/server/src/translation/migrations.js';
 import { loadSecret } from '../../../../core/server/src/auth/secret.js';
 import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
 import { startLibrePeer, type LibrePeer } from '../../../../core/server/test/support/peers/libretranslate-peer.js';
@@ -60,7 +61,7 @@ describe('translation service', () => {
   it('seeds one Apertium engine with a local node on first start', async () => {
     const res = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
     expect(res.body.data.total).toBe(1);
-    expect(res.body.data.list[0]).toMatchObject({ name: 'Apertium', imageName: 'apertium', enabled: true, containerCount: 2 });
+    expect(res.body.data.list[0]).toMatchObject({ name: 'Apertium', imageName: 'apertium', enabled: true, containerCount: seededContainerCount() });
   });
 
   it('translates typed text to Spanish with Apertium and keeps it in the history', async () => {
