@@ -121,5 +121,8 @@ test('the dashboard gauges show non-zero host figures and a clear GPU state', as
   await expect(page.getByTestId('gauge-cpu')).not.toHaveAttribute('data-value', '', { timeout: 15_000 });
   const gpuAbsent = await page.getByTestId('gpu-absent').count();
   if (gpuAbsent) await expect(page.getByTestId('gauge-gpu')).toContainText('No GPU');
+  // The service tile groups processes by what they serve; the full list opens on demand.
+  await expect(page.getByTestId('service-groups')).toContainText('Platform server');
+  await page.getByTestId('toggle-processes').click();
   await expect(page.getByTestId('tile-service')).toContainText('platform server');
 });

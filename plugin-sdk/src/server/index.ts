@@ -250,6 +250,8 @@ export interface EngineNodeStatus {
   lastError: string | null;
   pairs: { source: string; target: string }[];
   inFlight: number;
+  /** The node's own local process (an APy the platform runs), when there is one. */
+  pid?: number | null;
 }
 
 export type LicenceVerdict =

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Callout, Card, H5, HTMLTable, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H5, HTMLTable, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { useApi, useBus, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import type { MetricsSnapshot } from '../server/metrics.js';
 import { Gauge } from './Gauge.js';
@@ -17,6 +17,7 @@ export function MetricsTile() {
   const api = useApi();
   const [snapshot, setSnapshot] = useState<MetricsSnapshot | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [showProcesses, setShowProcesses] = useState(false);
 
   useEffect(() => {
     let live = true;
@@ -66,11 +67,11 @@ export function MetricsTile() {
         <H5>
           {t('service')} <Tag minimal>{t('serviceTotal', { rss: bytes(snapshot.service.rssBytes), cpu: snapshot.service.cpuPercent ?? '…' })}</Tag>
         </H5>
-        <HTMLTable compact striped style={{ width: '100%' }}>
+        <HTMLTable compact striped style={{ width: '100%' }} data-testid="service-groups">
           <thead>
             <tr>
-              <th>{t('process')}</th>
-              <th>PID</th>
+              <th>{t('serviceGroup')}</th>
+              <th>{t('processes')}</th>
               <th>{t('cpu')}</th>
               <th>{t('memory')}</th>
               <th>{t('ioRead')}</th>
@@ -78,18 +79,45 @@ export function MetricsTile() {
             </tr>
           </thead>
           <tbody>
-            {snapshot.service.processes.map((p) => (
-              <tr key={p.pid}>
-                <td>{p.name} {p.role === 'server' && <Tag minimal intent={Intent.PRIMARY}>{t('server')}</Tag>}</td>
-                <td>{p.pid}</td>
-                <td>{p.cpuPercent === null ? '…' : `${p.cpuPercent}%`}</td>
-                <td>{bytes(p.rssBytes)}</td>
-                <td>{p.ioReadPerSec === null ? '–' : `${bytes(p.ioReadPerSec)}/s`}</td>
-                <td>{p.ioWritePerSec === null ? '–' : `${bytes(p.ioWritePerSec)}/s`}</td>
+            {snapshot.service.groups.map((g) => (
+              <tr key={g.key}>
+                <td>{g.kind === 'server' ? t('groupServer') : g.kind === 'engine-node' ? t('groupNode', { name: g.label }) : t('groupOther')}</td>
+                <td>{g.processCount}</td>
+                <td>{g.cpuPercent === null ? '…' : `${g.cpuPercent}%`}</td>
+                <td>{bytes(g.rssBytes)}</td>
+                <td>{g.ioReadPerSec === null ? '–' : `${bytes(g.ioReadPerSec)}/s`}</td>
+                <td>{g.ioWritePerSec === null ? '–' : `${bytes(g.ioWritePerSec)}/s`}</td>
               </tr>
             ))}
           </tbody>
         </HTMLTable>
+        <Button variant="minimal" size="small" icon={showProcesses ? 'chevron-up' : 'chevron-down'} text={showProcesses ? t('hideProcesses') : t('showProcesses', { count: snapshot.service.processes.length })} onClick={() => setShowProcesses(!showProcesses)} data-testid="toggle-processes" />
+        {showProcesses && (
+          <HTMLTable compact striped style={{ width: '100%' }}>
+            <thead>
+              <tr>
+                <th>{t('process')}</th>
+                <th>PID</th>
+                <th>{t('cpu')}</th>
+                <th>{t('memory')}</th>
+                <th>{t('ioRead')}</th>
+                <th>{t('ioWrite')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {snapshot.service.processes.map((p) => (
+                <tr key={p.pid}>
+                  <td>{p.name} {p.role === 'server' && <Tag minimal intent={Intent.PRIMARY}>{t('server')}</Tag>}</td>
+                  <td>{p.pid}</td>
+                  <td>{p.cpuPercent === null ? '…' : `${p.cpuPercent}%`}</td>
+                  <td>{bytes(p.rssBytes)}</td>
+                  <td>{p.ioReadPerSec === null ? '–' : `${bytes(p.ioReadPerSec)}/s`}</td>
+                  <td>{p.ioWritePerSec === null ? '–' : `${bytes(p.ioWritePerSec)}/s`}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        )}
       </Card>
     </div>
   );

@@ -22,6 +22,8 @@ export interface GpuReading {
 
 export interface ProcessReading {
   pid: number;
+  /** Parent process id (the tree is grouped by it). */
+  ppid: number;
   name: string;
   rssBytes: number;
   /** Ticks of user + system time (CLK_TCK per second). */
@@ -47,10 +49,35 @@ export interface MetricsSnapshot {
     gpu: { state: 'present'; devices: GpuReading[] } | { state: 'absent'; reason: string };
   };
   service: {
-    processes: Array<{ pid: number; name: string; role: 'server' | 'child'; rssBytes: number; cpuPercent: number | null; ioReadPerSec: number | null; ioWritePerSec: number | null }>;
+    processes: Array<{ pid: number; name: string; role: 'server' | 'child'; group: string; rssBytes: number; cpuPercent: number | null; ioReadPerSec: number | null; ioWritePerSec: number | null }>;
+    /**
+     * The same processes by what they serve: the platform server itself, each engine node the
+     * platform runs (its process and the pipelines under it), and other helpers it started.
+     */
+    groups: ServiceGroup[];
     rssBytes: number;
     cpuPercent: number | null;
   };
+}
+
+export interface ServiceGroup {
+  /** 'server', 'other', or `node:<id>` for an engine node. */
+  key: string;
+  kind: 'server' | 'engine-node' | 'other';
+  /** The engine node's name (its container name); empty for the other kinds. */
+  label: string;
+  processCount: number;
+  rssBytes: number;
+  cpuPercent: number | null;
+  ioReadPerSec: number | null;
+  ioWritePerSec: number | null;
+}
+
+/** An engine node's own process, as the translation service reports it. */
+export interface NodeProcess {
+  nodeId: number;
+  name: string;
+  pid: number;
 }
 
 const SECTOR = 512;
@@ -175,9 +202,59 @@ async function serviceProcesses(rootPid: number): Promise<ProcessReading[]> {
     const num = (name: string) => (io ? Number(new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(io)?.[1] ?? NaN) : NaN);
     const readBytes = num('read_bytes');
     const writeBytes = num('write_bytes');
-    readings.push({ pid, name: s.name, rssBytes: s.rssPages * pageSize, cpuTicks: s.cpuTicks, readBytes: Number.isFinite(readBytes) ? readBytes : null, writeBytes: Number.isFinite(writeBytes) ? writeBytes : null });
+    readings.push({ pid, ppid: s.ppid, name: s.name, rssBytes: s.rssPages * pageSize, cpuTicks: s.cpuTicks, readBytes: Number.isFinite(readBytes) ? readBytes : null, writeBytes: Number.isFinite(writeBytes) ? writeBytes : null });
   }
   return readings;
+}
+
+/**
+ * Which group each process belongs to: an engine node's process and everything under it form
+ * `node:<id>`; the server itself is `server`; any other descendant is `other`.
+ */
+export function groupProcesses(processes: Pick<ProcessReading, 'pid' | 'ppid'>[], rootPid: number, nodes: NodeProcess[]): Map<number, string> {
+  const parent = new Map(processes.map((p) => [p.pid, p.ppid]));
+  const nodeByPid = new Map(nodes.map((n) => [n.pid, `node:${n.nodeId}`]));
+  const out = new Map<number, string>();
+  for (const p of processes) {
+    if (p.pid === rootPid) {
+      out.set(p.pid, 'server');
+      continue;
+    }
+    let group = 'other';
+    for (let pid: number | undefined = p.pid, hops = 0; pid !== undefined && pid !== rootPid && hops < 64; pid = parent.get(pid), hops++) {
+      const node = nodeByPid.get(pid);
+      if (node) {
+        group = node;
+        break;
+      }
+    }
+    out.set(p.pid, group);
+  }
+  return out;
+}
+
+type ServiceProcess = MetricsSnapshot['service']['processes'][number];
+
+const sumOrNull = (values: (number | null)[]) => (values.some((v) => v !== null) ? Math.round(values.reduce<number>((a, v) => a + (v ?? 0), 0) * 10) / 10 : null);
+
+/** Totals per group, server first, then the engine nodes by name, then the rest. */
+export function summarizeGroups(processes: ServiceProcess[], nodes: NodeProcess[]): ServiceGroup[] {
+  const byKey = new Map<string, ServiceProcess[]>();
+  for (const p of processes) byKey.set(p.group, [...(byKey.get(p.group) ?? []), p]);
+  const names = new Map(nodes.map((n) => [`node:${n.nodeId}`, n.name]));
+  const rank = (key: string) => (key === 'server' ? 0 : key === 'other' ? 2 : 1);
+  return [...byKey.entries()]
+    .map(([key, list]): ServiceGroup => ({
+      key,
+      kind: key === 'server' ? 'server' : key === 'other' ? 'other' : 'engine-node',
+      label: names.get(key) ?? '',
+      processCount: list.length,
+      rssBytes: list.reduce((a, p) => a + p.rssBytes, 0),
+      cpuPercent: sumOrNull(list.map((p) => p.cpuPercent)),
+      ioReadPerSec: sumOrNull(list.map((p) => p.ioReadPerSec)),
+      ioWritePerSec: sumOrNull(list.map((p) => p.ioWritePerSec)),
+    }))
+    .sort((a, b) => rank(a.key) - rank(b.key) || a.label.localeCompare(b.label));
 }
 
 interface Previous {
@@ -192,7 +269,7 @@ const rate = (now: number | null, before: number | null | undefined, seconds: nu
 export class Sampler {
   private previous: Previous | null = null;
 
-  constructor(private readonly options: { diskPath: string; rootPid?: number; now?: () => number }) {}
+  constructor(private readonly options: { diskPath: string; rootPid?: number; now?: () => number; nodeProcesses?: () => Promise<NodeProcess[]> }) {}
 
   async sample(): Promise<MetricsSnapshot> {
     const now = (this.options.now ?? Date.now)();
@@ -204,6 +281,7 @@ export class Sampler {
       gpuReading(),
       serviceProcesses(this.options.rootPid ?? process.pid),
     ]);
+    const nodes = await (this.options.nodeProcesses?.() ?? Promise.resolve([])).catch(() => [] as NodeProcess[]);
     const cpu = statText ? parseProcStat(statText) : null;
     const mem = (memText ? parseMeminfo(memText) : null) ?? { total: os.totalmem(), used: os.totalmem() - os.freemem() };
     const disk = diskText ? parseDiskstats(diskText) : { readBytes: 0, writeBytes: 0 };
@@ -218,12 +296,14 @@ export class Sampler {
       return r === null ? null : Math.round((r / CLK_TCK / cpuCount) * 1000) / 10;
     };
     const rootPid = this.options.rootPid ?? process.pid;
+    const groupOf = groupProcesses(processes, rootPid, nodes);
     const service = processes.map((p) => {
       const before = prev?.processes.get(p.pid);
       return {
         pid: p.pid,
         name: p.name,
         role: (p.pid === rootPid ? 'server' : 'child') as 'server' | 'child',
+        group: groupOf.get(p.pid) ?? 'other',
         rssBytes: p.rssBytes,
         cpuPercent: procCpu(p),
         ioReadPerSec: rate(p.readBytes, before?.readBytes, seconds),
@@ -249,6 +329,7 @@ export class Sampler {
       },
       service: {
         processes: service,
+        groups: summarizeGroups(service, nodes),
         rssBytes: service.reduce((a, s) => a + s.rssBytes, 0),
         cpuPercent: prev ? Math.round(known.reduce((a, b) => a + b, 0) * 10) / 10 : null,
       },

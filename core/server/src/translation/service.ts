@@ -210,6 +210,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       lastError: r?.lastError ?? null,
       pairs: r?.pairs ?? [],
       inFlight: r?.inFlight ?? 0,
+      pid: r?.apy?.running ? r.apy.pid : null,
     };
   }
 

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
-import { parseDiskstats, parseMeminfo, parseNvidiaSmi, parsePidStat, parseProcStat } from '../../server/metrics.js';
+import { groupProcesses, parseDiskstats, parseMeminfo, parseNvidiaSmi, parsePidStat, parseProcStat, summarizeGroups } from '../../server/metrics.js';
 
 const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 let kernel: TestKernel;
@@ -48,6 +48,26 @@ describe('parsers of the operating system figures', () => {
   });
 });
 
+describe('service processes by what they serve', () => {
+  // server 10 -> APy 20 (engine node 7) -> pipeline 21 -> 22; server 10 -> esbuild 30.
+  const tree = [{ pid: 10, ppid: 1 }, { pid: 20, ppid: 10 }, { pid: 21, ppid: 20 }, { pid: 22, ppid: 21 }, { pid: 30, ppid: 10 }];
+  const nodes = [{ nodeId: 7, name: 'apertium-local', pid: 20 }];
+
+  it('puts an engine node and everything under it in the node group, the server alone, the rest apart', () => {
+    expect(Object.fromEntries(groupProcesses(tree, 10, nodes))).toEqual({ 10: 'server', 20: 'node:7', 21: 'node:7', 22: 'node:7', 30: 'other' });
+    expect(new Set(groupProcesses(tree, 10, []).values())).toEqual(new Set(['server', 'other']));
+  });
+
+  it('totals each group, server first, and keeps unknown rates unknown', () => {
+    const group = groupProcesses(tree, 10, nodes);
+    const proc = (pid: number, rss: number, cpu: number | null) => ({ pid, name: `p${pid}`, role: 'child' as const, group: group.get(pid)!, rssBytes: rss, cpuPercent: cpu, ioReadPerSec: null, ioWritePerSec: cpu });
+    const groups = summarizeGroups([proc(30, 5, 1), proc(20, 100, 2.5), proc(21, 50, 1.25), proc(22, 50, null), proc(10, 400, 10)], nodes);
+    expect(groups.map((g) => g.key)).toEqual(['server', 'node:7', 'other']);
+    expect(groups[1]).toEqual({ key: 'node:7', kind: 'engine-node', label: 'apertium-local', processCount: 3, rssBytes: 200, cpuPercent: 3.8, ioReadPerSec: null, ioWritePerSec: 3.8 });
+    expect(groups[0]).toMatchObject({ kind: 'server', processCount: 1, rssBytes: 400 });
+  });
+});
+
 describe('host and service gauges', () => {
   it('reports non-zero host figures, the server process, and a clear GPU state', async () => {
     const first = await kernel.call('GET', '/api/home/metrics', admin);
@@ -59,6 +79,8 @@ describe('host and service gauges', () => {
     expect(m.host.cpuCount).toBeGreaterThan(0);
     expect(m.service.processes.find((p: { role: string }) => p.role === 'server')).toEqual(expect.objectContaining({ pid: process.pid, rssBytes: expect.any(Number) }));
     expect(m.service.rssBytes).toBeGreaterThan(10 * 1024 * 1024);
+    expect(m.service.groups[0]).toMatchObject({ key: 'server', kind: 'server', processCount: 1 });
+    expect(m.service.groups.reduce((n: number, g: { processCount: number }) => n + g.processCount, 0)).toBe(m.service.processes.length);
     expect(['present', 'absent']).toContain(m.host.gpu.state);
     if (m.host.gpu.state === 'absent') expect(m.host.gpu.reason).toMatch(/nvidia-smi/);
     // Rates need two readings.
