@@ -151,7 +151,7 @@ test('guest sign-in: with GUEST_LOGIN on the guest button enters a permitted pag
       await english(other);
       await other.goto(`${baseUrl()}/login`);
       await expect(other.getByTestId('login-submit')).toBeVisible();
-      // The flags have been read once the SSO button (always shown) is there.
+      // The flags have been read once the SSO button (an identity provider is configured for the suite) is there.
       await expect(other.getByTestId('login-sso')).toBeVisible();
       await expect(other.getByTestId('login-guest')).toHaveCount(0);
     } finally {

@@ -26,6 +26,15 @@ afterAll(async () => {
   await Promise.all([k?.shutdown(), ldap?.stop(), idp?.stop()]);
 });
 
+describe('whether single sign-on is offered', () => {
+  it('says so while an enabled provider exists', async () => {
+    expect((await k.call('GET', '/api/sso/client/isEnabled')).body).toMatchObject({ code: 200, data: true });
+    await k.database.db.updateTable('sso_providers').set({ enabled: false }).execute();
+    expect((await k.call('GET', '/api/sso/client/isEnabled')).body.data).toBe(false);
+    await k.database.db.updateTable('sso_providers').set({ enabled: true }).execute();
+  });
+});
+
 describe('settings from the environment', () => {
   it('are written again only when the environment changed, so edits made in the screens survive a restart', async () => {
     const secret = loadSecret(k.config.dataDir);

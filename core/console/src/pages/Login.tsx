@@ -152,7 +152,7 @@ export function Login() {
           {flags?.register ? <PlainButton minimal text={t('login.register')} onClick={() => setOverlay('register')} data-testid="login-register" /> : null}
         </div>
         <div className="lp-login-alt">
-          <PlainButton fill busy={busy === 'sso'} disabled={busy !== null} text={t('login.sso')} onClick={() => void sso()} data-testid="login-sso" />
+          {flags?.sso ? <PlainButton fill busy={busy === 'sso'} disabled={busy !== null} text={t('login.sso')} onClick={() => void sso()} data-testid="login-sso" /> : null}
           {flags?.guest ? <PlainButton fill busy={busy === 'guest'} disabled={busy !== null} text={t('login.guest')} onClick={() => void guest()} data-testid="login-guest" /> : null}
         </div>
       </div>

@@ -158,6 +158,18 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
 
   return [
     {
+      // Whether the login page offers single sign-on at all (an enabled provider exists).
+      method: 'GET',
+      url: '/sso/client/isEnabled',
+      access: 'public',
+      log: false,
+      summary: 'Whether single sign-on is offered',
+      async handler() {
+        const p = await db.selectFrom('sso_providers').select('id').where('enabled', '=', true).executeTakeFirst();
+        return p !== undefined;
+      },
+    },
+    {
       method: 'GET',
       url: '/sso/client/getSSOLoginPage',
       access: 'public',

@@ -29,19 +29,22 @@ export interface LoginFlags {
   guest: boolean;
   slider: boolean;
   register: boolean;
+  /** An identity provider is configured: the single sign-on button is offered. */
+  sso: boolean;
   symbols: DomainSymbol[];
 }
 
 const flag = (p: Promise<unknown>) => p.then((v) => v === true || v === 1 || v === '1' || v === 'true', () => false);
 
 export async function loadLoginFlags(http: HttpClient): Promise<LoginFlags> {
-  const [guest, slider, register, symbols] = await Promise.all([
+  const [guest, slider, register, sso, symbols] = await Promise.all([
     flag(http.options('/systemConfig/getGuestUserFlag', { silent: true })),
     flag(http.options('/systemConfig/getLandingSliderFlag', { silent: true })),
     flag(http.get('/systemConfig/isAllowRegister', { silent: true })),
+    flag(http.get('/sso/client/isEnabled', { silent: true })),
     http.options('/ldap/getAllSymbols', { silent: true }).then(toSymbols, () => []),
   ]);
-  return { guest, slider, register, symbols };
+  return { guest, slider, register, sso, symbols };
 }
 
 /** GET /sso/client/getSSOLoginPage: the provider's address and the ticket that later collects the session ({url, ticket}). */
