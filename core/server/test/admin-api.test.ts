@@ -394,7 +394,10 @@ describe('operation log', () => {
     // Without a session the body is not read: a username field there does not become the operator.
     await k.call('POST', '/api/pager/send', null, { username: 'impostor', userIds: [], type: 'cat', content: 'x' });
     const session = await k.login('alice', 'Alice-pass-1');
-    await k.app.inject({ method: 'POST', url: '/api/login', payload: { username: 'alice', password: 'AAAA', publicKey: 'BBBB' } });
+    // The console posts the sign-in form as multipart: the account is named all the same.
+    const boundary = '----oplog';
+    const form = Object.entries({ username: 'alice', password: 'AAAA', publicKey: 'BBBB' }).map(([n, v]) => `--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`).join('') + `--${boundary}--\r\n`;
+    await k.app.inject({ method: 'POST', url: '/api/login', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: form });
     await k.call('POST', '/api/logout?api_key=secret-in-query', session);
     // Records are written after the response: wait for all eight.
     for (let i = 0; i < 100 && (await count('operation_log')) < before + 8; i++) await new Promise((r) => setTimeout(r, 50));
@@ -405,9 +408,9 @@ describe('operation log', () => {
       { module: 'pager', message: 'Send a message (POST /api/pager/send)', operator_name: 'alice', method: 'POST', url: '/api/pager/send', outcome: 'success', code: 200 },
       { module: 'messageRemind', message: 'Mark messages read (PUT /api/messageRemind/updateMessages)', operator_name: 'bob', method: 'PUT', url: '/api/messageRemind/updateMessages', outcome: 'success', code: 200 },
       { module: 'pager', message: 'Send a message (POST /api/pager/send)', operator_name: null, method: 'POST', url: '/api/pager/send', outcome: 'failure', code: 601 },
-      { module: 'auth', message: 'POST /api/login', operator_name: 'alice', method: 'POST', url: '/api/login', outcome: 'success', code: 200 },
-      { module: 'auth', message: 'POST /api/login', operator_name: 'alice', method: 'POST', url: '/api/login', outcome: 'failure', code: 304 },
-      { module: 'auth', message: 'POST /api/logout', operator_name: 'alice', method: 'POST', url: '/api/logout', outcome: 'success', code: 200 },
+      { module: 'auth', message: 'Sign in (POST /api/login)', operator_name: 'alice', method: 'POST', url: '/api/login', outcome: 'success', code: 200 },
+      { module: 'auth', message: 'Sign in (POST /api/login)', operator_name: 'alice', method: 'POST', url: '/api/login', outcome: 'failure', code: 304 },
+      { module: 'auth', message: 'Sign out (POST /api/logout)', operator_name: 'alice', method: 'POST', url: '/api/logout', outcome: 'success', code: 200 },
     ]);
   });
 });

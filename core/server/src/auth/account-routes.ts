@@ -83,6 +83,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'POST',
       url: '/user/register',
       access: 'public',
+      summary: 'Register an account',
       schema: { body: registerBody },
       async handler({ body, ip }) {
         if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, 'Self-registration is switched off');

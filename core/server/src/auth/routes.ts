@@ -57,6 +57,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'POST',
       url: '/login',
       access: 'public',
+      summary: 'Sign in',
       schema: { body: loginBody },
       handler: ({ body, ip }) => passwordLogin(deps, body, ip),
     },
@@ -64,6 +65,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'POST',
       url: '/logout',
       access: 'signed-in',
+      summary: 'Sign out',
       async handler({ caller }) {
         const session = caller as SessionCaller;
         await revokeSession(db, session.tokenHash, now());
@@ -97,6 +99,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'POST',
       url: '/user/switchDepartment',
       access: 'signed-in',
+      summary: 'Switch department',
       schema: { body: z.object({ departmentId: id }) },
       async handler({ caller, body }) {
         const session = caller as ScopedCaller;

@@ -239,7 +239,11 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     let rawBody: unknown = request.body;
     // A route with a body schema gets multipart fields parsed for it; without one the
     // handler streams the parts itself through `raw` (large uploads).
-    if (def.schema?.body && request.isMultipart()) rawBody = await readMultipart(request);
+    if (def.schema?.body && request.isMultipart()) {
+      rawBody = await readMultipart(request);
+      // Kept on the request too, for the hooks that read the body after the handler (operation log).
+      request.body = rawBody;
+    }
     const parsed = parseRequest(def.schema, { params, query: request.query, body: rawBody });
     const ctx: RequestContext = {
       ...parsed,
