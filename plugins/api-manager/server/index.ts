@@ -38,6 +38,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/apiManager/list',
       access: { permission: 'apiManager:list' },
+      summary: 'List API keys of all users',
       schema: { query: z.object({ ...pageQuery, username: z.string().trim().max(255).optional(), hasKey: z.enum(['0', '1']).optional() }) },
       async handler({ query }) {
         const parts = [sql`true`];

@@ -36,6 +36,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/department/list',
       access: 'signed-in',
+      summary: 'List all departments',
       async handler() {
         const rows = await db.selectFrom('departments').select(['id', 'name', 'code', 'is_default']).orderBy('id').execute();
         return rows.map((r) => ({ id: r.id, name: r.name, code: r.code, isDefault: r.is_default }));
@@ -46,6 +47,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/department/getDepartmentByPage',
       access: { permission: 'department:list' },
+      summary: 'List departments by page',
       schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(128).optional(), code: z.string().trim().max(64).optional() }) },
       async handler({ query }) {
         const parts = [sql`true`];

@@ -64,6 +64,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/dictType/page',
       access: 'signed-in',
+      summary: 'List dictionary types by page',
       schema: { query: z.object({ ...paging, name: z.string().trim().optional(), code: z.string().trim().optional(), enabled: z.enum(['true', 'false']).optional() }) },
       async handler({ query }) {
         let q = ctx.db.selectFrom('dict_types');
@@ -86,6 +87,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/dictType/:id',
       access: 'signed-in',
+      summary: 'Get a dictionary type',
       schema: { params: idParam },
       async handler({ params }) {
         return toType(await typeById(params.id));
@@ -143,6 +145,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/dictData/page',
       access: 'signed-in',
+      summary: 'List dictionary entries by page',
       schema: { query: z.object({ ...paging, typeId: z.coerce.number().int().positive(), name: z.string().trim().optional() }) },
       async handler({ query }) {
         await typeById(query.typeId);
@@ -159,6 +162,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/dictData/byCode/:code',
       access: 'signed-in',
+      summary: 'List the entries of an enabled dictionary type',
       schema: { params: z.object({ code: z.string().min(1) }) },
       async handler({ params }) {
         const type = await ctx.db.selectFrom('dict_types').select('id').where('code', '=', params.code).where('enabled', '=', true).executeTakeFirst();

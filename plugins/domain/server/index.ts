@@ -86,6 +86,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/domain/list',
       access: 'signed-in',
+      summary: 'List enabled domains',
       async handler() {
         return ((await select().where('enabled', '=', true).execute()) as DomainRow[]).map(toDomain);
       },
@@ -95,6 +96,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/domain/all',
       access: 'signed-in',
+      summary: 'List all domains',
       schema: { query: z.object({ name: z.string().trim().optional() }) },
       async handler({ query }) {
         let q = select();

@@ -104,6 +104,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/feedback/mine',
       access: 'signed-in',
+      summary: 'List own feedback',
       schema: { query: z.object(paging) },
       async handler({ query, caller }) {
         const q = ctx.db.selectFrom('feedback').where('reporter_id', '=', caller!.userId);
@@ -117,6 +118,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/feedback/page',
       access: { anyPermission: ['feedback:view', 'feedback:reply'] },
+      summary: 'List all feedback by page',
       schema: {
         query: z.object({
           ...paging,
@@ -147,6 +149,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/feedback/screenshot/:id',
       access: 'signed-in',
+      summary: 'Get a feedback screenshot',
       schema: { params: z.object({ id: z.coerce.number().int().positive() }) },
       async handler({ params, caller }) {
         const row = await ctx.db.selectFrom('feedback').select(['reporter_id', 'screenshot_key']).where('id', '=', params.id).executeTakeFirst();

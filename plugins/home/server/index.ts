@@ -73,6 +73,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/home/metrics',
       access: { permission: 'home:metrics' },
+      summary: 'Get the live system metrics',
       schema: { query: z.object({ watch: z.enum(['1', '0']).optional() }) },
       // The current figures; with watch=1 the caller (re)takes a lease on the live push.
       async handler({ query, caller }) {
@@ -92,6 +93,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/home/usage',
       access: { permission: 'home:usage' },
+      summary: 'Get translation usage of all users',
       schema: { query: period },
       async handler({ query }) {
         if (!(await tableExists(ctx.db, 'usage_records'))) return { installed: false };
@@ -141,6 +143,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/home/myUsage',
       access: 'signed-in',
+      summary: 'Get own translation usage',
       schema: { query: period },
       async handler({ query, caller }) {
         if (!(await tableExists(ctx.db, 'usage_records'))) return { installed: false };
@@ -161,6 +164,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/home/operations',
       access: { permission: 'home:operations' },
+      summary: 'List recent operations',
       schema: { query: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }) },
       async handler({ query }) {
         if (!(await tableExists(ctx.db, 'operation_log'))) throw new ApiError(Codes.NOT_FOUND, 'the operation log is not installed');

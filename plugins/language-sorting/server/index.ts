@@ -45,6 +45,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/language/list',
       access: 'signed-in',
+      summary: 'List enabled languages',
       async handler() {
         return (await all()).filter((r) => r.enabled).map(toLanguage);
       },
@@ -54,6 +55,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/language/all',
       access: 'signed-in',
+      summary: 'List all languages',
       async handler() {
         return (await all()).map(toLanguage);
       },
@@ -64,6 +66,7 @@ export default defineServerPlugin({
       url: '/language/add',
       access: { permission: 'language:edit' },
       module: 'languageSorting',
+      summary: 'Add a language',
       schema: { body: languageEditSchema },
       async handler({ body }) {
         const exists = await ctx.db.selectFrom('languages').select('code').where('code', '=', body.code).executeTakeFirst();
@@ -80,6 +83,7 @@ export default defineServerPlugin({
       url: '/language/update',
       access: { permission: 'language:edit' },
       module: 'languageSorting',
+      summary: 'Edit a language',
       schema: { body: languageEditSchema },
       async handler({ body }) {
         const res = await ctx.db
@@ -98,6 +102,7 @@ export default defineServerPlugin({
       url: '/language/sort',
       access: { permission: 'language:sort' },
       module: 'languageSorting',
+      summary: 'Reorder languages',
       schema: { body: languageOrderSchema },
       async handler({ body }) {
         // The console sends the whole order (after a drag or a number edit); a partial or stale

@@ -13,6 +13,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/limit/iconNames',
       access: 'signed-in', // names only, nothing private
+      summary: 'List the icon names for menus',
       handler() {
         if (!names) {
           const { IconNames } = createRequire(import.meta.url)('@blueprintjs/icons/lib/cjs/iconNames.js') as { IconNames: Record<string, string> };

@@ -76,6 +76,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/operationLog/list',
       access: { permission: 'operationLog:list' },
+      summary: 'List operation log entries by page',
       schema: { query: z.object({ ...pageQuery, ...filterShape }) },
       async handler({ query, headers }) {
         checkRange(query, headers);
@@ -92,6 +93,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/operationLog/modules',
       access: { permission: 'operationLog:list' },
+      summary: 'List operation log modules',
       async handler() {
         const rows = await db.selectFrom('operation_log').select('module').distinct().orderBy('module').execute();
         return rows.map((r) => r.module as string);
@@ -102,6 +104,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/operationLog/export',
       access: { permission: 'operationLog:export' },
+      summary: 'Export operation log entries',
       schema: { query: filterSchema },
       async handler({ query, headers }) {
         checkRange(query, headers);

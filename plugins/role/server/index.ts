@@ -18,6 +18,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/role/list',
       access: 'signed-in',
+      summary: 'List all roles',
       async handler() {
         const rows = await db.selectFrom('roles').select(['id', 'name', 'is_super', 'is_default']).orderBy('id').execute();
         return rows.map((r) => ({ id: r.id, name: r.name, isSuper: r.is_super, isDefault: r.is_default }));
@@ -28,6 +29,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/role/getRoleByPage',
       access: { permission: 'role:list' },
+      summary: 'List roles by page',
       schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(64).optional() }) },
       async handler({ query }) {
         const where = query.name ? sql`r.name ilike ${like(query.name)}` : sql`true`;

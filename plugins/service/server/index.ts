@@ -144,6 +144,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/translServiceInfo/getTranslationServiceByPage',
       access: VIEW,
+      summary: 'List engines by page',
       schema: { query: page },
       async handler({ query }) {
         let q = db.selectFrom('engines');
@@ -199,6 +200,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/translServiceInfo/getTranslationServiceByIdLanguage/:id',
       access: VIEW,
+      summary: "List an engine's language pairs",
       schema: { params: z.object({ id }) },
       async handler({ params }) {
         const engine = await engineOr404(ctx, params.id);
@@ -237,6 +239,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/translServiceInfo/getServiceInfo',
       access: VIEW,
+      summary: 'Get an engine with its nodes',
       schema: { query: z.object({ id }) },
       async handler({ query }) {
         const engine = await engineOr404(ctx, query.id);
@@ -335,6 +338,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/translServiceNode/getTranslationServiceNodeById/:id',
       access: VIEW,
+      summary: 'Get a node',
       schema: { params: z.object({ id }) },
       async handler({ params }) {
         return nodeView(ctx, await nodeOr404(ctx, params.id));
@@ -345,6 +349,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/translServiceNode/getTranslServiceNodesByLanguage',
       access: VIEW,
+      summary: 'List nodes serving a language pair',
       schema: { query: z.object({ sourceLanguage: lang, targetLanguage: lang }) },
       async handler({ query }) {
         const rows = await db.selectFrom('engine_nodes').selectAll().orderBy('id').execute();
@@ -406,6 +411,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/translServiceNode/trustedKeys',
       access: LICENCE,
+      summary: 'List trusted licence keys',
       async handler() {
         const rows = await db.selectFrom('trusted_licence_keys').selectAll().orderBy('id').execute();
         return rows.map((r) => ({ id: r.id, name: r.name, publicKey: r.public_key, createdAt: new Date(r.created_at).toISOString() }));

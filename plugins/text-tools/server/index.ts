@@ -14,6 +14,7 @@ export default defineServerPlugin({
       // Using a service changes no administered data: kept out of the operation log.
       log: false,
       access: USE,
+      summary: 'Detect the language of a text',
       schema: { body: z.object({ text }) },
       handler: ({ body }) => ctx.engines.detect(body.text),
     });
@@ -23,6 +24,7 @@ export default defineServerPlugin({
       // Using a service changes no administered data: kept out of the operation log.
       log: false,
       access: USE,
+      summary: 'Split a text into sentences',
       schema: { body: z.object({ text, language: z.string().min(2).max(20).optional() }) },
       handler: ({ body }) => ({ sentences: ctx.engines.split(body.text, body.language) }),
     });
@@ -32,6 +34,7 @@ export default defineServerPlugin({
       // Using a service changes no administered data: kept out of the operation log.
       log: false,
       access: USE,
+      summary: 'Segment a text into words',
       schema: { body: z.object({ text, language: z.string().min(2).max(20).optional() }) },
       handler: ({ body }) => ({ words: ctx.engines.segment(body.text, body.language) }),
     });

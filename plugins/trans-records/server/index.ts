@@ -72,6 +72,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/transRecords/list',
       access: { permission: 'transRecords:view' },
+      summary: 'List translation usage per user',
       schema: { query: page },
       async handler({ query }) {
         const r = await summary(ctx, query, query.pageSize, pageOffset(query));
@@ -83,6 +84,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/transRecords/export',
       access: { permission: 'transRecords:export' },
+      summary: 'Export translation usage per user',
       schema: { query: filters.extend({ lang: z.enum(['zh-CN', 'en-US']).default('en-US') }) },
       async handler({ query }) {
         const { list } = await summary(ctx, query);

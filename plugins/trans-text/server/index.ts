@@ -17,6 +17,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/transText/languages',
       access: USE,
+      summary: 'Get the languages and limits of text translation',
       async handler() {
         const [languages, defaultSource, defaultTarget, cap] = await Promise.all([
           ctx.engines.languages(),
@@ -66,6 +67,7 @@ export default defineServerPlugin({
       // Using a service changes no administered data: kept out of the operation log.
       log: false,
       access: USE,
+      summary: 'Detect the language of a text',
       schema: { body: z.object({ text: z.string() }) },
       async handler({ body }) {
         return ctx.engines.detect(body.text);
@@ -76,6 +78,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/transText/history',
       access: USE,
+      summary: 'List own translation history',
       schema: { query: z.object({ limit: z.coerce.number().int().positive().max(HISTORY_KEEP).default(20) }) },
       async handler({ query, caller }) {
         const rows = await db.selectFrom('translation_history').selectAll().where('user_id', '=', caller!.userId).orderBy('id', 'desc').limit(query.limit).execute();

@@ -108,6 +108,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/user/getAllUserByPage',
       access: { permission: 'user:list' },
+      summary: 'List users by page',
       schema: { query: listQuerySchema },
       handler: ({ query }) => listUsers(db, query),
     });
@@ -117,6 +118,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/user/getAllUser',
       access: 'signed-in',
+      summary: 'List enabled users',
       async handler() {
         const rows = await db.selectFrom('users').select(['id', 'username', 'real_name']).where('enabled', '=', true).orderBy('username').execute();
         return rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name }));
@@ -127,6 +129,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/user/getAllUserOfAdmin',
       access: 'signed-in',
+      summary: 'List super administrators',
       async handler() {
         const rows = await db
           .selectFrom('users as u')
@@ -147,6 +150,7 @@ export default defineServerPlugin({
       method: 'OPTIONS',
       url: '/user/getAccountAdmin',
       access: 'signed-in',
+      summary: 'List whom to ask about an account',
       schema: { query: z.object({ departmentId: z.coerce.number().int().positive().optional() }) },
       async handler({ query, caller }) {
         const departmentId = query.departmentId ?? caller?.departmentId ?? null;
@@ -168,6 +172,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/user/getAllUserForIncrement',
       access: 'signed-in',
+      summary: 'List users who may be assigned incremental training',
       async handler() {
         const rows = await db.selectFrom('users').select(['id', 'username', 'real_name']).where('enabled', '=', true).where('status', '=', 'checked').orderBy('username').execute();
         return rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name }));
@@ -179,6 +184,7 @@ export default defineServerPlugin({
       method: 'POST',
       url: '/user/checkUserName',
       access: 'public',
+      summary: 'Check whether a user name is free',
       log: false,
       schema: { query: z.object({ username: z.string().trim().min(1, 'validation.required'), id: z.coerce.number().int().positive().optional() }) },
       async handler({ query }) {
@@ -345,6 +351,7 @@ export default defineServerPlugin({
       method: 'GET',
       url: '/user/importTemplate',
       access: { permission: 'user:import' },
+      summary: 'Download the user import template',
       handler: () => ({
         raw: true,
         contentType: 'application/vnd.ms-excel',

@@ -175,12 +175,14 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       method: 'GET',
       url: '/permissionMenu/getAllPermissionMenu',
       access: { permission: 'permission:view' },
+      summary: 'List the whole permission menu tree',
       handler: async ({ headers }) => buildAdminTree(await allRows(), localeOf(headers)),
     },
     {
       method: 'GET',
       url: '/permissionMenu/getPermissionMenuById/:id',
       access: { permission: 'permission:view' },
+      summary: 'Get a permission menu node',
       schema: { params: z.object({ id }) },
       handler: async ({ params, headers }) => present(await nodeById(params.id), localeOf(headers)),
     },
@@ -188,6 +190,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       method: 'GET',
       url: '/permissionMenu/getQuickMenu',
       access: 'signed-in',
+      summary: "Get a user's quick menu",
       schema: { query: z.object({ userId: id.optional(), departmentId: id.optional() }) },
       async handler({ caller, query, headers }) {
         const userId = query.userId ?? caller!.userId;
@@ -302,6 +305,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       method: 'GET',
       url: '/role/permissions/:roleId',
       access: { permission: 'role:grant' },
+      summary: 'Get the permissions granted to a role',
       schema: { params: z.object({ roleId: id }) },
       async handler({ params }) {
         const role = await db.selectFrom('roles').select(['id', 'name', 'is_super']).where('id', '=', params.roleId).executeTakeFirst();

@@ -72,6 +72,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/getGuestUser',
       access: 'public',
+      summary: 'Sign in as the guest user',
       async handler() {
         if (!(await flagOn(db, ConfigKeys.GUEST_LOGIN))) throw new ApiError(Codes.FORBIDDEN, 'Guest sign-in is switched off');
         const userId = await guestUserId();
@@ -117,6 +118,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/registerDepartments',
       access: 'public',
+      summary: 'List the departments offered at registration',
       async handler() {
         if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, 'Self-registration is switched off');
         return db.selectFrom('departments').select(['id', 'name as departmentName']).orderBy('id').execute();
@@ -126,6 +128,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'POST',
       url: '/quickAccess/create',
       access: { permission: 'quickAccess:create' },
+      summary: 'Create a quick access link for a user',
       schema: { body: z.object({ userId: id, path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'path must start with a slash'), expiresInMinutes: z.coerce.number().int().min(1).max(30 * 24 * 60) }) },
       async handler({ body }) {
         const user = await db.selectFrom('users').select('id').where('id', '=', body.userId).executeTakeFirst();
@@ -138,6 +141,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/quickAccess/login',
       access: 'public',
+      summary: 'Sign in with a quick access link',
       schema: { query: z.object({ token: z.string().min(1) }) },
       async handler({ query }) {
         const at = now();
@@ -152,6 +156,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/isNeedUpdatePassword',
       access: 'signed-in',
+      summary: 'Check whether a user must change the password',
       schema: { query: z.object({ userId: id.optional() }) },
       async handler({ caller, query }) {
         const userId = query.userId ?? caller!.userId;
@@ -167,6 +172,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/updatePasswordForced',
       access: 'public',
+      summary: 'Change a password (also when expired)',
       schema: { query: z.object({ oldPassword: base64Field, newPassword: base64Field, publicKey: base64Field, username: z.string().trim().optional() }) },
       async handler({ caller, query, ip }) {
         const at = now();
@@ -195,6 +201,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'POST',
       url: '/user/checkPassword',
       access: 'signed-in',
+      summary: "Check the signed-in user's password",
       schema: { body: z.object({ password: base64Field, publicKey: base64Field }) },
       async handler({ caller, body, ip }) {
         const at = now();
@@ -210,6 +217,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'PUT',
       url: '/user/updateOwnProfile',
       access: 'signed-in',
+      summary: 'Edit own profile',
       schema: { body: profileBody },
       async handler({ caller, body }) {
         const user = await db.selectFrom('users').select('user_type').where('id', '=', caller!.userId).executeTakeFirstOrThrow();
@@ -222,6 +230,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'PUT',
       url: '/user/locale',
       access: 'signed-in',
+      summary: 'Set own interface language',
       schema: { body: z.object({ locale: z.enum(LOCALES) }) },
       async handler({ caller, body }) {
         await db.updateTable('users').set({ locale: body.locale }).where('id', '=', caller!.userId).execute();
@@ -232,6 +241,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/checkUpdateApiKey/:id',
       access: 'signed-in',
+      summary: "Check whether a user's API key may be reset now",
       schema: { params: z.object({ id }) },
       async handler({ caller, params }) {
         ownOrApiKeyReset(caller, params.id);
@@ -244,6 +254,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/updateApiKey/:id',
       access: 'signed-in',
+      summary: "Reset a user's API key",
       schema: { params: z.object({ id }) },
       async handler({ caller, params }) {
         ownOrApiKeyReset(caller, params.id);
@@ -263,6 +274,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/getApiKey',
       access: 'signed-in',
+      summary: 'Get own API key',
       handler: async ({ caller }) => ({ apiKey: await readApiKey(db, secret, caller!.userId) }),
     },
   ];

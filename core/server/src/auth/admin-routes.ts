@@ -48,7 +48,7 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const sealed = (column: string, value: string | undefined): Record<string, string | null> =>
     value === undefined ? {} : { [column]: value === '' ? null : secret.encrypt(value) };
   return [
-    { method: 'GET', url: '/ldap/domains', access: { permission: 'directory:manage' }, handler: () => listDomains(db) },
+    { method: 'GET', url: '/ldap/domains', access: { permission: 'directory:manage' }, summary: 'List directory domains', handler: () => listDomains(db) },
     {
       method: 'POST',
       url: '/ldap/domains',
@@ -76,7 +76,7 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         return null;
       },
     },
-    { method: 'GET', url: '/sso/providers', access: { permission: 'sso:manage' }, handler: () => listProviders(db) },
+    { method: 'GET', url: '/sso/providers', access: { permission: 'sso:manage' }, summary: 'List single sign-on providers', handler: () => listProviders(db) },
     {
       method: 'POST',
       url: '/sso/providers',

@@ -51,6 +51,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/getOnePublicKey',
       access: 'public',
+      summary: 'Get a one-time public key to seal a password',
       handler: () => issuePublicKey(db, now()),
     },
     {
@@ -77,12 +78,14 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/getUserInfoByToken',
       access: 'signed-in',
+      summary: "Get the signed-in user's profile",
       handler: ({ caller }) => userInfo(db, caller!.userId, caller!.departmentId, deps.secret),
     },
     {
       method: 'GET',
       url: '/user/getUserInfo/:id',
       access: 'signed-in',
+      summary: "Get a user's profile",
       schema: { params: z.object({ id }) },
       async handler({ caller, params }) {
         // user:list is the user plugin's list permission: whoever may list users may open one.
@@ -119,6 +122,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/permissionMenu/getPermissionMenu',
       access: 'signed-in',
+      summary: "Get a user's menus and permissions in a department",
       schema: { query: z.object({ userId: id, departmentId: id }) },
       async handler({ caller, query, headers }) {
         if (query.userId !== caller!.userId && !caller!.isSuperAdmin) {
@@ -143,18 +147,21 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/user/showWebSocketInfo',
       access: 'signed-in',
+      summary: 'Get the live-update WebSocket path',
       handler: () => ({ path: '/api/ws' }),
     },
     {
       method: 'GET',
       url: '/captcha/slider',
       access: 'public',
+      summary: 'Create a slider captcha puzzle',
       handler: () => createPuzzle(db, now()),
     },
     {
       method: 'POST',
       url: '/captcha/slider/verify',
       access: 'public',
+      summary: 'Solve a slider captcha puzzle',
       schema: { body: z.object({ id: z.string().min(1), x: z.coerce.number() }) },
       async handler({ body }) {
         const result = await verifyPuzzle(db, body.id, Math.round(body.x), now());
@@ -166,6 +173,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'OPTIONS',
       url: '/ldap/getAllSymbols',
       access: 'public',
+      summary: 'List the directory domains offered at sign-in',
       handler: () => listSymbols(db),
     },
     ...accountRoutes(deps),

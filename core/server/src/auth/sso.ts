@@ -173,6 +173,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/sso/client/getSSOLoginPage',
       access: 'public',
+      summary: 'Start a single sign-on at the identity provider',
       async handler({ headers }) {
         const provider = await activeProvider();
         let config: oidc.Configuration;
@@ -205,6 +206,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/sso/login',
       access: 'public',
+      summary: "Receive the identity provider's single sign-on answer",
       schema: { query: z.record(z.string(), z.string()) },
       async handler({ query }) {
         const state = query.state ?? '';
@@ -231,6 +233,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'GET',
       url: '/sso/client/getSSOStatus',
       access: 'public',
+      summary: 'Collect the session of a finished single sign-on',
       schema: { query: z.object({ ticket: z.string().min(1) }) },
       async handler({ query }) {
         const at = now();

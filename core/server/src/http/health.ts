@@ -17,6 +17,7 @@ export function healthRoute(
     method: 'GET',
     url: '/health',
     access: 'public',
+    summary: 'Check the health of the server, database, job queue and engines',
     async handler() {
       const databaseOk = await database.query('select 1 as one').then(
         (rows) => rows.length === 1,

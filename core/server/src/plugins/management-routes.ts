@@ -114,6 +114,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     method: 'GET',
     url: '/plugIn/list',
     access: { permission: 'plugIn:view' },
+    summary: 'List plugins',
     schema: { query: z.object({ name: z.string().optional(), source: z.enum(['builtin', 'package']).optional(), page: z.coerce.number().int().positive().default(1), size: z.coerce.number().int().positive().max(200).default(20) }) },
     async handler({ query }) {
       const stats = await failureStats();
@@ -132,6 +133,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     method: 'GET',
     url: '/plugIn/details/:id',
     access: { permission: 'plugIn:view' },
+    summary: "Get a plugin's details",
     schema: { params: idParams },
     async handler({ params }) {
       const row = rowOr404(params.id);
@@ -153,6 +155,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/upload',
     access: { permission: 'plugIn:upload' },
     module: 'plugIn',
+    summary: 'Upload a plugin package',
     schema: {
       body: z.object({
         file,
@@ -177,6 +180,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: value ? '/plugIn/publish/:id' : '/plugIn/unpublish/:id',
     access: { permission: 'plugIn:publish' },
     module: 'plugIn',
+    summary: value ? 'Publish a plugin' : 'Unpublish a plugin',
     schema: { params: idParams },
     async handler({ params }) {
       packageOr400(params.id);
@@ -190,6 +194,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/enable/:id',
     access: { permission: 'plugIn:feature' },
     module: 'plugIn',
+    summary: 'Enable or disable a plugin',
     schema: { params: idParams, body: z.object({ enabled: z.boolean() }) },
     async handler({ params, body }) {
       const row = rowOr404(params.id);
@@ -217,6 +222,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/upgrade/:id',
     access: { permission: 'plugIn:upload' },
     module: 'plugIn',
+    summary: 'Upgrade a plugin to its uploaded version',
     schema: { params: idParams },
     async handler({ params }) {
       const row = packageOr400(params.id);
@@ -234,6 +240,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/rollback/:id',
     access: { permission: 'plugIn:upload' },
     module: 'plugIn',
+    summary: 'Roll a plugin back to its previous version',
     schema: { params: idParams },
     async handler({ params }) {
       const row = packageOr400(params.id);
@@ -247,6 +254,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/delete/:id',
     access: { permission: 'plugIn:delete' },
     module: 'plugIn',
+    summary: 'Delete a plugin package',
     schema: { params: idParams },
     async handler({ params }) {
       packageOr400(params.id);
@@ -262,6 +270,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     method: 'GET',
     url: '/plugIn/downloads',
     access: 'signed-in',
+    summary: 'List downloadable plugins',
     async handler() {
       const stats = await failureStats();
       return runtime
@@ -279,6 +288,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     method: 'GET',
     url: '/plugIn/trustedKeys',
     access: { permission: 'plugIn:trustedKeys' },
+    summary: 'List trusted plugin signing keys',
     async handler({ caller }) {
       requireSuper(caller);
       const rows = await db.selectFrom('plugin_trusted_keys').selectAll().orderBy('created_at').execute();
@@ -291,6 +301,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/trustedKeys',
     access: { permission: 'plugIn:trustedKeys' },
     module: 'plugIn',
+    summary: 'Trust a plugin signing key',
     schema: { body: z.object({ name: z.string().trim().min(1).max(100), publicKey: z.string().trim().min(1), allowServer: z.boolean().default(false) }) },
     async handler({ caller, body }) {
       requireSuper(caller);
@@ -312,6 +323,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/trustedKeys/:keyId',
     access: { permission: 'plugIn:trustedKeys' },
     module: 'plugIn',
+    summary: 'Remove a trusted plugin signing key',
     schema: { params: z.object({ keyId: z.string().regex(/^[0-9a-f]{16}$/) }) },
     async handler({ caller, params }) {
       requireSuper(caller);
@@ -331,6 +343,7 @@ export function reportFailureRoute(db: Kysely<any>): RouteDefinition {
     method: 'POST',
     url: '/plugins/reportFailure',
     access: 'signed-in',
+    summary: 'Report a console plugin failure',
     schema: {
       body: z.object({
         pluginId: z.string().min(1).max(60),

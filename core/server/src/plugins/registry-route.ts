@@ -12,6 +12,7 @@ export function registryRoute(runtime: () => PluginRuntime | null): RouteDefinit
     method: 'GET',
     url: '/plugins/registry',
     access: 'signed-in',
+    summary: 'Get the console plugins available to the caller',
     async handler({ caller }) {
       const rt = runtime();
       if (!rt) throw new ApiError(Codes.SERVICE_INTERRUPTED, 'The plugin runtime is starting');

@@ -44,16 +44,18 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       method: 'OPTIONS',
       url: '/systemConfig/getCompanyInfoConfig',
       access: 'public',
+      summary: "Get the console's public configuration (branding, languages, switches)",
       // The console's bootstrap list (theme colour, default languages, logo, title, switches, filing number).
       handler: async () => (await readEntries(db, ['company', 'picture', 'switch', 'contact'])).filter(publicEntry).map((e) => ({ configKey: e.configKey, configValue: e.configValue })),
     },
-    { method: 'OPTIONS', url: '/systemConfig/getGuestUserFlag', access: 'public', handler: () => flagOn(db, 'GUEST_LOGIN') },
-    { method: 'OPTIONS', url: '/systemConfig/getLandingSliderFlag', access: 'public', handler: () => flagOn(db, 'LANDING_SLIDER') },
-    { method: 'GET', url: '/systemConfig/isAllowRegister', access: 'public', handler: () => flagOn(db, 'ALLOW_REGISTER') },
+    { method: 'OPTIONS', url: '/systemConfig/getGuestUserFlag', access: 'public', summary: 'Whether guest sign-in is on', handler: () => flagOn(db, 'GUEST_LOGIN') },
+    { method: 'OPTIONS', url: '/systemConfig/getLandingSliderFlag', access: 'public', summary: 'Whether the landing page slider is on', handler: () => flagOn(db, 'LANDING_SLIDER') },
+    { method: 'GET', url: '/systemConfig/isAllowRegister', access: 'public', summary: 'Whether self-registration is on', handler: () => flagOn(db, 'ALLOW_REGISTER') },
     {
       method: 'GET',
       url: '/systemConfig/getContactUsInfo',
       access: 'public',
+      summary: 'Get the contact information',
       handler: async ({ headers }) => {
         const zh = localeOf(headers) === 'zh-CN';
         return (await readEntries(db, ['contact'])).map((e) => ({ configKey: e.configKey, configName: zh ? e.nameZh : e.nameEn, configValue: e.configValue ?? '' }));
@@ -63,6 +65,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       method: 'GET',
       url: '/systemConfig/getConfig',
       access: viewAccess,
+      summary: 'List system configuration entries',
       schema: { query: z.object({ group: z.enum(['company', 'contact', 'translation', 'switch', 'picture', 'account']).optional() }) },
       handler: ({ query }) => readEntries(db, query.group ? [query.group] : undefined),
     },
@@ -70,6 +73,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       method: 'GET',
       url: '/systemConfig/getSystemConfig',
       access: viewAccess,
+      summary: 'List translation and account settings',
       // The translation and account settings (caps, limits, password rules).
       handler: () => readEntries(db, ['translation', 'account']),
     },
@@ -77,6 +81,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       method: 'GET',
       url: '/systemConfig/getOneConfigInfo',
       access: 'signed-in',
+      summary: 'Get one system configuration entry',
       schema: { query: z.object({ configKey: z.string().min(1) }) },
       async handler({ query, caller }) {
         const entry = (await readEntries(db)).find((e) => e.configKey === query.configKey);
@@ -133,6 +138,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       method: 'GET',
       url: `${PICTURE_URL}/:name`,
       access: 'public',
+      summary: 'Get an uploaded configuration picture',
       schema: { params: z.object({ name: z.string().regex(/^[a-z_]+-[0-9a-f]{16}\.(png|jpg|webp|svg)$/) }) },
       async handler({ params }) {
         const key = `pictures/${params.name}`;

@@ -37,5 +37,5 @@ export async function expiringEngines(db: Kysely<any>, now: Date): Promise<{ ima
 }
 
 export function expiredEngineRoute(db: Kysely<any>, now: () => Date): RouteDefinition {
-  return { method: 'GET', url: '/translServiceInfo/getExpiredEngine', access: 'signed-in', handler: () => expiringEngines(db, now()) };
+  return { method: 'GET', url: '/translServiceInfo/getExpiredEngine', access: 'signed-in', summary: 'List engines expired or expiring within 7 days', handler: () => expiringEngines(db, now()) };
 }

@@ -94,6 +94,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       method: 'GET',
       url: '/messageRemind/messages',
       access: 'signed-in',
+      summary: 'List own messages',
       schema: { query: z.object({ isRead: flag.optional(), userId: z.coerce.number().int().positive().optional(), departmentId: z.coerce.number().int().positive().optional() }) },
       async handler({ caller, query, headers }) {
         if (query.userId !== undefined && query.userId !== caller!.userId) throw new ApiError(Codes.FORBIDDEN, 'Permission denied: you can only read your own messages');
@@ -110,6 +111,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       method: 'GET',
       url: '/messageRemind/messagesByPage',
       access: 'signed-in',
+      summary: 'List own messages by page',
       schema: {
         query: z.object({
           page: z.coerce.number().int().positive().default(1),
@@ -134,6 +136,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       method: 'GET',
       url: '/messageRemind/types',
       access: 'signed-in',
+      summary: 'List message types',
       handler: ({ headers }) => {
         const zh = localeOf(headers) === 'zh-CN';
         return MESSAGE_TYPES.map((t) => ({ type: t.type, name: zh ? t.zh : t.en, nameZh: t.zh, nameEn: t.en }));
@@ -143,6 +146,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       method: 'GET',
       url: '/messageRemind/unreadCount',
       access: 'signed-in',
+      summary: 'Count own unread messages',
       handler: ({ caller }) => unread(caller!.userId),
     },
     {

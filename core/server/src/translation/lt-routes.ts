@@ -94,6 +94,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     log: false,
     access: 'public',
     module: 'lt',
+    summary: 'Translate text (LibreTranslate)',
     async handler(req) {
       const p = await paramsOf(req);
       const q = p.q;
@@ -147,6 +148,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     log: false,
     access: 'public',
     module: 'lt',
+    summary: 'Detect the language of a text (LibreTranslate)',
     async handler(req) {
       const p = await paramsOf(req);
       if (typeof p.q !== 'string' || p.q === '') return fail(400, 'Invalid request: missing q parameter');
@@ -163,6 +165,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     url: '/lt/languages',
     access: 'public',
     module: 'lt',
+    summary: 'List the languages available for translation (LibreTranslate)',
     async handler() {
       const list = await deps.engines.languages();
       return json(
