@@ -301,6 +301,14 @@ describe('password expiry and change', () => {
     const pk2 = await key();
     const wrong = new URLSearchParams({ username: 'ager', oldPassword: encryptFor(pk2, 'nope-nope-1'), newPassword: encryptFor(pk2, 'Ager-pass-3'), publicKey: pk2 });
     expect((await k.call('GET', `/api/user/updatePasswordForced?${wrong}`)).body.msg).toBe('Bad credentials');
+    // Both attempts are in the operation log under the account they were for, passwords not stored.
+    let rows: { outcome: string; url: string }[] = [];
+    for (let i = 0; i < 40 && rows.length < 2; i++) {
+      rows = (await k.database.db.selectFrom('operation_log').select(['outcome', 'url', 'message']).where('operator_name', '=', 'ager').where('method', '=', 'GET').execute()) as typeof rows;
+      if (rows.length < 2) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(rows.map((r) => r.outcome).sort()).toEqual(['failure', 'success']);
+    expect(rows.every((r) => r.url === '/api/user/updatePasswordForced')).toBe(true);
     await setConfig('PASSWORD_MAX_AGE_DAYS', '90');
   });
 

@@ -173,6 +173,8 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/updatePasswordForced',
       access: 'public',
       summary: 'Change a password (also when expired)',
+      // A GET that changes data (spec 01 fixes the method): recorded like any change.
+      log: true,
       schema: { query: z.object({ oldPassword: base64Field, newPassword: base64Field, publicKey: base64Field, username: z.string().trim().optional() }) },
       async handler({ caller, query, ip }) {
         const at = now();

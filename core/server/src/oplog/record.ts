@@ -35,9 +35,11 @@ const ENVELOPE_CODE = /^\{"code":(-?\d+)/;
 function operatorName(request: FastifyRequest, signIn: boolean): string | null {
   if (request.caller) return request.caller.username;
   if (!signIn) return null;
-  // Sign-in calls name the account they were for; nothing else is read from the body.
+  // Sign-in calls name the account they were for (in the body, or the query of a GET such as the
+  // forced password change); nothing else is read from them.
   const body = request.body as Record<string, unknown> | null | undefined;
-  const name = body && typeof body === 'object' ? body.username : undefined;
+  const query = request.query as Record<string, unknown> | null | undefined;
+  const name = (body && typeof body === 'object' ? body.username : undefined) ?? (query && typeof query === 'object' ? query.username : undefined);
   return typeof name === 'string' ? name.trim().slice(0, 255) || null : null;
 }
 
