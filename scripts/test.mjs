@@ -44,7 +44,7 @@ function vitestCounts(file) {
 function playwrightCounts(file) {
   const r = readJson(file);
   if (!r?.stats) return null;
-  return { passed: (r.stats.expected ?? 0) + (r.stats.flaky ?? 0), failed: r.stats.unexpected ?? 0, skipped: r.stats.skipped ?? 0 };
+  return { passed: (r.stats.expected ?? 0) + (r.stats.flaky ?? 0), failed: r.stats.unexpected ?? 0, skipped: r.stats.skipped ?? 0, flaky: r.stats.flaky ?? 0 };
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -60,7 +60,8 @@ function add(name, counts, exitCode) {
   totals.passed += counts.passed;
   totals.failed += counts.failed;
   totals.skipped += counts.skipped;
-  lines.push(`${name}: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`);
+  const flaky = counts.flaky ? ` (${counts.flaky} of them flaky: failed once, passed on the retry)` : '';
+  lines.push(`${name}: ${counts.passed} passed${flaky}, ${counts.failed} failed, ${counts.skipped} skipped`);
 }
 
 async function main() {
