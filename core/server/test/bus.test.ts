@@ -80,6 +80,33 @@ describe(`event bus (${onPostgres ? 'postgres' : 'pglite'})`, () => {
     }
   });
 
+  it('lists only its own publications on localEvents', async () => {
+    const mine: DomainEvent[] = [];
+    const sub = bus.localEvents('local.check').subscribe((e) => mine.push(e));
+    await bus.publish({ type: 'local.check', payload: { n: 1 } });
+    await bus.publish({ type: 'other.type', payload: {} });
+    sub.unsubscribe();
+    expect(mine.map((e) => e.payload)).toEqual([{ n: 1 }]);
+  });
+
+  it.runIf(onPostgres)('keeps another instance\'s events off localEvents', async () => {
+    const otherDatabase = await t.open();
+    const other = await createEventBus(otherDatabase, { logger });
+    try {
+      const everything = collect(bus, 'from.there');
+      const mine: DomainEvent[] = [];
+      const sub = bus.localEvents('from.there').subscribe((e) => mine.push(e));
+      await other.publish({ type: 'from.there', payload: {} });
+      await expect.poll(() => everything.seen.length, { timeout: 5000 }).toBe(1);
+      await settle(300);
+      expect(mine).toEqual([]);
+      sub.unsubscribe();
+    } finally {
+      await other.close();
+      await otherDatabase.close();
+    }
+  });
+
   it.runIf(onPostgres)('carries an event too large for NOTIFY through the payload table, in order', async () => {
     const otherDatabase = await t.open();
     const other = await createEventBus(otherDatabase, { logger });

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { EventBus } from '@linguaport/sdk/server';
-import type { Subscription } from 'rxjs';
+import type { DomainEvent, EventBus } from '@linguaport/sdk/server';
+import type { Observable, Subscription } from 'rxjs';
 
 /**
  * `permissions.changed`: tells the affected users' consoles to reload their menus and buttons
@@ -39,9 +39,13 @@ export async function notifyPermissionsChanged(bus: EventBus, db: Kysely<any>, c
   return userIds;
 }
 
-/** The bridge: `access.changed` {roleIds?, userIds?, all?} from a plugin becomes `permissions.changed`. */
-export function bridgeAccessChanged(bus: EventBus, db: Kysely<any>, onError: (err: Error) => void): Subscription {
-  return bus.events(ACCESS_CHANGED).subscribe((event) => {
+/**
+ * The bridge: `access.changed` {roleIds?, userIds?, all?} from a plugin becomes `permissions.changed`.
+ * Only the instance where it was published bridges it (the result reaches every instance anyway), so
+ * consoles reload once however many server instances share the database.
+ */
+export function bridgeAccessChanged(bus: EventBus & { localEvents(type?: string): Observable<DomainEvent> }, db: Kysely<any>, onError: (err: Error) => void): Subscription {
+  return bus.localEvents(ACCESS_CHANGED).subscribe((event) => {
     const p = (event.payload ?? {}) as Record<string, unknown>;
     notifyPermissionsChanged(bus, db, { roleIds: ids(p.roleIds), userIds: ids(p.userIds), all: p.all === true }).catch(onError);
   });

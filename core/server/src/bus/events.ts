@@ -12,7 +12,14 @@ const STORED_PAYLOAD_TTL = '10 minutes';
 /** On the wire: the sending instance, and the event itself or the id of its stored copy. */
 type Wire = { o: string; e: DomainEvent } | { o: string; ref: string };
 
-export type KernelEventBus = EventBus & { close(): Promise<void> };
+export type KernelEventBus = EventBus & {
+  /**
+   * Only the events published by this instance. A kernel reaction that itself publishes (a bridge
+   * from one event to another) listens here, so N instances do not each react to the same event.
+   */
+  localEvents(type?: string): Observable<DomainEvent>;
+  close(): Promise<void>;
+};
 
 function checkEvent(event: DomainEvent): void {
   if (!event || typeof event.type !== 'string' || !event.type.trim()) {
@@ -29,6 +36,7 @@ function checkEvent(event: DomainEvent): void {
 export async function createEventBus(database: Database, options: { logger?: Pick<Logger, 'error'> } = {}): Promise<KernelEventBus> {
   const logger = options.logger ?? { error: (msg: string) => console.error(msg) };
   const subject = new Subject<DomainEvent>();
+  const local = new Subject<DomainEvent>();
   const instance = randomUUID();
   const shared = database.kind === 'postgres';
   let closed = false;
@@ -82,11 +90,17 @@ export async function createEventBus(database: Database, options: { logger?: Pic
         await database.notify(EVENTS_CHANNEL, wire);
       }
       deliver(body);
+      if (!closed) local.next(JSON.parse(body) as DomainEvent);
     },
 
     events(type?: string): Observable<DomainEvent> {
       const all = subject.asObservable();
       return type ? all.pipe(filter((event) => event.type === type)) : all;
+    },
+
+    localEvents(type?: string): Observable<DomainEvent> {
+      const mine = local.asObservable();
+      return type ? mine.pipe(filter((event) => event.type === type)) : mine;
     },
 
     async close() {
@@ -95,6 +109,7 @@ export async function createEventBus(database: Database, options: { logger?: Pic
       await unlisten?.();
       await receiving;
       subject.complete();
+      local.complete();
     },
   };
 }
