@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, Callout, Card, H5, HTMLTable, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { useApi, useBus, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import type { MetricsSnapshot } from '../server/metrics.js';
@@ -67,58 +67,61 @@ export function MetricsTile() {
         <H5>
           {t('service')} <Tag minimal>{t('serviceTotal', { rss: bytes(snapshot.service.rssBytes), cpu: snapshot.service.cpuPercent ?? '…' })}</Tag>
         </H5>
-        <HTMLTable compact striped style={{ width: '100%' }} data-testid="service-groups">
-          <thead>
-            <tr>
-              <th>{t('serviceGroup')}</th>
-              <th>{t('processes')}</th>
-              <th>{t('cpu')}</th>
-              <th>{t('memory')}</th>
-              <th>{t('ioRead')}</th>
-              <th>{t('ioWrite')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {snapshot.service.groups.map((g) => (
-              <tr key={g.key}>
-                <td>{g.kind === 'server' ? t('groupServer') : g.kind === 'engine-node' ? t('groupNode', { name: g.label }) : t('groupOther')}</td>
-                <td>{g.processCount}</td>
-                <td>{g.cpuPercent === null ? '…' : `${g.cpuPercent}%`}</td>
-                <td>{bytes(g.rssBytes)}</td>
-                <td>{g.ioReadPerSec === null ? '–' : `${bytes(g.ioReadPerSec)}/s`}</td>
-                <td>{g.ioWritePerSec === null ? '–' : `${bytes(g.ioWritePerSec)}/s`}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
+        <UsageTable
+          testId="service-groups"
+          head={[t('serviceGroup'), t('processes')]}
+          rows={snapshot.service.groups.map((g) => ({
+            key: g.key,
+            cells: [g.kind === 'server' ? t('groupServer') : g.kind === 'engine-node' ? t('groupNode', { name: g.label }) : t('groupOther'), g.processCount],
+            usage: g,
+          }))}
+        />
         <Button variant="minimal" size="small" icon={showProcesses ? 'chevron-up' : 'chevron-down'} text={showProcesses ? t('hideProcesses') : t('showProcesses', { count: snapshot.service.processes.length })} onClick={() => setShowProcesses(!showProcesses)} data-testid="toggle-processes" />
         {showProcesses && (
-          <HTMLTable compact striped style={{ width: '100%' }}>
-            <thead>
-              <tr>
-                <th>{t('process')}</th>
-                <th>PID</th>
-                <th>{t('cpu')}</th>
-                <th>{t('memory')}</th>
-                <th>{t('ioRead')}</th>
-                <th>{t('ioWrite')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {snapshot.service.processes.map((p) => (
-                <tr key={p.pid}>
-                  <td>{p.name} {p.role === 'server' && <Tag minimal intent={Intent.PRIMARY}>{t('server')}</Tag>}</td>
-                  <td>{p.pid}</td>
-                  <td>{p.cpuPercent === null ? '…' : `${p.cpuPercent}%`}</td>
-                  <td>{bytes(p.rssBytes)}</td>
-                  <td>{p.ioReadPerSec === null ? '–' : `${bytes(p.ioReadPerSec)}/s`}</td>
-                  <td>{p.ioWritePerSec === null ? '–' : `${bytes(p.ioWritePerSec)}/s`}</td>
-                </tr>
-              ))}
-            </tbody>
-          </HTMLTable>
+          <UsageTable
+            head={[t('process'), 'PID']}
+            rows={snapshot.service.processes.map((p) => ({
+              key: String(p.pid),
+              cells: [<>{p.name} {p.role === 'server' && <Tag minimal intent={Intent.PRIMARY}>{t('server')}</Tag>}</>, p.pid],
+              usage: p,
+            }))}
+          />
         )}
       </Card>
     </div>
+  );
+}
+
+interface Usage {
+  cpuPercent: number | null;
+  rssBytes: number;
+  ioReadPerSec: number | null;
+  ioWritePerSec: number | null;
+}
+
+/** A service table: two leading columns of its own, then CPU, memory and IO (unknown rates shown as such). */
+function UsageTable({ head, rows, testId }: { head: [string, string]; rows: { key: string; cells: [ReactNode, ReactNode]; usage: Usage }[]; testId?: string }) {
+  const { t } = useTranslation();
+  const rate = (v: number | null) => (v === null ? '–' : `${bytes(v)}/s`);
+  return (
+    <HTMLTable compact striped style={{ width: '100%' }} data-testid={testId}>
+      <thead>
+        <tr>
+          {[...head, t('cpu'), t('memory'), t('ioRead'), t('ioWrite')].map((h) => <th key={h}>{h}</th>)}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(({ key, cells, usage }) => (
+          <tr key={key}>
+            <td>{cells[0]}</td>
+            <td>{cells[1]}</td>
+            <td>{usage.cpuPercent === null ? '…' : `${usage.cpuPercent}%`}</td>
+            <td>{bytes(usage.rssBytes)}</td>
+            <td>{rate(usage.ioReadPerSec)}</td>
+            <td>{rate(usage.ioWritePerSec)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </HTMLTable>
   );
 }
