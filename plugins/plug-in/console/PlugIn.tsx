@@ -118,6 +118,9 @@ function Plugins({ source }: { source: 'package' | 'builtin' }) {
                 {source === 'package' && <td><Tag minimal intent={p.signatureState === 'verified' ? Intent.SUCCESS : Intent.WARNING}>{t(`sig_${p.signatureState}`, { defaultValue: p.signatureState })}</Tag></td>}
                 <td data-testid={`plugin-health-${p.id}`}>
                   {p.flagged ? <Tag intent={Intent.DANGER} icon="warning-sign">{t('flagged', { count: p.failures, users: p.failureUsers })}</Tag> : p.failures ? t('failures', { count: p.failures }) : t('healthy')}
+                  {p.serverPart === 'failed' && (
+                    <Tag intent={Intent.DANGER} icon="error" title={p.serverError ?? undefined} style={{ marginLeft: 4 }} data-testid={`plugin-server-failed-${p.id}`}>{t('serverFailedShort')}</Tag>
+                  )}
                 </td>
                 <td style={{ whiteSpace: 'nowrap' }}>
                   <Button small variant="minimal" text={t('details')} onClick={() => setDetails(p.id)} data-testid={`plugin-details-${p.id}`} />
