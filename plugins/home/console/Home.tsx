@@ -20,7 +20,8 @@ interface EngineHealth {
   nodes: { id: number; health: string }[];
 }
 
-const engineState = (e: EngineHealth) => (!e.enabled ? 'disabled' : e.expired ? 'expired' : e.ready ? 'ready' : 'down');
+const engineState = (e: EngineHealth) =>
+  !e.enabled ? 'disabled' : e.expired ? 'expired' : e.ready ? 'ready' : e.nodes.some((n) => n.health === 'starting') ? 'starting' : 'down';
 
 type Load = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; health: Health };
 

@@ -51,7 +51,8 @@ export interface EngineOverview {
   expired: boolean;
   /** Enabled, unexpired, and a node of it answers its health check. */
   ready: boolean;
-  nodes: { id: number; kind: string; desired: 'running' | 'stopped'; health: EngineNodeStatus['health'] }[];
+  /** A node being started (APy loading its pairs) reads `starting`. */
+  nodes: { id: number; kind: string; desired: 'running' | 'stopped'; health: EngineNodeStatus['health'] | 'starting' }[];
 }
 
 export interface TranslationService extends EngineService {
@@ -374,7 +375,9 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       const t = now().getTime();
       return engines.map((e) => {
         const expired = !!e.expires_at && new Date(e.expires_at).getTime() <= t;
-        const list = e.node_ids.filter((id) => nodes.has(id)).map((id) => ({ id, kind: nodes.get(id)!.kind, desired: nodes.get(id)!.desired_state, health: status(id).health }));
+        const list = e.node_ids
+          .filter((id) => nodes.has(id))
+          .map((id) => ({ id, kind: nodes.get(id)!.kind, desired: nodes.get(id)!.desired_state, health: !runtimes.has(id) && starting.has(id) ? ('starting' as const) : status(id).health }));
         return { id: e.id, name: e.name, enabled: e.enabled, expired, ready: e.enabled && !expired && list.some((n) => n.health === 'healthy'), nodes: list };
       });
     },

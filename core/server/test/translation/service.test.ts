@@ -40,7 +40,10 @@ describe.skipIf(!installed)('translation service across restarts', () => {
   it('starts the seeded node at start-up and translates, and starts it again after a restart', async () => {
     let s = await start();
     const [node] = await t.database.db.selectFrom('engine_nodes').selectAll().execute();
+    // While APy loads its pairs the overview says the node is starting, not stopped.
+    expect(s.overview()[0]).toMatchObject({ name: 'Apertium', ready: false, nodes: [{ id: node.id, health: 'starting', desired: 'running' }] });
     await until(() => s.nodes.status(node.id).health === 'healthy');
+    expect(s.overview()[0]).toMatchObject({ ready: true, nodes: [{ id: node.id, health: 'healthy' }] });
     const r = await s.translate({ text: 'The cat is sleeping.', source: 'en', target: 'es', callerId: 7, channel: 'text' });
     expect(r.text).toMatch(/gato/);
     await s.close();
