@@ -45,21 +45,19 @@ test('a dictionary type added in the browser opens its entries with the type nam
   await expect(page.getByTestId('dictionary-entries-view')).toBeVisible();
   await expect(page.locator('.lp-header')).toContainText(name);
 
-  await page.getByRole('button', { name: 'Add entry' }).click();
-  await page.locator('#field-name').fill('Second');
-  await page.locator('#field-code').fill('second');
-  await page.locator('#field-value').fill('2');
-  await page.locator('#field-sort').fill('0');
-  await page.getByTestId('form-submit').click();
+  const addEntry = async (name: string, value: string, sort: string) => {
+    await page.getByRole('button', { name: 'Add entry' }).click();
+    await page.locator('#field-name').fill(name);
+    await page.locator('#field-code').fill(name.toLowerCase());
+    await page.locator('#field-value').fill(value);
+    await page.locator('#field-sort').fill(sort);
+    await page.getByTestId('form-submit').click();
+  };
+  await addEntry('Second', '2', '0');
   await expect(page.getByTestId('error-sort')).toBeVisible(); // a positive integer only
   await page.locator('#field-sort').fill('2');
   await page.getByTestId('form-submit').click();
-  await page.getByRole('button', { name: 'Add entry' }).click();
-  await page.locator('#field-name').fill('First');
-  await page.locator('#field-code').fill('first');
-  await page.locator('#field-value').fill('1');
-  await page.locator('#field-sort').fill('1');
-  await page.getByTestId('form-submit').click();
+  await addEntry('First', '1', '1');
   const rows = page.locator('tbody tr[data-testid^="dict-entry-"]');
   await expect(rows).toHaveCount(2);
   await expect(rows.first()).toContainText('First');

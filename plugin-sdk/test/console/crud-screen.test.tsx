@@ -2,7 +2,7 @@
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PlatformContext, useCrudScreen, type CrudScreen, type Notifier, type PlatformServices } from '../../src/console/index.js';
+import { PlatformContext, rowCalls, useCrudScreen, type ApiClient, type CrudScreen, type Notifier, type PlatformServices } from '../../src/console/index.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
@@ -71,5 +71,25 @@ describe('useCrudScreen', () => {
     await act(() => crud().remove(async () => { ran = true; }));
     expect(ran).toBe(false);
     expect(crud().refreshKey).toBe(0);
+  });
+});
+
+describe('rowCalls', () => {
+  it('adds, updates and deletes under one base path with the given options', async () => {
+    const sent: unknown[][] = [];
+    const api = {
+      post: async (...args: unknown[]) => void sent.push(['post', ...args]),
+      put: async (...args: unknown[]) => void sent.push(['put', ...args]),
+      delete: async (...args: unknown[]) => (sent.push(['delete', ...args]), { deleted: 2 }),
+    } as unknown as ApiClient;
+    const calls = rowCalls(api, '/role', { silent: true });
+    await calls.save(null, { name: 'a' });
+    await calls.save(7, { name: 'b' });
+    expect(await calls.remove([3, 4])).toEqual({ deleted: 2 });
+    expect(sent).toEqual([
+      ['post', '/role/add', { name: 'a' }, { silent: true }],
+      ['put', '/role/update', { name: 'b', id: 7 }, { silent: true }],
+      ['delete', '/role/delete', { silent: true, params: { ids: '3,4' } }],
+    ]);
   });
 });

@@ -6,6 +6,7 @@ import {
   PagedTable,
   SearchBar,
   recordsLoader,
+  rowCalls,
   useApi,
   useCrudScreen,
   usePermission,
@@ -37,16 +38,12 @@ export function Departments() {
 
   const load = recordsLoader<DepartmentRow>(api, '/department/getDepartmentByPage', filters);
 
+  const calls = rowCalls(api, '/department', { silent: true });
   const save = (values: FormValues) => crud.save(async (row) => {
-    if (row === 'new') await api.post('/department/add', values, { silent: true });
-    else await api.put('/department/update', { ...values, id: row.id }, { silent: true });
+    await calls.save(row === 'new' ? null : row.id, values);
     return t('saved');
   });
-
-  const remove = () => crud.remove(async (rows) => {
-    const res = await api.delete<{ deleted: number }>('/department/delete', { params: { ids: rows.map((r) => r.id).join(',') }, silent: true });
-    return t('deletedN', { count: res.deleted });
-  });
+  const remove = () => crud.remove(async (rows) => t('deletedN', { count: (await calls.remove(rows.map((r) => r.id))).deleted }));
 
   const columns: PagedColumn<DepartmentRow>[] = [
     { key: 'name', title: t('name'), render: (r) => <>{r.name} {r.isDefault && <Tag minimal>{t('default')}</Tag>}</> },

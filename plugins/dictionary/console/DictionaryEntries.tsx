@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, H3, Intent } from '@blueprintjs/core';
-import { ConfirmDialog, FormDialog, PagedTable, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult, type ViewProps } from '@linguaport/sdk/console';
+import { ConfirmDialog, FormDialog, PagedTable, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult, type ViewProps } from '@linguaport/sdk/console';
 import { dictEntrySchema } from '../shared/schemas.js';
 import { DICT_TYPE_KEY, type DictType } from './DictionaryTypes.js';
 
@@ -97,9 +97,7 @@ export function DictionaryEntries({ query }: ViewProps) {
         ]}
         onClose={crud.stopEditing}
         onSubmit={(values) => crud.save(async (entry) => {
-          const body = { ...values, typeId };
-          if (entry.id) await api.put('/dictData/update', { ...body, id: entry.id });
-          else await api.post('/dictData/add', body);
+          await rowCalls(api, '/dictData').save(entry.id ?? null, { ...values, typeId });
           return t('saved');
         })}
       />
@@ -112,7 +110,7 @@ export function DictionaryEntries({ query }: ViewProps) {
         intent="danger"
         onClose={crud.stopDeleting}
         onConfirm={() => crud.remove(async (entries) => {
-          await api.delete('/dictData/delete', { params: { ids: entries.map((d) => d.id).join(',') } });
+          await rowCalls(api, '/dictData').remove(entries.map((d) => d.id));
         })}
       />
     </div>

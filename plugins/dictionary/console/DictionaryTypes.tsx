@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, H3, Intent, Tag } from '@blueprintjs/core';
-import { ConfirmDialog, FormDialog, PagedTable, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
+import { ConfirmDialog, FormDialog, PagedTable, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
 import { dictTypeSchema } from '../shared/schemas.js';
 import { formatDate } from '@linguaport/sdk/shared';
 
@@ -90,9 +90,7 @@ export function DictionaryTypes() {
         ]}
         onClose={crud.stopEditing}
         onSubmit={(values) => crud.save(async (type) => {
-          const body = { ...values, enabled: values.enabled !== false };
-          if (type.id) await api.put('/dictType/update', { ...body, id: type.id });
-          else await api.post('/dictType/add', body);
+          await rowCalls(api, '/dictType').save(type.id ?? null, { ...values, enabled: values.enabled !== false });
           return t('saved');
         })}
       />
@@ -105,7 +103,7 @@ export function DictionaryTypes() {
         intent="danger"
         onClose={crud.stopDeleting}
         onConfirm={() => crud.remove(async (types) => {
-          await api.delete('/dictType/delete', { params: { ids: types.map((d) => d.id).join(',') } });
+          await rowCalls(api, '/dictType').remove(types.map((d) => d.id));
         })}
       />
     </div>

@@ -7,6 +7,7 @@ import {
   useCrudScreen,
   usePermission,
   useTranslation,
+  rowCalls,
   type ApiErrorInfo,
   type FormField,
   type FormValues,
@@ -105,8 +106,7 @@ export function Limit() {
 
   const save = (values: FormValues) => crud.save(async ({ node: target }) => {
     const body = { ...values, parentId: values.parentId ?? null, sort: Number(values.sort) };
-    if (target) await api.put('/permissionMenu/update', { ...body, id: target.id }, { silent: true });
-    else await api.post('/permissionMenu/add', body, { silent: true });
+    await rowCalls(api, '/permissionMenu', { silent: true }).save(target?.id ?? null, body);
     return t('saved');
   });
 

@@ -6,6 +6,7 @@ import {
   PagedTable,
   SearchBar,
   recordsLoader,
+  rowCalls,
   useApi,
   useCrudScreen,
   usePermission,
@@ -29,16 +30,12 @@ export function Roles() {
 
   const load = recordsLoader<RoleRow>(api, '/role/getRoleByPage', filters);
 
+  const calls = rowCalls(api, '/role', { silent: true });
   const save = (values: FormValues) => crud.save(async (row) => {
-    if (row === 'new') await api.post('/role/add', values, { silent: true });
-    else await api.put('/role/update', { ...values, id: row.id }, { silent: true });
+    await calls.save(row === 'new' ? null : row.id, values);
     return t('saved');
   });
-
-  const remove = () => crud.remove(async (rows) => {
-    const res = await api.delete<{ deleted: number }>('/role/delete', { params: { ids: rows.map((r) => r.id).join(',') }, silent: true });
-    return t('deletedN', { count: res.deleted });
-  });
+  const remove = () => crud.remove(async (rows) => t('deletedN', { count: (await calls.remove(rows.map((r) => r.id))).deleted }));
 
   const columns: PagedColumn<RoleRow>[] = [
     { key: 'name', title: t('name'), render: (r) => <>{r.name} {r.isSuper && <Tag minimal intent="primary">{t('super')}</Tag>} {r.isDefault && <Tag minimal>{t('default')}</Tag>}</> },

@@ -43,6 +43,20 @@ function parseIds(v: unknown): unknown[] {
  * Edit, model, model language and abbreviation dialogs of one engine (spec 01 section 7.5).
  * Each submits straight to its server call; FormDialog places the server's 400 beside fields.
  */
+/** The engine form of the add and edit dialogs: the edit dialog adds its own fields before the container count. */
+export function engineFields(t: (key: string) => string, extra: FormField[] = []): FormField[] {
+  return [
+    { name: 'name', label: t('engineName'), required: true },
+    { name: 'imageName', label: t('imageName'), required: true, helperText: t('imageNameHelp') },
+    { name: 'sourceLanguage', label: t('sourceLanguage'), placeholder: t('any') },
+    { name: 'targetLanguage', label: t('targetLanguage'), placeholder: t('any') },
+    { name: 'domain', label: t('domain') },
+    { name: 'consumer', label: t('consumer') },
+    ...extra,
+    { name: 'containerCount', label: t('containers'), type: 'number' },
+  ];
+}
+
 export function EngineDialogs({ engine, nodes, open, onClose, onChanged }: { engine: EditableEngine; nodes: PairNode[]; open: 'edit' | 'model' | 'language' | 'abbreviations' | null; onClose(): void; onChanged(): void }) {
   const { t } = useTranslation();
   const api = useApi();
@@ -70,18 +84,11 @@ export function EngineDialogs({ engine, nodes, open, onClose, onChanged }: { eng
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, engine.id, open]);
 
-  const editFields: FormField[] = [
-    { name: 'name', label: t('engineName'), required: true },
-    { name: 'imageName', label: t('imageName'), required: true, helperText: t('imageNameHelp') },
-    { name: 'sourceLanguage', label: t('sourceLanguage'), placeholder: t('any') },
-    { name: 'targetLanguage', label: t('targetLanguage'), placeholder: t('any') },
-    { name: 'domain', label: t('domain') },
-    { name: 'consumer', label: t('consumer') },
+  const editFields = engineFields(t, [
     { name: 'nodeIds', label: t('nodeIds'), helperText: t('nodeIdsHelp') },
     { name: 'expiresAt', label: t('expiryTime'), type: 'datetime', helperText: t('expiryTimeHelp') },
     { name: 'enabled', label: t('enabled'), type: 'checkbox' },
-    { name: 'containerCount', label: t('containers'), type: 'number' },
-  ];
+  ]);
   const edit = async (v: FormValues) => {
     const expires = textOrNull(v.expiresAt);
     await api.put(

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Card, H4, HTMLTable, Intent, Tag } from '@blueprintjs/core';
-import { EngineDialogs, type EditableEngine } from './engine-dialogs.js';
+import { EngineDialogs, engineFields, type EditableEngine } from './engine-dialogs.js';
 import { ConfirmDialog, definePlugin, FormDialog, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 
@@ -234,15 +234,6 @@ function Service() {
   useEffect(load, [load]);
   const permissions = usePermission();
   const [adding, setAdding] = useState(false);
-  const engineFields: FormField[] = [
-    { name: 'name', label: t('engineName'), required: true },
-    { name: 'imageName', label: t('imageName'), required: true, helperText: t('imageNameHelp') },
-    { name: 'sourceLanguage', label: t('sourceLanguage'), placeholder: t('any') },
-    { name: 'targetLanguage', label: t('targetLanguage'), placeholder: t('any') },
-    { name: 'domain', label: t('domain') },
-    { name: 'consumer', label: t('consumer') },
-    { name: 'containerCount', label: t('containers'), type: 'number' },
-  ];
   return (
     <div data-testid="service-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
       {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
@@ -254,7 +245,7 @@ function Service() {
       <FormDialog
         isOpen={adding}
         title={t('addEngine')}
-        fields={engineFields}
+        fields={engineFields(t)}
         initialValues={{ containerCount: 1 }}
         onSubmit={async (v) => {
           const body = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '' && x !== undefined && x !== null));

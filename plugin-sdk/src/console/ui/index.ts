@@ -12,7 +12,7 @@ import type {
 export type * from './types.js';
 
 // State, not components: loaded with the SDK module rather than with the kit's chunk.
-export { useCrudScreen, recordsLoader, type CrudScreen, type CrudScreenOptions } from './useCrudScreen.js';
+export { useCrudScreen, recordsLoader, rowCalls, type CrudScreen, type CrudScreenOptions } from './useCrudScreen.js';
 
 /**
  * The shared UI kit as seen by plugins. `@linguaport/sdk/console` is registered eagerly by the host

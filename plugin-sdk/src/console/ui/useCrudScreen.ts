@@ -1,5 +1,5 @@
 import { useCallback, useRef, useState } from 'react';
-import { useNotify, type ApiClient } from '../index.js';
+import { useNotify, type ApiClient, type RequestOptions } from '../index.js';
 import type { PageQuery, PageResult } from './types.js';
 
 export interface CrudScreenOptions {
@@ -76,4 +76,16 @@ export function recordsLoader<Row>(api: ApiClient, url: string, filters: Record<
     api
       .get<{ records: Row[]; total: number }>(url, { params: { ...filters, pageNum: q.page, pageSize: q.pageSize, sortBy: q.sortBy, sortOrder: q.sortOrder }, silent: true })
       .then((p) => ({ rows: p.records, total: p.total }));
+}
+
+/**
+ * The kernel's add/update/delete convention under one base path: `POST <base>/add`, `PUT <base>/update`
+ * with the row's id, `DELETE <base>/delete?ids=1,2` (which answers `{deleted}`).
+ */
+export function rowCalls(api: ApiClient, base: string, options: Pick<RequestOptions, 'silent'> = {}) {
+  return {
+    /** Adds when `id` is null, else updates that row. */
+    save: (id: number | null, body: Record<string, unknown>) => (id === null ? api.post(`${base}/add`, body, options) : api.put(`${base}/update`, { ...body, id }, options)),
+    remove: (ids: number[]) => api.delete<{ deleted: number }>(`${base}/delete`, { ...options, params: { ids: ids.join(',') } }),
+  };
 }
