@@ -250,8 +250,6 @@ export interface EngineNodeStatus {
   lastError: string | null;
   pairs: { source: string; target: string }[];
   inFlight: number;
-  /** The node's own local process (an APy the platform runs), when there is one. */
-  pid?: number | null;
 }
 
 export type LicenceVerdict =
@@ -283,6 +281,8 @@ export interface EngineService {
     /** Runs a health check now. */
     check(nodeId: number): Promise<EngineNodeStatus>;
     status(nodeId: number): EngineNodeStatus;
+    /** The nodes this platform runs as local processes (an APy), with their process ids. */
+    local(): { id: number; name: string; pid: number }[];
     /** Re-reads engines and nodes after the tables changed; stops runtimes of deleted nodes. */
     reload(): Promise<void>;
   };

@@ -29,18 +29,7 @@ export default defineServerPlugin({
     let diskPath = dirname(ctx.storage.path('metrics'));
     while (!existsSync(diskPath) && dirname(diskPath) !== diskPath) diskPath = dirname(diskPath);
     // The engine nodes the platform runs itself (local APy processes), to group their processes.
-    const nodeProcesses = async () => {
-      if (!(await tableExists(ctx.db, 'engine_nodes'))) return [];
-      const rows = await ctx.db.selectFrom('engine_nodes').select(['id', 'container_name']).execute();
-      return rows.flatMap((r) => {
-        try {
-          const pid = ctx.engines.nodes.status(r.id).pid;
-          return pid ? [{ nodeId: r.id as number, name: String(r.container_name ?? `#${r.id}`), pid }] : [];
-        } catch {
-          return [];
-        }
-      });
-    };
+    const nodeProcesses = async () => ctx.engines.nodes.local().map((n) => ({ nodeId: n.id, name: n.name, pid: n.pid }));
     const sampler = new Sampler({ diskPath, nodeProcesses });
     const watchers = new Map<number, number>(); // userId -> lease end
     let timer: NodeJS.Timeout | null = null;

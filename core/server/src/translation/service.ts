@@ -76,6 +76,7 @@ interface EngineRow {
 
 interface NodeRow {
   id: number;
+  container_name: string | null;
   kind: NodeKind;
   base_url: string | null;
   api_key_sealed: string | null;
@@ -108,7 +109,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
 
   async function load(): Promise<void> {
     engines = (await db.selectFrom('engines').selectAll().orderBy('id').execute()) as EngineRow[];
-    const rows = (await db.selectFrom('engine_nodes').select(['id', 'kind', 'base_url', 'api_key_sealed', 'model', 'languages', 'desired_state']).execute()) as NodeRow[];
+    const rows = (await db.selectFrom('engine_nodes').select(['id', 'container_name', 'kind', 'base_url', 'api_key_sealed', 'model', 'languages', 'desired_state']).execute()) as NodeRow[];
     nodes = new Map(rows.map((n) => [n.id, n]));
     for (const [id, runtime] of runtimes) {
       if (!nodes.has(id)) {
@@ -211,7 +212,6 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       lastError: r?.lastError ?? null,
       pairs: r?.pairs ?? [],
       inFlight: r?.inFlight ?? 0,
-      pid: r?.apy?.running ? r.apy.pid : null,
     };
   }
 
@@ -424,6 +424,13 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
         return status(id);
       },
       status,
+      local() {
+        const out: { id: number; name: string; pid: number }[] = [];
+        for (const [id, r] of runtimes) {
+          if (r.apy?.running) out.push({ id, name: nodes.get(id)?.container_name || `#${id}`, pid: r.apy.pid });
+        }
+        return out;
+      },
       async reload() {
         await load();
         await loadKnownPairs();

@@ -44,6 +44,8 @@ describe.skipIf(!installed)('translation service across restarts', () => {
     expect(s.overview()[0]).toMatchObject({ name: 'Apertium', ready: false, nodes: [{ id: node.id, health: 'starting', desired: 'running' }] });
     await until(() => s.nodes.status(node.id).health === 'healthy');
     expect(s.overview()[0]).toMatchObject({ ready: true, nodes: [{ id: node.id, health: 'healthy' }] });
+    // Its APy is a local process, named after the node, for the dashboard's process groups.
+    expect(s.nodes.local()).toEqual([{ id: node.id, name: 'apertium-local', pid: expect.any(Number) }]);
     const r = await s.translate({ text: 'The cat is sleeping.', source: 'en', target: 'es', callerId: 7, channel: 'text' });
     expect(r.text).toMatch(/gato/);
     await s.close();
