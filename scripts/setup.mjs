@@ -18,6 +18,8 @@ export const SYSTEM_PACKAGES = {
     { pkg: 'apertium-eng-spa', feature: 'built-in Apertium translation engine' },
     { pkg: 'apertium-eng-cat', feature: 'built-in Apertium translation engine' },
     { pkg: 'apertium-fr-es', feature: 'built-in Apertium translation engine' },
+    // Apertium's html and rtf formats run through transfuse (tf-extract, tf-inject).
+    { pkg: 'transfuse', check: '/usr/bin/tf-extract', feature: 'html and rtf input to the built-in Apertium engine' },
   ],
   test: [
     { pkg: 'chromium', check: '/usr/bin/chromium', feature: 'end-to-end tests in Chromium' },
