@@ -7,4 +7,7 @@ export * from './checks.js';
 export * from './validation-messages.js';
 export * from './format.js';
 export * from './mime.js';
+export * from './api-keys.js';
 export { z } from 'zod';
+export * from './state-machine.js';
+export * from './states.js';
