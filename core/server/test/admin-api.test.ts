@@ -255,6 +255,38 @@ describe('system configuration', () => {
     expect((await callEn('GET', '/api/systemConfig/getOneConfigInfo?configKey=SITE_TITLE', nobodyToken)).body.data.configValue).toBe('Linguaport');
   });
 
+  it('never reads a secret back: every read shows a mask, the mask saved back keeps it, a new value replaces it, empty clears it', async () => {
+    const stored = async () => (await k.database.query<{ v: string }>(`select config_value as v from system_config where config_key = 'DEFAULT_PASSWORD'`, []))[0]!.v;
+    const original = await stored();
+    expect(original.length).toBeGreaterThanOrEqual(8);
+    const shown = async () => {
+      const all = [
+        ...(await callEn('GET', '/api/systemConfig/getConfig', configAdminToken)).body.data,
+        ...(await callEn('GET', '/api/systemConfig/getConfig?group=account', configAdminToken)).body.data,
+        ...(await callEn('GET', '/api/systemConfig/getSystemConfig', configAdminToken)).body.data,
+        (await callEn('GET', '/api/systemConfig/getOneConfigInfo?configKey=DEFAULT_PASSWORD', configAdminToken)).body.data,
+      ].filter((e: any) => e.configKey === 'DEFAULT_PASSWORD');
+      expect(all).toHaveLength(4);
+      return [...new Set(all.map((e: any) => e.configValue))];
+    };
+    expect(await shown()).toEqual(['********']);
+    // A form saved with the mask untouched (next to a real change) keeps the stored secret.
+    const kept = await callEn('PUT', '/api/systemConfig/updateConfig', configAdminToken, { entries: [{ configKey: 'DEFAULT_PASSWORD', configValue: '********' }, { configKey: 'PASSWORD_MAX_AGE_DAYS', configValue: '90' }] });
+    expect(kept.body.data.updated).toEqual(['PASSWORD_MAX_AGE_DAYS']);
+    expect(await stored()).toBe(original);
+    const socket = await connect(nobodyToken);
+    expect((await callEn('PUT', '/api/systemConfig/updateConfig', configAdminToken, { configKey: 'DEFAULT_PASSWORD', configValue: 'Another-Default-9' })).body.code).toBe(200);
+    expect(JSON.stringify((await socket.waitFor('systemConfig.changed', (p) => p.keys.includes('DEFAULT_PASSWORD'))).payload)).not.toContain('Another-Default-9');
+    socket.close();
+    expect(await stored()).toBe('Another-Default-9');
+    expect(await shown()).toEqual(['********']);
+    expect((await callEn('PUT', '/api/systemConfig/updateConfig', configAdminToken, { configKey: 'DEFAULT_PASSWORD', configValue: 'short' })).status).toBe(400);
+    expect((await callEn('PUT', '/api/systemConfig/updateConfig', configAdminToken, { configKey: 'DEFAULT_PASSWORD', configValue: '' })).body.code).toBe(200);
+    expect(await shown()).toEqual(['']);
+    await callEn('PUT', '/api/systemConfig/updateConfig', configAdminToken, { configKey: 'DEFAULT_PASSWORD', configValue: original });
+    expect(await stored()).toBe(original);
+  });
+
   it('grants the engine-expiry notice as a system-config permission that follows its switch', async () => {
     const adminInfo = (await k.call('GET', '/api/user/getUserInfoByToken', admin)).body.data;
     const menus = async () =>

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ApiError, Codes, type EventBus, type FileStorage, type RouteDefinition } from '@linguaport/sdk/server';
 import { can } from '../access/passwords.js';
 import { localeOf } from '../http/locale.js';
-import { readEntries, updateEntries, type ConfigEntry } from './settings.js';
+import { isSecret, readEntries, updateEntries, type ConfigEntry } from './settings.js';
 
 /** System configuration calls (spec 01 section 7.3). Keys: systemConfig:view, systemConfig:edit. */
 
@@ -19,8 +19,8 @@ const PICTURE_TYPES: { ext: string; mime: string; matches(b: Buffer): boolean }[
   { ext: 'svg', mime: 'image/svg+xml', matches: (b) => /^\s*(<\?xml[^>]*>\s*)?(<!--[\s\S]*?-->\s*)*(<!DOCTYPE svg[^>]*>\s*)?<svg[\s>]/i.test(b.subarray(0, 4096).toString('utf8')) },
 ];
 
-// Values of secret entries never leave the server through the public or signed-in calls.
-const publicEntry = (e: ConfigEntry) => e.valueType !== 'secret';
+// Secret entries are not listed to the public at all; readEntries masks them for everyone else.
+const publicEntry = (e: ConfigEntry) => !isSecret(e);
 const flagOn = async (db: Kysely<any>, key: string) =>
   (await db.selectFrom('system_config').select('config_value').where('config_key', '=', key).executeTakeFirst())?.config_value === '1';
 

@@ -35,10 +35,21 @@ const columns = [
   'height',
 ] as const;
 
+/**
+ * Secrets (value type `secret`, e.g. DEFAULT_PASSWORD) are write-only: every read shows
+ * SECRET_MASK when one is set and '' when none is, never the value. Writing SECRET_MASK back keeps
+ * the stored value (a form saved with the mask untouched), an empty value clears it, anything else
+ * replaces it. The server reads the real value through `ctx.settings.get` only.
+ */
+export const SECRET_MASK = '********';
+
+export const isSecret = (e: Pick<ConfigEntry, 'valueType'>): boolean => e.valueType === 'secret';
+
+/** The entries as callers may see them: secrets masked. */
 export async function readEntries(db: Kysely<any>, groups?: ConfigGroup[]): Promise<ConfigEntry[]> {
   let q = db.selectFrom('system_config').select(columns).orderBy('config_group').orderBy('config_key');
   if (groups?.length) q = q.where('config_group', 'in', groups);
-  return q.execute();
+  return (await q.execute()).map((e) => (isSecret(e) ? { ...e, configValue: e.configValue ? SECRET_MASK : '' } : e));
 }
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
@@ -60,7 +71,8 @@ function typeProblem(entry: ConfigEntry, value: string): string | null {
       return Number(value) > 1_000_000_000 ? 'is too large' : null;
     }
     case 'secret':
-      return value.length >= 8 ? null : 'must be at least 8 characters';
+      // Empty clears the secret; the mask (kept value) never reaches here.
+      return value === '' || value.length >= 8 ? null : 'must be at least 8 characters';
     case 'image':
       // Pictures are set through updatePictureConfig; clearing one (empty) is allowed here.
       return value === '' || value.startsWith('/api/systemConfig/picture/') ? null : 'is set by uploading a picture (updatePictureConfig)';
@@ -73,9 +85,11 @@ function typeProblem(entry: ConfigEntry, value: string): string | null {
  * Validates a batch of changes against the stored entries and applies them in one transaction.
  * Unknown keys answer 400 ("an entry can be changed only if its key exists").
  */
-export async function updateEntries(db: Kysely<any>, bus: EventBus, changes: { configKey: string; configValue: string }[], now: Date): Promise<string[]> {
-  if (changes.length === 0) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: no configuration entry given');
+export async function updateEntries(db: Kysely<any>, bus: EventBus, given: { configKey: string; configValue: string }[], now: Date): Promise<string[]> {
+  if (given.length === 0) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: no configuration entry given');
   const entries = new Map((await readEntries(db)).map((e) => [e.configKey, e]));
+  // A secret sent back as its mask is left as it is (the form showed the mask and it was not retyped).
+  const changes = given.filter((c) => !(c.configValue === SECRET_MASK && entries.get(c.configKey) && isSecret(entries.get(c.configKey)!)));
   const problems: string[] = [];
   const after = new Map([...entries].map(([k, e]) => [k, e.configValue]));
   for (const { configKey, configValue } of changes) {
@@ -96,6 +110,7 @@ export async function updateEntries(db: Kysely<any>, bus: EventBus, changes: { c
     problems.push(`TEXT_TRANSLATION_CAP: ${text} is above API_TRANSLATION_CAP ${api}; the text cap may not exceed the API cap`);
   }
   if (problems.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${problems.join('; ')}`);
+  if (changes.length === 0) return [];
   let permissionsChanged = false;
   await db.transaction().execute(async (trx) => {
     for (const { configKey, configValue } of changes) {
@@ -110,7 +125,7 @@ export async function updateEntries(db: Kysely<any>, bus: EventBus, changes: { c
   if (permissionsChanged) await notifyPermissionsChanged(bus, db, { all: true });
   const keys = [...new Set(changes.map((c) => c.configKey))];
   // Secrets are not broadcast: only the key names travel.
-  const values = Object.fromEntries(keys.filter((k) => entries.get(k)!.valueType !== 'secret').map((k) => [k, after.get(k)]));
+  const values = Object.fromEntries(keys.filter((k) => !isSecret(entries.get(k)!)).map((k) => [k, after.get(k)]));
   await bus.publish({ type: CONFIG_CHANGED, payload: { keys, values } });
   return keys;
 }
