@@ -1,11 +1,10 @@
 // @vitest-environment happy-dom
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router-dom';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AxiosAdapter } from 'axios';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { RegistryPlugin } from '@linguaport/sdk/shared';
 import { AccessService } from '../src/auth/access.js';
 import { PermissionStore } from '../src/auth/permissions.js';
@@ -43,40 +42,39 @@ const files: Record<string, string> = {
     _export('default', sdk.definePlugin({ id: ID, views: { Main: function () { return React.createElement(Inner); } } }));`),
   '/p/thrower.js': source('thrower', `_export('default', sdk.definePlugin({ id: ID, views: { Main: function () { throw new Error('render boom'); } } }));`),
 };
-let server: Server;
-let base = '';
+// The "server" answers in-process: the loader's fetch and the HTTP client's axios adapter call
+// `serve` directly. A loopback server made this test flaky under load (a kept-alive socket reset
+// between requests, or torn down with a report still in flight: ECONNRESET), and sockets are not
+// what it checks.
+const base = 'http://console.test';
 let hits = 0;
 const reports: Record<string, unknown>[] = [];
 
-beforeAll(async () => {
-  registerSharedModules();
-  server = createServer((req, res) => {
-    res.setHeader('Access-Control-Allow-Origin', '*');
-    res.setHeader('Access-Control-Allow-Headers', '*');
-    if (req.method === 'OPTIONS') return res.writeHead(204).end();
-    if (req.method === 'POST' && req.url === '/api/plugins/reportFailure') {
-      let data = '';
-      req.on('data', (d) => (data += d));
-      req.on('end', () => {
-        reports.push(JSON.parse(data) as Record<string, unknown>);
-        res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ code: 200, msg: '', data: null }));
-      });
-      return;
-    }
-    hits++;
-    const body = files[req.url ?? ''];
-    if (body === undefined) return res.writeHead(404).end('missing');
-    res.setHeader('content-type', 'application/javascript');
-    res.end(body);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-});
+function serve(method: string, url: string, body: string | undefined): { status: number; type: string; body: string } {
+  const path = new URL(url, base).pathname;
+  if (method === 'POST' && path === '/api/plugins/reportFailure') {
+    reports.push(JSON.parse(body ?? 'null') as Record<string, unknown>);
+    return { status: 200, type: 'application/json', body: JSON.stringify({ code: 200, msg: '', data: null }) };
+  }
+  hits++;
+  const file = files[path];
+  if (file === undefined) return { status: 404, type: 'text/plain', body: 'missing' };
+  return { status: 200, type: 'application/javascript', body: file };
+}
 
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
+const fetchInProcess: typeof fetch = async (input, init) => {
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const res = serve(init?.method ?? 'GET', url, undefined);
+  return new Response(res.body, { status: res.status, headers: { 'content-type': res.type } });
+};
+
+const axiosInProcess: AxiosAdapter = async (config) => {
+  const res = serve((config.method ?? 'get').toUpperCase(), `${config.baseURL ?? ''}${config.url ?? ''}`, typeof config.data === 'string' ? config.data : undefined);
+  return { data: res.body, status: res.status, statusText: String(res.status), headers: { 'content-type': res.type }, config, request: {} };
+};
+
+beforeAll(() => {
+  registerSharedModules();
 });
 
 function plugin(id: string): RegistryPlugin {
@@ -97,11 +95,12 @@ async function kernel(): Promise<Kernel> {
   registry.set({ sdkVersion: '1.0.0', plugins: { hello: plugin('hello'), thrower: plugin('thrower'), missing: plugin('missing'), lazy: plugin('lazy') }, routes: {} });
   const notifier = new ToastNotifier(i18n);
   const http = new HttpClient({ baseURL: `${base}/api`, token: () => null, toast: () => undefined, endSession: () => undefined, pathname: () => '/' });
+  http.axios.defaults.adapter = axiosInProcess;
   const bus = new EventBus();
   return createRootContainer({
     http, session, permissions, registry, bus, notifier, i18n, company: new CompanyConfig(),
     access: new AccessService(http, session, permissions, registry, i18n, () => undefined),
-    loader: new PluginLoader({ registry: () => registry.get(), i18n }),
+    loader: new PluginLoader({ registry: () => registry.get(), i18n, fetch: fetchInProcess }),
     ws: new WsBridge({ bus, token: () => null, socketPath: async () => '/ws' }),
   });
 }
@@ -122,7 +121,8 @@ async function mount(k: Kernel, ids: string[]): Promise<{ root: Root; el: HTMLEl
   return { root, el };
 }
 
-async function until(check: () => boolean, ms = 3000) {
+// Deadlines generous enough for a machine under load; a passing run returns as soon as the condition holds.
+async function until(check: () => boolean, ms = 10_000) {
   const end = Date.now() + ms;
   while (!check()) {
     if (Date.now() > end) throw new Error('condition not met in time');
@@ -130,7 +130,7 @@ async function until(check: () => boolean, ms = 3000) {
   }
 }
 
-describe('PluginMount', () => {
+describe('PluginMount', { timeout: 30_000 }, () => {
   it('renders a plugin view with its platform services and the host React', async () => {
     const { el, root } = await mount(await kernel(), ['hello']);
     await until(() => el.querySelector('[data-testid="hello-view"]') !== null);
