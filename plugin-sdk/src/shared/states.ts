@@ -217,6 +217,26 @@ export const message = defineStateMachine({
   transitions: [{ action: 'read', from: ['unread'], to: 'read', by: ['owner'], batch: true }],
 });
 
+/**
+ * A task of the kernel's task service (long work over the job queue). A running task whose server died
+ * goes back to queued and resumes from its last checkpoint; so does a failed run while retries remain.
+ */
+export const task = defineStateMachine({
+  name: 'task',
+  states: ['queued', 'running', 'completed', 'failed', 'cancelled'],
+  initial: 'queued',
+  final: ['completed'],
+  transitions: [
+    { action: 'start', from: ['queued'], to: 'running', by: ['system'] },
+    { action: 'complete', from: ['running'], to: 'completed', by: ['system'] },
+    { action: 'fail', from: ['running'], to: 'failed', by: ['system'] },
+    { action: 'requeue', from: ['running'], to: 'queued', by: ['system'] },
+    { action: 'cancel', from: ['queued', 'running'], to: 'cancelled', by: ['owner', 'manager'], batch: true },
+    { action: 'retry', from: ['failed', 'cancelled'], to: 'queued', by: ['owner', 'manager'] },
+  ],
+});
+export type TaskState = (typeof task.states)[number];
+
 /** Every machine of the specification, by name (the console's status tags and the API page read this). */
 export const STATE_MACHINES = {
   entryReview,
@@ -232,4 +252,5 @@ export const STATE_MACHINES = {
   proofreadingTask,
   proofreadingItem,
   message,
+  task,
 } as const;
