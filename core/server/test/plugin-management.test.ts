@@ -313,10 +313,70 @@ describe('download-type packages', () => {
     expect((await k.call('GET', '/api/plugIn/downloads', reader)).body.data).toEqual([]);
     await k.call('POST', '/api/plugIn/publish/office-addin', admin);
     const [item] = (await k.call('GET', '/api/plugIn/downloads', reader)).body.data;
-    expect(item).toMatchObject({ id: 'office-addin', version: '1.0.0', fileName: 'partner-notes.tgz', url: '/plugins/office-addin/1.0.0/original/partner-notes.tgz' });
-    expect((await k.app.inject({ method: 'GET', url: item.url })).rawPayload.equals(archive)).toBe(true);
+    expect(item).toMatchObject({ id: 'office-addin', version: '1.0.0', fileName: 'partner-notes.tgz', url: '/api/plugIn/download/office-addin' });
+    const file = await k.app.inject({ method: 'GET', url: item.url, headers: { jwt: reader } });
+    expect(file.rawPayload.equals(archive)).toBe(true);
+    expect(file.headers['content-disposition']).toBe('attachment; filename="partner-notes.tgz"');
     // A download is not a console feature: it never enters the registry.
     expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('office-addin');
+  });
+
+  it('serves the uploaded original to signed-in users only, never as a static file', async () => {
+    const anonymous = await k.app.inject({ method: 'GET', url: '/api/plugIn/download/office-addin' });
+    expect(anonymous.json()).toMatchObject({ code: 601 });
+    expect(anonymous.rawPayload.includes(Buffer.from('plugin.json'))).toBe(false);
+    for (const url of ['/plugins/office-addin/1.0.0/original/partner-notes.tgz', '/plugins/office-addin/1.0.0/%6Friginal/partner-notes.tgz', '/plugins/office-addin/1.0.0/./original/partner-notes.tgz', '/plugins/office-addin/1.0.0/original/']) {
+      const res = await k.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.rawPayload.length, url).toBeLessThan(100);
+    }
+    const unpublished = pack({ manifest: { id: 'unlisted-addin', type: 'download', routes: [], permissions: [] } });
+    expect((await upload(unpublished, admin, { type: 'download' })).code).toBe(200);
+    const reader = await k.login('reader', 'Reader-pass-1');
+    expect((await k.call('GET', '/api/plugIn/download/unlisted-addin', reader)).body.code).toBe(404);
+    expect((await k.call('DELETE', '/api/plugIn/delete/unlisted-addin', admin)).body.code).toBe(200);
+  });
+});
+
+describe('uploaded files never run in the console origin', () => {
+  const evil = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/api/user/info")</script><rect width="10" height="10"/></svg>');
+
+  it('serves an SVG logo with script as a sandboxed, unsniffed download', async () => {
+    const archive = pack({ manifest: { id: 'svg-logo', type: 'download', routes: [], permissions: [] } });
+    const body = multipart({ version: '1.0.0', type: 'download' }, { file: { filename: 'svg-logo.tgz', data: archive }, logo: { filename: 'evil.svg', data: evil } });
+    const res = await k.app.inject({ method: 'POST', url: '/api/plugIn/upload', headers: { jwt: admin, 'content-type': body.contentType }, payload: body.payload });
+    expect(res.json()).toMatchObject({ code: 200 });
+    const logo = (await k.call('GET', '/api/plugIn/details/svg-logo', admin)).body.data.logo;
+    expect(logo).toBe('/plugins/svg-logo/1.0.0/uploaded-logo.svg');
+    const served = await k.app.inject({ method: 'GET', url: logo });
+    expect(served.statusCode).toBe(200);
+    expect(served.headers['content-disposition']).toBe('attachment');
+    expect(served.headers['x-content-type-options']).toBe('nosniff');
+    const csp = String(served.headers['content-security-policy']);
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toMatch(/(^|; )sandbox(;|$)/);
+    expect(csp).not.toMatch(/script-src/);
+    expect((await k.call('DELETE', '/api/plugIn/delete/svg-logo', admin)).body.code).toBe(200);
+  });
+
+  it('sends every static file and API answer with nosniff and a policy that runs no script', async () => {
+    for (const url of ['/plugins/notes/notes-abc123.js', '/api/plugins/registry', '/api/no/such/call']) {
+      const res = await k.app.inject({ method: 'GET', url, headers: { jwt: admin } });
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(String(res.headers['content-security-policy']), url).toMatch(/default-src 'none'.*sandbox/);
+    }
+  });
+
+  it('serves the console page under its own policy: script from its origin only, no inline script', async () => {
+    for (const url of ['/', '/home', '/index.html']) {
+      const res = await k.app.inject({ method: 'GET', url });
+      expect(res.headers['content-type'], url).toMatch(/text\/html/);
+      const csp = String(res.headers['content-security-policy']);
+      expect(csp, url).toContain("script-src 'self' 'unsafe-eval'");
+      expect(csp, url).not.toMatch(/script-src[^;]*unsafe-inline/);
+      expect(csp, url).toContain("object-src 'none'");
+      expect(csp, url).toContain("connect-src 'self'");
+    }
   });
 });
 

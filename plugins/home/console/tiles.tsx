@@ -119,12 +119,24 @@ interface Download {
   version: string;
   description: string | null;
   logo: string | null;
+  fileName: string | null;
   url: string | null;
 }
 
 export function DownloadsTile() {
   const { t } = useTranslation();
+  const api = useApi();
   const [load] = useTile<Download[]>('/plugIn/downloads', undefined, ['registry.changed']);
+  // The file is behind sign-in (the Jwt header), so it is fetched and saved rather than linked.
+  const save = async (d: Download) => {
+    const blob = await api.get<Blob>(`/plugIn/download/${d.id}`, { responseType: 'blob' });
+    const href = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = href;
+    a.download = d.fileName ?? d.id;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(href), 1000);
+  };
   return (
     <Tile title={t('downloads')} load={load} testId="tile-downloads">
       {(list) =>
@@ -140,7 +152,7 @@ export function DownloadsTile() {
                     <strong>{d.name}</strong> <Tag minimal>{d.version}</Tag>
                     <div className="bp6-text-muted">{d.description}</div>
                   </td>
-                  <td>{d.url && <a href={d.url} download>{t('download')}</a>}</td>
+                  <td>{d.url && <Button minimal small text={t('download')} onClick={() => void save(d)} />}</td>
                 </tr>
               ))}
             </tbody>

@@ -52,6 +52,9 @@ export interface KernelApp {
   setPageFallback(fallback: (request: FastifyRequest, reply: FastifyReply) => unknown): void;
 }
 
+/** The policy of every answer but the console page: no script, no plugins, a sandboxed origin. */
+export const SANDBOX_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
+
 export const SESSION_INVALID_MSG = 'Login expired, please sign in again';
 
 /** The token travels in the `Jwt` header (spec 01 section 7); `Authorization: Bearer` is accepted too. */
@@ -152,6 +155,13 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
 
+  // Only the console page may run as a page of this origin (it sets its own policy, plugins/static.ts):
+  // any other answer opened in a tab (an uploaded file, an API reply) runs nothing, and none is sniffed.
+  app.addHook('onSend', async (_request, reply, payload) => {
+    reply.header('x-content-type-options', 'nosniff');
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', SANDBOX_CSP);
+    return payload;
+  });
   app.addHook('onResponse', async (request, reply) => {
     request.log.debug(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
   });

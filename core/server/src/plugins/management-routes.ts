@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
@@ -279,8 +279,30 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
         .map((r) => {
           const d = describe(r, stats);
           const original = readUpload(runtime.packageDir(r.id, r.current_version)).original;
-          return { id: d.id, name: d.name, version: d.version, description: d.description, logo: d.logo, fileName: d.fileName, url: original ? `/plugins/${r.id}/${r.current_version}/${ORIGINAL_DIR}/${original}` : null };
+          return { id: d.id, name: d.name, version: d.version, description: d.description, logo: d.logo, fileName: d.fileName, url: original ? `/api/plugIn/download/${r.id}` : null };
         });
+    },
+  };
+
+  // The uploaded original is handed out only here, to signed-in users, and only while it is published.
+  const download: RouteDefinition = {
+    method: 'GET',
+    url: '/plugIn/download/:id',
+    access: 'signed-in',
+    summary: 'Download a published plugin file',
+    schema: { params: idParams },
+    async handler({ params }) {
+      const row = runtime.row(params.id);
+      if (!row || row.source !== 'package' || row.type !== 'download' || !runtime.isEnabled(row.id)) throw new ApiError(Codes.NOT_FOUND, `No download ${params.id}`);
+      const dir = runtime.packageDir(row.id, row.current_version);
+      const original = readUpload(dir).original;
+      if (!original) throw new ApiError(Codes.NOT_FOUND, `No download ${params.id}`);
+      return {
+        raw: true as const,
+        contentType: 'application/octet-stream',
+        body: createReadStream(join(dir, ORIGINAL_DIR, original)),
+        headers: { 'content-disposition': `attachment; filename="${original}"`, 'cache-control': 'private, no-store' },
+      };
     },
   };
 
@@ -334,7 +356,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     },
   };
 
-  return [list, details, upload, publish(true), publish(false), enable, upgrade, rollback, remove, downloads, keysList, keysAdd, keysDelete];
+  return [list, details, upload, publish(true), publish(false), enable, upgrade, rollback, remove, downloads, download, keysList, keysAdd, keysDelete];
 }
 
 /** `POST /api/plugins/reportFailure`: the console's per-plugin load and render failures. */
