@@ -74,7 +74,14 @@ export function Deploy() {
       <InputGroup id={`cfg-${key}`} data-testid={`cfg-${key}`} value={values[key] ?? ''} disabled={!canEdit} placeholder={extra?.placeholder} onValueChange={(v) => set(key, v)} />
     </FormGroup>
   );
+  // Secrets are write-only: the kernel sends a mask when one is set (saving the mask keeps it), '' when not.
+  const secret = (e: ConfigEntry) => (
+    <FormGroup key={e.configKey} label={label(e.configKey)} labelFor={`cfg-${e.configKey}`} helperText={t(e.configValue ? 'secretSet' : 'secretUnset')}>
+      <InputGroup id={`cfg-${e.configKey}`} data-testid={`cfg-${e.configKey}`} type="password" autoComplete="new-password" value={values[e.configKey] ?? ''} disabled={!canEdit} onValueChange={(v) => set(e.configKey, v)} />
+    </FormGroup>
+  );
   const contacts = load.entries.filter((e) => e.group === 'contact');
+  const account = load.entries.filter((e) => e.group === 'account');
   const pictures = load.entries.filter((e) => e.valueType === 'image');
 
   return (
@@ -114,6 +121,13 @@ export function Deploy() {
         {contacts.map((e) => text(e.configKey))}
         {canEdit && <Button intent={Intent.PRIMARY} loading={busy === 'contact'} text={t('save')} onClick={() => void save('contact', contacts.map((e) => e.configKey))} />}
       </Card>
+      {account.length > 0 && (
+        <Card>
+          <H5>{t('account')}</H5>
+          {account.map((e) => (e.valueType === 'secret' ? secret(e) : text(e.configKey)))}
+          {canEdit && <Button intent={Intent.PRIMARY} data-testid="deploy-save-account" loading={busy === 'account'} text={t('save')} onClick={() => void save('account', account.map((e) => e.configKey))} />}
+        </Card>
+      )}
       <Card>
         <H5>{t('pictures')}</H5>
         <div style={{ display: 'grid', gap: 16 }}>
