@@ -6,11 +6,27 @@ import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, type ImportRowReport } from '../shared
 /** Header texts of the template, in column order (both languages, so one template serves both). */
 const HEADERS = ['用户名 / User name *', '姓名 / Real name', '邮箱 / Email', '电话 / Phone', '工号 / Employee number', '备注 / Memo'];
 
-/** The downloadable template: a real XLS (BIFF8) with the header row and one example row. */
+/** What the template's second sheet says (both languages); the import reads the first sheet only. */
+const NOTES = [
+  ['说明 / How to fill in'],
+  ['在第一个工作表（users）中，从第 2 行起每行填写一个用户；第 1 行是表头，不要修改。只读取第一个工作表。'],
+  ['One user per row on the first sheet (users), from row 2; row 1 is the header, leave it as it is. Only the first sheet is read.'],
+  ['用户名必填且不能与已有用户重复；邮箱和电话若填写须有效。'],
+  ['The user name is required and must not exist yet; an email or phone, if given, must be valid.'],
+  ['导入的用户属于默认部门和默认角色，使用系统配置中的导入默认密码，首次登录时必须修改密码。'],
+  ['Imported users join the default department with the default role, get the default password from the system configuration, and must change it at first sign-in.'],
+  [`只接受 XLS 文件，每次最多 ${IMPORT_MAX_ROWS} 行。`],
+  [`Only XLS files are accepted, at most ${IMPORT_MAX_ROWS} rows per import.`],
+];
+
+/**
+ * The downloadable template: a real XLS (BIFF8) whose first sheet holds the header row only and a
+ * second sheet the explanation. No sample row: a template imported unchanged must create no account.
+ */
 export function importTemplate(): Buffer {
-  const sheet = XLSX.utils.aoa_to_sheet([HEADERS, ['zhangsan', '张三', 'zhangsan@example.com', '13800138000', 'E1001', '']]);
   const book = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(book, sheet, 'users');
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet([HEADERS]), 'users');
+  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(NOTES), 'notes');
   return XLSX.write(book, { bookType: 'biff8', type: 'buffer' }) as Buffer;
 }
 

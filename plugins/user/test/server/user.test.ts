@@ -220,12 +220,20 @@ describe('listing', () => {
 });
 
 describe('import', () => {
-  it('serves a readable XLS template', async () => {
+  it('serves a readable XLS template with the headers and an explanation only, which imported unchanged creates no account', async () => {
     const res = await kernel.app.inject({ method: 'GET', url: '/api/user/importTemplate', headers: { jwt: admin } });
     expect(res.headers['content-type']).toContain('application/vnd.ms-excel');
     const book = XLSX.read(res.rawPayload, { type: 'buffer' });
     const rows = XLSX.utils.sheet_to_json<string[]>(book.Sheets[book.SheetNames[0]!]!, { header: 1 });
+    expect(rows).toHaveLength(1);
     expect(rows[0]![0]).toContain('User name');
+    const notes = XLSX.utils.sheet_to_json<string[]>(book.Sheets[book.SheetNames[1]!]!, { header: 1 }).flat().join('\n');
+    expect(notes).toContain('default password');
+    const before = await userCount();
+    const unchanged = await multipart('/api/user/importUsers', admin, [{ name: 'user-import-template.xls', data: res.rawPayload }]);
+    expect(unchanged.status).toBe(400);
+    expect(unchanged.body.msg).toContain('no user rows');
+    expect(await userCount()).toBe(before);
   });
 
   it('imports the good rows with the defaults and reports each rejected row with its reason', async () => {
