@@ -1,0 +1,75 @@
+import { ApiError, Codes, pageOf, pageOffset, pageQuery, say, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
+import { task as taskMachine } from '@linguaport/sdk/shared';
+import { z } from 'zod';
+import type { Database } from '../db/database.js';
+import { presentTask, type KernelTaskService } from './service.js';
+
+/**
+ * `/tasks`: the caller's own long work (every area's tasks in one list), one task, and cancel.
+ * A task belongs to the user who started it; a super administrator sees and cancels everyone's.
+ * Someone else's task answers 404, as a task that does not exist: ids tell nothing.
+ */
+export function taskRoutes(database: Database, tasks: KernelTaskService): RouteDefinition[] {
+  const db = database.db;
+  const taskId = z.object({ id: z.string().uuid() });
+  const mine = (caller: Caller | null, ownerId: number | null) => !!caller && (caller.isSuperAdmin || ownerId === caller.userId);
+  const notFound = (headers: Record<string, string | string[] | undefined>) => new ApiError(Codes.NOT_FOUND, say(headers, '任务不存在', 'The task does not exist'));
+
+  return [
+    {
+      method: 'GET',
+      url: '/tasks',
+      access: 'signed-in',
+      summary: 'List own tasks',
+      schema: {
+        query: z.object({
+          ...pageQuery,
+          state: z.enum(taskMachine.states).optional(),
+          pluginId: z.string().max(100).optional(),
+          name: z.string().max(100).optional(),
+          /** Super administrators only: everyone's tasks. */
+          all: z.enum(['true', 'false']).optional(),
+        }),
+      },
+      async handler({ caller, query }) {
+        let q = db.selectFrom('tasks');
+        if (!(caller!.isSuperAdmin && query.all === 'true')) q = q.where('owner_id', '=', caller!.userId);
+        if (query.state) q = q.where('state', '=', query.state);
+        if (query.pluginId) q = q.where('plugin_id', '=', query.pluginId);
+        if (query.name) q = q.where('name', '=', query.name);
+        const [rows, count] = await Promise.all([
+          q.selectAll().orderBy('created_at', 'desc').orderBy('id').limit(query.pageSize).offset(pageOffset(query)).execute(),
+          q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow(),
+        ]);
+        return pageOf(query, rows.map((r) => presentTask(r as never)), count.n);
+      },
+    },
+    {
+      method: 'GET',
+      url: '/tasks/:id',
+      access: 'signed-in',
+      summary: 'Get a task',
+      schema: { params: taskId },
+      async handler({ caller, params, headers }) {
+        const info = await tasks.get(params.id);
+        if (!info || !mine(caller, info.ownerId)) throw notFound(headers);
+        return info;
+      },
+    },
+    {
+      method: 'POST',
+      url: '/tasks/:id/cancel',
+      access: 'signed-in',
+      summary: 'Cancel a task',
+      schema: { params: taskId },
+      async handler({ caller, params, headers }) {
+        const info = await tasks.get(params.id);
+        if (!info || !mine(caller, info.ownerId)) throw notFound(headers);
+        if (info.state !== 'queued' && info.state !== 'running') {
+          throw new ApiError(Codes.BAD_REQUEST, say(headers, '只能取消排队中或运行中的任务', 'Only a queued or running task can be cancelled'));
+        }
+        return tasks.cancel(params.id);
+      },
+    },
+  ];
+}
