@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
+import { idNumberSchema } from '../shared/checks.js';
 import type { Locale } from '../shared/manifest.js';
 
 /** Small helpers every server part needs for the spec's calls. */
@@ -28,7 +29,7 @@ export function say(headers: Headers, zh: string, en: string): string {
 export const idList = z
   .union([z.string(), z.array(z.string())])
   .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').map((s) => s.trim()).filter(Boolean).map(Number))
-  .pipe(z.array(z.number().int().positive()).min(1, 'validation.required'));
+  .pipe(z.array(idNumberSchema).min(1, 'validation.required'));
 
 /** Paging fields of a list call's query. */
 export const pageQuery = {

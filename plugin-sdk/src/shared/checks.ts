@@ -22,6 +22,8 @@ export const ValidationKeys = {
   termSource: 'validation.termSource',
   userNameLength: 'validation.userNameLength',
   passwordMismatch: 'validation.passwordMismatch',
+  id: 'validation.id',
+  noNul: 'validation.noNul',
 } as const;
 
 export type ValidationKey = (typeof ValidationKeys)[keyof typeof ValidationKeys];
@@ -31,6 +33,10 @@ export const MAX_DECIMALS = 5;
 /** User/account name length in characters (spec 02 section 9). */
 export const USER_NAME_MIN = 2;
 export const USER_NAME_MAX = 255;
+/** The largest value of a PostgreSQL `integer` column (sort orders, counts stored as integer). */
+export const MAX_INTEGER = 2_147_483_647;
+/** The largest row id: ids are `integer`/`serial` columns, so a larger one cannot exist. */
+export const MAX_ID = MAX_INTEGER;
 
 // Numbers arrive as numbers from JSON bodies and as text from forms and query strings.
 type NumberLike = string | number;
@@ -159,6 +165,20 @@ export const passwordPairShape = {
 /** Password and its confirmation: both required and equal; a mismatch is reported on confirmPassword. */
 export function refinePasswordPair<T extends z.ZodType<{ password: string; confirmPassword: string }>>(schema: T) {
   return schema.refine((v) => v.password === v.confirmPassword, { message: ValidationKeys.passwordMismatch, path: ['confirmPassword'] });
+}
+
+/**
+ * A row id wherever one comes in (path, query, body, id lists): a whole number from 1 to MAX_ID,
+ * as a number or as text. Every request schema uses this one, so an id the database column cannot
+ * hold is a 400 (validation.id) before any query runs. `idNumberSchema` is the same rule for a
+ * value already parsed to a number (id lists).
+ */
+export const idNumberSchema = z.number({ error: ValidationKeys.id }).int(ValidationKeys.id).min(1, ValidationKeys.id).max(MAX_ID, ValidationKeys.id);
+export const idSchema = z.coerce.number({ error: ValidationKeys.id }).pipe(idNumberSchema);
+
+/** Whether text holds a NUL character, which PostgreSQL text cannot store (requests carrying one are refused). */
+export function hasNul(text: string): boolean {
+  return text.includes('\u0000');
 }
 
 export const passwordPairSchema = refinePasswordPair(z.object(passwordPairShape));

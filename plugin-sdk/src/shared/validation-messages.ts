@@ -1,4 +1,4 @@
-import { MAX_DECIMALS, USER_NAME_MAX, USER_NAME_MIN, ValidationKeys, type ValidationKey } from './checks.js';
+import { MAX_DECIMALS, MAX_ID, USER_NAME_MAX, USER_NAME_MIN, ValidationKeys, type ValidationKey } from './checks.js';
 import { DEFAULT_LOCALE, resolveLocale } from './locale.js';
 import type { Locale } from './manifest.js';
 
@@ -24,6 +24,8 @@ export const validationMessages: Record<Locale, Record<ValidationKey, string>> =
     [ValidationKeys.termSource]: '原文不能只包含特殊字符、数字或二者的组合',
     [ValidationKeys.userNameLength]: `用户名长度必须在 ${USER_NAME_MIN} 到 ${USER_NAME_MAX} 个字符之间`,
     [ValidationKeys.passwordMismatch]: '两次输入的密码不一致',
+    [ValidationKeys.id]: `编号必须是 1 到 ${MAX_ID} 之间的整数`,
+    [ValidationKeys.noNul]: '文本不能包含空字符（NUL）',
   },
   'en-US': {
     [ValidationKeys.required]: 'This field is required',
@@ -39,6 +41,8 @@ export const validationMessages: Record<Locale, Record<ValidationKey, string>> =
     [ValidationKeys.termSource]: 'The source cannot be only special characters, only digits, or a mix of the two',
     [ValidationKeys.userNameLength]: `The user name must be ${USER_NAME_MIN} to ${USER_NAME_MAX} characters long`,
     [ValidationKeys.passwordMismatch]: 'The two passwords do not match',
+    [ValidationKeys.id]: `An id must be a whole number from 1 to ${MAX_ID}`,
+    [ValidationKeys.noNul]: 'Text cannot contain a NUL character',
   },
 };
 

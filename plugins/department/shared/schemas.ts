@@ -1,4 +1,4 @@
-import { ValidationKeys, z } from '@linguaport/sdk/shared';
+import { idSchema, ValidationKeys, z } from '@linguaport/sdk/shared';
 
 /** Department form rules, shared by the server (refuse) and the console (explain). */
 export const departmentSchema = z.object({
@@ -6,10 +6,10 @@ export const departmentSchema = z.object({
   /** Letters, digits, dash and underscore: the code is used in files and links. */
   code: z.string({ error: ValidationKeys.required }).trim().min(1, ValidationKeys.required).max(64).regex(/^[A-Za-z0-9_-]+$/, 'department:codeFormat'),
   description: z.string().max(500).nullish(),
-  headUserId: z.union([z.literal(''), z.coerce.number().int().positive()]).nullish(),
-  roleIds: z.array(z.coerce.number().int().positive()).default([]),
+  headUserId: z.union([z.literal(''), idSchema]).nullish(),
+  roleIds: z.array(idSchema).default([]),
 });
-export const updateDepartmentSchema = departmentSchema.extend({ id: z.coerce.number().int().positive() });
+export const updateDepartmentSchema = departmentSchema.extend({ id: idSchema });
 
 export interface DepartmentRow {
   id: number;

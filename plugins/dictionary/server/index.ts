@@ -1,10 +1,11 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin, like } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, idList, like } from '@linguaport/sdk/server';
+import { idSchema } from '@linguaport/sdk/shared';
 import { dictEntrySchema, dictTypeSchema } from '../shared/schemas.js';
 
 const paging = { page: z.coerce.number().int().positive().default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10) };
-const idParam = z.object({ id: z.coerce.number().int().positive() });
+const idParam = z.object({ id: idSchema });
 
 const toType = (r: any) => ({ id: r.id, name: r.name, code: r.code, description: r.description, enabled: r.enabled, entryCount: Number(r.entry_count ?? 0), createdAt: new Date(r.created_at).toISOString() });
 const toEntry = (r: any) => ({ id: r.id, typeId: r.type_id, name: r.name, code: r.code, value: r.value, sort: r.sort, description: r.description, createdAt: new Date(r.created_at).toISOString() });
@@ -118,7 +119,7 @@ export default defineServerPlugin({
       access: { permission: 'dictionary:edit' },
       module: 'dictionary',
       summary: 'Edit a dictionary type',
-      schema: { body: dictTypeSchema.extend({ id: z.coerce.number().int().positive() }) },
+      schema: { body: dictTypeSchema.extend({ id: idSchema }) },
       async handler({ body }) {
         await typeById(body.id);
         await refuseDuplicates(ctx.db, 'dict_types', body, { exceptId: body.id });
@@ -133,9 +134,9 @@ export default defineServerPlugin({
       access: { permission: 'dictionary:delete' },
       module: 'dictionary',
       summary: 'Delete dictionary types with their entries',
-      schema: { query: z.object({ ids: z.string().regex(/^\d+(,\d+)*$/, 'ids: comma-separated ids') }) },
+      schema: { query: z.object({ ids: idList }) },
       async handler({ query }) {
-        const ids = query.ids.split(',').map(Number);
+        const ids = query.ids;
         const res = await ctx.db.deleteFrom('dict_types').where('id', 'in', ids).executeTakeFirst();
         return { deleted: Number(res.numDeletedRows) };
       },
@@ -146,7 +147,7 @@ export default defineServerPlugin({
       url: '/dictData/page',
       access: 'signed-in',
       summary: 'List dictionary entries by page',
-      schema: { query: z.object({ ...paging, typeId: z.coerce.number().int().positive(), name: z.string().trim().optional() }) },
+      schema: { query: z.object({ ...paging, typeId: idSchema, name: z.string().trim().optional() }) },
       async handler({ query }) {
         await typeById(query.typeId);
         let q = ctx.db.selectFrom('dict_entries').where('type_id', '=', query.typeId);
@@ -197,7 +198,7 @@ export default defineServerPlugin({
       access: { permission: 'dictionary:edit' },
       module: 'dictionary',
       summary: 'Edit a dictionary entry',
-      schema: { body: dictEntrySchema.extend({ id: z.coerce.number().int().positive() }) },
+      schema: { body: dictEntrySchema.extend({ id: idSchema }) },
       async handler({ body }) {
         const existing = await ctx.db.selectFrom('dict_entries').select('type_id').where('id', '=', body.id).executeTakeFirst();
         if (!existing) throw new ApiError(Codes.NOT_FOUND, `dictionary entry ${body.id} does not exist`);
@@ -217,9 +218,9 @@ export default defineServerPlugin({
       access: { permission: 'dictionary:delete' },
       module: 'dictionary',
       summary: 'Delete dictionary entries',
-      schema: { query: z.object({ ids: z.string().regex(/^\d+(,\d+)*$/, 'ids: comma-separated ids') }) },
+      schema: { query: z.object({ ids: idList }) },
       async handler({ query }) {
-        const res = await ctx.db.deleteFrom('dict_entries').where('id', 'in', query.ids.split(',').map(Number)).executeTakeFirst();
+        const res = await ctx.db.deleteFrom('dict_entries').where('id', 'in', query.ids).executeTakeFirst();
         return { deleted: Number(res.numDeletedRows) };
       },
     });

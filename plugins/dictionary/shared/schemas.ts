@@ -1,5 +1,5 @@
 import { z } from '@linguaport/sdk/shared';
-import { ValidationKeys } from '@linguaport/sdk/shared';
+import { idSchema, MAX_INTEGER, ValidationKeys } from '@linguaport/sdk/shared';
 
 /**
  * Spec 02 section 5 (Data dictionary): code and name required and unique; sort a positive integer,
@@ -16,11 +16,11 @@ export const dictTypeSchema = z.object({
 });
 
 export const dictEntrySchema = z.object({
-  typeId: z.coerce.number().int().positive(),
+  typeId: idSchema,
   name: required(64),
   code,
   value: required(500),
-  sort: z.coerce.number({ error: ValidationKeys.required }).int(ValidationKeys.positiveInteger).positive(ValidationKeys.positiveInteger),
+  sort: z.coerce.number({ error: ValidationKeys.required }).int(ValidationKeys.positiveInteger).positive(ValidationKeys.positiveInteger).max(MAX_INTEGER, ValidationKeys.positiveInteger),
   description: z.string().trim().max(500, 'dictionary:invalid.tooLong').default(''),
 });
 

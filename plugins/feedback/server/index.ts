@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, defineServerPlugin, like, type Caller } from '@linguaport/sdk/server';
+import { idSchema } from '@linguaport/sdk/shared';
 import { FEEDBACK_TYPES, MAX_SCREENSHOT_BYTES, feedbackSchema, replySchema } from '../shared/schemas.js';
 
 /** Screenshot types, recognised by their first bytes (the declared type is not trusted). */
@@ -150,7 +151,7 @@ export default defineServerPlugin({
       url: '/feedback/screenshot/:id',
       access: 'signed-in',
       summary: 'Get a feedback screenshot',
-      schema: { params: z.object({ id: z.coerce.number().int().positive() }) },
+      schema: { params: z.object({ id: idSchema }) },
       async handler({ params, caller }) {
         const row = await ctx.db.selectFrom('feedback').select(['reporter_id', 'screenshot_key']).where('id', '=', params.id).executeTakeFirst();
         // The reporter and the managers may see it; to anyone else it does not exist.

@@ -1,5 +1,5 @@
 import { z } from '@linguaport/sdk/shared';
-import { ValidationKeys } from '@linguaport/sdk/shared';
+import { idSchema, ValidationKeys } from '@linguaport/sdk/shared';
 
 /** Spec 02: feedback content is required; the type is a system operation issue or an internal issue. */
 export const FEEDBACK_TYPES = ['system', 'internal'] as const;
@@ -13,6 +13,6 @@ export const feedbackSchema = z.object({
 });
 
 export const replySchema = z.object({
-  id: z.coerce.number().int().positive(),
+  id: idSchema,
   reply: z.string({ error: ValidationKeys.required }).trim().min(1, ValidationKeys.required).max(2000, 'feedback:invalid.tooLong'),
 });

@@ -1,11 +1,11 @@
-import { ValidationKeys, z } from '@linguaport/sdk/shared';
+import { idSchema, ValidationKeys, z } from '@linguaport/sdk/shared';
 
 /** Role form rules, shared by the server (refuse) and the console (explain). */
 export const roleSchema = z.object({
   name: z.string({ error: ValidationKeys.required }).trim().min(1, ValidationKeys.required).max(64),
   description: z.string().max(500).nullish(),
 });
-export const updateRoleSchema = roleSchema.extend({ id: z.coerce.number().int().positive() });
+export const updateRoleSchema = roleSchema.extend({ id: idSchema });
 
 export interface RoleRow {
   id: number;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
 import { ApiError, defineServerPlugin, pageOffset, type ServerPluginContext } from '@linguaport/sdk/server';
+import { idSchema } from '@linguaport/sdk/shared';
 
 /**
  * Engine management (spec 01 section 7.5): engines, nodes, start/stop, authorization files,
@@ -13,7 +14,7 @@ const EDIT = { permission: 'service:edit' } as const;
 const CONTROL = { permission: 'service:control' } as const;
 const LICENCE = { permission: 'service:licence' } as const;
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 const lang = z.string().trim().min(2).max(20);
 const page = z.object({ pageNum: z.coerce.number().int().positive().default(1), pageSize: z.coerce.number().int().positive().max(200).default(10), name: z.string().optional() });
 
@@ -24,7 +25,7 @@ const engineFields = {
   targetLanguage: lang.nullable().optional(),
   domain: z.string().trim().max(100).nullable().optional(),
   consumer: z.string().trim().max(100).nullable().optional(),
-  nodeIds: z.array(z.number().int().positive()).optional(),
+  nodeIds: z.array(idSchema).optional(),
   expiresAt: z.string().datetime().nullable().optional(),
   enabled: z.boolean().optional(),
   containerCount: z.number().int().min(1).max(16).optional(),
@@ -48,7 +49,7 @@ const nodeBody = z.object({
   baseUrl: z.string().url().optional(),
   apiKey: z.string().max(500).optional(),
   languages: z.array(lang).optional(),
-  engineId: z.number().int().positive().optional(),
+  engineId: idSchema.optional(),
 });
 
 export function engineView(r: Record<string, any>) {

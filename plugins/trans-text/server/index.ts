@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ApiError, defineServerPlugin } from '@linguaport/sdk/server';
+import { idSchema } from '@linguaport/sdk/shared';
 
 /**
  * Text translation (/transText): the console's translate call goes through `ctx.engines`, the
@@ -91,7 +92,7 @@ export default defineServerPlugin({
       url: '/transText/history/:id',
       access: USE,
       summary: 'Edit translation',
-      schema: { params: z.object({ id: z.coerce.number().int().positive() }), body: z.object({ targetText: z.string().refine((s) => s.trim() !== '', 'An edit needs a translation') }) },
+      schema: { params: z.object({ id: idSchema }), body: z.object({ targetText: z.string().refine((s) => s.trim() !== '', 'An edit needs a translation') }) },
       async handler({ params, body, caller }) {
         const res = await db.updateTable('translation_history').set({ target_text: body.targetText }).where('id', '=', params.id).where('user_id', '=', caller!.userId).executeTakeFirst();
         if (Number(res.numUpdatedRows) === 0) throw new ApiError(404, `No translation ${params.id} in your history`);

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { ApiError, Codes, defineServerPlugin, idList, type ServerPluginContext, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
-import { z } from '@linguaport/sdk/shared';
+import { idSchema, z } from '@linguaport/sdk/shared';
 import {
   PRIORITY_MIN,
   addUserSchema,
@@ -151,7 +151,7 @@ export default defineServerPlugin({
       url: '/user/getAccountAdmin',
       access: 'signed-in',
       summary: 'List whom to ask about an account',
-      schema: { query: z.object({ departmentId: z.coerce.number().int().positive().optional() }) },
+      schema: { query: z.object({ departmentId: idSchema.optional() }) },
       async handler({ query, caller }) {
         const departmentId = query.departmentId ?? caller?.departmentId ?? null;
         const rows = await sql<{ id: number; username: string; real_name: string | null; email: string | null; phone: string | null; kind: string }>`
@@ -186,7 +186,7 @@ export default defineServerPlugin({
       access: 'public',
       summary: 'Check whether a user name is free',
       log: false,
-      schema: { query: z.object({ username: z.string().trim().min(1, 'validation.required'), id: z.coerce.number().int().positive().optional() }) },
+      schema: { query: z.object({ username: z.string().trim().min(1, 'validation.required'), id: idSchema.optional() }) },
       async handler({ query }) {
         return { available: !(await takenIgnoringCase(db, 'users', 'username', query.username, query.id)) };
       },
@@ -288,7 +288,7 @@ export default defineServerPlugin({
       module: 'user',
       summary: 'Check (approve) user',
       log: true,
-      schema: { params: z.object({ id: z.coerce.number().int().positive() }) },
+      schema: { params: z.object({ id: idSchema }) },
       async handler({ params, headers }) {
         const user = await db.selectFrom('users').select(['status']).where('id', '=', params.id).executeTakeFirst();
         if (!user) throw new ApiError(Codes.NOT_FOUND, say(headers, '用户不存在', 'The user does not exist'));

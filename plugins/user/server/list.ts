@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { like, pageOf, pageOffset, pageQuery } from '@linguaport/sdk/server';
-import { z } from '@linguaport/sdk/shared';
+import { idSchema, z } from '@linguaport/sdk/shared';
 import type { UserRow } from '../shared/schemas.js';
 
 /** `GET /user/getAllUserByPage` query: paging, filters, one sort column. */
@@ -8,8 +8,8 @@ export const listQuerySchema = z.object({
   ...pageQuery,
   username: z.string().trim().max(255).optional(),
   realName: z.string().trim().max(255).optional(),
-  departmentId: z.coerce.number().int().positive().optional(),
-  roleId: z.coerce.number().int().positive().optional(),
+  departmentId: idSchema.optional(),
+  roleId: idSchema.optional(),
   status: z.enum(['checked', 'unchecked']).optional(),
   isUse: z.enum(['0', '1', 'true', 'false']).optional(),
   sortBy: z.enum(['username', 'realName', 'createdAt', 'priority', 'expiresAt', 'lastLoginAt']).optional(),

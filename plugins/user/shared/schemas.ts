@@ -2,6 +2,7 @@ import {
   ValidationKeys,
   chinesePhoneSchema,
   emailSchema,
+  idSchema,
   passwordPairShape,
   userNameSchema,
   z,
@@ -17,7 +18,7 @@ export const PRIORITY_MIN = 0;
 export const PRIORITY_MAX = 9;
 
 const blankable = <T extends z.ZodType>(schema: T) => z.union([z.literal(''), schema]).nullish();
-const ids = z.array(z.coerce.number().int().positive(), { error: ValidationKeys.required }).min(1, ValidationKeys.required);
+const ids = z.array(idSchema, { error: ValidationKeys.required }).min(1, ValidationKeys.required);
 const priority = z.coerce.number({ error: ValidationKeys.required }).int(ValidationKeys.nonNegativeInteger).min(PRIORITY_MIN, ValidationKeys.nonNegativeInteger).max(PRIORITY_MAX, 'user:priorityRange');
 
 const profileShape = {
@@ -43,7 +44,7 @@ const newPasswordConfirmed = (v: { password?: string | null; confirmPassword?: s
 
 /** Edit: the password pair is optional; when a new password is given it must be confirmed. */
 export const updateUserSchema = z
-  .object({ id: z.coerce.number().int().positive(), ...editShape })
+  .object({ id: idSchema, ...editShape })
   .refine(newPasswordConfirmed, { message: ValidationKeys.passwordMismatch, path: ['confirmPassword'] });
 
 /** The edit form's fields (the id is not a field). */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, type EventBus, type RouteDefinition } from '@linguaport/sdk/server';
-import type { Locale } from '@linguaport/sdk/shared';
+import { ApiError, Codes, idList, type EventBus, type RouteDefinition } from '@linguaport/sdk/server';
+import { idSchema, type Locale } from '@linguaport/sdk/shared';
 import { localeOf } from '../http/locale.js';
 import { CONFIG_PERMISSION_NODES } from '../system/migrations.js';
 import { corePermissionKeys } from './core-permissions.js';
@@ -92,7 +92,7 @@ export function buildAdminTree(rows: NodeRow[], locale: Locale): AdminMenuNode[]
   return order(roots);
 }
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 const text = z.string().trim().min(1).max(200);
 const optionalText = z.string().trim().max(500).nullish().transform((v) => (v ? v : null));
 
@@ -280,7 +280,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       access: { permission: 'permission:delete' },
       module: 'permission',
       summary: 'Delete permission nodes',
-      schema: { query: z.object({ ids: z.string().regex(/^\d+(,\d+)*$/, 'ids: node ids separated by commas').transform((s) => [...new Set(s.split(',').map(Number))]) }) },
+      schema: { query: z.object({ ids: idList.transform((ids) => [...new Set(ids)]) }) },
       async handler({ query }) {
         const ids: number[] = query.ids;
         const rows = await allRows();

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
-import { chinesePhoneSchema, Codes, emailSchema, LOCALES } from '@linguaport/sdk/shared';
+import { chinesePhoneSchema, Codes, emailSchema, idSchema, LOCALES } from '@linguaport/sdk/shared';
 import { can, hashPassword, verifyPassword } from '../access/passwords.js';
 import { checkApiKeyReset, readApiKey, resetApiKey } from './api-keys.js';
 import { badCredentials, checkAccount, failAttempt, guardAttempt, openSealed, startSession } from './login.js';
@@ -15,7 +15,7 @@ import { recordSuccess } from './throttle.js';
 /** Own-account and alternative sign-in calls: guest, registration, quick access, passwords, profile, locale, API keys. */
 
 const base64Field = z.string().min(1).transform((s) => s.replace(/ /g, '+'));
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 export const GUEST_USERNAME = 'guest';
 export const GUEST_ROLE = '访客';
 

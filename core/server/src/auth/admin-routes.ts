@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
-import { Codes } from '@linguaport/sdk/shared';
+import { Codes, idSchema } from '@linguaport/sdk/shared';
 import type { AuthRouteDeps } from './routes.js';
 
 /**
@@ -22,7 +22,7 @@ const domainBody = z.object({
 });
 
 const providerBody = z.object({
-  id: z.coerce.number().int().positive().optional(),
+  id: idSchema.optional(),
   name: z.string().trim().min(1).max(100),
   issuer: z.string().trim().url(),
   clientId: z.string().trim().min(1).max(500),
@@ -102,7 +102,7 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: { permission: 'sso:manage' },
       module: 'auth',
       summary: 'Delete a single sign-on provider',
-      schema: { params: z.object({ id: z.coerce.number().int().positive() }) },
+      schema: { params: z.object({ id: idSchema }) },
       async handler({ params }) {
         const gone = await db.deleteFrom('sso_providers').where('id', '=', params.id).returning('id').executeTakeFirst();
         if (!gone) throw new ApiError(Codes.NOT_FOUND, `No single sign-on provider with id ${params.id}`);

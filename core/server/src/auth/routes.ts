@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ApiError, type Logger, type RouteDefinition } from '@linguaport/sdk/server';
-import { Codes } from '@linguaport/sdk/shared';
+import { Codes, idSchema } from '@linguaport/sdk/shared';
 import { activePermissions, buildMenuTree, buttonEntries, grantedPermissions, rolesIn, systemConfigEntries } from '../access/grants.js';
 import { can } from '../access/passwords.js';
 import { createSession, revokeSession, type Clock, type SessionCaller } from '../access/sessions.js';
@@ -41,7 +41,7 @@ const loginBody = z.object({
   ticket: z.string().optional(),
 });
 
-const id = z.coerce.number().int().positive();
+const id = idSchema;
 
 export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const { db, now, logger } = deps;

@@ -2,8 +2,8 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import type { ZodType } from 'zod';
-import { ApiError, type Caller, type RawReply, type RequestContext, type RouteAccess, type RouteDefinition } from '@linguaport/sdk/server';
-import { Codes, ok } from '@linguaport/sdk/shared';
+import { ApiError, requestLocale, type Caller, type RawReply, type RequestContext, type RouteAccess, type RouteDefinition } from '@linguaport/sdk/server';
+import { Codes, hasNul, ok, validationMessage, ValidationKeys } from '@linguaport/sdk/shared';
 import { describeIssues, sendError } from './errors.js';
 
 /**
@@ -94,6 +94,26 @@ function parseRequest(schema: RouteDefinition['schema'], input: { params: unknow
   }
   if (problems.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${problems.join('; ')}`);
   return out as { params: unknown; query: unknown; body: unknown };
+}
+
+const isPlainObject = (v: unknown): v is object => !!v && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+
+/** Where the first text holding a NUL character is (`query.name`, `body.items.2`), or null. Only parsed
+ * data is walked (plain objects, arrays, strings): uploaded files and streams are not text. */
+function nulAt(input: Record<string, unknown>): string | null {
+  const stack: Array<[unknown, string]> = Object.entries(input).map(([k, v]) => [v, k]);
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (hasNul(value)) return path;
+    } else if (Array.isArray(value) || isPlainObject(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (hasNul(k)) return `${path}.${k.replace(/\0/g, '\\0')}`;
+        stack.push([v, `${path}.${k}`]);
+      }
+    }
+  }
+  return null;
 }
 
 function isRawReply(value: unknown): value is RawReply {
@@ -254,6 +274,9 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
       // Kept on the request too, for the hooks that read the body after the handler (operation log).
       request.body = rawBody;
     }
+    // PostgreSQL text cannot hold NUL: refused here for every route, before any schema or query sees it.
+    const nul = nulAt({ params, query: request.query, body: rawBody });
+    if (nul) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${nul}: ${validationMessage(ValidationKeys.noNul, requestLocale(request.headers))}`);
     const parsed = parseRequest(def.schema, { params, query: request.query, body: rawBody });
     const ctx: RequestContext = {
       ...parsed,

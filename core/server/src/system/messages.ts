@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, type EventBus, type MessageCenter, type MessageType, type RouteDefinition } from '@linguaport/sdk/server';
+import { idSchema, MAX_ID } from '@linguaport/sdk/shared';
 import { localeOf } from '../http/locale.js';
 
 /**
@@ -77,7 +78,7 @@ const idList = z
   .transform((v, ctx) => {
     const parts = (Array.isArray(v) ? v.map(String) : v.split(',')).map((s) => s.trim()).filter(Boolean);
     const ids = parts.map(Number);
-    if (ids.length === 0 || ids.some((n) => !Number.isInteger(n) || n <= 0)) {
+    if (ids.length === 0 || ids.some((n) => !Number.isInteger(n) || n <= 0 || n > MAX_ID)) {
       ctx.addIssue({ code: 'custom', message: 'ids must be positive integers separated by commas' });
       return z.NEVER;
     }
@@ -95,7 +96,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       url: '/messageRemind/messages',
       access: 'signed-in',
       summary: 'List own messages',
-      schema: { query: z.object({ isRead: flag.optional(), userId: z.coerce.number().int().positive().optional(), departmentId: z.coerce.number().int().positive().optional() }) },
+      schema: { query: z.object({ isRead: flag.optional(), userId: idSchema.optional(), departmentId: idSchema.optional() }) },
       async handler({ caller, query, headers }) {
         if (query.userId !== undefined && query.userId !== caller!.userId) throw new ApiError(Codes.FORBIDDEN, 'Permission denied: you can only read your own messages');
         let q = db.selectFrom('messages').selectAll().$castTo<MessageRow>().where('user_id', '=', caller!.userId);
