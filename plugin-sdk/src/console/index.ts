@@ -172,3 +172,4 @@ export * from './ui/index.js';
 
 // The refreshBefore rule for drawers and dialogs (spec 01 section 4).
 export { useRefreshBefore, setRefreshBefore, REFRESH_BEFORE_KEY, type RefreshBefore } from './refresh-before.js';
+export { useTask, taskFraction, TASK_CHANGED, type TaskView, type TaskHookState } from './tasks.js';
