@@ -37,6 +37,7 @@ import { menuRoutes } from './access/menu-routes.js';
 import { bridgeAccessChanged, PERMISSIONS_CHANGED } from './access/notify.js';
 import { installOperationLog } from './oplog/record.js';
 import { createFileStorage } from './storage/files.js';
+import { privateDataDir } from './storage/private.js';
 import { configRoutes } from './system/config-routes.js';
 import { expiredEngineRoute } from './system/expired-engines.js';
 import { createMessageCenter, messageRoutes } from './system/messages.js';
@@ -86,6 +87,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
   const now = options.now ?? (() => new Date());
   // Manifests first: a broken plugin should stop start-up before anything is created.
   const plugins = readDeploymentSet(config.registryFile);
+  // The data directory is the server user's alone (umask 077; an older install's modes fixed).
+  const notPrivate = privateDataDir(config.dataDir);
   const ownsDatabase = !options.database;
   const database = options.database ?? (await createDatabase(config));
   const cleanups: (() => Promise<void> | void)[] = [];
@@ -111,6 +114,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     let runtime: PluginRuntime | null = null;
     const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, trustProxy: config.trustProxy, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true, resolveCaller: caller, resolveApiKey: (key) => resolveApiKeyCaller(db, key, now()) });
     const { app } = kernel;
+    if (notPrivate.length) app.log.warn(`${notPrivate.length} entries under ${config.dataDir} could not be made private to this user (mode 0700/0600), e.g. ${notPrivate[0]}`);
     // Every route goes through here so the operation log knows its module and title.
     const oplog = installOperationLog(app, db, now);
     const routes: RegisteredRoute[] = [];

@@ -3,6 +3,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely } from 'kysely';
 import type { Database } from './database.js';
+import { makePrivate } from '../storage/private.js';
 import { Mutex } from './mutex.js';
 import { PgliteDialect, runOnPglite } from './pglite-dialect.js';
 
@@ -17,6 +18,8 @@ export async function openPglite(dir: string): Promise<Database> {
     parsers: { [BYTEA]: (text: string) => Buffer.from(text.startsWith('\\x') ? text.slice(2) : text, 'hex') },
   });
   await pglite.exec('CREATE EXTENSION IF NOT EXISTS pg_trgm');
+  // PGlite writes its initial data files 0666 whatever the umask (PostgreSQL's own later files are 0600).
+  makePrivate(dir);
   const mutex = new Mutex();
   const db = new Kysely<any>({ dialect: new PgliteDialect(pglite, mutex) });
   let closing: Promise<void> | null = null;
