@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, type Logger, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, say, type Logger, type RouteDefinition } from '@linguaport/sdk/server';
 import { Codes, idSchema } from '@linguaport/sdk/shared';
 import { activePermissions, buildMenuTree, buttonEntries, grantedPermissions, rolesIn, systemConfigEntries } from '../access/grants.js';
 import { can } from '../access/passwords.js';
@@ -10,7 +10,7 @@ import { accountRoutes } from './account-routes.js';
 import { signInAdminRoutes } from './admin-routes.js';
 import type { ScopedCaller } from './caller.js';
 import { listSymbols } from './directory.js';
-import { issuePublicKey } from './keys.js';
+import { issuePublicKey, KeyAllowance, KeyPool, KeyPoolBusy } from './keys.js';
 import { passwordLogin } from './login.js';
 import type { Secret } from './secret.js';
 import { createPuzzle, verifyPuzzle } from './slider.js';
@@ -27,6 +27,9 @@ export interface AuthRouteDeps {
   logger: Logger;
   /** Called when a session ends (logout, department switch): open sockets of it are closed. */
   onSessionEnded(tokenHash: string): void;
+  /** One-time key pairs made ahead, and each address's allowance of them (made here when absent). */
+  keyPool?: KeyPool;
+  keyAllowance?: KeyAllowance;
 }
 
 // base64 has no spaces: a '+' that a urlencoded form turned into a space is put back.
@@ -45,6 +48,8 @@ const id = idSchema;
 
 export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const { db, now, logger } = deps;
+  const keyPool = deps.keyPool ?? new KeyPool();
+  const keyAllowance = deps.keyAllowance ?? new KeyAllowance();
 
   return [
     {
@@ -52,7 +57,20 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/getOnePublicKey',
       access: 'public',
       summary: 'Get a one-time public key to seal a password',
-      handler: () => issuePublicKey(db, now()),
+      async handler({ ip, headers, header }) {
+        const wait = keyAllowance.take(ip, now());
+        const tooMany = (seconds: number) => {
+          header('retry-after', String(seconds));
+          return new ApiError(Codes.TOO_MANY, say(headers, `请求公钥过于频繁，请 ${seconds} 秒后再试`, `Too many keys asked for from this address: try again in ${seconds} second(s)`), { retryAfterSeconds: seconds });
+        };
+        if (wait) throw tooMany(wait);
+        try {
+          return await issuePublicKey(db, keyPool, now());
+        } catch (err) {
+          if (err instanceof KeyPoolBusy) throw tooMany(1);
+          throw err;
+        }
+      },
     },
     {
       method: 'POST',
