@@ -11,3 +11,4 @@ export * from './api-keys.js';
 export { z } from 'zod';
 export * from './state-machine.js';
 export * from './states.js';
+export * from './file-format.js';
