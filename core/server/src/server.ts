@@ -157,7 +157,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db, bus), now, autostart: options.engineAutostart });
     await engines.start();
     cleanups.push(() => engines.close());
-    registerRoute(healthRoute(database, jobs, () => engines.overview()), core);
+    registerRoute(healthRoute(database, jobs, () => engines.overview(), () => engines.tools()), core);
     for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), now })) registerRoute(route, core);
     registerRoute(registryRoute(() => runtime), core);
 

@@ -250,6 +250,8 @@ export interface EngineNodeStatus {
   lastError: string | null;
   pairs: { source: string; target: string }[];
   inFlight: number;
+  /** A crashed node waiting to be started again: failed attempts so far and when the next one is due. */
+  restart?: { attempts: number; nextAttemptAt: string } | null;
 }
 
 export type LicenceVerdict =

@@ -1,17 +1,20 @@
 import type { RouteDefinition } from '@linguaport/sdk/server';
 import type { Database } from '../db/database.js';
+import type { ToolStatus } from '../preflight.js';
 import type { EngineOverview } from '../translation/service.js';
 
 /**
  * `GET /api/health`: a real round trip to the database, the job service's own check, and the
  * translation engines with their nodes' health as the translation service last saw them. The
  * status is `degraded` when the database or the queue fails, or when engines are configured and
- * none of them is ready to translate.
+ * none of them is ready to translate. `tools` names the external programs found missing at start
+ * and the feature each one disables.
  */
 export function healthRoute(
   database: Database,
   jobs: { health(): Promise<{ ok: boolean; detail?: string }> },
   engines: () => EngineOverview[],
+  tools: () => ToolStatus[] = () => [],
 ): RouteDefinition {
   return {
     method: 'GET',
@@ -31,6 +34,7 @@ export function healthRoute(
         database: { ok: databaseOk, kind: database.kind },
         queue: { ok: queue.ok },
         engines: list,
+        tools: { missing: tools().filter((t) => !t.ok).map(({ name, debianPackage, feature }) => ({ name, debianPackage, feature })) },
       };
     },
   };

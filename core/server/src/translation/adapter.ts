@@ -42,12 +42,19 @@ export interface EngineAdapter {
 }
 
 /**
- * - `unavailable`: the engine could not be reached or refused (down, 5xx, auth, rate limit).
+ * Who a failure is about. The first two are the node's own failures and count against its
+ * health (the service marks it unhealthy and fails over); the others are about this request
+ * and fail it alone: the node stays healthy and the next user's request goes to it as before.
+ *
+ * - `unavailable`: the node could not be reached, or refuses everyone (connection refused,
+ *   auth, rate limit, a gateway's 502/503/504).
+ * - `timeout`: no answer in time, or the caller gave up (its signal aborted).
+ * - `rejected`: the engine answered an error for this input (a 4xx, or a 500 for this text).
  * - `bad-response`: it answered, but not with what the protocol promises.
  * - `unsupported-pair`: it does not translate this direction.
- * - `timeout`: no answer in time, or the caller gave up (its signal aborted).
+ * - `unsupported-format`: it cannot take this format now (e.g. html without its tools).
  */
-export type EngineErrorKind = 'unavailable' | 'bad-response' | 'unsupported-pair' | 'timeout';
+export type EngineErrorKind = 'unavailable' | 'timeout' | 'rejected' | 'bad-response' | 'unsupported-pair' | 'unsupported-format';
 
 export class EngineError extends Error {
   constructor(
@@ -60,6 +67,21 @@ export class EngineError extends Error {
     super(message, options);
     this.name = 'EngineError';
   }
+}
+
+/** True when `err` is the node's own failure (see `EngineErrorKind`): only these mark a node unhealthy. */
+export function failsNode(err: unknown): boolean {
+  return err instanceof EngineError && (err.kind === 'unavailable' || err.kind === 'timeout');
+}
+
+/**
+ * The one rule for an engine's HTTP error status, after an adapter has mapped its protocol's
+ * own cases (unknown pair, ...): statuses that say the node refuses everyone are `unavailable`;
+ * any other error answer is about this request (`rejected`).
+ */
+export function errorForStatus(status: number, message: string): EngineError {
+  const nodeWide = status === 401 || status === 403 || status === 429 || status === 502 || status === 503 || status === 504;
+  return new EngineError(nodeWide ? 'unavailable' : 'rejected', message, status);
 }
 
 /** Engines answer for trimmed text; the caller's whitespace around a segment is put back as it was. */

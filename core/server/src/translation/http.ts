@@ -1,4 +1,4 @@
-import { EngineError } from './adapter.js';
+import { EngineError, errorForStatus } from './adapter.js';
 
 /**
  * One HTTP exchange with an engine, with a deadline. Network failures become `unavailable`,
@@ -35,6 +35,8 @@ export function parseJson(res: EngineResponse, what: string): unknown {
   try {
     return JSON.parse(res.text);
   } catch (err) {
+    // An error page (a proxy's 502, a crashed handler's 500) still says whose failure it is.
+    if (res.status >= 400) throw errorForStatus(res.status, `${what}: HTTP ${res.status}`);
     throw new EngineError('bad-response', `${what}: answer is not JSON (HTTP ${res.status})`, res.status, { cause: err });
   }
 }

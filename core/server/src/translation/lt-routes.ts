@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Observable } from 'rxjs';
-import { ApiError, type Caller, type EngineService, type RawReply, type RequestContext, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, requestLocale, type Caller, type EngineService, type RawReply, type RequestContext, type RouteDefinition } from '@linguaport/sdk/server';
 import { fromLibreCode } from './languages.js';
+import { REQUEST_FAILURE_MESSAGES, type RequestFailure } from './service.js';
 
 /**
  * The LibreTranslate-compatible API under `/api/lt`: existing LibreTranslate clients work by
@@ -75,9 +76,13 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     return caller;
   }
 
-  function errorReply(err: unknown): RawReply {
+  function errorReply(err: unknown, req: RequestContext): RawReply {
     if (err instanceof ApiError) {
       const status = [400, 403, 429, 503].includes(err.code) ? err.code : 500;
+      // A request that failed on its own: said in the caller's language, with the engine's detail.
+      const failure = err.data as { reason?: RequestFailure; detail?: string } | null;
+      const texts = failure?.reason ? REQUEST_FAILURE_MESSAGES[failure.reason] : undefined;
+      if (texts) return fail(status, `${texts[requestLocale(req.headers)]}: ${failure!.detail}`);
       return fail(status, err.message);
     }
     return fail(500, `Cannot translate text: ${(err as Error).message}`);
@@ -120,7 +125,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
           ...(source === 'auto' ? { detectedLanguage: results.map((r) => ({ language: toLtCode(r.source), confidence: Math.round((r.detected?.confidence ?? 1) * 100) })) } : {}),
         });
       } catch (err) {
-        return errorReply(err);
+        return errorReply(err, req);
       }
     },
   };

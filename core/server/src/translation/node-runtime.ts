@@ -1,6 +1,7 @@
 import type { EngineAdapter, LanguagePair } from './adapter.js';
 import { createApertiumAdapter } from './apertium/adapter.js';
-import { ApyProcess } from './apertium/apy-process.js';
+import { ApyProcess, type ApyOptions } from './apertium/apy-process.js';
+import { featureUnavailable, type ToolStatus } from '../preflight.js';
 import { createLibreTranslateAdapter } from './libretranslate/adapter.js';
 import { createOpenAiAdapter } from './openai/adapter.js';
 
@@ -35,12 +36,23 @@ export interface NodeRuntime {
   lastError: string | null;
 }
 
-export async function startNodeRuntime(spec: NodeSpec, timeoutMs: number): Promise<NodeRuntime> {
+/** What a node start needs from the server: the external tools found at start, the process record. */
+export interface NodeStartContext {
+  tools: readonly ToolStatus[];
+  processes?: ApyOptions['processes'];
+  /** Options for a local APy (tests: its environment). */
+  apy?: Pick<ApyOptions, 'env' | 'startTimeoutMs' | 'warm'>;
+}
+
+export async function startNodeRuntime(spec: NodeSpec, timeoutMs: number, context: NodeStartContext = { tools: [] }): Promise<NodeRuntime> {
   let apy: ApyProcess | null = null;
   let adapter: EngineAdapter;
   if (spec.kind === 'apertium-local') {
-    apy = await ApyProcess.start({ containers: spec.containers });
-    adapter = createApertiumAdapter({ url: apy.url, timeoutMs });
+    const missing = featureUnavailable('apertium', context.tools);
+    // Say which tools are missing rather than fail with whatever the first missing one breaks.
+    if (missing) throw new Error(`Apertium is unavailable on this machine: ${missing}`);
+    apy = await ApyProcess.start({ ...context.apy, containers: spec.containers, processes: context.processes });
+    adapter = createApertiumAdapter({ url: apy.url, timeoutMs, htmlUnavailable: featureUnavailable('apertium-html', context.tools) });
   } else if (spec.kind === 'libretranslate') {
     if (!spec.baseUrl) throw new Error('a LibreTranslate node needs a base URL');
     adapter = createLibreTranslateAdapter({ url: spec.baseUrl, apiKey: spec.apiKey ?? undefined, timeoutMs });

@@ -10,9 +10,11 @@ import {
   type Logger,
 } from '@linguaport/sdk/server';
 import { loadSecret } from '../auth/secret.js';
-import { EngineError, type LanguagePair } from './adapter.js';
+import { EngineError, failsNode, type LanguagePair } from './adapter.js';
+import { EngineProcessRegistry } from './engine-processes.js';
+import { checkExternalTools, describeMissingTools, type ToolStatus } from '../preflight.js';
 import { verifyLicenceFile } from './licence.js';
-import { startNodeRuntime, stopNodeRuntime, type NodeKind, type NodeRuntime, type NodeSpec } from './node-runtime.js';
+import { startNodeRuntime, stopNodeRuntime, type NodeKind, type NodeRuntime, type NodeSpec, type NodeStartContext } from './node-runtime.js';
 import { translateText } from './pipeline.js';
 import { languageDetector, segmentWords, splitSentences, type LanguageDetector } from './text-tools.js';
 import { countCharacters, readNumberSetting, UsageLedger } from './usage.js';
@@ -21,12 +23,25 @@ import { countCharacters, readNumberSetting, UsageLedger } from './usage.js';
  * The translation service behind `ctx.engines`. It keeps a runtime per started node, picks a
  * node for each request (an enabled, unexpired engine for the pair and domain; among its
  * healthy nodes the least busy), fails over when a node fails (marking it unhealthy for the
- * health loop to retry), and answers 503 "service interrupted" instead of hanging. Local
- * Apertium nodes are APy processes the platform starts and stops; a node left running comes
- * back after a restart (`desired_state`).
+ * health loop to retry), and answers 503 "service interrupted" instead of hanging. Only the
+ * node's own failures (unreachable, time-out, failed health check) mark it unhealthy; a
+ * failure caused by the request (the engine refused this text, a format it cannot take) fails
+ * that request alone with 400/500 (`failsNode` in adapter.ts is the rule). Local Apertium
+ * nodes are APy processes the platform starts and stops; a node left running comes back after
+ * a restart (`desired_state`), and one whose APy crashed is restarted with a bounded
+ * exponential backoff. Each node has at most one health round in flight.
  */
 
 export const SERVICE_INTERRUPTED = 'Service interrupted: no translation node is available right now. Try again later.';
+
+/** Why one request failed without any node being at fault; `data.reason` of the ApiError. */
+export type RequestFailure = 'format-unavailable' | 'engine-refused' | 'engine-failed';
+
+export const REQUEST_FAILURE_MESSAGES: Record<RequestFailure, { 'zh-CN': string; 'en-US': string }> = {
+  'format-unavailable': { 'zh-CN': '当前无法翻译此格式', 'en-US': 'This format cannot be translated right now' },
+  'engine-refused': { 'zh-CN': '翻译引擎拒绝了此文本', 'en-US': 'The translation engine refused this text' },
+  'engine-failed': { 'zh-CN': '翻译引擎无法翻译此文本', 'en-US': 'The translation engine could not translate this text' },
+};
 
 export interface TranslationServiceOptions {
   db: Kysely<any>;
@@ -41,6 +56,14 @@ export interface TranslationServiceOptions {
   healthIntervalMs?: number;
   /** Whole-request deadline: a translation never waits longer than this. */
   deadlineMs?: number;
+  /** External tools as found at start (default: checked now, `checkExternalTools`). */
+  tools?: ToolStatus[];
+  /** A crashed node's restart delay: `base` doubled per failed attempt, at most `max` (ms). */
+  restartBackoffMs?: { base: number; max: number };
+  /** Starts a node's runtime (tests replace it; default `startNodeRuntime`). */
+  startRuntime?: (spec: NodeSpec, timeoutMs: number, context: NodeStartContext) => Promise<NodeRuntime>;
+  /** Options for local APy processes (tests: their environment). */
+  apy?: NodeStartContext['apy'];
 }
 
 /** One engine as `GET /api/health` reports it. */
@@ -52,7 +75,7 @@ export interface EngineOverview {
   /** Enabled, unexpired, and a node of it answers its health check. */
   ready: boolean;
   /** A node being started (APy loading its pairs) reads `starting`. */
-  nodes: { id: number; kind: string; desired: 'running' | 'stopped'; health: EngineNodeStatus['health'] | 'starting' }[];
+  nodes: { id: number; kind: string; desired: 'running' | 'stopped'; health: EngineNodeStatus['health'] | 'starting'; restart: EngineNodeStatus['restart'] }[];
 }
 
 export interface TranslationService extends EngineService {
@@ -60,6 +83,8 @@ export interface TranslationService extends EngineService {
   close(): Promise<void>;
   /** The engines and their nodes' health as this process sees them (no engine call). */
   overview(): EngineOverview[];
+  /** The external tools found at start; a missing one makes its feature unavailable. */
+  tools(): ToolStatus[];
 }
 
 interface EngineRow {
@@ -105,12 +130,21 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   let closed = false;
   let detector: Promise<LanguageDetector> | null = null;
   let rr = 0;
+  const tools = options.tools ?? checkExternalTools();
+  const processes = new EngineProcessRegistry(options.dataDir);
+  const startRuntime = options.startRuntime ?? startNodeRuntime;
+  const backoff = options.restartBackoffMs ?? { base: 1000, max: 60_000 };
+  /** Crashed nodes waiting to be started again: failed attempts so far and when to try next. */
+  const restarts = new Map<number, { attempts: number; nextAt: number; reason: string }>();
+  /** The health round (check or restart) in flight per node: never two at once. */
+  const rounds = new Map<number, Promise<void>>();
   const usage = new UsageLedger(db, (err) => logger.error('usage record not written', { error: err.message }));
 
   async function load(): Promise<void> {
     engines = (await db.selectFrom('engines').selectAll().orderBy('id').execute()) as EngineRow[];
     const rows = (await db.selectFrom('engine_nodes').select(['id', 'container_name', 'kind', 'base_url', 'api_key_sealed', 'model', 'languages', 'desired_state']).execute()) as NodeRow[];
     nodes = new Map(rows.map((n) => [n.id, n]));
+    for (const id of restarts.keys()) if (!nodes.has(id)) restarts.delete(id);
     for (const [id, runtime] of runtimes) {
       if (!nodes.has(id)) {
         runtimes.delete(id);
@@ -143,10 +177,10 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
         h.detail = (err as Error).message;
       }
     }
-    // An APy that died is restarted by the next start; its runtime is gone now.
+    // An APy that died is restarted by the health loop (see crashed()).
     if (runtime.apy && !runtime.apy.running) {
       h.ok = false;
-      h.detail = `APy exited: ${runtime.apy ? 'crashed' : ''}`;
+      h.detail = runtime.lastError ?? 'APy exited';
     }
     runtime.healthy = h.ok;
     runtime.pairs = pairs;
@@ -173,9 +207,12 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       containers: containersOf(id),
     };
     const promise = (async () => {
-      const runtime = await startNodeRuntime(spec, Math.min(deadlineMs, 30_000));
-      await check(runtime);
+      const runtime = await startRuntime(spec, Math.min(deadlineMs, 30_000), { tools, processes, apy: options.apy });
+      runtime.apy?.onExit((exit) => {
+        if (!exit.expected) crashed(id, runtime, `APy exited (${exit.signal ?? `code ${exit.code}`})`);
+      });
       runtimes.set(id, runtime);
+      await check(runtime);
       return runtime;
     })();
     starting.set(id, promise);
@@ -187,6 +224,61 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     } finally {
       starting.delete(id);
     }
+  }
+
+  function delayAfter(attempts: number): number {
+    return Math.min(backoff.max, backoff.base * 2 ** attempts);
+  }
+
+  /** A node's process ended on its own: unhealthy now, started again by the health loop. */
+  function crashed(id: number, runtime: NodeRuntime, reason: string): void {
+    if (closed || runtimes.get(id) !== runtime) return;
+    runtime.healthy = false;
+    runtime.lastError = reason;
+    if (!restarts.has(id)) restarts.set(id, { attempts: 0, nextAt: now().getTime() + delayAfter(0), reason });
+    logger.warn(`translation node ${id} crashed; restarting it`, { error: reason });
+    void saveHealth(id, 'unhealthy', reason).catch(() => {});
+  }
+
+  /** One health round of one node: a due restart of a crashed node, or a health check. */
+  async function nodeRound(id: number): Promise<void> {
+    const restart = restarts.get(id);
+    if (restart) {
+      if (nodes.get(id)?.desired_state !== 'running') {
+        restarts.delete(id);
+        return;
+      }
+      if (now().getTime() < restart.nextAt) return;
+      try {
+        await startNode(id);
+        restarts.delete(id);
+        logger.info(`translation node ${id} restarted`);
+      } catch (err) {
+        const reason = (err as Error).message.split('\n')[0];
+        const attempts = restart.attempts + 1;
+        restarts.set(id, { attempts, nextAt: now().getTime() + delayAfter(attempts), reason });
+        logger.warn(`translation node ${id} did not restart (attempt ${attempts})`, { error: reason });
+      }
+      return;
+    }
+    const runtime = runtimes.get(id);
+    if (!runtime) return;
+    if (runtime.apy && !runtime.apy.running) {
+      crashed(id, runtime, runtime.lastError ?? 'APy exited');
+      return;
+    }
+    await check(runtime);
+  }
+
+  /** Runs a round for `id` unless one is in flight (then waits for that one). */
+  function healthRound(id: number): Promise<void> {
+    const running = rounds.get(id);
+    if (running) return running;
+    const round = nodeRound(id)
+      .catch((err) => logger.warn(`health round of translation node ${id} failed`, { error: (err as Error).message }))
+      .finally(() => rounds.delete(id));
+    rounds.set(id, round);
+    return round;
   }
 
   /** Nodes left running start on first use when not at start-up (tests, short-lived kernels). */
@@ -205,13 +297,15 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     const r = runtimes.get(id);
     const row = nodes.get(id);
     if (!row) throw new ApiError(404, `No translation node with id ${id}`);
+    const restart = restarts.get(id);
     return {
       id,
-      running: !!r,
-      health: r ? (r.healthy ? 'healthy' : 'unhealthy') : 'stopped',
-      lastError: r?.lastError ?? null,
+      running: !!r && (!r.apy || r.apy.running),
+      health: restart ? 'unhealthy' : r ? (r.healthy ? 'healthy' : 'unhealthy') : 'stopped',
+      lastError: restart?.reason ?? r?.lastError ?? null,
       pairs: r?.pairs ?? [],
       inFlight: r?.inFlight ?? 0,
+      restart: restart ? { attempts: restart.attempts, nextAttemptAt: new Date(restart.nextAt).toISOString() } : null,
     };
   }
 
@@ -311,6 +405,8 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     const signal = request.signal ? AbortSignal.any([request.signal, AbortSignal.timeout(deadlineMs)]) : AbortSignal.timeout(deadlineMs);
     const tried = new Set<number>();
     let lastError: Error | null = null;
+    /** A failure caused by this request (no node at fault): what the caller is told. */
+    let requestError: Error | null = null;
     for (;;) {
       const pick = candidates(source, request.target, request.domain).find((c) => !tried.has(c.node.spec.id));
       if (!pick) break;
@@ -324,6 +420,12 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
         lastError = err as Error;
         if (signal.aborted) break;
         if (err instanceof EngineError && err.kind === 'unsupported-pair') continue;
+        if (!failsNode(err)) {
+          // The node answered, about this text: it stays healthy for everyone else.
+          requestError = err as Error;
+          logger.info(`translation node ${pick.node.spec.id} could not translate a request`, { error: (err as Error).message });
+          continue;
+        }
         pick.node.healthy = false;
         pick.node.lastError = (err as Error).message;
         logger.warn(`translation node ${pick.node.spec.id} failed; trying another`, { error: (err as Error).message });
@@ -335,38 +437,48 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     if (tried.size === 0 && !knownDirection(source, request.target)) {
       throw new ApiError(400, `No engine translates ${source} to ${request.target}`);
     }
+    if (requestError && !signal.aborted) throw requestFailure(requestError);
     if (lastError) logger.warn('translation failed on every node', { error: lastError.message });
     throw new ApiError(503, SERVICE_INTERRUPTED);
   }
 
-  async function healthLoop(): Promise<void> {
-    for (const runtime of [...runtimes.values()]) {
-      if (closed) return;
-      if (runtime.apy && !runtime.apy.running) {
-        // A crashed APy: start it again (the node is still meant to run).
-        runtimes.delete(runtime.spec.id);
-        await startNode(runtime.spec.id).catch((err) => logger.warn(`translation node ${runtime.spec.id} did not restart`, { error: (err as Error).message }));
-        continue;
-      }
-      await check(runtime).catch(() => {});
-    }
+  function requestFailure(err: Error): ApiError {
+    const reason: RequestFailure =
+      err instanceof EngineError && err.kind === 'unsupported-format'
+        ? 'format-unavailable'
+        : err instanceof EngineError && err.status !== undefined && err.status >= 400 && err.status < 500
+          ? 'engine-refused'
+          : 'engine-failed';
+    const detail = err.message.split('\n')[0];
+    return new ApiError(reason === 'engine-failed' ? 500 : 400, `${REQUEST_FAILURE_MESSAGES[reason]['en-US']}: ${detail}`, { reason, detail });
+  }
+
+  /** Every interval: a round for each node that has none in flight (an APy start can take 20 s). */
+  function healthLoop(): void {
+    if (closed) return;
+    for (const id of new Set([...runtimes.keys(), ...restarts.keys()])) if (!rounds.has(id)) void healthRound(id);
   }
 
   const service: TranslationService = {
     async start() {
+      for (const line of describeMissingTools(tools)) logger.warn(`missing external tools: ${line}`);
+      // Engine processes a killed server left behind (their parent watch normally ends them).
+      const leftovers = processes.endLeftovers();
+      if (leftovers.length) logger.warn(`ended ${leftovers.length} engine process group(s) left by a previous run`, { pids: leftovers });
       await load();
       await loadKnownPairs();
       // Until a runtime checks them, nodes are not known to be up.
       await db.updateTable('engine_nodes').set({ health: 'stopped' }).where('desired_state', '=', 'stopped').execute();
       if (options.autostart) void ensureStarted();
       const interval = options.healthIntervalMs ?? 15_000;
-      timer = setInterval(() => void healthLoop(), interval);
+      timer = setInterval(healthLoop, interval);
       timer.unref();
     },
     async close() {
       closed = true;
       if (timer) clearInterval(timer);
-      await Promise.allSettled([...starting.values()]);
+      await Promise.allSettled([...starting.values(), ...rounds.values()]);
+      restarts.clear();
       await Promise.all([...runtimes.values()].map((r) => stopNodeRuntime(r)));
       runtimes.clear();
       await usage.flush();
@@ -377,10 +489,15 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
         const expired = !!e.expires_at && new Date(e.expires_at).getTime() <= t;
         const list = e.node_ids
           .filter((id) => nodes.has(id))
-          .map((id) => ({ id, kind: nodes.get(id)!.kind, desired: nodes.get(id)!.desired_state, health: !runtimes.has(id) && starting.has(id) ? ('starting' as const) : status(id).health }));
+          .map((id) => {
+            const st = status(id);
+            const health = !runtimes.has(id) && starting.has(id) && !restarts.has(id) ? ('starting' as const) : st.health;
+            return { id, kind: nodes.get(id)!.kind, desired: nodes.get(id)!.desired_state, health, restart: st.restart };
+          });
         return { id: e.id, name: e.name, enabled: e.enabled, expired, ready: e.enabled && !expired && list.some((n) => n.health === 'healthy'), nodes: list };
       });
     },
+    tools: () => tools,
     translate,
     detect,
     languages,
@@ -411,6 +528,8 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
         if (!nodes.has(id)) throw new ApiError(404, `No translation node with id ${id}`);
         await db.updateTable('engine_nodes').set({ desired_state: 'stopped' }).where('id', '=', id).execute();
         nodes.get(id)!.desired_state = 'stopped';
+        restarts.delete(id);
+        await rounds.get(id);
         await starting.get(id)?.catch(() => {});
         const runtime = runtimes.get(id);
         runtimes.delete(id);
@@ -419,8 +538,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
         return status(id);
       },
       async check(id) {
-        const runtime = runtimes.get(id);
-        if (runtime) await check(runtime);
+        if (runtimes.has(id) || restarts.has(id)) await healthRound(id);
         return status(id);
       },
       status,

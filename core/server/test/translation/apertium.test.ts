@@ -1,9 +1,12 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { failsNode } from '../../src/translation/adapter.js';
 import { createApertiumAdapter } from '../../src/translation/apertium/adapter.js';
 import { ApyProcess, type ApyExit } from '../../src/translation/apertium/apy-process.js';
+import { processGroupMembers } from '../../src/translation/engine-processes.js';
 import { translateText } from '../../src/translation/pipeline.js';
+import { pathWithout, prng } from '../support/engine-env.js';
 
 // The real engine: Debian's apertium-apy and pairs (scripts/setup.mjs installs them).
 const installed = existsSync('/usr/bin/apertium-apy') && existsSync('/usr/share/apertium/modes/eng-spa.mode');
@@ -12,17 +15,17 @@ function listeners(port: number): string {
   return execFileSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' });
 }
 
-/** Live members of a process group (zombies left for a non-reaping PID 1 do not count). */
+/** Live members of a process group (zombies left for a non-reaping PID 1 do not count), from /proc. */
 function groupAlive(pgid: number): boolean {
-  const stats = execFileSync('ps', ['-o', 'stat=', '-g', String(pgid)], { encoding: 'utf8' }).split('\n').filter(Boolean);
-  return stats.some((s) => !s.trim().startsWith('Z'));
+  return processGroupMembers(pgid).length > 0;
 }
 
 describe.skipIf(!installed)('managed APy and the Apertium adapter', () => {
   let apy: ApyProcess;
+  // Generous: on a loaded machine (2 cores shared) APy can take half a minute to load its pairs.
   beforeAll(async () => {
-    apy = await ApyProcess.start({ containers: 1 });
-  });
+    apy = await ApyProcess.start({ containers: 1, startTimeoutMs: 90_000 });
+  }, 120_000);
   afterAll(async () => {
     await apy?.stop();
   });
@@ -76,6 +79,38 @@ describe.skipIf(!installed)('managed APy and the Apertium adapter', () => {
     expect(out).toContain('Xyzzy');
   });
 
+  it('gives the user\'s own asterisks back: only marks the engine added are removed, and it adds none', async () => {
+    const engine = createApertiumAdapter({ url: apy.url });
+    const run = async (text: string) => (await translateText({ text, source: 'en', target: 'es', format: 'text' }, { engine })).text;
+    expect(await run('3*4 = 12')).toBe('3*4 = 12');
+    expect(await run('*stars* are bright')).toBe('*Las estrellas* son brillantes');
+    expect(await run('a * b')).toBe('Un * b');
+    expect(await run('Xyzzy blorf is here.')).toBe('Xyzzy blorf Es aquí.');
+  });
+
+  it('round-trips untranslatable text with *, # and @ unchanged (seeded, text and html)', async () => {
+    const engine = createApertiumAdapter({ url: apy.url });
+    const tokens = ['*', '#', '@', '**', '*zxq*', '#zxq', '@qvw', 'zxq*', '3*4', '=', '12', '*7', 'qvw#', '@@', '#1', '*#@', ' ', ' ', ' '];
+    for (const [format, seed] of [['text', 7], ['html', 11]] as const) {
+      const r = prng(seed);
+      for (let i = 0; i < 120; i++) {
+        let text = '';
+        for (let k = 1 + Math.floor(r() * 8); k > 0; k--) text += tokens[Math.floor(r() * tokens.length)];
+        const out = (await translateText({ text, source: 'en', target: 'es', format }, { engine })).text;
+        expect(out, `${format} seed ${seed} case ${i}`).toBe(text);
+      }
+    }
+  }, 120_000);
+
+  it('refuses html as an unsupported format when the machine lacks its tools, without calling APy', async () => {
+    const engine = createApertiumAdapter({ url: apy.url, htmlUnavailable: 'tf-extract missing (Debian package transfuse)' });
+    await expect(engine.translate({ source: 'en', target: 'es', segments: ['The <b>red</b> car'], format: 'html' })).rejects.toMatchObject({
+      kind: 'unsupported-format',
+      message: expect.stringContaining('tf-extract'),
+    });
+    expect(await engine.translate({ source: 'en', target: 'es', segments: ['The red car'], format: 'text' })).toEqual(['El coche rojo']);
+  });
+
   it('refuses a pair that is not installed', async () => {
     await expect(createApertiumAdapter({ url: apy.url }).translate({ source: 'en', target: 'de', segments: ['Hello'], format: 'text' })).rejects.toMatchObject({
       kind: 'unsupported-pair',
@@ -102,29 +137,44 @@ describe.skipIf(!installed)('managed APy and the Apertium adapter', () => {
 
 describe.skipIf(!installed)('APy process lifecycle', () => {
   it('reports a crash through onExit and ends the pipelines the crashed APy left behind', async () => {
-    const apy = await ApyProcess.start({ containers: 2, warm: true });
+    const apy = await ApyProcess.start({ containers: 2, warm: true, startTimeoutMs: 90_000 });
     const exits: ApyExit[] = [];
     apy.onExit((e) => exits.push(e));
     const pgid = apy.pid;
     expect(groupAlive(pgid)).toBe(true);
     process.kill(apy.pid, 'SIGKILL');
-    await new Promise((r) => setTimeout(r, 300));
-    expect(exits).toHaveLength(1);
+    await expect.poll(() => exits.length, { timeout: 10_000 }).toBe(1);
     expect(exits[0]).toMatchObject({ expected: false, signal: 'SIGKILL' });
     expect(apy.running).toBe(false);
-    expect(groupAlive(pgid)).toBe(false);
+    await expect.poll(() => groupAlive(pgid), { timeout: 10_000 }).toBe(false);
     expect((await apy.stop()).expected).toBe(false);
-  });
+  }, 120_000);
 
   it('stop() ends APy and its pipelines, and counts as expected', async () => {
-    const apy = await ApyProcess.start({ containers: 1 });
+    const apy = await ApyProcess.start({ containers: 1, startTimeoutMs: 90_000 });
     const exits: ApyExit[] = [];
     apy.onExit((e) => exits.push(e));
     const exit = await apy.stop();
     expect(exit.expected).toBe(true);
     expect(exits).toEqual([exit]);
     expect(apy.running).toBe(false);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(groupAlive(apy.pid)).toBe(false);
-  });
+    await expect.poll(() => groupAlive(apy.pid), { timeout: 10_000 }).toBe(false);
+  }, 120_000);
+});
+
+describe.skipIf(!installed)('APy on a machine without transfuse', () => {
+  it('answers one html request with a request error (rejected, not unavailable) and the next text request normally', async () => {
+    const path = pathWithout(['tf-extract', 'tf-inject']);
+    const apy = await ApyProcess.start({ containers: 1, startTimeoutMs: 90_000, env: { ...process.env, PATH: path.dir } });
+    try {
+      const engine = createApertiumAdapter({ url: apy.url });
+      const err = await engine.translate({ source: 'en', target: 'es', segments: ['The <b>red</b> car'], format: 'html' }).catch((e) => e);
+      expect(err).toMatchObject({ name: 'EngineError', kind: 'rejected', status: 500 });
+      expect(failsNode(err)).toBe(false);
+      expect(await engine.translate({ source: 'en', target: 'es', segments: ['The red car'], format: 'text' })).toEqual(['El coche rojo']);
+    } finally {
+      await apy.stop();
+      path.cleanup();
+    }
+  }, 120_000);
 });

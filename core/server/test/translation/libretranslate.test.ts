@@ -50,7 +50,7 @@ describe('LibreTranslate adapter', () => {
     peer.options.failNext = { count: 1, status: 429, error: 'Slowdown: 10 per 1 minute' };
     await expect(engine.translate({ source: 'en', target: 'es', segments: ['a'], format: 'text' })).rejects.toMatchObject({ kind: 'unavailable', status: 429 });
     peer.options.failNext = { count: 1, status: 500, error: 'Cannot translate text: boom' };
-    await expect(engine.translate({ source: 'en', target: 'es', segments: ['a'], format: 'text' })).rejects.toMatchObject({ kind: 'unavailable', status: 500 });
+    await expect(engine.translate({ source: 'en', target: 'es', segments: ['a'], format: 'text' })).rejects.toMatchObject({ kind: 'rejected', status: 500 });
   });
 
   it('times out, and reports an unreachable node as unavailable', async () => {

@@ -178,7 +178,7 @@ describe('translation service', () => {
     expect(well.engines[0]).toMatchObject({ name: 'Apertium', ready: true, nodes: [{ id: nodeId, health: 'healthy', desired: 'running' }] });
   }, 60_000);
 
-  it('fails over from a failing remote node to a healthy one and marks the failing one unhealthy', async () => {
+  it('fails over from a failing remote node (a node-wide 503) to a healthy one and marks the failing one unhealthy', async () => {
     const engine = await k.call('POST', '/api/translServiceInfo/add', admin, { name: 'Remote LT', imageName: 'libretranslate', sourceLanguage: 'en', targetLanguage: 'fr' });
     const add = (containerName: string) =>
       k.call('POST', '/api/translServiceNode/add', admin, { kind: 'libretranslate', containerName, baseUrl: peer.url, authenticationFile: 'none', engineId: engine.body.data.id, password: 'node-secret' });
@@ -188,7 +188,7 @@ describe('translation service', () => {
     const sealed = await k.database.db.selectFrom('engine_nodes').select('password_sealed').where('id', '=', a.body.data.id).executeTakeFirstOrThrow();
     expect(sealed.password_sealed).not.toContain('node-secret');
     for (const n of [a, b]) expect((await k.call('GET', `/api/translServiceNode/startTranslationService?id=${n.body.data.id}`, admin)).body.data.health).toBe('healthy');
-    peer.options.failNext = { count: 1, status: 500, error: 'boom' };
+    peer.options.failNext = { count: 1, status: 503, error: 'upstream down' };
     const res = await k.call('POST', '/api/transText/translate', user.token, { text: 'red car', source: 'en', target: 'fr' });
     expect(res.body.data.text).toBe('[fr] car red');
     const healths = await Promise.all([a, b].map((n) => k.call('GET', `/api/translServiceNode/getTranslationServiceNodeById/${n.body.data.id}`, admin)));

@@ -1,4 +1,4 @@
-import { EngineError, keepOuterWhitespace, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
+import { EngineError, errorForStatus, keepOuterWhitespace, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
 import { engineFetch, mapLimit, parseJson, trimSlash, type EngineResponse } from '../http.js';
 import { fromApertiumCode, toApertiumCode } from '../languages.js';
 
@@ -19,6 +19,8 @@ export interface ApertiumOptions {
   timeoutMs?: number;
   /** Parallel requests when a batch falls back to one request per segment. */
   fallbackConcurrency?: number;
+  /** Why html cannot be translated on this machine (its tools are missing), or null/undefined. */
+  htmlUnavailable?: string | null;
 }
 
 const TEXT_SEPARATOR = '\n\n';
@@ -81,6 +83,7 @@ export function createApertiumAdapter(options: ApertiumOptions): EngineAdapter {
     },
 
     async translate(batch: TranslateBatch, signal?: AbortSignal): Promise<string[]> {
+      if (batch.format === 'html' && options.htmlUnavailable) throw new EngineError('unsupported-format', `Apertium cannot translate html here: ${options.htmlUnavailable}`);
       const langpair = `${toApertiumCode(batch.source)}|${toApertiumCode(batch.target)}`;
       const out = batch.segments.map(() => '');
       // Blank segments need no engine, and would shift the joined text's blocks.
@@ -104,6 +107,5 @@ function checkReply(res: EngineResponse, what: string): unknown {
   if (res.status === 200) return reply;
   const why = reply?.explanation ?? reply?.message ?? `HTTP ${res.status}`;
   if (res.status === 400 && /not installed|pair is invalid/i.test(why)) throw new EngineError('unsupported-pair', `APy: ${why}`, res.status);
-  if (res.status === 503 || res.status >= 500) throw new EngineError('unavailable', `APy /${what}: ${why}`, res.status);
-  throw new EngineError('bad-response', `APy /${what}: ${why}`, res.status);
+  throw errorForStatus(res.status, `APy /${what}: ${why}`);
 }

@@ -10,10 +10,19 @@ Two patches applied before APy's main() runs:
   extracts with Transfuse (tf-extract, word-bound blanks), runs the mode through
   `apertium-wblank-mode`, and re-injects (tf-inject): `El coche <b>rojo</b>`. We do the same
   for `format=html`; `format=txt` keeps APy's own path. The generator runs with `-n` (the
-  CLI's `-u`): no `*`/`#` marks, since APy's `markUnknown=no` strips `*` but leaves `#`.
+  CLI's `-u`): no `*`/`#`/`@` marks. APy's own `markUnknown=no` instead deletes every `*`
+  before a word in the output with a regex, the user's own too (`3*4 = 12` came back as
+  `34 = 12`); since the engine adds no marks, that stripping is switched off.
+- Parent death: with `LP_PARENT_PID` set, a thread watches the parent; when it is gone (the
+  server was killed with SIGKILL and could not stop us), it kills this whole process group, the
+  translation pipelines included.
 """
 import asyncio
+import os
 import shlex
+import signal
+import threading
+import time
 import socket
 import subprocess
 import sys
@@ -45,7 +54,8 @@ _raw_parse_mode_file = translation.parse_mode_file
 def _parse_wblank_mode_file(mode_path):
     parsed = _raw_parse_mode_file(mode_path)
     if not parsed.do_flush:
-        return parsed
+        # The one-shot `apertium` command of a non-flushing pair: `-u`, no marks either.
+        return translation.ParsedModes(False, [cmd[:1] + ['-u'] + cmd[1:] for cmd in parsed.commands])
     mode = subprocess.run(['apertium-wblank-mode', '-z', mode_path], check=True,
                           capture_output=True, text=True).stdout.strip()
     commands = []
@@ -79,6 +89,18 @@ async def _translate(self, to_translate, nosplit=False, deformat=True, reformat=
     return await _raw_translate(self, to_translate, nosplit, deformat, reformat)
 
 
+def _keep_marks_as_they_are(self, mark_unknown, pair, translated):
+    # The pipeline already ran without marks (`-n`/`-u`): every `*` left is the user's.
+    return translated
+
+
+def _watch_parent(parent):
+    while True:
+        if os.getppid() != parent:
+            os.killpg(os.getpgrp(), signal.SIGKILL)
+        time.sleep(0.2)
+
+
 tornado.httpserver.HTTPServer.bind = _bind_loopback
 tornado.httpserver.HTTPServer.start = _start_single
 translation.parse_mode_file = _parse_wblank_mode_file
@@ -86,7 +108,10 @@ translation.FlushingPipeline.translate = _translate
 # The translate handler imported the name directly.
 import apertium_apy.handlers.translate as _translate_handler  # noqa: E402
 _translate_handler.parse_mode_file = _parse_wblank_mode_file
+_translate_handler.TranslateHandler.maybe_strip_marks = _keep_marks_as_they_are
 
 if __name__ == '__main__':
+    if os.environ.get('LP_PARENT_PID'):
+        threading.Thread(target=_watch_parent, args=(int(os.environ['LP_PARENT_PID']),), daemon=True).start()
     sys.argv[0] = 'apertium-apy'
     sys.exit(apy.main())

@@ -2,12 +2,15 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { APY_PYTHON } from '../../preflight.js';
 
 /**
  * A managed local Apertium APy. It runs through `apy-launcher.py` (beside this file), which
  * binds APy to 127.0.0.1 only, on a port the kernel picks, and gives it the CLI's tag
  * handling. The process leads its own process group, so `stop()` also ends the translation
- * pipelines APy spawned.
+ * pipelines APy spawned. The group dies with this server: the launcher watches its parent
+ * (`LP_PARENT_PID`) and kills its own group when the server is gone, even after a SIGKILL
+ * that left no chance to call `stop()`; `processes` records the group for the next start.
  */
 
 export interface ApyOptions {
@@ -26,6 +29,10 @@ export interface ApyOptions {
   startTimeoutMs?: number;
   /** Warm each pair's pipeline with one request before `start()` resolves (default true). */
   warm?: boolean;
+  /** The environment APy runs in (default this process's). */
+  env?: NodeJS.ProcessEnv;
+  /** Told the group leader's pid once spawned and when it is gone (DATA_DIR's record). */
+  processes?: { add(pid: number): void; remove(pid: number): void };
 }
 
 export interface ApyExit {
@@ -49,12 +56,14 @@ export class ApyProcess {
   private constructor(
     private readonly child: ChildProcess,
     public readonly port: number,
+    processes?: ApyOptions['processes'],
   ) {
     this.exitPromise = new Promise((resolve) => {
       child.once('exit', (code, signal) => {
         this.exited = { code, signal, expected: this.stopping, stderrTail: this.stderrLines.join('\n') };
         // A crashed leader leaves its pipelines orphaned in the group: end them.
         if (!this.stopping) killGroup(child, 'SIGKILL');
+        forget(processes, child);
         for (const fn of this.exitListeners) fn(this.exited);
         resolve(this.exited);
       });
@@ -92,12 +101,17 @@ export class ApyProcess {
       '-t', String(options.requestTimeoutSeconds ?? 10),
       options.pairsPath ?? '/usr/share/apertium/modes',
     ];
-    const child = spawn(options.python ?? '/usr/bin/python3', args, {
+    const child = spawn(options.python ?? APY_PYTHON, args, {
       cwd: tmpdir(),
-      env: { ...process.env, LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1' },
+      env: { ...(options.env ?? process.env), LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8', PYTHONUNBUFFERED: '1', LP_PARENT_PID: String(process.pid) },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    try {
+      if (child.pid) options.processes?.add(child.pid);
+    } catch {
+      // The launcher's own parent watch still ends the group with this server.
+    }
     const stderrLines: string[] = [];
     createInterface({ input: child.stderr! }).on('line', (line) => {
       stderrLines.push(line);
@@ -109,13 +123,15 @@ export class ApyProcess {
       port = await readPort(child, deadline);
     } catch (err) {
       killGroup(child, 'SIGKILL');
+      forget(options.processes, child);
       throw new Error(`APy did not start: ${(err as Error).message}\n${stderrLines.join('\n')}`);
     }
-    const apy = new ApyProcess(child, port);
+    const apy = new ApyProcess(child, port, options.processes);
     apy.stderrLines = stderrLines;
     try {
       const pairs = await apy.waitForPairs(deadline);
-      if (options.warm !== false) await apy.warm(pairs);
+      // Warming is an optimisation: a slow machine that cannot warm in time still has a working APy.
+      if (options.warm !== false) await apy.warm(pairs).catch(() => {});
     } catch (err) {
       await apy.stop();
       throw err;
@@ -165,6 +181,14 @@ export class ApyProcess {
     // Pipelines may outlive the leader by a moment; the group is gone once the leader is.
     killGroup(this.child, 'SIGKILL');
     return exit;
+  }
+}
+
+function forget(processes: ApyOptions['processes'], child: ChildProcess): void {
+  try {
+    if (child.pid) processes?.remove(child.pid);
+  } catch {
+    // The record is a safety net; a failed write must not break stopping.
   }
 }
 

@@ -1,4 +1,4 @@
-import { EngineError, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
+import { EngineError, errorForStatus, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
 import { engineFetch, parseJson, trimSlash, type EngineResponse } from '../http.js';
 import { fromLibreCode, toLibreCode } from '../languages.js';
 
@@ -94,7 +94,6 @@ function checkReply(res: EngineResponse, what: string): unknown {
   if (res.status >= 200 && res.status < 300) return body;
   const why = typeof body?.error === 'string' ? body.error : `HTTP ${res.status}`;
   if (res.status === 400 && /not supported|language/i.test(why)) throw new EngineError('unsupported-pair', `LibreTranslate: ${why}`, res.status);
-  if (res.status === 400) throw new EngineError('bad-response', `LibreTranslate refused the request: ${why}`, res.status);
-  // 403 (key), 429 (rate), 5xx: the node will not serve us now.
-  throw new EngineError('unavailable', `LibreTranslate /${what}: ${why}`, res.status);
+  if (res.status === 400) throw new EngineError('rejected', `LibreTranslate refused the request: ${why}`, res.status);
+  throw errorForStatus(res.status, `LibreTranslate /${what}: ${why}`);
 }

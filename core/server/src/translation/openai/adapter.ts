@@ -1,4 +1,4 @@
-import { EngineError, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
+import { EngineError, errorForStatus, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
 import { engineFetch, parseJson, trimSlash, type EngineResponse } from '../http.js';
 import { languageName } from '../languages.js';
 
@@ -116,5 +116,5 @@ function checkReply(res: EngineResponse, what: string): unknown {
   if (res.status === 400 || res.status === 404 || res.status === 422) {
     throw new EngineError('bad-response', `OpenAI /${what} refused: ${why}`, res.status);
   }
-  throw new EngineError('unavailable', `OpenAI /${what}: ${why}`, res.status);
+  throw errorForStatus(res.status, `OpenAI /${what}: ${why}`);
 }
