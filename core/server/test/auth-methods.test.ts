@@ -156,7 +156,7 @@ describe('API keys', () => {
     token = await k.login('keyholder', 'Keyholder-pass-1');
   });
 
-  it('makes a key for its owner, stores it sealed plus hashed, and authenticates X-Api-Key as that user', async () => {
+  it('makes a key for its owner, stores it sealed plus hashed, and authenticates X-Api-Key as that user on the routes of its scopes', async () => {
     expect((await k.call('GET', `/api/user/checkUpdateApiKey/${user.userId}`, token)).body.data).toEqual({ allowed: true, nextAllowedAt: null });
     const res = await k.call('GET', `/api/user/updateApiKey/${user.userId}`, token);
     expect(res.body.code).toBe(200);
@@ -170,14 +170,17 @@ describe('API keys', () => {
     expect((await k.call('GET', '/api/user/getUserInfoByToken', token)).body.data.user.apiKey).toBe(apiKey);
     // An administrator reading this user does not.
     expect((await k.call('GET', `/api/user/getUserInfo/${user.userId}`, admin)).body.data.user.apiKey).toBeNull();
-    const viaKey = await k.app.inject({ method: 'GET', url: '/api/user/getUserInfoByToken', headers: { 'x-api-key': apiKey } });
-    expect(viaKey.json().data.user.username).toBe('keyholder');
+    // The public API (its document here) takes the key; the account's own data does not.
+    const viaKey = await k.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { 'x-api-key': apiKey } });
+    expect(viaKey.statusCode).toBe(200);
+    const accountViaKey = await k.app.inject({ method: 'GET', url: '/api/user/getUserInfoByToken', headers: { 'x-api-key': apiKey } });
+    expect(accountViaKey.statusCode).toBe(403);
     const caller = await resolveApiKeyCaller(k.database.db, apiKey, k.clock.now);
-    expect(caller).toMatchObject({ userId: user.userId, via: 'api-key', isSuperAdmin: false });
+    expect(caller).toMatchObject({ userId: user.userId, username: 'keyholder', via: 'api-key', isSuperAdmin: false });
     const used = await k.database.db.selectFrom('users').select('api_key_last_used_at').where('id', '=', user.userId).executeTakeFirstOrThrow();
     expect(used.api_key_last_used_at).not.toBeNull();
     expect(await resolveApiKeyCaller(k.database.db, apiKey + 'x', k.clock.now)).toBeNull();
-    const bad = await k.app.inject({ method: 'GET', url: '/api/user/getUserInfoByToken', headers: { 'x-api-key': 'lp_nope' } });
+    const bad = await k.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { 'x-api-key': 'lp_nope' } });
     expect(bad.json().code).toBe(601);
   });
 

@@ -11,6 +11,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/language/detect',
+      apiKey: 'textTools',
       // Using a service changes no administered data: kept out of the operation log.
       log: false,
       access: USE,
@@ -21,6 +22,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/clause/split',
+      apiKey: 'textTools',
       // Using a service changes no administered data: kept out of the operation log.
       log: false,
       access: USE,
@@ -31,6 +33,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/participle/segment',
+      apiKey: 'textTools',
       // Using a service changes no administered data: kept out of the operation log.
       log: false,
       access: USE,

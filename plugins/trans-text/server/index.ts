@@ -17,6 +17,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'GET',
       url: '/transText/languages',
+      apiKey: 'translate',
       access: USE,
       summary: 'Get the languages and limits of text translation',
       async handler() {
@@ -33,6 +34,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/transText/translate',
+      apiKey: 'translate',
       // Using a service changes no administered data: kept out of the operation log.
       log: false,
       access: USE,
@@ -65,6 +67,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'POST',
       url: '/transText/detect',
+      apiKey: 'translate',
       // Using a service changes no administered data: kept out of the operation log.
       log: false,
       access: USE,
@@ -78,6 +81,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'GET',
       url: '/transText/history',
+      apiKey: 'history',
       access: USE,
       summary: 'List own translation history',
       schema: { query: z.object({ limit: z.coerce.number().int().positive().max(HISTORY_KEEP).default(20) }) },
@@ -90,6 +94,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'PUT',
       url: '/transText/history/:id',
+      apiKey: 'history',
       access: USE,
       summary: 'Edit translation',
       schema: { params: z.object({ id: idSchema }), body: z.object({ targetText: z.string().refine((s) => s.trim() !== '', 'An edit needs a translation') }) },

@@ -113,11 +113,12 @@ export default defineServerPlugin({
       handler: ({ query }) => listUsers(db, query),
     });
 
-    // Pickers (library sharing, task assignment): every enabled user, names only.
+    // Pickers (library sharing, task assignment): every enabled user, names only. The user directory
+    // is for members: the guest, a quick-access page and API keys see nothing about other users.
     ctx.route({
       method: 'GET',
       url: '/user/getAllUser',
-      access: 'signed-in',
+      access: 'member',
       summary: 'List enabled users',
       async handler() {
         const rows = await db.selectFrom('users').select(['id', 'username', 'real_name']).where('enabled', '=', true).orderBy('username').execute();
@@ -128,7 +129,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'GET',
       url: '/user/getAllUserOfAdmin',
-      access: 'signed-in',
+      access: 'member',
       summary: 'List super administrators',
       async handler() {
         const rows = await db
@@ -149,7 +150,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'OPTIONS',
       url: '/user/getAccountAdmin',
-      access: 'signed-in',
+      access: 'member',
       summary: 'List whom to ask about an account',
       schema: { query: z.object({ departmentId: idSchema.optional() }) },
       async handler({ query, caller }) {
@@ -171,7 +172,7 @@ export default defineServerPlugin({
     ctx.route({
       method: 'GET',
       url: '/user/getAllUserForIncrement',
-      access: 'signed-in',
+      access: 'member',
       summary: 'List users who may be assigned incremental training',
       async handler() {
         const rows = await db.selectFrom('users').select(['id', 'username', 'real_name']).where('enabled', '=', true).where('status', '=', 'checked').orderBy('username').execute();
@@ -202,6 +203,7 @@ export default defineServerPlugin({
       async handler({ body, caller, headers }) {
         await assertNameFree(db, body.username, null, headers);
         await assertMemberships(db, body.departmentIds, body.roleIds, headers);
+        await ctx.auth.assertMayGrant(caller, { roleIds: body.roleIds, departmentIds: body.departmentIds }, headers);
         const passwordHash = await ctx.auth.hashPassword(body.password);
         const id = await db.transaction().execute(async (tx) => {
           const row = await tx
@@ -235,12 +237,17 @@ export default defineServerPlugin({
       module: 'user',
       summary: 'Edit user',
       schema: { body: updateUserSchema },
-      async handler({ body, headers }) {
+      async handler({ body, caller, headers, ip }) {
         const existing = await db.selectFrom('users').select('id').where('id', '=', body.id).executeTakeFirst();
         if (!existing) throw new ApiError(Codes.NOT_FOUND, say(headers, '用户不存在', 'The user does not exist'));
+        await ctx.auth.assertMayManage(caller, [body.id], headers);
         await assertNameFree(db, body.username, body.id, headers);
         await assertMemberships(db, body.departmentIds, body.roleIds, headers);
-        const passwordHash = body.password ? await ctx.auth.hashPassword(body.password) : null;
+        await ctx.auth.assertMayGrant(caller, { roleIds: body.roleIds, departmentIds: body.departmentIds }, headers);
+        // Another user's password is its own permission (user:password), not part of editing the profile.
+        if (body.password && body.id !== caller?.userId && !ctx.auth.can(caller, 'user:password')) {
+          throw new ApiError(Codes.FORBIDDEN, say(headers, '修改他人密码需要权限 user:password', "Changing another user's password needs the permission user:password"));
+        }
         await db.transaction().execute(async (tx) => {
           await tx
             .updateTable('users')
@@ -253,12 +260,13 @@ export default defineServerPlugin({
               expires_at: dateOrNull(body.expiresAt),
               ...(body.priority === undefined ? {} : { priority: body.priority }),
               memo: blankToNull(body.memo),
-              ...(passwordHash ? { password_hash: passwordHash, password_changed_at: new Date() } : {}),
             })
             .where('id', '=', body.id)
             .execute();
           await setMemberships(tx, body.id, body.departmentIds, body.roleIds);
         });
+        // Recorded and the user's other sessions ended by the kernel.
+        if (body.password) await ctx.auth.setPassword(caller!, body.id, body.password, { ip, method: 'PUT', url: '/api/user/update' });
         await accessChanged([body.id]);
         return null;
       },
@@ -274,9 +282,10 @@ export default defineServerPlugin({
       async handler({ params, query, caller, headers }) {
         const enable = params.flag === '1';
         if (!enable && caller && query.ids.includes(caller.userId)) throw new ApiError(Codes.BAD_REQUEST, say(headers, '不能禁用自己', 'You cannot disable yourself'));
+        await ctx.auth.assertMayManage(caller, query.ids, headers);
         const res = await db.updateTable('users').set({ enabled: enable }).where('id', 'in', query.ids).executeTakeFirst();
         // A disabled account's open sessions end now, not at their expiry.
-        if (!enable) await db.updateTable('sessions').set({ revoked_at: new Date() }).where('user_id', 'in', query.ids).where('revoked_at', 'is', null).execute();
+        if (!enable) await ctx.auth.endSessions(query.ids);
         return { updated: Number(res.numUpdatedRows) };
       },
     });
@@ -311,6 +320,7 @@ export default defineServerPlugin({
         if (caller && query.ids.includes(caller.userId)) throw new ApiError(Codes.BAD_REQUEST, say(headers, '不能删除自己', 'You cannot delete yourself'));
         const supers = await superUserIds(db, query.ids);
         if (supers.length) throw new ApiError(Codes.BAD_REQUEST, say(headers, '不能删除超级管理员', 'Super administrators cannot be deleted'));
+        await ctx.auth.assertMayManage(caller, query.ids, headers);
         const res = await db.deleteFrom('users').where('id', 'in', query.ids).executeTakeFirst();
         await ctx.bus.publish({ type: 'user.deleted', payload: { userIds: query.ids }, audience: { permission: 'user:list' } });
         return { deleted: Number(res.numDeletedRows) };
@@ -378,6 +388,8 @@ export default defineServerPlugin({
           const department = await db.selectFrom('departments').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
           const role = await db.selectFrom('roles').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
           // One hash for the batch: every imported account starts with the same default password and must change it.
+          // Imported accounts get the default role in the default department: the caller must be able to grant them.
+          await ctx.auth.assertMayGrant(caller, { roleIds: [role.id], departmentIds: [department.id] }, headers);
           const passwordHash = await ctx.auth.hashPassword((await ctx.settings.get('DEFAULT_PASSWORD').catch(() => null)) || String(ctx.config.defaultPassword ?? FALLBACK_IMPORT_PASSWORD));
           await db.transaction().execute(async (tx) => {
             const inserted = await tx

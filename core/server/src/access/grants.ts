@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Locale } from '@linguaport/sdk/shared';
+import { ApiError, say, type Caller } from '@linguaport/sdk/server';
+import { Codes, type Locale } from '@linguaport/sdk/shared';
 import { PermissionType } from './permission-tree.js';
 
 /** What a user holds in one department: the granted permission nodes, through their roles there. */
@@ -122,4 +123,88 @@ export function buttonEntries(granted: PermissionRow[], locale: Locale) {
 
 export function systemConfigEntries(granted: PermissionRow[]) {
   return granted.filter((r) => r.config_key !== null).map((r) => ({ configKey: r.config_key!, configValue: r.config_value }));
+}
+
+/**
+ * Who may give what. A caller grants only what it holds itself: a role whose every permission it
+ * holds, in a department it belongs to; the super administrator role only a super administrator
+ * grants. The same rule keeps a caller away from users it could not have made: a user holding a
+ * permission the caller lacks (a super administrator above all) is changed only by one who holds it.
+ * Every route that grants roles or changes users asks here (through the SDK's `ctx.auth`).
+ */
+export interface Grant {
+  roleIds: number[];
+  departmentIds: number[];
+}
+
+export type GrantRefusal = { reason: 'super' } | { reason: 'role'; roleId: number; permission: string } | { reason: 'department'; departmentId: number };
+
+export async function grantRefusal(db: Kysely<any>, caller: Caller, grant: Grant): Promise<GrantRefusal | null> {
+  if (caller.isSuperAdmin) return null;
+  const roleIds = [...new Set(grant.roleIds)];
+  if (roleIds.length) {
+    const roles = await db.selectFrom('roles').select(['id', 'is_super']).where('id', 'in', roleIds).execute();
+    if (roles.some((r) => r.is_super)) return { reason: 'super' };
+    const keys = await db
+      .selectFrom('role_permissions as rp')
+      .innerJoin('permissions as p', 'p.id', 'rp.permission_id')
+      .select(['rp.role_id', 'p.key'])
+      .where('rp.role_id', 'in', roleIds)
+      .where('p.active', '=', true)
+      .orderBy('rp.role_id')
+      .orderBy('p.key')
+      .execute();
+    const missing = keys.find((k) => !caller.permissions.has(k.key));
+    if (missing) return { reason: 'role', roleId: missing.role_id, permission: missing.key };
+  }
+  const departmentIds = [...new Set(grant.departmentIds)];
+  if (departmentIds.length) {
+    const own = await db.selectFrom('user_department_roles').select('department_id').distinct().where('user_id', '=', caller.userId).execute();
+    const mine = new Set(own.map((r) => Number(r.department_id)));
+    const foreign = departmentIds.find((d) => !mine.has(d));
+    if (foreign !== undefined) return { reason: 'department', departmentId: foreign };
+  }
+  return null;
+}
+
+/** The first of these users the caller may not change (one holding what the caller lacks), or null. */
+export async function manageRefusal(db: Kysely<any>, caller: Caller, userIds: number[]): Promise<{ userId: number; refusal: GrantRefusal } | null> {
+  if (caller.isSuperAdmin) return null;
+  for (const userId of [...new Set(userIds)]) {
+    if (userId === caller.userId) continue;
+    const held = await db.selectFrom('user_department_roles').select('role_id').distinct().where('user_id', '=', userId).execute();
+    const refusal = await grantRefusal(db, caller, { roleIds: held.map((r) => Number(r.role_id)), departmentIds: [] });
+    if (refusal) return { userId, refusal };
+  }
+  return null;
+}
+
+type Headers = Record<string, string | string[] | undefined>;
+
+function refusalMessage(refusal: GrantRefusal, headers: Headers): string {
+  switch (refusal.reason) {
+    case 'super':
+      return say(headers, '只有超级管理员可以授予超级管理员角色', 'Only a super administrator can grant the super administrator role');
+    case 'role':
+      return say(headers, `不能授予角色 ${refusal.roleId}：您自己没有其中的权限 ${refusal.permission}`, `You cannot grant role ${refusal.roleId}: it holds the permission ${refusal.permission}, which you do not hold yourself`);
+    case 'department':
+      return say(headers, `不能授予部门 ${refusal.departmentId}：您自己不属于该部门`, `You cannot grant department ${refusal.departmentId}: you do not belong to it yourself`);
+  }
+}
+
+/** Throws 403 when the caller may not grant these roles and departments. */
+export async function assertMayGrant(db: Kysely<any>, caller: Caller | null, grant: Grant, headers: Headers): Promise<void> {
+  if (!caller) throw new ApiError(Codes.FORBIDDEN, say(headers, '需要登录', 'Sign in first'));
+  const refusal = await grantRefusal(db, caller, grant);
+  if (refusal) throw new ApiError(Codes.FORBIDDEN, refusalMessage(refusal, headers));
+}
+
+/** Throws 403 when the caller may not change one of these users. */
+export async function assertMayManage(db: Kysely<any>, caller: Caller | null, userIds: number[], headers: Headers): Promise<void> {
+  if (!caller) throw new ApiError(Codes.FORBIDDEN, say(headers, '需要登录', 'Sign in first'));
+  const found = await manageRefusal(db, caller, userIds);
+  if (!found) return;
+  if (found.refusal.reason === 'super') throw new ApiError(Codes.FORBIDDEN, say(headers, '只有超级管理员可以修改超级管理员', 'Only a super administrator can change a super administrator'));
+  const permission = found.refusal.reason === 'role' ? found.refusal.permission : '';
+  throw new ApiError(Codes.FORBIDDEN, say(headers, `不能修改用户 ${found.userId}：该用户拥有您没有的权限 ${permission}`, `You cannot change user ${found.userId}: the user holds the permission ${permission}, which you do not hold yourself`));
 }

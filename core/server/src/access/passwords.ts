@@ -1,5 +1,5 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { AuthService, Caller } from '@linguaport/sdk/server';
+import type { Caller } from '@linguaport/sdk/server';
 
 /**
  * Password hashing with node:crypto scrypt. The stored string carries its own parameters
@@ -36,8 +36,4 @@ export async function verifyPassword(plain: string, stored: string): Promise<boo
 
 export function can(caller: Caller | null, permission: string): boolean {
   return !!caller && (caller.isSuperAdmin || caller.permissions.has(permission));
-}
-
-export function createAuthService(): AuthService {
-  return { can, hashPassword, verifyPassword };
 }

@@ -33,6 +33,18 @@ export async function revokeSession(db: Kysely<any>, tokenHash: string, now: Dat
 }
 
 /**
+ * Ends the users' open sessions but the one given (a password change keeps the session that made
+ * it); returns the ended sessions' token hashes, so their sockets can be closed too.
+ */
+export async function endSessions(db: Kysely<any>, userIds: number[], now: Date, exceptTokenHash: string | null = null): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  let query = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', 'in', userIds).where('revoked_at', 'is', null);
+  if (exceptTokenHash) query = query.where('token_hash', '<>', exceptTokenHash);
+  const rows = await query.returning('token_hash').execute();
+  return rows.map((r) => r.token_hash as string);
+}
+
+/**
  * The caller behind a token: a session that exists, is not revoked or expired, of an enabled
  * user; its permission keys are those of the user's roles in the session's department.
  */

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
-import { chinesePhoneSchema, Codes, emailSchema, idSchema, LOCALES } from '@linguaport/sdk/shared';
+import { API_KEY_SCOPES, chinesePhoneSchema, Codes, emailSchema, idSchema, LOCALES } from '@linguaport/sdk/shared';
 import { can, hashPassword, verifyPassword } from '../access/passwords.js';
-import { checkApiKeyReset, readApiKey, resetApiKey } from './api-keys.js';
+import { endSessions, type SessionCaller } from '../access/sessions.js';
+import { checkApiKeyReset, readApiKey, readApiKeyScopes, resetApiKey } from './api-keys.js';
 import { badCredentials, checkAccount, failAttempt, guardAttempt, openSealed, startSession } from './login.js';
 import { passwordProblem, passwordStatus } from './password-policy.js';
 import { defaultRoleId, NO_LOCAL_PASSWORD, UserType } from './provision.js';
@@ -196,13 +197,16 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         if (problem) throw new ApiError(Codes.BAD_REQUEST, problem);
         if (opened[1] === opened[0]) throw new ApiError(Codes.BAD_REQUEST, 'The new password must differ from the old one');
         await db.updateTable('users').set({ password_hash: await hashPassword(opened[1]), password_changed_at: at, need_password_change: false }).where('id', '=', user.id).execute();
+        // Whoever held the old password is signed out everywhere but here.
+        const own = caller?.userId === user.id ? (caller as SessionCaller).tokenHash ?? null : null;
+        for (const hash of await endSessions(db, [user.id], at, own)) deps.onSessionEnded(hash);
         return null;
       },
     },
     {
       method: 'POST',
       url: '/user/checkPassword',
-      access: 'signed-in',
+      access: 'member',
       summary: "Check the signed-in user's password",
       schema: { body: z.object({ password: base64Field, publicKey: base64Field }) },
       async handler({ caller, body, ip }) {
@@ -218,7 +222,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     {
       method: 'PUT',
       url: '/user/updateOwnProfile',
-      access: 'signed-in',
+      access: 'member',
       summary: 'Edit own profile',
       schema: { body: profileBody },
       async handler({ caller, body }) {
@@ -242,7 +246,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     {
       method: 'GET',
       url: '/user/checkUpdateApiKey/:id',
-      access: 'signed-in',
+      access: 'member',
       summary: "Check whether a user's API key may be reset now",
       schema: { params: z.object({ id }) },
       async handler({ caller, params }) {
@@ -255,7 +259,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     {
       method: 'GET',
       url: '/user/updateApiKey/:id',
-      access: 'signed-in',
+      access: 'member',
       summary: "Reset a user's API key",
       schema: { params: z.object({ id }) },
       async handler({ caller, params }) {
@@ -275,9 +279,22 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     {
       method: 'GET',
       url: '/user/getApiKey',
-      access: 'signed-in',
+      access: 'member',
       summary: 'Get own API key',
-      handler: async ({ caller }) => ({ apiKey: await readApiKey(db, secret, caller!.userId) }),
+      handler: async ({ caller }) => ({ apiKey: await readApiKey(db, secret, caller!.userId), scopes: await readApiKeyScopes(db, caller!.userId) }),
+    },
+    {
+      // Only the owner, from a console session, grants a key more than the default scope.
+      method: 'PUT',
+      url: '/user/apiKeyScopes',
+      access: 'member',
+      summary: 'Set the scopes of own API key',
+      schema: { body: z.object({ scopes: z.array(z.enum(API_KEY_SCOPES)).min(1) }) },
+      async handler({ caller, body }) {
+        const scopes = API_KEY_SCOPES.filter((s) => body.scopes.includes(s));
+        await db.updateTable('users').set({ api_key_scopes: scopes.join(',') }).where('id', '=', caller!.userId).execute();
+        return { scopes };
+      },
     },
   ];
 }

@@ -2,6 +2,8 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Caller } from '@linguaport/sdk/server';
 import { grantedPermissions, rolesIn } from '../access/grants.js';
+import { DEFAULT_API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '@linguaport/sdk/shared';
+import { UserType } from './provision.js';
 import { departmentsOf } from './user-info.js';
 import type { Secret } from './secret.js';
 
@@ -19,18 +21,22 @@ export function newApiKey(): string {
   return `lp_${randomBytes(24).toString('base64url')}`;
 }
 
+/** Stored as comma-separated names; unknown names (a scope since dropped) are ignored. */
+export const parseScopes = (stored: string | null | undefined): ApiKeyScope[] => (stored ?? '').split(',').map((s) => s.trim()).filter(isApiKeyScope);
+
 /**
  * The caller an API key stands for: its user, in the user's first department, with the roles
- * held there. Null for an unknown key or a disabled or expired user.
+ * held there, reaching the routes of the key's scopes only. Null for an unknown key, a disabled
+ * or expired user, or the guest account (guests have no API key).
  */
 export async function resolveApiKeyCaller(db: Kysely<any>, key: string, now: Date = new Date()): Promise<Caller | null> {
   if (!key) return null;
   const user = await db
     .selectFrom('users')
-    .select(['id', 'username', 'enabled', 'status', 'expires_at'])
+    .select(['id', 'username', 'enabled', 'status', 'expires_at', 'user_type', 'api_key_scopes'])
     .where('api_key_hash', '=', hashApiKey(key))
     .executeTakeFirst();
-  if (!user || !user.enabled || user.status !== 'checked') return null;
+  if (!user || !user.enabled || user.status !== 'checked' || user.user_type === UserType.GUEST) return null;
   if (user.expires_at && new Date(user.expires_at) <= now) return null;
   await db
     .updateTable('users')
@@ -48,6 +54,7 @@ export async function resolveApiKeyCaller(db: Kysely<any>, key: string, now: Dat
     isSuperAdmin: roles.some((r) => r.is_super),
     permissions: new Set(granted.map((g) => g.key)),
     via: 'api-key',
+    apiKeyScopes: new Set(parseScopes(user.api_key_scopes)),
   };
 }
 
@@ -88,7 +95,8 @@ export async function resetApiKey(db: Kysely<any>, secret: Secret, userId: numbe
   const cutoff = new Date(now.getTime() - API_KEY_RESET_INTERVAL_MS);
   const row = await db
     .updateTable('users')
-    .set({ api_key_hash: hashApiKey(key), api_key_sealed: secret.encrypt(key), api_key_updated_at: now })
+    // A new key starts with the default scopes: whatever the old one was granted is granted again explicitly.
+    .set({ api_key_hash: hashApiKey(key), api_key_sealed: secret.encrypt(key), api_key_updated_at: now, api_key_scopes: DEFAULT_API_KEY_SCOPES.join(',') })
     .where('id', '=', userId)
     .where((eb) => eb.or([eb('api_key_updated_at', 'is', null), eb('api_key_updated_at', '<=', cutoff)]))
     .returning('id')
@@ -99,4 +107,9 @@ export async function resetApiKey(db: Kysely<any>, secret: Secret, userId: numbe
 export async function readApiKey(db: Kysely<any>, secret: Secret, userId: number): Promise<string | null> {
   const row = await db.selectFrom('users').select('api_key_sealed').where('id', '=', userId).executeTakeFirst();
   return row?.api_key_sealed ? secret.decrypt(row.api_key_sealed) : null;
+}
+
+export async function readApiKeyScopes(db: Kysely<any>, userId: number): Promise<ApiKeyScope[]> {
+  const row = await db.selectFrom('users').select('api_key_scopes').where('id', '=', userId).executeTakeFirst();
+  return parseScopes(row?.api_key_scopes);
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { resolveCaller, type SessionCaller } from '../access/sessions.js';
+import { UserType } from './provision.js';
 
 /** A session caller, possibly limited to one page (quick access). */
 export interface ScopedCaller extends SessionCaller {
@@ -10,16 +11,24 @@ export interface ScopedCaller extends SessionCaller {
 /**
  * The kernel's token resolver: a session as `access/sessions.ts` resolves it, narrowed for a
  * quick-access session to the permissions of its one page (the page's menu node and the buttons
- * and API keys under it), without super-administrator rights.
+ * and API keys under it), without super-administrator rights. Its `via` says which kind of
+ * session it is: a member's, the guest's, or a quick-access page's (the latter two reach no
+ * `'member'` route: own account settings, API keys, the user directory).
  */
 export async function resolveScopedCaller(db: Kysely<any>, token: string, now: Date): Promise<ScopedCaller | null> {
   const caller = await resolveCaller(db, token, now);
   if (!caller) return null;
-  const row = await db.selectFrom('sessions').select('scope_path').where('id', '=', caller.sessionId).executeTakeFirst();
+  const row = await db
+    .selectFrom('sessions as s')
+    .innerJoin('users as u', 'u.id', 's.user_id')
+    .select(['s.scope_path', 'u.user_type'])
+    .where('s.id', '=', caller.sessionId)
+    .executeTakeFirst();
   const scopePath: string | null = row?.scope_path ?? null;
-  if (!scopePath) return { ...caller, scopePath: null };
+  // The shared guest account is no member: it reaches no account or user-directory route.
+  if (!scopePath) return { ...caller, via: row?.user_type === UserType.GUEST ? 'guest' : 'session', scopePath: null };
   let query = db.selectFrom('permissions').select('key').where('path', '=', scopePath).where('active', '=', true);
   if (!caller.isSuperAdmin) query = query.where('key', 'in', caller.permissions.size ? [...caller.permissions] : ['']);
   const keys = (await query.execute()).map((r) => r.key as string);
-  return { ...caller, isSuperAdmin: false, permissions: new Set(keys), scopePath };
+  return { ...caller, isSuperAdmin: false, permissions: new Set(keys), via: 'quick-access', scopePath };
 }

@@ -91,4 +91,11 @@ export const authMigrations: Migration[] = [
       await run(db, `alter table directory_domains add column env_hash text`, `alter table sso_providers add column env_hash text`);
     },
   },
+  {
+    // What an API key reaches (comma-separated scopes of API_KEY_SCOPES): the translation API unless its owner grants more.
+    name: '005_api_key_scopes',
+    async up(db) {
+      await run(db, `alter table users add column api_key_scopes text not null default 'translate'`);
+    },
+  },
 ];

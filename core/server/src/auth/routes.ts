@@ -97,7 +97,8 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/getUserInfoByToken',
       access: 'signed-in',
       summary: "Get the signed-in user's profile",
-      handler: ({ caller }) => userInfo(db, caller!.userId, caller!.departmentId, deps.secret),
+      // The API key is unsealed for the member's own session only: not for the guest, a quick-access page or a key.
+      handler: ({ caller }) => userInfo(db, caller!.userId, caller!.departmentId, caller!.via === 'session' ? deps.secret : null),
     },
     {
       method: 'GET',
@@ -111,7 +112,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
           throw new ApiError(Codes.FORBIDDEN, 'Permission denied: viewing another user needs the permission user:view (or user:list)');
         }
         const own = params.id === caller!.userId;
-        const info = await userInfo(db, params.id, own ? caller!.departmentId : null, own ? deps.secret : null);
+        const info = await userInfo(db, params.id, own ? caller!.departmentId : null, own && caller!.via === 'session' ? deps.secret : null);
         if (!info) throw new ApiError(Codes.NOT_FOUND, `No user with id ${params.id}`);
         return info;
       },

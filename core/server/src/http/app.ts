@@ -3,8 +3,9 @@ import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import type { ZodType } from 'zod';
 import { ApiError, requestLocale, type Caller, type RawReply, type RequestContext, type RouteAccess, type RouteDefinition } from '@linguaport/sdk/server';
-import { Codes, hasNul, ok, validationMessage, ValidationKeys } from '@linguaport/sdk/shared';
+import { API_KEY_SCOPES, Codes, hasNul, isApiKeyScope, ok, validationMessage, ValidationKeys } from '@linguaport/sdk/shared';
 import { describeIssues, sendError } from './errors.js';
+import { reachRefusal } from '../access/reach.js';
 
 /**
  * The fastify app: every API answer is the `{code, msg, data}` envelope, every route declares
@@ -67,7 +68,7 @@ export function tokenOf(request: FastifyRequest): string | null {
 }
 
 function describeAccess(access: unknown): string | null {
-  if (access === 'public' || access === 'signed-in') return null;
+  if (access === 'public' || access === 'signed-in' || access === 'member') return null;
   if (access && typeof access === 'object') {
     const a = access as Record<string, unknown>;
     if (typeof a.permission === 'string') return null;
@@ -213,7 +214,8 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
 
   const owners = new Map<string, string>();
 
-  async function authorize(request: FastifyRequest, access: RouteAccess): Promise<void> {
+  async function authorize(request: FastifyRequest, def: Pick<RouteDefinition, 'access' | 'apiKey'>): Promise<void> {
+    const access = def.access;
     const token = tokenOf(request);
     const apiKey = request.headers['x-api-key'];
     const caller = token
@@ -221,10 +223,13 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
       : typeof apiKey === 'string' && apiKey && options.resolveApiKey
         ? await options.resolveApiKey(apiKey)
         : null;
-    request.caller = caller;
+    // An API key outside its scopes, a guest or a quick-access page on a member route: refused before any permission.
+    const refusal = caller ? reachRefusal(caller, def, request.headers) : null;
+    request.caller = refusal && access === 'public' ? null : caller;
     if (access === 'public') return;
     if (!caller) throw new ApiError(Codes.SESSION_INVALID, SESSION_INVALID_MSG);
-    if (access === 'signed-in' || caller.isSuperAdmin) return;
+    if (refusal) throw new ApiError(Codes.FORBIDDEN, refusal);
+    if (access === 'signed-in' || access === 'member' || caller.isSuperAdmin) return;
     if ('permission' in access) {
       if (!caller.permissions.has(access.permission)) throw new ApiError(Codes.FORBIDDEN, `Permission denied: this call needs the permission ${access.permission}`);
     } else if (!access.anyPermission.some((k) => caller.permissions.has(k))) {
@@ -234,6 +239,7 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
 
   function registerRoute(def: RouteDefinition, owner: RouteOwner): void {
     const where = `plugin ${owner.pluginId} route ${def.method} ${def.url}`;
+    if (def.apiKey !== undefined && !isApiKeyScope(def.apiKey)) throw new Error(`${where}: apiKey must be one of ${API_KEY_SCOPES.join(', ')}, got ${JSON.stringify(def.apiKey)}`);
     if (!def.url?.startsWith('/')) throw new Error(`${where}: url must start with a slash (it is served under /api)`);
     if (def.access === undefined || def.access === null) throw new Error(`${where} has no access declaration (access: 'public', 'signed-in', {permission} or {anyPermission})`);
     const bad = describeAccess(def.access);
@@ -262,7 +268,7 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     if (options.isPluginEnabled && !options.isPluginEnabled(owner.pluginId)) {
       throw new ApiError(Codes.NOT_FOUND, `No such API: ${def.method} /api${def.url} (feature area ${owner.pluginId} is disabled)`);
     }
-    return authorize(request, def.access);
+    return authorize(request, def);
   }
 
   async function handle(def: RouteDefinition, request: FastifyRequest, params: unknown, reply: FastifyReply) {

@@ -17,7 +17,7 @@ export interface DocumentedRoute {
 type JsonSchema = Record<string, unknown>;
 
 const SECURITY_SCHEMES = {
-  ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'The personal API key (settings dialog: API key). Acts as its owner.' },
+  ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'The personal API key (settings dialog: API key). Acts as its owner, on the routes of the scopes the owner granted (translate by default).' },
   Session: { type: 'apiKey', in: 'header', name: 'Jwt', description: 'The console session token returned by POST /login.' },
 } as const;
 
@@ -59,7 +59,8 @@ export function toOpenApiPath(url: string): string {
 
 function accessText(access: RouteAccess): string {
   if (access === 'public') return 'Public: no credentials needed.';
-  if (access === 'signed-in') return 'Any signed-in caller (session or API key).';
+  if (access === 'signed-in') return 'Any signed-in caller.';
+  if (access === 'member') return 'A full console session of your own account (not a guest, a quick-access link or an API key).';
   if ('permission' in access) return `Needs the permission ${access.permission}.`;
   return `Needs one of the permissions ${access.anyPermission.join(', ')}.`;
 }
@@ -83,14 +84,16 @@ function operationOf({ def, pluginId }: DocumentedRoute): JsonSchema {
     operationId: `${def.method.toLowerCase()}${toOpenApiPath(def.url).replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
     tags: [pluginId],
     summary: def.summary ?? `${def.method} ${def.url}`,
-    description: accessText(def.access),
+    description: def.apiKey ? `${accessText(def.access)} API keys with the scope ${def.apiKey} reach it.` : accessText(def.access),
     parameters: [...parametersOf(def.schema?.params as ZodType | undefined, 'path'), ...parametersOf(def.schema?.query as ZodType | undefined, 'query')],
     responses: {
       '200': { description: 'The envelope; `data` carries the result. Files and streams answer with their own content type.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
       '400': { description: 'Bad input; msg names each field.' },
       '403': { description: 'The caller lacks the permission.' },
     },
-    security: def.access === 'public' ? [] : [{ ApiKey: [] }, { Session: [] }],
+    // API keys reach only the routes of their scopes; every other route needs a session.
+    security: def.access === 'public' ? [] : def.apiKey ? [{ ApiKey: [] }, { Session: [] }] : [{ Session: [] }],
+    ...(def.apiKey ? { 'x-api-key-scope': def.apiKey } : {}),
     ...(typeof def.access === 'object' ? { 'x-permission': 'permission' in def.access ? [def.access.permission] : def.access.anyPermission } : {}),
   };
   // Paths with a parameter the params schema does not describe still need it declared.
@@ -135,6 +138,8 @@ export function openApiRoute(routes: () => DocumentedRoute[]): RouteDefinition {
     method: 'GET',
     url: '/openapi.json',
     access: 'signed-in',
+    // The document of the public API: read with the default scope.
+    apiKey: 'translate',
     summary: 'The OpenAPI 3.1 document of this server',
     handler: () => ({ raw: true as const, contentType: 'application/json; charset=utf-8', body: JSON.stringify(buildOpenApiDocument(routes())) }),
   };
