@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import { Api, login, unique } from './support/api.js';
 import { baseUrl, signIn } from './support/session.js';
 

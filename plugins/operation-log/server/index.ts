@@ -1,5 +1,5 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, defineServerPlugin, iso, like, pageOf, pageOffset, pageQuery, say } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import { defineServerPlugin, pageOffset, type ServerPluginContext } from '@linguaport/sdk/server';
 
 /**

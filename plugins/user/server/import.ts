@@ -1,4 +1,4 @@
-import * as XLSX from 'xlsx';
+import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes } from '@linguaport/sdk/server';
 import { chinesePhoneSchema, emailSchema, userNameSchema, validationMessage } from '@linguaport/sdk/shared';
 import { IMPORT_COLUMNS, IMPORT_MAX_ROWS, type ImportRowReport } from '../shared/schemas.js';

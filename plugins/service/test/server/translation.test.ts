@@ -271,7 +271,7 @@ describe('translation service', () => {
     const res = await k.app.inject({ method: 'GET', url: '/api/transRecords/export?lang=en-US', headers: { jwt: admin } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toMatch(/spreadsheetml/);
-    const XLSX = await import('xlsx');
+    const XLSX = await import('@e965/xlsx');
     const rows = XLSX.utils.sheet_to_json<Record<string, unknown>>(XLSX.read(res.rawPayload).Sheets['Usage records']);
     expect(rows.find((r) => r['User name'] === 'translator')).toBeTruthy();
   });
