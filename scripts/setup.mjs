@@ -27,6 +27,8 @@ export const SYSTEM_PACKAGES = {
     { pkg: 'postgresql', check: '/usr/lib/postgresql', feature: 'integration tests against PostgreSQL' },
     { pkg: 'slapd', check: '/usr/sbin/slapd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
     { pkg: 'ldap-utils', check: '/usr/bin/ldapadd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
+    // The engine tests check which address APy listens on with ss.
+    { pkg: 'iproute2', check: '/usr/bin/ss', feature: 'listening-socket checks in the Apertium engine tests (ss)' },
   ],
 };
 

@@ -3,7 +3,13 @@ import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ensureWritableDir, probePort } from '../src/preflight.js';
+import { runMigrations } from '../src/db/migrations.js';
+import { healthRoute } from '../src/http/health.js';
+import { checkExternalTools, describeMissingTools, ensureWritableDir, featureUnavailable, probePort } from '../src/preflight.js';
+import { translationMigrations } from '../src/translation/migrations.js';
+import { createTranslationService } from '../src/translation/service.js';
+import { pathWithout } from './support/engine-env.js';
+import { openTestDatabase } from './support/test-database.js';
 
 describe('start-up preflight', () => {
   it('creates a missing nested data directory', () => {
@@ -33,4 +39,42 @@ describe('start-up preflight', () => {
     await new Promise<void>((r) => busy.close(() => r()));
     await expect(probePort(port, '127.0.0.1')).resolves.toBeUndefined();
   });
+});
+
+describe('external tools at start', () => {
+  it('names each missing tool with its Debian package and the feature it disables', () => {
+    const path = pathWithout(['tf-extract', 'tf-inject']);
+    try {
+      const tools = checkExternalTools({ ...process.env, PATH: path.dir });
+      expect(tools.filter((t) => !t.ok).map((t) => t.name)).toEqual(['tf-extract', 'tf-inject']);
+      expect(featureUnavailable('apertium-html', tools)).toBe('tf-extract, tf-inject missing (Debian package transfuse)');
+      expect(featureUnavailable('apertium', tools)).toBeNull();
+      expect(describeMissingTools(tools)).toEqual(['html translation with the built-in Apertium engine is unavailable: tf-extract, tf-inject missing (Debian package transfuse)']);
+    } finally {
+      path.cleanup();
+    }
+    const none = checkExternalTools({ ...process.env, PATH: '/nonexistent' });
+    expect(featureUnavailable('apertium', none)).toMatch(/^apertium, apertium-wblank-mode, lt-proc, apertium-apy missing \(Debian packages apertium, lttoolbox, apertium-apy\)$/);
+  });
+
+  it('logs the missing tools at start, lists them in the health check, and names them when an Apertium node cannot start', async () => {
+    const t = await openTestDatabase();
+    await runMigrations(t.database, 'core.translation', translationMigrations);
+    const warnings: string[] = [];
+    const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
+    const tools = checkExternalTools().map((tool) => (tool.name === 'apertium-apy' ? { ...tool, ok: false } : tool));
+    const service = createTranslationService({ db: t.database.db, dataDir: t.dataDir, logger, readSetting: async () => null, tools });
+    try {
+      await service.start();
+      expect(warnings).toContain('missing external tools: the built-in Apertium engine is unavailable: apertium-apy missing (Debian package apertium-apy)');
+      const [node] = await t.database.db.selectFrom('engine_nodes').select('id').execute();
+      await expect(service.nodes.start(node.id as number)).rejects.toMatchObject({ code: 503, message: expect.stringContaining('apertium-apy missing (Debian package apertium-apy)') });
+      const route = healthRoute(t.database, { health: async () => ({ ok: true }) }, () => service.overview(), () => service.tools());
+      const body = (await route.handler({} as never)) as { tools: { missing: unknown[] } };
+      expect(body.tools.missing).toEqual([{ name: 'apertium-apy', debianPackage: 'apertium-apy', feature: 'apertium' }]);
+    } finally {
+      await service.close();
+      await t.cleanup();
+    }
+  }, 30_000);
 });
