@@ -112,7 +112,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const caller = (token: string) => resolveScopedCaller(db, token, now());
     // Set once the plugin state is loaded; the route layer asks it whether a route's plugin is on.
     let runtime: PluginRuntime | null = null;
-    const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, trustProxy: config.trustProxy, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true, resolveCaller: caller, resolveApiKey: (key) => resolveApiKeyCaller(db, key, now()) });
+    const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, uploadDir: join(config.dataDir, 'tmp', 'uploads'), trustProxy: config.trustProxy, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true, resolveCaller: caller, resolveApiKey: (key) => resolveApiKeyCaller(db, key, now()) });
     const { app } = kernel;
     if (notPrivate.length) app.log.warn(`${notPrivate.length} entries under ${config.dataDir} could not be made private to this user (mode 0700/0600), e.g. ${notPrivate[0]}`);
     // Every route goes through here so the operation log knows its module and title.

@@ -1,4 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
 import { createApp, type KernelApp } from '../src/http/app.js';
@@ -37,7 +41,7 @@ function multipart(fields: Record<string, string>, file?: { name: string; filena
   for (const [k, v] of Object.entries(fields)) body += `--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`;
   if (file) body += `--${boundary}\r\nContent-Disposition: form-data; name="${file.name}"; filename="${file.filename}"\r\nContent-Type: text/plain\r\n\r\n${file.content}\r\n`;
   body += `--${boundary}--\r\n`;
-  return { payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
+  return { payload: body, headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': 'en-US' } };
 }
 
 describe('the envelope', () => {
@@ -146,6 +150,7 @@ describe('request bodies and raw replies', () => {
     method: 'POST',
     url: '/form',
     access: 'public',
+    upload: { maxBytes: 1024 },
     schema: { body: z.object({ username: z.string(), note: z.string().optional(), doc: z.any().optional() }) },
     handler: ({ body }) => ({ username: body.username, note: body.note, doc: body.doc ? { filename: body.doc.filename, text: body.doc.data.toString() } : null }),
   };
@@ -160,6 +165,100 @@ describe('request bodies and raw replies', () => {
     const { app } = await appWith(form);
     const res = await app.inject({ method: 'POST', url: '/api/form', ...multipart({ username: 'bob' }, { name: 'doc', filename: 'a.txt', content: 'hello file' }) });
     expect(res.json().data).toEqual({ username: 'bob', doc: { filename: 'a.txt', text: 'hello file' } });
+  });
+
+  it('refuses a file part on a route that declares no upload, and still reads its fields', async () => {
+    const { app } = await appWith({ method: 'POST', url: '/signIn', access: 'public', handler: ({ body }) => body });
+    const fields = await app.inject({ method: 'POST', url: '/api/signIn', ...multipart({ username: 'bob', password: 'x' }) });
+    expect(fields.json()).toEqual({ code: 200, msg: 'success', data: { username: 'bob', password: 'x' } });
+    const withFile = await app.inject({ method: 'POST', url: '/api/signIn', ...multipart({ username: 'bob' }, { name: 'doc', filename: 'a.txt', content: 'x' }) });
+    expect(withFile.statusCode).toBe(400);
+    expect(withFile.json()).toMatchObject({ code: 400, msg: 'This call takes no files', data: null });
+  });
+
+  it('answers 413 to a large multipart body on a route without files before reading it, in the caller\'s language', async () => {
+    let called = false;
+    const { app } = await appWith({ method: 'POST', url: '/signIn', access: 'public', handler: () => void (called = true) });
+    const big = multipart({ username: 'bob' }, { name: 'doc', filename: 'big.bin', content: 'x'.repeat(5 * 1024 * 1024) });
+    const res = await app.inject({ method: 'POST', url: '/api/signIn', ...big });
+    expect(res.statusCode).toBe(413);
+    expect(res.json()).toMatchObject({ code: 400, msg: 'Request too large: this call takes at most 1 MB' });
+    const zh = await app.inject({ method: 'POST', url: '/api/signIn', payload: big.payload, headers: { ...big.headers, 'accept-language': 'zh-CN' } });
+    expect(zh.json().msg).toBe('请求内容过大：此接口最多接收 1 MB');
+    // A field over its limit with no declared length (chunked) is refused while reading.
+    const longField = multipart({ username: 'x'.repeat(100 * 1024) });
+    const chunked = await app.inject({ method: 'POST', url: '/api/signIn', headers: { ...longField.headers, 'transfer-encoding': 'chunked' }, payload: Readable.from([Buffer.from(longField.payload)]) });
+    expect(chunked.statusCode).toBe(413);
+    expect(called).toBe(false);
+  });
+
+  it('answers 4xx to multipart without a boundary or with a broken body', async () => {
+    const { app } = await appWith({ method: 'POST', url: '/signIn', access: 'public', schema: { body: z.object({ username: z.string() }) }, handler: ({ body }) => body });
+    for (const [type, payload] of [
+      ['multipart/form-data', 'username=bob'],
+      ['multipart/form-data; charset=utf-8', '--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nbob\r\n--x--\r\n'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="username"\r\n\r\nbob'],
+      ['multipart/form-data; boundary=x', '--x\r\nnot a header line\r\n\r\n'],
+    ] as const) {
+      const res = await app.inject({ method: 'POST', url: '/api/signIn', headers: { 'content-type': type }, payload });
+      expect(res.statusCode, `${type} ${payload}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, `${type} ${payload}`).toBeLessThan(500);
+      expect(res.json().code, `${type} ${payload}`).toBe(400);
+    }
+  });
+
+  describe('a route that declares an upload', () => {
+    let dir: string;
+    beforeEach(() => {
+      dir = mkdtempSync(join(tmpdir(), 'lp-upload-'));
+    });
+    afterEach(() => rmSync(dir, { recursive: true, force: true }));
+    async function uploadApp(seen: { path?: string; onDisk?: boolean; text?: string }) {
+      logLines = [];
+      kernel = await createApp({ logLevel: 'info', logStream: { write: (l) => void logLines.push(l) }, resolveCaller: async () => null, uploadDir: dir });
+      kernel.registerRoute({
+        method: 'POST',
+        url: '/put',
+        access: 'public',
+        upload: { maxBytes: 1000 },
+        handler: ({ body }) => {
+          seen.path = body.doc.path;
+          seen.onDisk = existsSync(body.doc.path);
+          seen.text = body.doc.data.toString();
+          return { size: body.doc.size, name: body.name };
+        },
+      }, owner);
+      await kernel.app.ready();
+      return kernel.app;
+    }
+
+    it('streams the file to disk for the handler and removes it when the call ends', async () => {
+      const seen: { path?: string; onDisk?: boolean; text?: string } = {};
+      const app = await uploadApp(seen);
+      const res = await app.inject({ method: 'POST', url: '/api/put', ...multipart({ name: 'n' }, { name: 'doc', filename: 'a.txt', content: 'y'.repeat(600) }) });
+      expect(res.json()).toEqual({ code: 200, msg: 'success', data: { size: 600, name: 'n' } });
+      expect(seen).toMatchObject({ onDisk: true, text: 'y'.repeat(600) });
+      expect(seen.path!.startsWith(dir)).toBe(true);
+      await expect.poll(() => readdirSync(dir)).toEqual([]);
+    });
+
+    it('answers 413 to files over its limit, counted while reading, and leaves no partial file', async () => {
+      const seen: { path?: string } = {};
+      const app = await uploadApp(seen);
+      const over = multipart({}, { name: 'doc', filename: 'a.txt', content: 'z'.repeat(5000) });
+      // Chunked, so only counting the bytes as they arrive can catch it.
+      const res = await app.inject({ method: 'POST', url: '/api/put', headers: { ...over.headers, 'transfer-encoding': 'chunked' }, payload: Readable.from([Buffer.from(over.payload)]) });
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toMatchObject({ code: 400, msg: 'Request too large: this call takes at most 1000 B' });
+      expect(seen.path).toBeUndefined();
+      expect(readdirSync(dir)).toEqual([]);
+      // Two files under the limit each but over it together.
+      const boundary = 'two';
+      const part = (n: string) => `--${boundary}\r\nContent-Disposition: form-data; name="doc"; filename="${n}"\r\n\r\n${'q'.repeat(600)}\r\n`;
+      const two = await app.inject({ method: 'POST', url: '/api/put', headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, 'accept-language': 'en-US' }, payload: part('a') + part('b') + `--${boundary}--\r\n` });
+      expect(two.statusCode).toBe(413);
+      expect(readdirSync(dir)).toEqual([]);
+    });
   });
 
   it('sends a RawReply as bytes with its type and headers', async () => {

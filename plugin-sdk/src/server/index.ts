@@ -66,10 +66,24 @@ export interface RouteDefinition<Q = any, B = any, P = any> {
   /** The operation's title in the operation log (e.g. `Add user`); method and route are logged too. */
   summary?: string;
   schema?: { query?: ZodType<Q>; body?: ZodType<B>; params?: ZodType<P> };
+  /**
+   * The route takes files in a multipart body. Without it the kernel refuses file parts (400) and
+   * reads form fields only, within a small limit.
+   */
+  upload?: RouteUpload;
   /** Record the call in the operation log; default: true for POST, PUT, DELETE and PATCH. */
   log?: boolean;
   /** Return the envelope's data, or a `RawReply` for files and streams. */
   handler(req: RequestContext<Q, B, P>): Promise<unknown> | unknown;
+}
+
+/**
+ * A route's files: each streams to a temporary file on disk while the kernel counts the bytes, and
+ * a body whose files pass `maxBytes` (all together) is refused with HTTP 413. The handler's body
+ * holds `{filename, mimetype, size, path, data}` per file; the temporary file is removed when the call ends.
+ */
+export interface RouteUpload {
+  maxBytes: number;
 }
 
 /** A handler may return this to send bytes instead of the envelope. */

@@ -18,6 +18,19 @@ export const pluginIdSchema = z
 /** A route path the console navigates to: a slash then a name (spec 01 section 2.3). */
 export const routePathSchema = z.string().regex(/^\/[A-Za-z][A-Za-z0-9/_-]*$/, 'route path must start with a slash followed by a letter');
 
+/**
+ * Console paths no plugin may claim: the kernel's own pages (the public sign-in pages among them),
+ * the menu groups' directories (`/group/<key>`), and the prefixes the server answers itself. Each
+ * covers the path and everything under it; the console's router matches paths ignoring case.
+ */
+export const KERNEL_ROUTE_PATHS = ['/login', '/loginSelect', '/sso', '/quickAccess', '/redirect', '/401', '/404', '/custom', '/group', '/plugins', '/assets', '/health'] as const;
+
+/** True for a kernel path or anything below one; `/api/...` is the API (`/api` alone is a screen). */
+export function isKernelRoutePath(path: string): boolean {
+  const p = path.toLowerCase().replace(/\/+$/, '');
+  return p.startsWith('/api/') || KERNEL_ROUTE_PATHS.some((k) => p === k.toLowerCase() || p.startsWith(`${k.toLowerCase()}/`));
+}
+
 /** Permission keys read `area:action` or `area:sub:action`. */
 export const permissionKeySchema = z
   .string()
@@ -94,6 +107,7 @@ export const manifestSchema = z
     m.routes.forEach((r, i) => {
       if (paths.has(r.path)) ctx.addIssue({ code: 'custom', message: `route ${r.path} is declared twice`, path: ['routes', i, 'path'] });
       paths.add(r.path);
+      if (isKernelRoutePath(r.path)) ctx.addIssue({ code: 'custom', message: `route ${r.path} belongs to the platform (its own pages, menu groups and server paths)`, path: ['routes', i, 'path'] });
     });
     m.routes.forEach((r, i) => {
       if (r.parent && paths.has(r.parent) && m.routes.find((x) => x.path === r.parent)?.parent) {

@@ -52,6 +52,19 @@ describe('parseManifest', () => {
     expect(problemsOf(m)).toContain('routes.1: a route needs menu defaults (menu) or a parent menu (parent)');
   });
 
+  it('rejects a route the platform owns: its pages, the public sign-in pages, menu groups and server paths', () => {
+    for (const path of ['/login', '/LOGIN', '/login/', '/sso', '/quickAccess', '/redirect/term', '/404', '/custom', '/group/system', '/group', '/plugins/x', '/api/user/list', '/health']) {
+      const m = validManifest();
+      (m.routes as Record<string, unknown>[])[0].path = path;
+      expect(problemsOf(m), path).toContain(`routes.0.path: route ${path} belongs to the platform`);
+    }
+    const m = validManifest();
+    (m.routes as Record<string, unknown>[])[0].path = '/loginHistory';
+    (m.routes as Record<string, unknown>[])[1].parent = '/loginHistory';
+    (m.permissions as Record<string, unknown>[])[0].menu = '/loginHistory';
+    expect(parseManifest(m).routes[0].path).toBe('/loginHistory');
+  });
+
   it('rejects a duplicate route and points at the second one', () => {
     const m = validManifest();
     (m.routes as unknown[]).push({ path: '/term', view: 'Other', title: 'term:other', menu: {} });

@@ -77,6 +77,7 @@ export default defineServerPlugin({
       access: { permission: 'feedback:submit' },
       module: 'feedback',
       summary: 'Send feedback',
+      upload: { maxBytes: MAX_SCREENSHOT_BYTES + 1024 },
       // JSON, or multipart with an optional `screenshot` file part.
       schema: { body: feedbackSchema.extend({ screenshot: uploaded.optional() }) },
       async handler({ body, caller }) {

@@ -384,6 +384,7 @@ export default defineServerPlugin({
       url: '/translServiceNode/uploadAuthorizationFile',
       access: LICENCE,
       summary: 'Upload authorization file',
+      upload: { maxBytes: 1024 * 1024 },
       schema: { body: z.object({ engineId: id, file: z.object({ filename: z.string(), data: z.instanceof(Buffer) }).passthrough() }) },
       async handler({ body }) {
         const engine = await engineOr404(ctx, body.engineId);

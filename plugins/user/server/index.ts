@@ -376,6 +376,7 @@ export default defineServerPlugin({
       access: { permission: 'user:import' },
       module: 'user',
       summary: 'Import users',
+      upload: { maxBytes: 20 * 1024 * 1024 },
       schema: { body: z.object({ file: z.union([fileSchema, z.array(fileSchema)]) }) },
       async handler({ body, caller, headers }): Promise<ImportReport> {
         const locale = requestLocale(headers);

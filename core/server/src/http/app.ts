@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
@@ -5,6 +7,7 @@ import type { ZodType } from 'zod';
 import { ApiError, requestLocale, type Caller, type RawReply, type RequestContext, type RouteAccess, type RouteDefinition } from '@linguaport/sdk/server';
 import { API_KEY_SCOPES, Codes, hasNul, isApiKeyScope, ok, validationMessage, ValidationKeys } from '@linguaport/sdk/shared';
 import { describeIssues, sendError } from './errors.js';
+import { readMultipart } from './multipart.js';
 import { reachRefusal } from '../access/reach.js';
 
 /**
@@ -34,8 +37,10 @@ export interface AppOptions {
   resolveApiKey?(key: string): Promise<Caller | null>;
   /** False when a plugin is switched off at run time: its routes then answer 404 (checked per request). */
   isPluginEnabled?(pluginId: string): boolean;
-  /** Largest accepted upload, per file. */
+  /** Largest accepted upload, per file: a ceiling over every route's own `upload.maxBytes`. */
   uploadLimitBytes?: number;
+  /** Where uploaded files stream to while a call runs (a folder of the data directory); the system's temp folder when absent. */
+  uploadDir?: string;
   /** fastify's trustProxy: which proxies' X-Forwarded-For to believe for `request.ip`. */
   trustProxy?: boolean | number | string;
 }
@@ -121,20 +126,6 @@ function isRawReply(value: unknown): value is RawReply {
   return !!value && typeof value === 'object' && (value as { raw?: unknown }).raw === true;
 }
 
-/** Reads a multipart request into fields (strings) and files ({filename, mimetype, data}). */
-async function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = {};
-  const put = (name: string, value: unknown) => {
-    const prev = body[name];
-    body[name] = prev === undefined ? value : Array.isArray(prev) ? [...prev, value] : [prev, value];
-  };
-  for await (const part of request.parts()) {
-    if (part.type === 'file') put(part.fieldname, { filename: part.filename, mimetype: part.mimetype, data: await part.toBuffer() });
-    else put(part.fieldname, part.value);
-  }
-  return body;
-}
-
 /** A route added after start-up: its URL pattern (`/a/:id`) compiled to a matcher. */
 interface LateRoute {
   def: RouteDefinition;
@@ -182,6 +173,11 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     reply.header('x-content-type-options', 'nosniff');
     if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', SANDBOX_CSP);
     return payload;
+  });
+  // Temporary files of a call's uploads go when its answer has been sent (or failed).
+  const uploads = new WeakMap<FastifyRequest, () => Promise<void>>();
+  app.addHook('onResponse', async (request) => {
+    await uploads.get(request)?.();
   });
   app.addHook('onResponse', async (request, reply) => {
     request.log.debug(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)} ms`);
@@ -273,10 +269,11 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
 
   async function handle(def: RouteDefinition, request: FastifyRequest, params: unknown, reply: FastifyReply) {
     let rawBody: unknown = request.body;
-    // A route with a body schema gets multipart fields parsed for it; without one the
-    // handler streams the parts itself through `raw` (large uploads).
-    if (def.schema?.body && request.isMultipart()) {
-      rawBody = await readMultipart(request);
+    // Every route's multipart body is read here, under the route's own limit (multipart.ts).
+    if (request.isMultipart()) {
+      const read = await readMultipart(request, def.upload, options.uploadDir ?? join(tmpdir(), 'linguaport-uploads'));
+      uploads.set(request, read.cleanup);
+      rawBody = read.body;
       // Kept on the request too, for the hooks that read the body after the handler (operation log).
       request.body = rawBody;
     }

@@ -48,14 +48,19 @@ function checkConflicts(pkg: OpenedPackage, runtime: PluginRuntime): void {
       .filter((r) => r.source === 'package' && r.id !== m.id)
       .map((r) => runtime.installedVersion(r.id, r.current_version).plugin.manifest),
   ];
+  // The console's router ignores case and a trailing slash: `/Notes/` would shadow `/notes`.
+  const same = (a: string, b: string) => a.toLowerCase().replace(/\/+$/, '') === b.toLowerCase().replace(/\/+$/, '');
   for (const r of m.routes) {
-    const owner = others.find((o) => o.routes.some((x) => x.path === r.path));
+    const owner = others.find((o) => o.routes.some((x) => same(x.path, r.path)));
     if (owner) throw new PackageError(`route ${r.path} is already owned by plugin ${owner.id}`);
     if (r.parent && !m.routes.some((x) => x.path === r.parent && x.menu)) {
       throw new PackageError(`detail route ${r.path} has parent ${r.parent}, which is not a menu route of this package`);
     }
   }
   for (const p of m.permissions) {
+    if (p.menu && !m.routes.some((x) => x.path === p.menu && x.menu)) {
+      throw new PackageError(`permission ${p.key} names menu ${p.menu}, which is not a menu route of this package`);
+    }
     if (corePermissionKeys.has(p.key)) throw new PackageError(`permission key ${p.key} is already owned by the platform`);
     const owner = others.find((o) => o.permissions.some((x) => x.key === p.key));
     if (owner) throw new PackageError(`permission key ${p.key} is already owned by plugin ${owner.id}`);

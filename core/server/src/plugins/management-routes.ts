@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ApiError, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
-import { keyIdOf, PackageError, publicKeyFromPem } from '@linguaport/sdk/package';
+import { keyIdOf, PACKAGE_LIMITS, PackageError, publicKeyFromPem } from '@linguaport/sdk/package';
 import { Codes, pluginIdSchema, type ManifestPermission } from '@linguaport/sdk/shared';
 import { installPackage } from './install.js';
 import { ORIGINAL_DIR, PLUGIN_UPGRADED, type PluginRuntime, type PluginStateRow } from './runtime.js';
@@ -156,6 +156,8 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     access: { permission: 'plugIn:upload' },
     module: 'plugIn',
     summary: 'Upload a plugin package',
+    // Room for the largest package and logo; installPackage names the part that is too big.
+    upload: { maxBytes: PACKAGE_LIMITS.maxPackageBytes + PACKAGE_LIMITS.maxLogoBytes + 1024 },
     schema: {
       body: z.object({
         file,

@@ -42,11 +42,9 @@ function languageName(code: string): string {
 }
 
 async function paramsOf(req: RequestContext): Promise<Params> {
-  const raw = req.raw as { isMultipart?: () => boolean; parts?: () => AsyncIterable<{ type: string; fieldname: string; value?: unknown }> };
   const out: Params = { ...((req.query as Params) ?? {}) };
-  if (raw.isMultipart?.() && raw.parts) {
-    for await (const part of raw.parts()) if (part.type === 'field') out[part.fieldname] = part.value;
-  } else if (req.body && typeof req.body === 'object') Object.assign(out, req.body as Params);
+  // The kernel has read a multipart body's fields into body already (http/multipart.ts).
+  if (req.body && typeof req.body === 'object') Object.assign(out, req.body as Params);
   return out;
 }
 
