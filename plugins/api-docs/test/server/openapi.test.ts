@@ -58,9 +58,11 @@ describe('GET /api/openapi.json', () => {
     expect(feedback.properties.type.enum).toEqual(['system', 'internal']);
   });
 
-  it('marks public calls as needing no credentials and others as needing a key or a session', () => {
+  it('marks public calls as needing no credentials, calls of an API-key scope as needing a key or a session, and others a session', () => {
     expect(doc.paths['/user/getOnePublicKey'].get.security).toEqual([]);
-    expect(doc.paths['/domain/list'].get.security).toEqual([{ ApiKey: [] }, { Session: [] }]);
+    expect(doc.paths['/openapi.json'].get.security).toEqual([{ ApiKey: [] }, { Session: [] }]);
+    expect(doc.paths['/openapi.json'].get['x-api-key-scope']).toBe('translate');
+    expect(doc.paths['/domain/list'].get.security).toEqual([{ Session: [] }]);
   });
 
   it('is served to a program that sends an API key in X-Api-Key, as documented', async () => {
