@@ -56,8 +56,8 @@ async function connect(token: string): Promise<Socket> {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
-  // The server subscribes after resolving the token: give it a moment before anything is published.
-  await new Promise((r) => setTimeout(r, 300));
+  // The server says when its subscription is in place; events published after that reach us.
+  await expect.poll(() => received.some((m) => m.type === 'ws.ready'), { timeout: 10_000, interval: 20 }).toBe(true);
   return {
     received,
     async waitFor(type, match = () => true) {

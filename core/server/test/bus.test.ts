@@ -22,7 +22,24 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
+/**
+ * Waits until everything published before now has reached `receiver`: a witness event sent by `sender`
+ * after them arrives in order behind them. A "nothing more came" assertion can then be made.
+ */
+let witnesses = 0;
+async function settled(receiver: KernelEventBus = bus, sender: KernelEventBus = bus) {
+  const n = ++witnesses;
+  let arrived = false;
+  const sub = receiver.events('test.witness').subscribe((e) => {
+    if ((e.payload as { n: number }).n === n) arrived = true;
+  });
+  try {
+    await sender.publish({ type: 'test.witness', payload: { n } });
+    await expect.poll(() => arrived, { timeout: 10_000, interval: 20 }).toBe(true);
+  } finally {
+    sub.unsubscribe();
+  }
+}
 
 function collect(source: KernelEventBus, type?: string) {
   const seen: DomainEvent[] = [];
@@ -34,8 +51,8 @@ describe(`event bus (${onPostgres ? 'postgres' : 'pglite'})`, () => {
   it('delivers a published event to subscribers in this process, once', async () => {
     const all = collect(bus);
     await bus.publish({ type: 'message.created', payload: { id: 7 }, audience: { userIds: [1] } });
-    await settle();
-    expect(all.seen).toEqual([{ type: 'message.created', payload: { id: 7 }, audience: { userIds: [1] } }]);
+    await settled();
+    expect(all.seen.filter((e) => e.type !== 'test.witness')).toEqual([{ type: 'message.created', payload: { id: 7 }, audience: { userIds: [1] } }]);
     all.stop();
   });
 
@@ -43,7 +60,7 @@ describe(`event bus (${onPostgres ? 'postgres' : 'pglite'})`, () => {
     const messages = collect(bus, 'message.created');
     await bus.publish({ type: 'engine.expired', payload: {} });
     await bus.publish({ type: 'message.created', payload: { id: 8 } });
-    await settle();
+    await settled();
     expect(messages.seen.map((e) => e.payload)).toEqual([{ id: 8 }]);
     messages.stop();
   });
@@ -70,8 +87,10 @@ describe(`event bus (${onPostgres ? 'postgres' : 'pglite'})`, () => {
       await bus.publish({ type: 'from.here', payload: { n: 1 } });
       await other.publish({ type: 'from.there', payload: { n: 2 } });
       await expect.poll(() => here.seen.length + there.seen.length, { timeout: 5000 }).toBe(4);
-      await settle(500);
-      const types = (seen: DomainEvent[]) => seen.map((e) => e.type).sort();
+      // Each side hears a witness from the other after the events: no echo or duplicate is still on its way.
+      await settled(bus, other);
+      await settled(other, bus);
+      const types = (seen: DomainEvent[]) => seen.map((e) => e.type).filter((t) => t !== 'test.witness').sort();
       expect(types(here.seen)).toEqual(['from.here', 'from.there']);
       expect(types(there.seen)).toEqual(['from.here', 'from.there']);
     } finally {
@@ -98,7 +117,7 @@ describe(`event bus (${onPostgres ? 'postgres' : 'pglite'})`, () => {
       const sub = bus.localEvents('from.there').subscribe((e) => mine.push(e));
       await other.publish({ type: 'from.there', payload: {} });
       await expect.poll(() => everything.seen.length, { timeout: 5000 }).toBe(1);
-      await settle(300);
+      await settled(bus, other);
       expect(mine).toEqual([]);
       sub.unsubscribe();
     } finally {
@@ -116,8 +135,8 @@ describe(`event bus (${onPostgres ? 'postgres' : 'pglite'})`, () => {
       await bus.publish({ type: 'big.one', payload: { big } });
       await bus.publish({ type: 'small.after', payload: {} });
       await expect.poll(() => there.seen.length, { timeout: 5000 }).toBe(2);
-      await settle(300);
-      expect(there.seen.map((e) => e.type)).toEqual(['big.one', 'small.after']);
+      await settled(other, bus);
+      expect(there.seen.map((e) => e.type).filter((t) => t !== 'test.witness')).toEqual(['big.one', 'small.after']);
       expect((there.seen[0].payload as { big: string }).big).toBe(big);
       const stored = await t.database.query(`SELECT id FROM kernel_event_payloads`);
       expect(stored).toHaveLength(1);

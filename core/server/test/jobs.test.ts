@@ -105,14 +105,16 @@ describe(`job queue (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () =
 
   it('cancels a waiting job so no worker runs it', async () => {
     const queue = jobs.forPlugin('cancel');
-    const id = await queue.send('later', {}, { startAfterSeconds: 1 });
+    const id = await queue.send('later', { n: 1 }, { startAfterSeconds: 1 });
     await queue.cancel('later', id);
-    let ran = false;
-    await queue.work('later', async () => {
-      ran = true;
+    const ran: number[] = [];
+    await queue.work<{ n: number }>('later', async (job) => {
+      ran.push(job.data.n);
     });
-    await new Promise((r) => setTimeout(r, 2000));
-    expect(ran).toBe(false);
+    // Proof that the worker went past the cancelled job's start time: a job due after it has run.
+    const witness = await queue.send('later', { n: 2 }, { startAfterSeconds: 1 });
+    await waitFor(async () => (await queue.getJob('later', witness))?.state).toBe('completed');
+    expect(ran).toEqual([2]);
     expect((await queue.getJob('later', id))?.state).toBe('cancelled');
   });
 

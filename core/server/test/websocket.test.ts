@@ -46,8 +46,13 @@ async function connect(token: string): Promise<Client> {
     socket.once('open', () => resolve());
     socket.once('error', reject);
   });
-  // The server subscribes after resolving the token: give it a moment before publishing.
-  await new Promise((r) => setTimeout(r, 300));
+  // The server says when its subscription is in place; events published after that reach us.
+  const ready = await new Promise<{ type: string }>((resolve, reject) => {
+    if (messages.length) resolve(messages.shift()!);
+    else waiters.push(resolve);
+    setTimeout(() => reject(new Error('no ws.ready within 10 s')), 10_000);
+  });
+  expect(ready.type).toBe('ws.ready');
   return {
     socket,
     messages,

@@ -7,10 +7,12 @@ import type { SessionCaller } from '../access/sessions.js';
 
 /**
  * `/api/ws?token=...`: pushes the domain events addressed to the connection's user as
- * `{type, payload}`. Browsers cannot set headers on a WebSocket, hence the token in the query.
+ * `{type, payload}`, after a first `{type: 'ws.ready'}` once the connection is subscribed. Browsers cannot set headers on a WebSocket, hence the token in the query.
  */
 
 export const WS_PATH = '/api/ws';
+/** The first message of a connection, sent once its subscription is in place. */
+export const WS_READY = 'ws.ready';
 /** Close code sent when the token is not (or no longer) a valid session. */
 export const WS_SESSION_INVALID = 4401;
 
@@ -45,6 +47,9 @@ export async function registerWebSocket(
     const subscription = deps.bus.events().subscribe((event) => {
       if (socket.readyState === socket.OPEN && isAddressedTo(event, caller)) socket.send(JSON.stringify({ type: event.type, payload: event.payload }));
     });
+    // Subscribed: everything published from now on reaches this socket. The client may act on it
+    // (reload what it could have missed while connecting; tests wait for it instead of sleeping).
+    socket.send(JSON.stringify({ type: WS_READY, payload: null }));
     // Pings keep proxies from dropping an idle connection and reveal dead peers.
     const ping = setInterval(() => socket.readyState === socket.OPEN && socket.ping(), deps.pingMs ?? 30_000);
     socket.on('close', () => {

@@ -95,11 +95,11 @@ describe('feedback', () => {
     const received: Array<{ type: string; payload: any }> = [];
     socket.on('message', (d) => received.push(JSON.parse(String(d))));
     await new Promise((r, j) => { socket.once('open', r); socket.once('error', j); });
-    await new Promise((r) => setTimeout(r, 300));
+    // Subscribed once the server says so: what is published from here on reaches the socket.
+    await expect.poll(() => received.some((m) => m.type === 'ws.ready'), { timeout: 10_000, interval: 20 }).toBe(true);
     const reply = await kernel.call('PUT', '/api/feedback/reply', admin, { id: body.data.id, reply: 'Added in the next release' });
     expect(reply.body.code).toBe(200);
-    const deadline = Date.now() + 5000;
-    while (!received.some((m) => m.type === 'message.created') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    await expect.poll(() => received.some((m) => m.type === 'message.created'), { timeout: 10_000, interval: 50 }).toBe(true);
     socket.close();
     const pushed = received.find((m) => m.type === 'message.created');
     expect(pushed?.payload).toMatchObject({ type: 'feedback', userId: reporter.userId });

@@ -83,9 +83,12 @@ describe('host and service gauges', () => {
     expect(m.service.groups.reduce((n: number, g: { processCount: number }) => n + g.processCount, 0)).toBe(m.service.processes.length);
     expect(['present', 'absent']).toContain(m.host.gpu.state);
     if (m.host.gpu.state === 'absent') expect(m.host.gpu.reason).toMatch(/nvidia-smi/);
-    // Rates need two readings.
-    await new Promise((r) => setTimeout(r, 3100));
-    const second = (await kernel.call('GET', '/api/home/metrics', admin)).body.data;
+    // Rates need two readings, one sampling interval apart: ask until the second one is there.
+    let second: typeof m = null;
+    await expect.poll(async () => {
+      second = (await kernel.call('GET', '/api/home/metrics', admin)).body.data;
+      return second.host.cpuPercent;
+    }, { timeout: 15_000, interval: 250 }).toEqual(expect.any(Number));
     expect(second.host.cpuPercent).toEqual(expect.any(Number));
     expect(second.host.cpuPercent).toBeGreaterThanOrEqual(0);
     expect(second.host.ioReadPerSec).toEqual(expect.any(Number));
@@ -96,11 +99,11 @@ describe('host and service gauges', () => {
     const pushed: Array<{ type: string; payload: any }> = [];
     socket.on('message', (d) => pushed.push(JSON.parse(String(d))));
     await new Promise((r, j) => { socket.once('open', r); socket.once('error', j); });
-    await new Promise((r) => setTimeout(r, 300));
+    // Subscribed once the server says so: what is published from here on reaches the socket.
+    await expect.poll(() => pushed.some((m) => m.type === 'ws.ready'), { timeout: 10_000, interval: 20 }).toBe(true);
     const watch = await kernel.call('GET', '/api/home/metrics?watch=1', admin);
     expect(watch.body.data.watching).toBe(1);
-    const deadline = Date.now() + 8000;
-    while (pushed.filter((m) => m.type === 'home.metrics').length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    await expect.poll(() => pushed.filter((m) => m.type === 'home.metrics').length, { timeout: 15_000, interval: 100 }).toBeGreaterThanOrEqual(2);
     await kernel.call('GET', '/api/home/metrics?watch=0', admin);
     socket.close();
     const metrics = pushed.filter((m) => m.type === 'home.metrics');
