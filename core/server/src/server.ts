@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { createAuthService } from './access/passwords.js';
+import { createAuthService } from './access/auth-service.js';
 import { accessMigrations } from './access/migrations.js';
 import { corePermissionKeys, CORE_PLUGIN_ID } from './access/core-permissions.js';
 import type { Clock } from './access/sessions.js';
@@ -133,7 +133,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     cleanups.push(() => jobs.stop());
     const bus = await createEventBus(database);
     cleanups.push(() => bus.close());
-    const auth = createAuthService();
+    // Sessions ended through ctx.auth (password change, disable) close their sockets; those are registered just below.
+    const auth = createAuthService({ db, now, onSessionEnded: (hash) => sockets.closeSession(hash) });
     const settings = createSystemSettings(db, bus, now);
     const messages = createMessageCenter(db, bus, now);
     const accessBridge = bridgeAccessChanged(bus, db, (err) => app.log.error({ err }, 'access.changed bridge failed'));
@@ -158,7 +159,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     await engines.start();
     cleanups.push(() => engines.close());
     registerRoute(healthRoute(database, jobs, () => engines.overview(), () => engines.tools()), core);
-    for (const route of ltRoutes({ db, engines, resolveApiKey: resolveApiKeyForLt, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), now })) registerRoute(route, core);
+    // The LibreTranslate-compatible API authenticates keys itself: only keys with the translate scope.
+    const translationKey = async (keyDb: typeof db, key: string, at: Date) => {
+      const keyCaller = await resolveApiKeyForLt(keyDb, key, at);
+      return keyCaller?.apiKeyScopes?.has('translate') ? keyCaller : null;
+    };
+    for (const route of ltRoutes({ db, engines, resolveApiKey: translationKey, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), now })) registerRoute(route, core);
     registerRoute(registryRoute(() => runtime), core);
 
     // Plug-in management: run-time state of built-ins and uploaded packages (before the host, which also starts

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Observable } from 'rxjs';
+import type { ApiKeyScope } from '../shared/api-keys.js';
 
 /**
  * The server half of the SDK. A plugin's server entry default-exports `defineServerPlugin({...})`;
@@ -25,9 +26,11 @@ export class ApiError extends Error {
 
 /**
  * Who may call a route. Every route must say: `'public'`, `'signed-in'` (any signed-in user,
- * for their own data), or a permission key the plugin declared in its manifest.
+ * for their own data), `'member'` (a full console session of a real account: the caller's own
+ * account settings and the user directory; not a guest, a quick-access page or an API key), or a
+ * permission key the plugin declared in its manifest.
  */
-export type RouteAccess = 'public' | 'signed-in' | { permission: string } | { anyPermission: string[] };
+export type RouteAccess = 'public' | 'signed-in' | 'member' | { permission: string } | { anyPermission: string[] };
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'OPTIONS';
 
@@ -38,8 +41,13 @@ export interface Caller {
   isSuperAdmin: boolean;
   /** Permission keys granted through the caller's roles in the chosen department. */
   permissions: ReadonlySet<string>;
-  /** How the caller signed this request: a console session or an API key. */
-  via: 'session' | 'api-key';
+  /**
+   * How the caller signed this request: a console session, the shared guest account, a
+   * quick-access link (one page) or an API key.
+   */
+  via: 'session' | 'guest' | 'quick-access' | 'api-key';
+  /** For an API key: the scopes its owner granted (routes naming one of them are reachable). */
+  apiKeyScopes?: ReadonlySet<ApiKeyScope>;
 }
 
 export interface RequestContext<Q = unknown, B = unknown, P = unknown> {
@@ -61,6 +69,8 @@ export interface RouteDefinition<Q = any, B = any, P = any> {
   /** Path under `/api`, e.g. `/user/add`. */
   url: string;
   access: RouteAccess;
+  /** The API-key scope that reaches this route; without one, API keys are refused (403). */
+  apiKey?: ApiKeyScope;
   /** Operation-log module name (default: the plugin id); mutating routes are logged by the kernel. */
   module?: string;
   /** The operation's title in the operation log (e.g. `Add user`); method and route are logged too. */
@@ -163,11 +173,28 @@ export interface FileStorage {
   path(key: string): string;
 }
 
+type Headers = Record<string, string | string[] | undefined>;
+
 export interface AuthService {
   /** True when the caller holds the key (super administrators hold every key). */
   can(caller: Caller | null, permission: string): boolean;
   hashPassword(plain: string): Promise<string>;
   verifyPassword(plain: string, hash: string): Promise<boolean>;
+  /**
+   * Refuses (ApiError 403) roles and departments the caller may not grant: a caller grants only
+   * roles whose every permission it holds, in departments it belongs to; the super administrator
+   * role only a super administrator grants. Every route that grants roles asks here.
+   */
+  assertMayGrant(caller: Caller | null, grant: { roleIds: number[]; departmentIds: number[] }, headers: Headers): Promise<void>;
+  /** Refuses (403) changing a user who holds what the caller lacks (a super administrator above all). */
+  assertMayManage(caller: Caller | null, userIds: number[], headers: Headers): Promise<void>;
+  /**
+   * Sets a user's password: the user's own, or another's (the route checks its permission; the
+   * change is recorded in the operation log). The user's other sessions end.
+   */
+  setPassword(caller: Caller, userId: number, plain: string, origin: { ip: string; method: string; url: string }): Promise<void>;
+  /** Ends the users' open sessions (disabled accounts) and closes their sockets. */
+  endSessions(userIds: number[]): Promise<void>;
 }
 
 /** The system configuration (`/systemConfig/*`) as plugins see it: values are strings, as stored. */
@@ -307,3 +334,4 @@ export interface EngineService {
   /** Seals a secret (node password, remote API key) with the server's key for storage. */
   seal(plain: string): string;
 }
+export type { TaskDefinition, TaskHandle, TaskInfo, TaskProgress, TaskRunContext, TaskService, TaskStartOptions } from './tasks.js';
