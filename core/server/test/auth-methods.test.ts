@@ -50,7 +50,7 @@ function pngSize(dataUrl: string) {
 }
 
 describe('brute-force protection', () => {
-  it('slows an account down from the 3rd failure, locks it at the 5th for 15 minutes, and says so', async () => {
+  it('slows an account down from the 3rd failure, asks for the slider puzzle from the 5th (no lock), and says so', async () => {
     await createUserWithRole(k, 'victim', 'Victim-pass-1', 'Victim role', []);
     expect((await login('victim', 'wrong-1')).msg).toBe('Bad credentials');
     expect((await login('victim', 'wrong-2')).msg).toBe('Bad credentials');
@@ -63,11 +63,11 @@ describe('brute-force protection', () => {
     expect((await login('victim', 'wrong-4')).msg).toBe('Bad credentials');
     k.clock.advance(2_100);
     expect((await login('victim', 'wrong-5')).msg).toBe('Bad credentials');
-    const locked = await login('victim', 'Victim-pass-1');
-    expect(locked.code).toBe(304);
-    expect(locked.msg).toMatch(/locked for 15 more minute/);
+    const challenged = await login('victim', 'Victim-pass-1');
+    expect(challenged).toMatchObject({ code: 304, msg: expect.stringMatching(/for this account: complete the slider puzzle/), data: { challenge: 'slider' } });
+    // Refused attempts are not counted: after 15 quiet minutes the count starts again.
     k.clock.advance(14 * 60_000);
-    expect((await login('victim', 'Victim-pass-1')).msg).toMatch(/locked for 1 more minute/);
+    expect((await login('victim', 'Victim-pass-1')).data).toEqual({ challenge: 'slider' });
     k.clock.advance(61_000);
     expect((await login('victim', 'Victim-pass-1')).code).toBe(200);
     // Success clears the count: one more failure does not slow the next attempt.
@@ -75,13 +75,13 @@ describe('brute-force protection', () => {
     expect((await login('victim', 'Victim-pass-1')).code).toBe(200);
   });
 
-  it('locks an address trying many accounts after 20 failures, leaving other addresses alone', async () => {
+  it('asks an address trying many accounts for the slider puzzle after 20 failures, leaving other addresses alone', async () => {
     const ip = '10.9.8.7';
     for (let i = 0; i < 20; i++) {
       if (i >= 10) k.clock.advance(2 ** (i - 10) * 1000 + 100);
       expect((await login(`nobody-${i}`, 'whatever-1', {}, ip)).msg).toBe('Bad credentials');
     }
-    expect((await login('admin', ADMIN_PASSWORD, {}, ip)).msg).toMatch(/from this address: locked/);
+    expect((await login('admin', ADMIN_PASSWORD, {}, ip)).msg).toMatch(/from this address: complete the slider puzzle/);
     expect((await login('admin', ADMIN_PASSWORD, {}, '10.9.8.8')).code).toBe(200);
     k.clock.advance(16 * 60_000);
   });

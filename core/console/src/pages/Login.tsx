@@ -32,6 +32,8 @@ export function Login() {
   const [symbol, setSymbol] = useState('');
   const [ticket, setTicket] = useState<string | null>(null);
   const [sliderKey, setSliderKey] = useState(0);
+  // After too many failures the server asks for the puzzle even when the landing flag is off.
+  const [challenged, setChallenged] = useState(false);
   const [flags, setFlags] = useState<LoginFlags | null>(null);
   const [busy, setBusy] = useState<null | 'login' | 'guest' | 'sso'>(null);
   const [error, setError] = useState<string | null>(null);
@@ -56,7 +58,8 @@ export function Login() {
   async function submit(e: FormEvent) {
     e.preventDefault();
     if (!username.trim() || !password) return setError(t('login.required'));
-    if (flags?.slider && !ticket) return setError(t('slider.first'));
+    const needSlider = !!flags?.slider || challenged;
+    if (needSlider && !ticket) return setError(t('slider.first'));
     setBusy('login');
     setError(null);
     setInfo(null);
@@ -72,11 +75,15 @@ export function Login() {
       enter();
     } catch (err) {
       const bad = err instanceof ApiCallError && err.code === 304 && err.msg === AuthMessages.BAD_CREDENTIALS;
+      if (err instanceof ApiCallError && (err.envelope?.data as { challenge?: string } | null)?.challenge === 'slider') {
+        setChallenged(true);
+        return setError(t('slider.challenge'));
+      }
       setError(bad ? t('login.wrong') : t('login.failed', { reason: err instanceof ApiCallError ? err.msg : (err as Error).message }));
     } finally {
       setBusy(null);
       // A ticket is good for one attempt: a new puzzle after each try.
-      if (flags?.slider) {
+      if (needSlider) {
         setTicket(null);
         setSliderKey((k) => k + 1);
       }
@@ -143,7 +150,7 @@ export function Login() {
               <input id="lp-password" className={bp.input} data-testid="login-password" type="password" autoComplete="current-password" placeholder={t('login.passwordPlaceholder')} value={password} onChange={(e) => setPassword(e.target.value)} />
             </div>
           </div>
-          {flags?.slider ? <SliderPuzzle key={sliderKey} onTicket={setTicket} /> : null}
+          {flags?.slider || challenged ? <SliderPuzzle key={sliderKey} onTicket={setTicket} /> : null}
           {error ? <PlainCallout intent="danger" data-testid="login-error" className="lp-login-error">{error}</PlainCallout> : null}
           <PlainButton type="submit" intent="primary" fill busy={busy === 'login'} disabled={busy !== null && busy !== 'login'} data-testid="login-submit" text={busy === 'login' ? t('login.submitting') : t('login.submit')} />
         </form>

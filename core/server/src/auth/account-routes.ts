@@ -192,7 +192,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         if (!user || user.user_type !== UserType.LOCAL || !(await verifyPassword(opened[0], user.password_hash))) {
           return failAttempt(deps, who, ip, at, 'wrong old password on password change');
         }
-        await recordSuccess(db, who);
+        await recordSuccess(db, who, ip, at, user.id);
         const problem = passwordProblem(opened[1]);
         if (problem) throw new ApiError(Codes.BAD_REQUEST, problem);
         if (opened[1] === opened[0]) throw new ApiError(Codes.BAD_REQUEST, 'The new password must differ from the old one');
@@ -216,6 +216,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         if (!opened) throw new ApiError(Codes.BAD_REQUEST, 'The password could not be read: fetch a new public key and try again');
         await guardAttempt(deps, user.username, ip, at);
         if (!(await verifyPassword(opened[0], user.password_hash))) return failAttempt(deps, user.username, ip, at, 'wrong password on checkPassword');
+        await recordSuccess(db, user.username, ip, at, caller!.userId);
         return { valid: true };
       },
     },

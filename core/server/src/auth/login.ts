@@ -9,7 +9,7 @@ import { provisionExternalUser, UsernameTaken, UserType } from './provision.js';
 import type { AuthRouteDeps } from './routes.js';
 import { ConfigKeys, flagOn } from './settings.js';
 import { consumeTicket } from './slider.js';
-import { accountScope, addressScope, checkThrottle, recordFailure, recordSuccess } from './throttle.js';
+import { admitAttempt, recordSuccess } from './throttle.js';
 import { departmentsOf } from './user-info.js';
 
 // Compared against when the user does not exist, so a wrong name costs as long as a wrong password.
@@ -38,17 +38,22 @@ export async function openSealed(deps: Deps, publicKey: string, ciphertexts: str
   return out;
 }
 
-/** Refuses (304 with the wait) while the account or the address is slowed down or locked. */
-export async function guardAttempt(deps: Deps, username: string, ip: string, at: Date): Promise<void> {
-  const refusal = await checkThrottle(deps.db, [accountScope(username), addressScope(ip)], at);
+/**
+ * Counts the attempt before its password is checked (throttle.ts); refuses it (304, with the wait
+ * or `challenge: 'slider'`) when the account or the address may not try now. `solved`: the attempt
+ * carried a valid slider ticket.
+ */
+export async function guardAttempt(deps: Deps, username: string, ip: string, at: Date, solved = false): Promise<void> {
+  const refusal = await admitAttempt(deps.db, { username, ip, at, solved });
   if (refusal) {
-    deps.logger.info(`sign-in refused for ${username}: throttled (${refusal.retryAfterSeconds} s)`, { ip });
-    throw new ApiError(Codes.AUTH_FAILED, refusal.message, { retryAfterSeconds: refusal.retryAfterSeconds });
+    deps.logger.info(`sign-in refused for ${username}: throttled (${refusal.challenge ? 'slider puzzle needed' : `${refusal.retryAfterSeconds} s`})`, { ip });
+    const { message, ...data } = refusal;
+    throw new ApiError(Codes.AUTH_FAILED, message, data);
   }
 }
 
-export async function failAttempt(deps: Deps, username: string, ip: string, at: Date, why: string): Promise<never> {
-  await recordFailure(deps.db, [accountScope(username), addressScope(ip)], at);
+/** A failed check: already counted by guardAttempt, so only logged. */
+export async function failAttempt(deps: Deps, username: string, ip: string, _at: Date, why: string): Promise<never> {
   deps.logger.info(`sign-in failed for ${username}: ${why}`, { ip });
   throw badCredentials();
 }
@@ -85,13 +90,13 @@ export async function passwordLogin(
 ): Promise<{ token: string; userId: number }> {
   const { db } = deps;
   const at = deps.now();
-  if (await flagOn(db, ConfigKeys.LANDING_SLIDER)) {
-    if (!(await consumeTicket(db, body.ticket, at))) throw new ApiError(Codes.AUTH_FAILED, 'Complete the slider puzzle first');
-  }
+  // A ticket is always used up when sent; it is required while LANDING_SLIDER is on, and after too many failures.
+  const solved = body.ticket ? await consumeTicket(db, body.ticket, at) : false;
+  if (!solved && (await flagOn(db, ConfigKeys.LANDING_SLIDER))) throw new ApiError(Codes.AUTH_FAILED, 'Complete the slider puzzle first');
   const opened = await openSealed(deps, body.publicKey, [body.password], at, body.username, ip);
   if (!opened) throw badCredentials();
   const [password] = opened;
-  await guardAttempt(deps, body.username, ip, at);
+  await guardAttempt(deps, body.username, ip, at, solved);
 
   let userId: number;
   const symbol = body.symbol?.trim();
@@ -125,7 +130,7 @@ export async function passwordLogin(
     if (!user || !matches) return failAttempt(deps, body.username, ip, at, user ? 'wrong password' : 'no such account');
     userId = user.id;
   }
-  await recordSuccess(db, body.username);
+  await recordSuccess(db, body.username, ip, at, userId);
   await checkAccount(deps, userId, at);
   const status = await passwordStatus(db, userId, at);
   if (status?.need) throw new ApiError(Codes.LOGIN_NEEDS_ACTION, PASSWORD_EXPIRED_MSG, { userId, reason: 'password' });

@@ -98,4 +98,18 @@ export const authMigrations: Migration[] = [
       await run(db, `alter table users add column api_key_scopes text not null default 'translate'`);
     },
   },
+  {
+    // Addresses an account signed in from (throttle.ts): the owner there is not held back by the account's failure count.
+    name: '006_known_sign_in_addresses',
+    async up(db) {
+      await run(
+        db,
+        `create table login_known_addresses (
+          user_id integer not null references users(id) on delete cascade,
+          address text not null,
+          last_success_at timestamptz not null,
+          primary key (user_id, address))`,
+      );
+    },
+  },
 ];
