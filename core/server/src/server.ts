@@ -8,6 +8,11 @@ import { resolveApiKeyCaller } from './auth/api-keys.js';
 import { resolveScopedCaller } from './auth/caller.js';
 import { authMigrations } from './auth/migrations.js';
 import { authRoutes } from './auth/routes.js';
+import { createFormatRegistry } from './formats/registry.js';
+import { txtFormat } from './formats/txt.js';
+import { taskMigrations } from './tasks/migrations.js';
+import { taskRoutes } from './tasks/routes.js';
+import { createTaskService, type TaskServiceOptions } from './tasks/service.js';
 import { loadSecret } from './auth/secret.js';
 import { seedSignInFromEnv } from './auth/seed-env.js';
 import { createEventBus } from './bus/events.js';
@@ -63,6 +68,8 @@ export interface ServerOptions {
   print?: (line: string) => void;
   /** WebSocket ping interval. */
   wsPingMs?: number;
+  /** Task service timings (tests shorten them). */
+  tasks?: Pick<TaskServiceOptions, 'heartbeatMs' | 'staleAfterMs' | 'sweepMs' | 'progressEveryMs'>;
   /** Start translation nodes left running now (main.ts); otherwise they start on first use. */
   engineAutostart?: boolean;
 }
@@ -133,6 +140,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     cleanups.push(() => jobs.stop());
     const bus = await createEventBus(database);
     cleanups.push(() => bus.close());
+    await runMigrations(database, 'core.tasks', taskMigrations);
+    const tasks = createTaskService({ database, jobs, bus, logger: sdkLogger(app.log), ...options.tasks });
+    // Running tasks reach a safe point (and are queued again) before the queue and the bus stop.
+    cleanups.push(() => tasks.stop());
+    const formats = createFormatRegistry();
+    formats.register(txtFormat);
     // Sessions ended through ctx.auth (password change, disable) close their sockets; those are registered just below.
     const auth = createAuthService({ db, now, onSessionEnded: (hash) => sockets.closeSession(hash) });
     const settings = createSystemSettings(db, bus, now);
@@ -166,6 +179,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     };
     for (const route of ltRoutes({ db, engines, resolveApiKey: translationKey, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), now })) registerRoute(route, core);
     registerRoute(registryRoute(() => runtime), core);
+    for (const route of taskRoutes(database, tasks)) registerRoute(route, core);
 
     // Plug-in management: run-time state of built-ins and uploaded packages (before the host, which also starts
     // the server parts of live packages from keys trusted for server code).
@@ -179,7 +193,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         for (let i = list.length - 1; i >= 0; i--) if (list[i]!.pluginId === pluginId) list.splice(i, 1);
       }
     };
-    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, registerRoute, dropRoutes });
+    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, tasks, formats, registerRoute, dropRoutes });
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());
     const management = { pluginId: MANAGEMENT_PLUGIN_ID, declaredPermissions: new Set(managementPermissions.map((p) => p.key)) };

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Observable } from 'rxjs';
 import type { ApiKeyScope } from '../shared/api-keys.js';
+import type { FormatRegistry } from '../shared/file-format.js';
+import type { TaskService } from './tasks.js';
 
 /**
  * The server half of the SDK. A plugin's server entry default-exports `defineServerPlugin({...})`;
@@ -226,6 +228,10 @@ export interface ServerPluginContext {
   readonly engines: EngineService;
   readonly settings: SystemSettings;
   readonly messages: MessageCenter;
+  /** Long work: define a task once, start it, follow and cancel it (see the SDK README). */
+  readonly tasks: TaskService;
+  /** The file formats the platform reads and writes; a plugin registers its own here. */
+  readonly formats: FormatRegistry;
   /** Register an API route; its access must be declared (public, signed-in or a declared key). */
   route<Q = any, B = any, P = any>(definition: RouteDefinition<Q, B, P>): void;
   /** Run when the server stops. */

@@ -2,7 +2,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, SystemSettings } from '@linguaport/sdk/server';
+import type { AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, SystemSettings, TaskService } from '@linguaport/sdk/server';
+import type { FormatRegistry } from '@linguaport/sdk/shared';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { runMigrations } from '../db/migrations.js';
@@ -29,6 +30,9 @@ export interface PluginHostDeps {
   /** The system configuration and the message centre (kernel services, shared by every plugin). */
   settings: SystemSettings;
   messages: MessageCenter;
+  /** The task service and the format registry, each scoped to the plugin that asks. */
+  tasks: { forPlugin(pluginId: string): TaskService; forget(pluginId: string): void };
+  formats: { forPlugin(pluginId: string): FormatRegistry; dropOwner(pluginId: string): void };
   logger: FastifyBaseLogger;
   registerRoute(def: RouteDefinition, owner: RouteOwner): void;
   /** Removes the routes a plugin registered after start-up. */
@@ -103,6 +107,8 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       engines: deps.engines,
       settings: deps.settings,
       messages: deps.messages,
+      tasks: deps.tasks.forPlugin(plugin.id),
+      formats: deps.formats.forPlugin(plugin.id),
       route: (def) => deps.registerRoute(def, owner),
       onClose: (fn) => void closers.push({ pluginId: plugin.id, fn }),
     };
@@ -123,6 +129,8 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       const mine = closers.filter((c) => c.pluginId === pluginId);
       for (const c of mine) closers.splice(closers.indexOf(c), 1);
       await runClosers(mine);
+      deps.tasks.forget(pluginId);
+      deps.formats.dropOwner(pluginId);
       deps.logger.info(`plugin ${pluginId} stopped`);
     },
     async close() {

@@ -18,6 +18,8 @@ export interface KernelTaskService {
   forPlugin(pluginId: string): TaskService;
   get(id: string): Promise<TaskInfo | null>;
   cancel(id: string): Promise<TaskInfo | null>;
+  /** Forgets a stopped plugin's definitions: its queued tasks wait until it starts again. */
+  forget(pluginId: string): void;
   /** Requeues tasks whose server died and re-sends queued tasks whose job was lost; returns how many. */
   sweep(options?: { all?: boolean }): Promise<number>;
   stop(): Promise<void>;
@@ -101,6 +103,7 @@ export function createTaskService(options: TaskServiceOptions): KernelTaskServic
   const progressEveryMs = options.progressEveryMs ?? 250;
   const instance = randomUUID();
   const definitions = new Map<string, TaskDefinition<any, any>>();
+  const workers = new Set<string>();
   const running = new Map<string, { abort(why: 'cancel' | 'stop'): void; settled: Promise<void> }>();
   let stopped = false;
 
@@ -314,9 +317,22 @@ export function createTaskService(options: TaskServiceOptions): KernelTaskServic
         async define<I, O>(definition: TaskDefinition<I, O>): Promise<TaskHandle<I, O>> {
           if (!/^[a-z0-9][a-z0-9-]*$/.test(definition.name)) throw new Error(`task name ${definition.name} must be lower-case letters, digits and dashes`);
           const k = key(pluginId, definition.name);
-          if (definitions.has(k)) throw new Error(`task ${definition.name} of ${pluginId} is defined twice`);
+          // A plugin started again (an uploaded part replaced while running) defines its tasks again: the
+          // new definition takes over; the queue's worker, registered once, runs whichever is current.
+          const known = workers.has(k);
           definitions.set(k, definition);
-          await jobs.forPlugin(pluginId).work<JobData>(jobName(definition.name), (job) => runJob(pluginId, definition, job.data), { batchSize: 1, concurrency: 1 });
+          if (!known) {
+            workers.add(k);
+            await jobs.forPlugin(pluginId).work<JobData>(
+              jobName(definition.name),
+              async (job) => {
+                const current = definitions.get(k);
+                // Not defined here now (its plugin stopped): left queued for an instance that runs it.
+                if (current) await runJob(pluginId, current, job.data);
+              },
+              { batchSize: 1, concurrency: 1 },
+            );
+          }
           // Tasks queued before this start (a restart): their jobs may be gone with the old process.
           await sweep({ all: true });
           return {
@@ -353,6 +369,9 @@ export function createTaskService(options: TaskServiceOptions): KernelTaskServic
           };
         },
       };
+    },
+    forget(pluginId) {
+      for (const k of [...definitions.keys()]) if (k.startsWith(`${pluginId}\u0000`)) definitions.delete(k);
     },
     get,
     cancel,
