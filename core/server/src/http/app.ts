@@ -102,7 +102,12 @@ function parseRequest(schema: RouteDefinition['schema'], input: { params: unknow
   return out as { params: unknown; query: unknown; body: unknown };
 }
 
-const isPlainObject = (v: unknown): v is object => !!v && typeof v === 'object' && [Object.prototype, null].includes(Object.getPrototypeOf(v));
+/** Parsed data: a literal object, or a null-prototype one as the query and params parsers make (directly or one level down). */
+function isPlainObject(v: unknown): v is object {
+  if (!v || typeof v !== 'object') return false;
+  const proto = Object.getPrototypeOf(v);
+  return proto === null || proto === Object.prototype || Object.getPrototypeOf(proto) === null;
+}
 
 /** Where the first text holding a NUL character is (`query.name`, `body.items.2`), or null. Only parsed
  * data is walked (plain objects, arrays, strings): uploaded files and streams are not text. */
