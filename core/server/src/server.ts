@@ -9,6 +9,7 @@ import { resolveScopedCaller } from './auth/caller.js';
 import { authMigrations } from './auth/migrations.js';
 import { authRoutes } from './auth/routes.js';
 import { createFormatRegistry } from './formats/registry.js';
+import { createHookRegistry } from './translation/hooks.js';
 import { txtFormat } from './formats/txt.js';
 import { taskMigrations } from './tasks/migrations.js';
 import { taskRoutes } from './tasks/routes.js';
@@ -168,7 +169,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     for (const route of adminRoutes) registerRoute(route, core);
     // The translation service before the plugins: they get it as ctx.engines and close first.
     await runMigrations(database, 'core.translation', translationMigrations);
-    const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db, bus), now, autostart: options.engineAutostart });
+    const hooks = createHookRegistry();
+    const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db, bus), now, autostart: options.engineAutostart, hooks });
     await engines.start();
     cleanups.push(() => engines.close());
     registerRoute(healthRoute(database, jobs, () => engines.overview(), () => engines.tools()), core);
@@ -193,7 +195,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         for (let i = list.length - 1; i >= 0; i--) if (list[i]!.pluginId === pluginId) list.splice(i, 1);
       }
     };
-    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, tasks, formats, registerRoute, dropRoutes });
+    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, tasks, formats, hooks, registerRoute, dropRoutes });
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());
     const management = { pluginId: MANAGEMENT_PLUGIN_ID, declaredPermissions: new Set(managementPermissions.map((p) => p.key)) };

@@ -4,6 +4,7 @@ import type { Observable } from 'rxjs';
 import type { ApiKeyScope } from '../shared/api-keys.js';
 import type { FormatRegistry } from '../shared/file-format.js';
 import type { TaskService } from './tasks.js';
+import type { TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationResources } from './pipeline.js';
 
 /**
  * The server half of the SDK. A plugin's server entry default-exports `defineServerPlugin({...})`;
@@ -228,6 +229,8 @@ export interface ServerPluginContext {
   readonly engines: EngineService;
   readonly settings: SystemSettings;
   readonly messages: MessageCenter;
+  /** Hooks into every translation (memory matches, terms, QA, write-back): see pipeline.ts for the stages. */
+  readonly pipeline: TranslationPipeline;
   /** Long work: define a task once, start it, follow and cancel it (see the SDK README). */
   readonly tasks: TaskService;
   /** The file formats the platform reads and writes; a plugin registers its own here. */
@@ -274,6 +277,8 @@ export interface EngineTranslateRequest {
   /** The user the characters are counted for. */
   callerId: number;
   channel: TranslationChannel;
+  /** Term bases, memories... by the key of the area that owns them; read by that area's pipeline hooks. */
+  resources?: TranslationResources;
   signal?: AbortSignal;
 }
 
@@ -287,6 +292,8 @@ export interface EngineTranslateResult {
   characters: number;
   engineId: number;
   nodeId: number;
+  /** Each sentence segment with its translation and where it came from (absent when nothing was translated). */
+  segments?: TranslateSegmentsResult['segments'];
 }
 
 /** A node as the running service sees it (for the engine-management screens). */
@@ -314,6 +321,8 @@ export type LicenceVerdict =
  */
 export interface EngineService {
   translate(request: EngineTranslateRequest): Promise<EngineTranslateResult>;
+  /** Units in, units out, through the same pipeline (hooks, routing, fail-over, usage): documents and CAT. */
+  translateSegments(request: TranslateSegmentsRequest): Promise<TranslateSegmentsResult>;
   /** Detects among the languages the engines serve. */
   detect(text: string): Promise<DetectedLanguage>;
   languages(): Promise<EngineLanguage[]>;
@@ -341,3 +350,17 @@ export interface EngineService {
   seal(plain: string): string;
 }
 export type { TaskDefinition, TaskHandle, TaskInfo, TaskProgress, TaskRunContext, TaskService, TaskStartOptions } from './tasks.js';
+export { PIPELINE_STAGES } from './pipeline.js';
+export type {
+  PipelineContext,
+  PipelineSegment,
+  PipelineStage,
+  SegmentIssue,
+  SegmentOrigin,
+  TermRequirement,
+  TranslateHook,
+  TranslateSegmentsRequest,
+  TranslateSegmentsResult,
+  TranslationPipeline,
+  TranslationResources,
+} from './pipeline.js';

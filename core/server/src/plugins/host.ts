@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, SystemSettings, TaskService } from '@linguaport/sdk/server';
+import type { AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, SystemSettings, TaskService, TranslationPipeline } from '@linguaport/sdk/server';
 import type { FormatRegistry } from '@linguaport/sdk/shared';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -33,6 +33,7 @@ export interface PluginHostDeps {
   /** The task service and the format registry, each scoped to the plugin that asks. */
   tasks: { forPlugin(pluginId: string): TaskService; forget(pluginId: string): void };
   formats: { forPlugin(pluginId: string): FormatRegistry; dropOwner(pluginId: string): void };
+  hooks: { forPlugin(pluginId: string): TranslationPipeline; dropOwner(pluginId: string): void };
   logger: FastifyBaseLogger;
   registerRoute(def: RouteDefinition, owner: RouteOwner): void;
   /** Removes the routes a plugin registered after start-up. */
@@ -109,6 +110,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       messages: deps.messages,
       tasks: deps.tasks.forPlugin(plugin.id),
       formats: deps.formats.forPlugin(plugin.id),
+      pipeline: deps.hooks.forPlugin(plugin.id),
       route: (def) => deps.registerRoute(def, owner),
       onClose: (fn) => void closers.push({ pluginId: plugin.id, fn }),
     };
@@ -131,6 +133,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       await runClosers(mine);
       deps.tasks.forget(pluginId);
       deps.formats.dropOwner(pluginId);
+      deps.hooks.dropOwner(pluginId);
       deps.logger.info(`plugin ${pluginId} stopped`);
     },
     async close() {

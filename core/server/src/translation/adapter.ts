@@ -11,10 +11,8 @@ export interface LanguagePair {
 }
 
 /** A required term: the engine (or the hooks around it) should render `source` as `target`. */
-export interface TermRequirement {
-  source: string;
-  target: string;
-}
+export type { TermRequirement } from '@linguaport/sdk/server';
+import type { TermRequirement } from '@linguaport/sdk/server';
 
 export interface TranslateBatch {
   source: string;

@@ -8,6 +8,8 @@ import {
   type EngineTranslateRequest,
   type EngineTranslateResult,
   type Logger,
+  type TranslateSegmentsRequest,
+  type TranslateSegmentsResult,
 } from '@linguaport/sdk/server';
 import { loadSecret } from '../auth/secret.js';
 import { EngineError, failsNode, type LanguagePair } from './adapter.js';
@@ -15,7 +17,8 @@ import { EngineProcessRegistry } from './engine-processes.js';
 import { checkExternalTools, describeMissingTools, type ToolStatus } from '../preflight.js';
 import { verifyLicenceFile } from './licence.js';
 import { startNodeRuntime, stopNodeRuntime, type NodeKind, type NodeRuntime, type NodeSpec, type NodeStartContext } from './node-runtime.js';
-import { translateText } from './pipeline.js';
+import { translateText, translateUnits, type SegmentEngine } from './pipeline.js';
+import { createHookRegistry, type HookRegistry } from './hooks.js';
 import { languageDetector, segmentWords, splitSentences, type LanguageDetector } from './text-tools.js';
 import { countCharacters, readNumberSetting, UsageLedger } from './usage.js';
 
@@ -64,6 +67,8 @@ export interface TranslationServiceOptions {
   startRuntime?: (spec: NodeSpec, timeoutMs: number, context: NodeStartContext) => Promise<NodeRuntime>;
   /** Options for local APy processes (tests: their environment). */
   apy?: NodeStartContext['apy'];
+  /** The pipeline's hooks (plugins register through ctx.pipeline); none by default. */
+  hooks?: HookRegistry;
 }
 
 /** One engine as `GET /api/health` reports it. */
@@ -138,6 +143,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   const restarts = new Map<number, { attempts: number; nextAt: number; reason: string }>();
   /** The health round (check or restart) in flight per node: never two at once. */
   const rounds = new Map<number, Promise<void>>();
+  const hooks = options.hooks ?? createHookRegistry();
   const usage = new UsageLedger(db, (err) => logger.error('usage record not written', { error: err.message }));
 
   async function load(): Promise<void> {
@@ -377,69 +383,128 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     return (await detector).detect(text, codes);
   }
 
+  /** Checks the caps of the channel for `characters` more; throws 400/429 with the reason. */
+  async function checkCaps(callerId: number, channel: EngineTranslateRequest['channel'], characters: number): Promise<void> {
+    if (channel === 'text') {
+      const cap = await readNumberSetting(options.readSetting, 'TEXT_TRANSLATION_CAP', 5000);
+      if (characters > cap) throw new ApiError(400, `The text has ${characters} characters; the cap for text translation is ${cap}`);
+    } else if (channel === 'api') {
+      const cap = await readNumberSetting(options.readSetting, 'API_TRANSLATION_CAP', 100_000);
+      const used = await usage.today(callerId, 'api', now());
+      if (used + characters > cap) throw new ApiError(429, `API character cap reached: ${used} of ${cap} characters used today, this request has ${characters}`);
+    }
+  }
+
+  /** The source language: as asked, or detected from the text when `auto` (400 when it cannot be told). */
+  async function sourceOf(asked: string, text: string): Promise<{ source: string; detected?: DetectedLanguage }> {
+    if (asked && asked !== 'auto') return { source: asked };
+    const detected = await detect(text);
+    if (detected.language === 'unknown') throw new ApiError(400, 'Could not detect the source language; choose it');
+    return { source: detected.language, detected };
+  }
+
+  /**
+   * The engine stage of one request: each batch goes to the best (engine, node) for the pair and
+   * domain, and on to the next when a node fails. A node's own failure marks it unhealthy; a failure
+   * caused by the batch (the engine refused this text) leaves it healthy and fails the request alone.
+   */
+  function route(source: string, target: string, domain: string | undefined, signal: AbortSignal): SegmentEngine & { used(): { engineId: number; nodeId: number } } {
+    let used = { engineId: 0, nodeId: 0 };
+    return {
+      used: () => used,
+      async translate(batch) {
+        const tried = new Set<number>();
+        let lastError: Error | null = null;
+        /** A failure caused by this request (no node at fault): what the caller is told. */
+        let requestError: Error | null = null;
+        for (;;) {
+          const pick = candidates(source, target, domain).find((c) => !tried.has(c.node.spec.id));
+          if (!pick) break;
+          tried.add(pick.node.spec.id);
+          pick.node.inFlight++;
+          try {
+            const targets = await pick.node.adapter.translate(batch, signal);
+            used = { engineId: pick.engine.id, nodeId: pick.node.spec.id };
+            return { targets, origin: { kind: 'engine', ...used } };
+          } catch (err) {
+            lastError = err as Error;
+            if (signal.aborted) break;
+            if (err instanceof EngineError && err.kind === 'unsupported-pair') continue;
+            if (!failsNode(err)) {
+              // The node answered, about this text: it stays healthy for everyone else.
+              requestError = err as Error;
+              logger.info(`translation node ${pick.node.spec.id} could not translate a request`, { error: (err as Error).message });
+              continue;
+            }
+            pick.node.healthy = false;
+            pick.node.lastError = (err as Error).message;
+            logger.warn(`translation node ${pick.node.spec.id} failed; trying another`, { error: (err as Error).message });
+            await saveHealth(pick.node.spec.id, 'unhealthy', pick.node.lastError).catch(() => {});
+          } finally {
+            pick.node.inFlight--;
+          }
+        }
+        if (tried.size === 0 && !knownDirection(source, target)) throw new ApiError(400, `No engine translates ${source} to ${target}`);
+        if (requestError && !signal.aborted) throw requestFailure(requestError);
+        if (lastError) logger.warn('translation failed on every node', { error: lastError.message });
+        throw new ApiError(503, SERVICE_INTERRUPTED);
+      },
+    };
+  }
+
+  const deadline = (signal?: AbortSignal) => (signal ? AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]) : AbortSignal.timeout(deadlineMs));
+
   async function translate(request: EngineTranslateRequest): Promise<EngineTranslateResult> {
     const format = request.format ?? 'text';
     if (typeof request.text !== 'string' || request.text.trim() === '') throw new ApiError(400, 'The source text is required');
     if (!request.target) throw new ApiError(400, 'The target language is required');
     const characters = countCharacters(request.text, format);
-    if (request.channel === 'text') {
-      const cap = await readNumberSetting(options.readSetting, 'TEXT_TRANSLATION_CAP', 5000);
-      if (characters > cap) throw new ApiError(400, `The text has ${characters} characters; the cap for text translation is ${cap}`);
-    } else if (request.channel === 'api') {
-      const cap = await readNumberSetting(options.readSetting, 'API_TRANSLATION_CAP', 100_000);
-      const used = await usage.today(request.callerId, 'api', now());
-      if (used + characters > cap) throw new ApiError(429, `API character cap reached: ${used} of ${cap} characters used today, this request has ${characters}`);
-    }
+    await checkCaps(request.callerId, request.channel, characters);
     await ensureStarted();
-    let source = request.source;
-    let detected: DetectedLanguage | undefined;
-    if (!source || source === 'auto') {
-      detected = await detect(request.text);
-      if (detected.language === 'unknown') throw new ApiError(400, 'Could not detect the source language; choose it');
-      source = detected.language;
-    }
+    const { source, detected } = await sourceOf(request.source, request.text);
     if (source === request.target) {
       usage.add(request.callerId, request.channel, characters, 0, now());
       return { text: request.text, source, target: request.target, detected, characters, engineId: 0, nodeId: 0 };
     }
-    const signal = request.signal ? AbortSignal.any([request.signal, AbortSignal.timeout(deadlineMs)]) : AbortSignal.timeout(deadlineMs);
-    const tried = new Set<number>();
-    let lastError: Error | null = null;
-    /** A failure caused by this request (no node at fault): what the caller is told. */
-    let requestError: Error | null = null;
-    for (;;) {
-      const pick = candidates(source, request.target, request.domain).find((c) => !tried.has(c.node.spec.id));
-      if (!pick) break;
-      tried.add(pick.node.spec.id);
-      pick.node.inFlight++;
-      try {
-        const result = await translateText({ text: request.text, source, target: request.target, format, domain: request.domain }, { engine: pick.node.adapter, signal });
-        usage.add(request.callerId, request.channel, characters, 0, now());
-        return { text: result.text, source, target: request.target, detected, characters, engineId: pick.engine.id, nodeId: pick.node.spec.id };
-      } catch (err) {
-        lastError = err as Error;
-        if (signal.aborted) break;
-        if (err instanceof EngineError && err.kind === 'unsupported-pair') continue;
-        if (!failsNode(err)) {
-          // The node answered, about this text: it stays healthy for everyone else.
-          requestError = err as Error;
-          logger.info(`translation node ${pick.node.spec.id} could not translate a request`, { error: (err as Error).message });
-          continue;
-        }
-        pick.node.healthy = false;
-        pick.node.lastError = (err as Error).message;
-        logger.warn(`translation node ${pick.node.spec.id} failed; trying another`, { error: (err as Error).message });
-        await saveHealth(pick.node.spec.id, 'unhealthy', pick.node.lastError).catch(() => {});
-      } finally {
-        pick.node.inFlight--;
-      }
+    const signal = deadline(request.signal);
+    const engine = route(source, request.target, request.domain, signal);
+    const party = { callerId: request.callerId, channel: request.channel, resources: request.resources };
+    const result = await translateText({ text: request.text, source, target: request.target, format, domain: request.domain, ...party }, { route: engine, hooks: hooks.list(), signal });
+    usage.add(request.callerId, request.channel, characters, 0, now());
+    return { text: result.text, source, target: request.target, detected, characters, ...engine.used(), segments: result.segments.map(({ id, source: s, target, origin, issues }) => ({ id, source: s, target, origin, issues })) };
+  }
+
+  async function translateSegments(request: TranslateSegmentsRequest): Promise<TranslateSegmentsResult> {
+    const format = request.format ?? 'text';
+    if (!Array.isArray(request.segments) || request.segments.length === 0) throw new ApiError(400, 'No segments to translate');
+    if (!request.target) throw new ApiError(400, 'The target language is required');
+    const ids = new Set<string>();
+    for (const s of request.segments) {
+      if (!s || typeof s.id !== 'string' || typeof s.source !== 'string') throw new ApiError(400, 'Each segment needs a string id and source');
+      if (ids.has(s.id)) throw new ApiError(400, `Segment id ${s.id} is given twice`);
+      ids.add(s.id);
     }
-    if (tried.size === 0 && !knownDirection(source, request.target)) {
-      throw new ApiError(400, `No engine translates ${source} to ${request.target}`);
+    let characters = 0;
+    for (const s of request.segments) characters += countCharacters(s.source, format);
+    await checkCaps(request.callerId, request.channel, characters);
+    await ensureStarted();
+    const { source } = await sourceOf(request.source, request.segments.map((s) => s.source).join('\n').slice(0, 2000));
+    // Segments with nothing to translate, or a same-language request, come back as sent.
+    const blank = (s: { source: string }) => s.source.trim() === '';
+    const work = source === request.target ? [] : request.segments.filter((s) => !blank(s));
+    const out = new Map<string, TranslateSegmentsResult['segments'][number]>();
+    if (work.length) {
+      const signal = deadline(request.signal);
+      const result = await translateUnits(work, { source, target: request.target, format, domain: request.domain, callerId: request.callerId, channel: request.channel, resources: request.resources }, { route: route(source, request.target, request.domain, signal), hooks: hooks.list(), signal });
+      for (const s of result.segments) out.set(s.id, { id: s.id, source: s.source, target: s.target, origin: s.origin, issues: s.issues });
     }
-    if (requestError && !signal.aborted) throw requestFailure(requestError);
-    if (lastError) logger.warn('translation failed on every node', { error: lastError.message });
-    throw new ApiError(503, SERVICE_INTERRUPTED);
+    usage.add(request.callerId, request.channel, characters, 0, now());
+    return {
+      source,
+      target: request.target,
+      characters,
+      segments: request.segments.map((s) => out.get(s.id) ?? { id: s.id, source: s.source, target: s.source, origin: { kind: 'unchanged' }, issues: [] }),
+    };
   }
 
   function requestFailure(err: Error): ApiError {
@@ -499,6 +564,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     },
     tools: () => tools,
     translate,
+    translateSegments,
     detect,
     languages,
     split(text, language = 'en') {

@@ -94,6 +94,7 @@ describe('translateText', () => {
       },
     };
     const term: TranslateHook = {
+      name: 'term',
       afterEngine(segments) {
         for (const s of segments) s.target = s.target.replace('car', 'coche');
       },

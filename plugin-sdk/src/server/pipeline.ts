@@ -1,0 +1,104 @@
+import type { TranslationChannel } from './index.js';
+
+/**
+ * The translate pipeline's extension points. Every translation of the platform (text, the public API,
+ * documents, CAT) goes through the same stages, in this order:
+ *
+ *   segment (per language and format, the kernel)
+ *   beforeEngine     memory matches, tag protection: a hook may fill a segment's target (it then skips the engine)
+ *   terms            the terms the engine must honour for the remaining segments
+ *   engine           routing by pair and domain, fail-over (the kernel)
+ *   afterEngine      term checks, QA: a hook may rewrite targets and add issues
+ *   afterTranslation memory write-back, statistics: sees the result, changes nothing
+ *
+ * Within a stage, hooks run by `order` (lower first), then in the order they were registered.
+ */
+export const PIPELINE_STAGES = ['beforeEngine', 'terms', 'afterEngine', 'afterTranslation'] as const;
+export type PipelineStage = (typeof PIPELINE_STAGES)[number];
+
+/** Where a segment's translation came from. */
+export type SegmentOrigin =
+  | { kind: 'engine'; engineId: number; nodeId: number }
+  | { kind: 'hook'; hook: string; /** e.g. a memory match's score, 0..100 */ score?: number; ref?: string }
+  /** Source and target language are the same, or the segment holds nothing to translate. */
+  | { kind: 'unchanged' };
+
+export interface SegmentIssue {
+  hook: string;
+  severity: 'info' | 'warning' | 'error';
+  /** A stable code (`term-missing`, `tag-lost`) and a message in the request's language. */
+  code: string;
+  message: string;
+}
+
+export interface PipelineSegment {
+  /** The caller's id for the segment (units of a file); `1`, `2`... for plain text. */
+  readonly id: string;
+  readonly source: string;
+  target?: string;
+  origin?: SegmentOrigin;
+  issues: SegmentIssue[];
+}
+
+export interface TermRequirement {
+  source: string;
+  target: string;
+}
+
+/**
+ * The resources a request asks for by id (term bases, memories), as the area that owns them names
+ * them; hooks read their own key (`resources.termBases`, `resources.memories`). Who may use a
+ * resource is the hook's to check, with `callerId`.
+ */
+export type TranslationResources = Readonly<Record<string, readonly (number | string)[] | undefined>>;
+
+export interface PipelineContext {
+  readonly source: string;
+  readonly target: string;
+  readonly format: 'text' | 'html';
+  readonly domain?: string;
+  readonly callerId: number;
+  readonly channel: TranslationChannel;
+  readonly resources: TranslationResources;
+  /** Required terms passed with every engine batch; the `terms` stage adds to it. */
+  terms: TermRequirement[];
+  readonly signal?: AbortSignal;
+}
+
+export interface TranslateHook {
+  /** Unique within its plugin; shown in a segment's origin and issues. */
+  name: string;
+  order?: number;
+  beforeEngine?(segments: PipelineSegment[], ctx: PipelineContext): void | Promise<void>;
+  terms?(segments: PipelineSegment[], ctx: PipelineContext): void | Promise<void>;
+  afterEngine?(segments: Required<PipelineSegment>[], ctx: PipelineContext): void | Promise<void>;
+  afterTranslation?(segments: readonly Readonly<Required<PipelineSegment>>[], ctx: PipelineContext): void | Promise<void>;
+}
+
+/** Units in, units out: what documents and CAT translate with (text is one case of it). */
+export interface TranslateSegmentsRequest {
+  segments: { id: string; source: string }[];
+  /** A platform code, or `auto` (detected from the segments' text). */
+  source: string;
+  target: string;
+  format?: 'text' | 'html';
+  domain?: string;
+  callerId: number;
+  channel: TranslationChannel;
+  resources?: TranslationResources;
+  signal?: AbortSignal;
+}
+
+export interface TranslateSegmentsResult {
+  source: string;
+  target: string;
+  segments: Array<{ id: string; source: string; target: string; origin: SegmentOrigin; issues: SegmentIssue[] }>;
+  /** Characters counted for the caller. */
+  characters: number;
+}
+
+/** `ctx.pipeline`: a plugin's hooks into every translation. */
+export interface TranslationPipeline {
+  /** Adds a hook; the returned function removes it (a plugin's hooks also go when it stops). */
+  register(hook: TranslateHook): () => void;
+}
