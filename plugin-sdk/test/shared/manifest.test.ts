@@ -87,7 +87,7 @@ describe('parseManifest', () => {
     expect(problemsOf({ ...validManifest(), id })).toContain('id: plugin id: 2-40 characters');
   });
 
-  it.each(['latest', '^one', '1.0.0 - 2.0.0', ''])('rejects the sdk range %j', (sdk) => {
+  it.each(['latest', '^one', '>=1.0.0 banana', ''])('rejects the sdk range %j', (sdk) => {
     expect(problemsOf({ ...validManifest(), sdk })).toMatch(/sdk: /);
   });
 

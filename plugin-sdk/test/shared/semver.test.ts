@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isValidRange, parseVersion, satisfies } from '../../src/shared/semver.js';
+import { compareVersions, isValidRange, parseVersion, satisfies } from '../../src/shared/semver.js';
 
 describe('parseVersion', () => {
   it('reads x.y.z with an optional v and ignores build or pre-release text', () => {
@@ -83,7 +83,30 @@ describe('satisfies', () => {
   });
 });
 
+describe('pre-releases, as npm reads them', () => {
+  it('matches a range only when the range names a pre-release of the same x.y.z', () => {
+    expect(satisfies('1.1.0-beta.1', '^1.0.0')).toBe(false);
+    expect(satisfies('1.0.0-beta', '>=0.9.0')).toBe(false);
+    expect(satisfies('1.1.0-beta.2', '^1.1.0-beta.1')).toBe(true);
+    expect(satisfies('1.2.0-beta.1', '^1.1.0-beta.1')).toBe(false);
+    expect(satisfies('1.1.0', '^1.1.0-beta.1')).toBe(true);
+  });
+
+  it('orders a pre-release before its release, and pre-release numbers as numbers', () => {
+    expect(compareVersions('1.0.0', '1.0.0-beta')).toBeGreaterThan(0);
+    expect(compareVersions('1.0.0-beta', '1.0.0')).toBeLessThan(0);
+    expect(compareVersions('1.0.0-beta.10', '1.0.0-beta.2')).toBeGreaterThan(0);
+    expect(compareVersions('1.0.0-alpha', '1.0.0-beta')).toBeLessThan(0);
+    expect(compareVersions('1.2.3', 'v1.2.3')).toBe(0);
+    expect(compareVersions('1.10.0', '1.9.9')).toBeGreaterThan(0);
+  });
+
+  it('ignores build metadata when ordering', () => {
+    expect(compareVersions('1.0.0+build.7', '1.0.0+build.1')).toBe(0);
+  });
+});
+
 describe('isValidRange', () => {
-  it.each(['^1.0.0', '~1.2', '>=1.0.0 <2.0.0', '>= 1.0.0', '1.x', '*', '^1.0.0 || ^2.0.0'])('accepts %j', (r) => expect(isValidRange(r)).toBe(true));
-  it.each(['^one', '>=', '1.0.0 - 2.0.0', 'latest', '^1.0.0-beta', '>=1.0.0 banana'])('rejects %j', (r) => expect(isValidRange(r)).toBe(false));
+  it.each(['^1.0.0', '~1.2', '>=1.0.0 <2.0.0', '>= 1.0.0', '1.x', '*', '^1.0.0 || ^2.0.0', '1.0.0 - 2.0.0', '^1.0.0-beta'])('accepts %j', (r) => expect(isValidRange(r)).toBe(true));
+  it.each(['^one', 'latest', '>=1.0.0 banana', '1.0.0 -- 2'])('rejects %j', (r) => expect(isValidRange(r)).toBe(false));
 });

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { dirname, extname, join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { openPackage, PackageError, PACKAGE_LIMITS, type OpenedPackage, type TrustedKey } from '@linguaport/sdk/package';
-import { parseVersion, SDK_VERSION, type RegistryPlugin } from '@linguaport/sdk/shared';
+import { compareVersions, SDK_VERSION, type RegistryPlugin } from '@linguaport/sdk/shared';
 import { corePermissionKeys } from '../access/core-permissions.js';
 import { ENTRY_FILE, ORIGINAL_DIR, type PluginRuntime } from './runtime.js';
 
@@ -65,14 +65,6 @@ function checkConflicts(pkg: OpenedPackage, runtime: PluginRuntime): void {
     const owner = others.find((o) => o.permissions.some((x) => x.key === p.key));
     if (owner) throw new PackageError(`permission key ${p.key} is already owned by plugin ${owner.id}`);
   }
-}
-
-/** Orders x.y.z versions (both already validated by the manifest schema). */
-export function compareVersions(a: string, b: string): number {
-  const x = parseVersion(a)!;
-  const y = parseVersion(b)!;
-  for (let i = 0; i < 3; i++) if (x[i] !== y[i]) return x[i] - y[i];
-  return 0;
 }
 
 const sha384 = (data: Buffer) => `sha384-${createHash('sha384').update(data).digest('base64')}`;
