@@ -18,7 +18,20 @@ export function assembleRegistry(plugins, sdk) {
       registry.routes[r.path] = { plugin: p.id, view: r.view, title: r.title, ...(r.parent ? { parent: r.parent } : {}), fluid: r.fluid };
     }
   }
+  // The server cuts routes and slots down per caller and recomputes both; `paths` stays whole.
+  registry.paths = Object.keys(registry.routes).sort();
+  registry.slots = slotTable(Object.values(registry.plugins));
   return registry;
+}
+
+/** Slot name -> contributions, ordered as the SDK's `slotTable` orders them. */
+function slotTable(entries) {
+  const out = {};
+  for (const p of entries) {
+    for (const c of p.slots) (out[c.slot] ??= []).push({ plugin: p.id, view: c.view, order: c.order, ...(c.permission ? { permission: c.permission } : {}) });
+  }
+  for (const list of Object.values(out)) list.sort((a, b) => a.order - b.order || a.plugin.localeCompare(b.plugin) || a.view.localeCompare(b.view));
+  return out;
 }
 
 /** The checks that need no build output; the build runs them first so a wrong set fails fast. */
@@ -69,5 +82,8 @@ export function registryEntry({ manifest: m, built }) {
     i18n: m.i18n,
     routes: m.routes,
     permissions: m.permissions,
+    views: m.views ?? [],
+    slots: m.slots ?? [],
+    offers: m.offers ?? [],
   };
 }

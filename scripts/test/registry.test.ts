@@ -50,6 +50,19 @@ describe('assembleRegistry', () => {
     });
   });
 
+  it('lists every enabled route path and the slot contributions of enabled plugins, ordered', () => {
+    const alpha = plugin('alpha', [menu('/a')]);
+    alpha.manifest = parseManifest({ ...alpha.manifest, views: ['Tile'], slots: [{ slot: 'home.tiles', view: 'Tile', order: 50 }] });
+    const beta = plugin('beta', [menu('/b')]);
+    beta.manifest = parseManifest({ ...beta.manifest, slots: [{ slot: 'home.tiles', view: 'Main', order: 10 }] });
+    const off = plugin('off', [menu('/off')], { enabled: false });
+    off.manifest = parseManifest({ ...off.manifest, slots: [{ slot: 'home.tiles', view: 'Main' }] });
+    const registry = assembleRegistry([alpha, beta, off], sdk);
+    expect(registry.paths).toEqual(['/a', '/b']);
+    expect(registry.slots).toEqual({ 'home.tiles': [{ plugin: 'beta', view: 'Main', order: 10 }, { plugin: 'alpha', view: 'Tile', order: 50 }] });
+    expect(registry.plugins.alpha).toMatchObject({ views: ['Tile'], slots: [{ slot: 'home.tiles', view: 'Tile', order: 50 }], offers: [] });
+  });
+
   it('accepts a detail route whose parent menu belongs to another enabled plugin', () => {
     const registry = assembleRegistry([plugin('alpha', [menu('/a')]), plugin('beta', [detail('/bDetail', '/a')])], sdk);
     expect(registry.routes['/bDetail']).toMatchObject({ plugin: 'beta', parent: '/a' });

@@ -130,7 +130,7 @@ describe('sign-in page answers', () => {
 });
 
 describe('known paths of the guard', () => {
-  it('knows the product route table and every route a registry listed earlier, not other paths', async () => {
+  it('knows every enabled plugin\'s paths from the manifests and every route a registry listed earlier, not other paths', async () => {
     const { AccessService } = await import('../src/auth/access.js');
     const { SessionStore } = await import('../src/auth/session.js');
     const { PermissionStore } = await import('../src/auth/permissions.js');
@@ -143,17 +143,25 @@ describe('known paths of the guard', () => {
     const http = new HttpClient({ token: () => null, toast: () => {}, endSession: () => {}, pathname: () => '/' });
     const access = new AccessService(http, new SessionStore(), permissions, registry, await createI18n('en-US'), () => {});
     const route = (plugin: string) => ({ plugin, view: 'Main', title: plugin, fluid: false });
-    registry.set({ sdkVersion: '1.0.0', plugins: {}, routes: { '/second': route('second'), '/hello': route('hello') } });
+    // `paths` holds every route of every enabled plugin: /user and its detail /userDetail exist, /archive (disabled) does not.
+    const paths = ['/hello', '/second', '/user', '/userDetail'];
+    registry.set({ sdkVersion: '1.0.0', plugins: {}, routes: { '/second': route('second'), '/hello': route('hello') }, paths });
     permissions.set({ menusPermissionMenus: [{ id: 1, path: '/hello', permissionName: 'Hello', permissionType: 1 }], buttonsPermissionMenus: [], systemConfigPermissionMenus: [] });
     // A live change removes /second from this user's registry: it still exists, so it is not a 404.
-    registry.set({ sdkVersion: '1.0.0', plugins: {}, routes: { '/hello': route('hello') } });
+    registry.set({ sdkVersion: '1.0.0', plugins: {}, routes: { '/hello': route('hello') }, paths: paths.filter((p) => p !== '/second') });
     // Signed in (the token cookie is the browser's; here the state says so).
     const state = { ...access.guardState(), hasToken: true };
     expect(state.known('/second')).toBe(true);
     expect(state.known('/user')).toBe(true);
     expect(state.known('/no-such-page')).toBe(false);
+    expect(state.known('/archive')).toBe(false);
+    // Exists but is not yours: the first permitted page. A menu route and a detail route alike.
     expect(decide(state, '/user')).toEqual({ action: 'redirect', to: '/hello' });
+    expect(decide(state, '/userDetail')).toEqual({ action: 'redirect', to: '/hello' });
     expect(decide(state, '/second')).toEqual({ action: 'redirect', to: '/hello' });
+    // No such page, or the page of a plugin that is off or not installed: 404.
     expect(decide(state, '/no-such-page')).toEqual({ action: 'redirect', to: '/404' });
+    expect(decide(state, '/archive')).toEqual({ action: 'redirect', to: '/404' });
+    expect(decide(state, '/transFile')).toEqual({ action: 'redirect', to: '/404' });
   });
 });

@@ -10,13 +10,19 @@ import { openTestDatabase, type TestDatabase } from './support/test-database.js'
 // The plugin host with the fixture deployment set: `notes` (enabled, with a server part) and
 // `archive` (disabled; its setup throws if it is ever called).
 
+// Slot contributions: notes fills home.tiles twice (once behind its notes:add button), archive (disabled) once.
+const slotsOf: Record<string, unknown[]> = {
+  notes: [{ slot: 'home.tiles', view: 'NotesTile', order: 20 }, { slot: 'home.tiles', view: 'NotesAddTile', order: 10, permission: 'notes:add' }],
+  archive: [{ slot: 'home.tiles', view: 'ArchiveTile', order: 1 }],
+};
+
 const registryOfBuild = {
   sdkVersion: '1.0.0',
   plugins: Object.fromEntries(
     [
       ['notes', [{ path: '/notes', view: 'Notes', title: 'notes:title', menu: { icon: 'document', order: 5, group: 'resources', showInShortcut: false }, fluid: false }, { path: '/noteDetail', view: 'NoteDetail', title: 'notes:detail', parent: '/notes', fluid: false }]],
       ['archive', [{ path: '/archive', view: 'Archive', title: 'archive:title', menu: { icon: 'box', order: 6, showInShortcut: false }, fluid: false }]],
-    ].map(([id, routes]) => [id, { id, version: '1.0.0', name: { 'zh-CN': id, 'en-US': id }, type: 'console', sdk: '^1.0.0', bundle: `/plugins/${id}/${id}-abc123.js`, integrity: 'sha384-x', css: null, cssIntegrity: null, locales: { 'zh-CN': '', 'en-US': '' }, i18n: [id], routes, permissions: [] }]),
+    ].map(([id, routes]) => [id, { id, version: '1.0.0', name: { 'zh-CN': id, 'en-US': id }, type: 'console', sdk: '^1.0.0', bundle: `/plugins/${id}/${id}-abc123.js`, integrity: 'sha384-x', css: null, cssIntegrity: null, locales: { 'zh-CN': '', 'en-US': '' }, i18n: [id], routes, permissions: [], slots: slotsOf[id as string] }]),
   ),
   routes: {
     '/notes': { plugin: 'notes', view: 'Notes', title: 'notes:title', fluid: false },
@@ -97,7 +103,27 @@ describe('the registry endpoint', () => {
     const viewer = await k.call('GET', '/api/plugins/registry', await k.login('viewer', 'Viewer-pass-1'));
     expect(Object.keys(viewer.body.data.routes).sort()).toEqual(['/noteDetail', '/notes']);
     const outsider = await k.call('GET', '/api/plugins/registry', await k.login('outsider', 'Outsider-pass-1'));
-    expect(outsider.body.data).toEqual({ sdkVersion: '1.0.0', plugins: {}, routes: {} });
+    expect(outsider.body.data).toEqual({ sdkVersion: '1.0.0', plugins: {}, routes: {}, paths: ['/noteDetail', '/notes'], slots: {} });
+  });
+
+  it('lists every enabled plugin\'s route paths for everyone, never a disabled plugin\'s', async () => {
+    await createUserWithRole(k, 'pathless', 'Pathless-pass-1', 'Pathless', ['notes:view']);
+    for (const token of [admin, await k.login('pathless', 'Pathless-pass-1')]) {
+      expect((await k.call('GET', '/api/plugins/registry', token)).body.data.paths).toEqual(['/noteDetail', '/notes']);
+    }
+  });
+
+  it('sends slot contributions only of plugins the caller reaches, each behind its own permission', async () => {
+    await createUserWithRole(k, 'reader', 'Reader-pass-1', 'Reader', ['menu:/notes']);
+    await createUserWithRole(k, 'writer', 'Writer-pass-1', 'Writer', ['menu:/notes', 'notes:add']);
+    await createUserWithRole(k, 'stranger', 'Stranger-pass-1', 'Stranger', ['notes:add']);
+    const slotsFor = async (token: string) => (await k.call('GET', '/api/plugins/registry', token)).body.data.slots;
+    expect(await slotsFor(await k.login('reader', 'Reader-pass-1'))).toEqual({ 'home.tiles': [{ plugin: 'notes', view: 'NotesTile', order: 20 }] });
+    const both = { 'home.tiles': [{ plugin: 'notes', view: 'NotesAddTile', order: 10, permission: 'notes:add' }, { plugin: 'notes', view: 'NotesTile', order: 20 }] };
+    expect(await slotsFor(await k.login('writer', 'Writer-pass-1'))).toEqual(both);
+    // The button alone does not reach the plugin; the disabled archive never contributes, not even to the super administrator.
+    expect(await slotsFor(await k.login('stranger', 'Stranger-pass-1'))).toEqual({});
+    expect(await slotsFor(admin)).toEqual(both);
   });
 
   it('is closed to callers who are not signed in', async () => {

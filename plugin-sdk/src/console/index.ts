@@ -2,6 +2,7 @@ import { createContext, useContext, useEffect, type ComponentType } from 'react'
 import { useTranslation as useI18nTranslation } from 'react-i18next';
 import type { Observable } from 'rxjs';
 import type { i18n as I18n } from 'i18next';
+import type { SlotService, SlotViewProps } from './slots.js';
 
 /**
  * The console half of the SDK. A plugin bundle default-exports `definePlugin({...})`. The host
@@ -19,8 +20,8 @@ export interface ViewProps {
 
 export interface ConsolePlugin {
   id: string;
-  /** One component per `view` named in the manifest's routes. */
-  views: Record<string, ComponentType<ViewProps>>;
+  /** One component per `view` named in the manifest's routes and `views` (slot contributions get SlotViewProps). */
+  views: Record<string, ComponentType<ViewProps> | ComponentType<SlotViewProps<any>>>;
 }
 
 export function definePlugin(plugin: ConsolePlugin): ConsolePlugin {
@@ -110,6 +111,8 @@ export interface PlatformServices {
   notify: Notifier;
   i18n: I18n;
   navigate(path: string): void;
+  /** The console slots (use `<Slot>` and `useSlot`). */
+  slots: SlotService;
 }
 
 /** Injection tokens of the services a plugin's child container holds. */
@@ -123,6 +126,7 @@ export const Tokens = {
   Navigate: Symbol.for('linguaport.navigate'),
   PluginId: Symbol.for('linguaport.pluginId'),
   Namespaces: Symbol.for('linguaport.namespaces'),
+  Slots: Symbol.for('linguaport.slots'),
 } as const;
 
 export const PlatformContext = createContext<PlatformServices | null>(null);
@@ -173,3 +177,4 @@ export * from './ui/index.js';
 // The refreshBefore rule for drawers and dialogs (spec 01 section 4).
 export { useRefreshBefore, setRefreshBefore, REFRESH_BEFORE_KEY, type RefreshBefore } from './refresh-before.js';
 export { useTask, taskFraction, TASK_CHANGED, type TaskView, type TaskHookState } from './tasks.js';
+export { Slot, useSlot, type SlotProps, type SlotViewProps, type SlotContribution, type SlotService } from './slots.js';

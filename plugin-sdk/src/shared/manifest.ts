@@ -81,6 +81,35 @@ export const permissionSchema = z
   })
   .strict();
 
+/** A console slot's name: the offering area, a dot, the place (`home.tiles`, `transText.sidePanel`). */
+export const slotNameSchema = z
+  .string()
+  .regex(/^[a-z][a-zA-Z0-9]*(\.[a-z][a-zA-Z0-9]*)+$/, 'slot names read area.place, camelCase parts joined by dots');
+
+const viewNameSchema = z.string().regex(/^[A-Z][A-Za-z0-9]*$/, 'view names are PascalCase');
+
+/** A slot this plugin fills: the console renders `view` wherever the slot is placed. */
+export const slotContributionSchema = z
+  .object({
+    slot: slotNameSchema,
+    /** A view the plugin module exports: a route's view or one listed in `views`. */
+    view: viewNameSchema,
+    /** Position among the slot's contributions, smaller first. */
+    order: z.number().int().min(0).default(100),
+    /** A button permission of this plugin the user must also hold to see the contribution. */
+    permission: permissionKeySchema.optional(),
+  })
+  .strict();
+
+/** A slot this plugin places in its own views, for others to fill (documentation and checks). */
+export const slotOfferSchema = z
+  .object({
+    slot: slotNameSchema,
+    /** What a contribution receives in `props` and where it shows. */
+    description: z.string().min(1).optional(),
+  })
+  .strict();
+
 export const manifestSchema = z
   .object({
     id: pluginIdSchema,
@@ -93,6 +122,12 @@ export const manifestSchema = z
     type: z.enum(['console', 'download']).default('console'),
     routes: z.array(routeSchema).default([]),
     permissions: z.array(permissionSchema).default([]),
+    /** Views the console module exports besides its routes' views (slot contributions name them). */
+    views: z.array(viewNameSchema).default([]),
+    /** Slots of other areas (or its own) this plugin fills (spec: extension points over edits). */
+    slots: z.array(slotContributionSchema).default([]),
+    /** Slots this plugin places in its views for other plugins to fill. */
+    offers: z.array(slotOfferSchema).default([]),
     /** i18n namespaces; the first is the plugin's default. Resources live in locales/<locale>.json. */
     i18n: z.array(z.string().regex(/^[a-z][a-zA-Z0-9-]*$/)).min(1),
     /** The console entry, relative to the plugin folder. */
@@ -119,11 +154,29 @@ export const manifestSchema = z
       if (keys.has(p.key)) ctx.addIssue({ code: 'custom', message: `permission ${p.key} is declared twice`, path: ['permissions', i, 'key'] });
       keys.add(p.key);
     });
+    const views = new Set([...m.routes.map((r) => r.view), ...m.views]);
+    const filled = new Set<string>();
+    m.slots.forEach((c, i) => {
+      if (!views.has(c.view)) ctx.addIssue({ code: 'custom', message: `slot ${c.slot} names view ${c.view}, which no route and no entry of views declares`, path: ['slots', i, 'view'] });
+      if (filled.has(`${c.slot} ${c.view}`)) ctx.addIssue({ code: 'custom', message: `view ${c.view} fills slot ${c.slot} twice`, path: ['slots', i, 'view'] });
+      filled.add(`${c.slot} ${c.view}`);
+      const own = m.permissions.find((p) => p.key === c.permission);
+      if (c.permission && own?.type !== 'button') {
+        ctx.addIssue({ code: 'custom', message: `slot ${c.slot} needs permission ${c.permission}, which is not a button permission of this plugin`, path: ['slots', i, 'permission'] });
+      }
+    });
+    const offered = new Set<string>();
+    m.offers.forEach((o, i) => {
+      if (offered.has(o.slot)) ctx.addIssue({ code: 'custom', message: `slot ${o.slot} is offered twice`, path: ['offers', i, 'slot'] });
+      offered.add(o.slot);
+    });
   });
 
 export type PluginManifest = z.infer<typeof manifestSchema>;
 export type ManifestRoute = PluginManifest['routes'][number];
 export type ManifestPermission = PluginManifest['permissions'][number];
+export type ManifestSlot = PluginManifest['slots'][number];
+export type ManifestSlotOffer = PluginManifest['offers'][number];
 
 /** Parse a manifest, throwing one readable error that names every problem. */
 export function parseManifest(input: unknown, source = 'plugin.json'): PluginManifest {
@@ -152,6 +205,10 @@ export interface RegistryPlugin {
   i18n: string[];
   routes: ManifestRoute[];
   permissions: ManifestPermission[];
+  /** Absent in registries written before slots existed. */
+  views?: string[];
+  slots?: ManifestSlot[];
+  offers?: ManifestSlotOffer[];
 }
 
 export interface RegistryRoute {
@@ -163,8 +220,35 @@ export interface RegistryRoute {
   fluid: boolean;
 }
 
+/** One contribution to a slot, as the registry sends it. */
+export interface RegistrySlot {
+  plugin: string;
+  view: string;
+  order: number;
+  permission?: string;
+}
+
 export interface Registry {
   sdkVersion: string;
   plugins: Record<string, RegistryPlugin>;
   routes: Record<string, RegistryRoute>;
+  /**
+   * Every route path of every enabled plugin, permitted or not (paths only): the console tells "a page
+   * that exists but is not yours" from "no such page" with it.
+   */
+  paths?: string[];
+  /** Slot name -> the contributions of the plugins in `plugins`, ordered. */
+  slots?: Record<string, RegistrySlot[]>;
+}
+
+/** The slot contributions of a set of plugins, by slot, in order (then by plugin id, then view). */
+export function slotTable(plugins: Iterable<Pick<RegistryPlugin, 'id' | 'slots'>>): Record<string, RegistrySlot[]> {
+  const out: Record<string, RegistrySlot[]> = {};
+  for (const p of plugins) {
+    for (const c of p.slots ?? []) {
+      (out[c.slot] ??= []).push({ plugin: p.id, view: c.view, order: c.order, ...(c.permission ? { permission: c.permission } : {}) });
+    }
+  }
+  for (const list of Object.values(out)) list.sort((a, b) => a.order - b.order || a.plugin.localeCompare(b.plugin) || a.view.localeCompare(b.view));
+  return out;
 }

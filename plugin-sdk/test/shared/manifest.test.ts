@@ -102,6 +102,45 @@ describe('parseManifest', () => {
     expect(problemsOf({ ...validManifest(), extra: true })).toMatch(/\(root\): .*extra/);
   });
 
+  it('accepts slot contributions of declared views and fills their defaults', () => {
+    const m = parseManifest({
+      ...validManifest(),
+      views: ['TermHints'],
+      slots: [{ slot: 'transText.sidePanel', view: 'TermHints', permission: 'term:entry:add' }, { slot: 'home.tiles', view: 'TermList', order: 5 }],
+      offers: [{ slot: 'term.detailTabs', description: 'props: { termId }' }],
+    });
+    expect(m.slots).toEqual([
+      { slot: 'transText.sidePanel', view: 'TermHints', order: 100, permission: 'term:entry:add' },
+      { slot: 'home.tiles', view: 'TermList', order: 5 },
+    ]);
+    expect(parseManifest(validManifest())).toMatchObject({ views: [], slots: [], offers: [] });
+  });
+
+  it('rejects a slot that names an undeclared view', () => {
+    const m = { ...validManifest(), slots: [{ slot: 'transText.sidePanel', view: 'TermHints' }] };
+    expect(problemsOf(m)).toContain('slots.0.view: slot transText.sidePanel names view TermHints, which no route and no entry of views declares');
+  });
+
+  it('rejects a slot behind a permission the plugin does not declare as a button', () => {
+    const m = { ...validManifest(), slots: [{ slot: 'home.tiles', view: 'TermList', permission: 'tm:view' }] };
+    expect(problemsOf(m)).toContain('slots.0.permission: slot home.tiles needs permission tm:view, which is not a button permission of this plugin');
+  });
+
+  it('rejects the same view filling a slot twice and a slot offered twice', () => {
+    const m = {
+      ...validManifest(),
+      slots: [{ slot: 'home.tiles', view: 'TermList' }, { slot: 'home.tiles', view: 'TermList', order: 1 }],
+      offers: [{ slot: 'term.tabs' }, { slot: 'term.tabs' }],
+    };
+    const message = problemsOf(m);
+    expect(message).toContain('slots.1.view: view TermList fills slot home.tiles twice');
+    expect(message).toContain('offers.1.slot: slot term.tabs is offered twice');
+  });
+
+  it.each(['home', 'Home.tiles', 'home.', 'home..tiles', 'home.tiles-x'])('rejects the slot name %j', (slot) => {
+    expect(problemsOf({ ...validManifest(), slots: [{ slot, view: 'TermList' }] })).toContain('slots.0.slot: slot names read area.place');
+  });
+
   it('names nested fields by their path', () => {
     const m = validManifest();
     (m.routes as Record<string, unknown>[])[0].path = 'term';

@@ -4,7 +4,6 @@ import type { HttpClient } from '../http/client.js';
 import type { RegistryStore } from '../plugins/registry.js';
 import { encryptPassword } from './crypto.js';
 import { clearLoginExpired } from './expired.js';
-import { PRODUCT_ROUTES } from '../router/product-routes.js';
 import { decide, departmentStep, loginRedirect, type GuardDecision, type GuardState } from './guard.js';
 import { firstLeafTarget, reachableTree } from './permissions.js';
 import type { PermissionStore } from './permissions.js';
@@ -38,7 +37,7 @@ export class AccessService {
       permitted: (p) => this.permissions.hasRoute(p),
       firstPath: firstLeafTarget(tree),
       detailParents: this.registry.detailParents(),
-      known: (p) => this.registry.route(p) !== undefined || this.permissions.hasRoute(p) || this.registry.wasKnown(p) || PRODUCT_ROUTES.has(p),
+      known: (p) => this.registry.route(p) !== undefined || this.registry.exists(p) || this.permissions.hasRoute(p) || this.registry.wasKnown(p),
     };
   }
 

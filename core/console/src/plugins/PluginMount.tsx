@@ -1,6 +1,6 @@
-import { Component, Suspense, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Component, Suspense, useEffect, useMemo, useState, type ComponentType, type ReactNode } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
-import { PlatformContext } from '@linguaport/sdk/console';
+import { PlatformContext, type ViewProps } from '@linguaport/sdk/console';
 import { useKernel } from '../container.js';
 import { toPluginError, type PluginLoadError } from './errors.js';
 import type { LoadedPlugin } from './loader.js';
@@ -31,7 +31,7 @@ export interface PluginFailureReport {
 }
 
 /** Catches a load rejection or a render error of one plugin; the rest of the console goes on. */
-class PluginBoundary extends Component<BoundaryProps, { error: PluginLoadError | null }> {
+export class PluginBoundary extends Component<BoundaryProps, { error: PluginLoadError | null }> {
   override state = { error: null as PluginLoadError | null };
 
   static getDerivedStateFromError(error: unknown) {
@@ -66,8 +66,14 @@ class PluginBoundary extends Component<BoundaryProps, { error: PluginLoadError |
  * Suspense boundary (LoadedView), so a plugin that suspends (React.lazy, `use`) waits in its room.
  */
 function PluginView({ pluginId, attempt, view, path }: { pluginId: string; attempt: number; view: string; path: string }) {
-  const kernel = useKernel();
-  const { loader } = kernel;
+  const loaded = useLoadedPlugin(pluginId, attempt);
+  if (!loaded) return <ProgressBar active />;
+  return <LoadedView loaded={loaded} view={view} path={path} />;
+}
+
+/** The plugin once loaded (undefined while loading); a failed load is thrown to the nearest PluginBoundary. */
+export function useLoadedPlugin(pluginId: string, attempt: number): LoadedPlugin | undefined {
+  const { loader } = useKernel();
   const [result, setResult] = useState<{ loaded?: LoadedPlugin; error?: unknown }>(() => ({ loaded: loader.loaded(pluginId) }));
   useEffect(() => {
     if (result.loaded?.manifest.id === pluginId) return;
@@ -81,19 +87,23 @@ function PluginView({ pluginId, attempt, view, path }: { pluginId: string; attem
     };
   }, [loader, pluginId, attempt]); // eslint-disable-line react-hooks/exhaustive-deps
   if (result.error) throw result.error; // to the plugin's error boundary
-  if (!result.loaded || result.loaded.manifest.id !== pluginId) return <ProgressBar active />;
-  return <LoadedView loaded={result.loaded} view={view} path={path} />;
+  return result.loaded?.manifest.id === pluginId ? result.loaded : undefined;
 }
 
-function LoadedView({ loaded, view, path }: { loaded: LoadedPlugin; view: string; path: string }) {
+/** The SDK services of one loaded plugin (its own child container), as its views see them. */
+export function usePluginServices(loaded: LoadedPlugin) {
   const kernel = useKernel();
   const navigate = useNavigate();
-  const [search] = useSearchParams();
-  const services = useMemo(
+  return useMemo(
     () => platformServices(createPluginContainer(kernel, loaded.manifest.id, (p) => void navigate(p), loaded.manifest.i18n)),
     [kernel, loaded, navigate],
   );
-  const View = loaded.module.views[view];
+}
+
+function LoadedView({ loaded, view, path }: { loaded: LoadedPlugin; view: string; path: string }) {
+  const [search] = useSearchParams();
+  const services = usePluginServices(loaded);
+  const View = loaded.module.views[view] as ComponentType<ViewProps>;
   return (
     <PlatformContext.Provider value={services}>
       <Suspense fallback={<ProgressBar active />}>

@@ -209,6 +209,12 @@ export class PluginLoader {
         throw new PluginLoadError('invalid-module', plugin.id, `${plugin.id} has no view ${route.view} for ${route.path}`);
       }
     }
+    for (const name of plugin.views ?? []) {
+      const view = mod.views[name];
+      if (typeof view !== 'function' && (typeof view !== 'object' || view === null)) {
+        throw new PluginLoadError('invalid-module', plugin.id, `${plugin.id} has no view ${name} (declared in views)`);
+      }
+    }
     return mod as ConsolePlugin;
   }
 

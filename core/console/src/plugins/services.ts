@@ -1,6 +1,7 @@
 import { Container } from 'inversify';
 import { Tokens, type PlatformServices } from '@linguaport/sdk/console';
 import type { Kernel } from '../container.js';
+import { slotService } from './SlotOutlet.js';
 
 /**
  * A child container per plugin (parent = root) holding only the SDK services, bound for that
@@ -17,6 +18,7 @@ export function createPluginContainer(kernel: Kernel, pluginId: string, navigate
   child.bind(Tokens.Notify).toConstantValue(kernel.notifier);
   child.bind(Tokens.I18n).toConstantValue(kernel.i18n);
   child.bind(Tokens.Navigate).toConstantValue(navigate);
+  child.bind(Tokens.Slots).toConstantValue(slotService(kernel));
   return child;
 }
 
@@ -31,5 +33,6 @@ export function platformServices(container: Container): PlatformServices {
     notify: container.get(Tokens.Notify),
     i18n: container.get(Tokens.I18n),
     navigate: container.get<(path: string) => void>(Tokens.Navigate),
+    slots: container.get(Tokens.Slots),
   };
 }

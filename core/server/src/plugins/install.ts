@@ -86,6 +86,9 @@ function registryEntry(pkg: OpenedPackage): RegistryPlugin & { manifest: OpenedP
     i18n: m.i18n,
     routes: m.routes,
     permissions: m.permissions,
+    views: m.views,
+    slots: m.slots,
+    offers: m.offers,
     manifest: m,
   };
 }

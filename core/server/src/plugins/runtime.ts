@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Caller, EventBus, Logger } from '@linguaport/sdk/server';
-import type { Registry, RegistryPlugin } from '@linguaport/sdk/shared';
+import { slotTable, type Registry, type RegistryPlugin } from '@linguaport/sdk/shared';
 import { menuKey, syncPermissionTree } from '../access/permission-tree.js';
 import { routeTitles, type DeployedPlugin } from './deployment.js';
 
@@ -260,6 +260,17 @@ export class PluginRuntime {
     for (const p of reached) {
       for (const r of p.routes) routes[r.path] = { plugin: p.id, view: r.view, title: r.title, ...(r.parent ? { parent: r.parent } : {}), fluid: r.fluid };
     }
-    return { sdkVersion: built.sdkVersion, plugins: Object.fromEntries(reached.map((p) => [p.id, p])), routes };
+    // A plugin without menu routes has nothing to be reached by: its slot contributions count on their own permission.
+    const menuless = [...all.values()].filter((p) => !reached.includes(p) && !p.routes.some((r) => r.menu) && p.slots?.length);
+    const may = (key?: string) => !key || caller.isSuperAdmin || caller.permissions.has(key);
+    const contributing = [...reached, ...menuless].map((p) => ({ id: p.id, slots: (p.slots ?? []).filter((c) => may(c.permission)) }));
+    const plugins = [...reached, ...menuless.filter((p) => contributing.some((c) => c.id === p.id && c.slots.length))];
+    return {
+      sdkVersion: built.sdkVersion,
+      plugins: Object.fromEntries(plugins.map((p) => [p.id, p])),
+      routes,
+      paths: [...new Set([...all.values()].flatMap((p) => p.routes.map((r) => r.path)))].sort(),
+      slots: slotTable(contributing),
+    };
   }
 }
