@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Card, Callout, H3, H5, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { useApi, useSession, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { Slot, useApi, useSession, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { MyUsageTile } from './UsageTile.js';
 import { DownloadsTile, MessagesTile, ShortcutsTile } from './tiles.js';
 
@@ -53,6 +53,7 @@ export function Home() {
         <MessagesTile />
         <MyUsageTile />
         <DownloadsTile />
+        <Slot name="home.tiles" />
       </div>
       <Card>
         <H5>{t('status')}</H5>

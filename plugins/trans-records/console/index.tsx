@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
 import { definePlugin, useApi, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
+import { RecentUsageTile } from './RecentUsageTile.js';
 
 interface UsageRow {
   userId: number;
@@ -102,4 +103,4 @@ function TransRecords() {
   );
 }
 
-export default definePlugin({ id: 'trans-records', views: { TransRecords } });
+export default definePlugin({ id: 'trans-records', views: { TransRecords, RecentUsageTile } });
