@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, SystemSettings, TaskService, TranslationPipeline } from '@linguaport/sdk/server';
 import type { FormatRegistry } from '@linguaport/sdk/shared';
@@ -61,8 +61,23 @@ function pluginConfig(dataDir: string, pluginId: string): Record<string, unknown
   }
 }
 
-async function importServerPart(plugin: DeployedPlugin): Promise<ServerPlugin> {
+/**
+ * The kernel runs compiled (`npm start`: dist/server, written by scripts/build.mjs) or from its
+ * TypeScript (tsx, tests). Compiled, a plugin's TypeScript entry runs as the build compiled it,
+ * dist/server/plugins/<id>/index.js beside the kernel's code; an uploaded part ships JavaScript.
+ */
+const RUNS_COMPILED = !/\.[cm]?tsx?$/.test(fileURLToPath(import.meta.url));
+
+function serverEntryFile(plugin: DeployedPlugin): string {
   const file = resolve(plugin.dir, plugin.manifest.server!);
+  if (!RUNS_COMPILED || !/\.[cm]?tsx?$/.test(file)) return file;
+  const compiled = fileURLToPath(new URL(`./plugins/${plugin.id}/index.js`, import.meta.url));
+  if (!existsSync(compiled)) throw new Error(`plugin ${plugin.id}: server entry ${file} was not compiled (${compiled} does not exist; run npm run build)`);
+  return compiled;
+}
+
+async function importServerPart(plugin: DeployedPlugin): Promise<ServerPlugin> {
+  const file = serverEntryFile(plugin);
   if (!existsSync(file)) throw new Error(`plugin ${plugin.id}: server entry ${file} does not exist`);
   let mod: { default?: unknown };
   try {
