@@ -5,6 +5,7 @@ import type { ApiKeyScope } from '../shared/api-keys.js';
 import type { FormatRegistry } from '../shared/file-format.js';
 import type { TaskService } from './tasks.js';
 import type { TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationResources } from './pipeline.js';
+import type { EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
 
 /**
  * The server half of the SDK. A plugin's server entry default-exports `defineServerPlugin({...})`;
@@ -306,6 +307,8 @@ export interface EngineNodeStatus {
   inFlight: number;
   /** A crashed node waiting to be started again: failed attempts so far and when the next one is due. */
   restart?: { attempts: number; nextAttemptAt: string } | null;
+  /** Why the node cannot run at all: no adapter of its kind is registered (its plugin is not enabled). */
+  unavailable?: string | null;
 }
 
 export type LicenceVerdict =
@@ -348,7 +351,44 @@ export interface EngineService {
   verifyLicence(text: string): Promise<LicenceVerdict>;
   /** Seals a secret (node password, remote API key) with the server's key for storage. */
   seal(plain: string): string;
+  /**
+   * Registers an engine adapter (a kind of node); the kernel routes to nodes of that kind from now
+   * on and starts those left running. Returns an unregister; a plugin's adapters also go when it stops.
+   */
+  registerAdapter(definition: EngineAdapterDefinition): () => void;
+  /** The registered kinds, for the engine-management screens (their config fields as JSON Schema). */
+  adapterKinds(): EngineAdapterKind[];
+  /** The definition registered for `kind`, if any (its schema validates a node's config). */
+  adapter(kind: string): EngineAdapterDefinition | undefined;
 }
+export {
+  EngineError,
+  isEngineError,
+  failsNode,
+  errorForStatus,
+  keepOuterWhitespace,
+  engineFetch,
+  parseJson,
+  mapLimit,
+  trimSlash,
+  languageName,
+} from './engines.js';
+export type {
+  EngineAdapter,
+  EngineAdapterDefinition,
+  EngineAdapterKind,
+  EngineCapability,
+  EngineCreateHelpers,
+  EngineErrorKind,
+  EngineHealth,
+  EngineNode,
+  EngineProcess,
+  EngineProcessExit,
+  EngineResponse,
+  EngineSuperviseHelpers,
+  LanguagePair,
+  TranslateBatch,
+} from './engines.js';
 export type { TaskDefinition, TaskHandle, TaskInfo, TaskProgress, TaskRunContext, TaskService, TaskStartOptions } from './tasks.js';
 export { PIPELINE_STAGES } from './pipeline.js';
 export type {

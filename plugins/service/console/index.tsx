@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Callout, Card, H4, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H4, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { EngineDialogs, engineFields, type EditableEngine } from './engine-dialogs.js';
 import { ConfirmDialog, definePlugin, FormDialog, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
@@ -15,13 +15,61 @@ interface EngineNode {
   running: boolean;
   health: 'unknown' | 'healthy' | 'unhealthy' | 'stopped';
   lastError: string | null;
+  /** Why the node cannot run: no adapter of its kind is registered (its plugin is off). */
+  unavailable?: string | null;
   pairs: { source: string; target: string }[];
+}
+
+type Localized = { 'zh-CN': string; 'en-US': string };
+
+/** A registered adapter kind (`GET translServiceNode/kinds`): the node form asks for its config fields. */
+interface AdapterKind {
+  kind: string;
+  name: Localized;
+  local: boolean;
+  schema: { properties?: Record<string, { type?: string | string[]; items?: { type?: string } }>; required?: string[] };
+  secrets: string[];
+  fields: Record<string, { label: Localized; help?: Localized; placeholder?: string }>;
+}
+
+const CONFIG = 'config.';
+
+/** Form fields for an adapter's config, from its JSON Schema: secrets as passwords, lists comma-separated. */
+function configFields(kind: AdapterKind | undefined, zh: boolean, listHelp: string): FormField[] {
+  if (!kind) return [];
+  const pick = (l?: Localized) => (l ? (zh ? l['zh-CN'] : l['en-US']) : undefined);
+  return Object.entries(kind.schema.properties ?? {}).map(([name, prop]) => {
+    const meta = kind.fields[name];
+    const type = Array.isArray(prop.type) ? prop.type[0] : prop.type;
+    return {
+      name: CONFIG + name,
+      label: pick(meta?.label) ?? name,
+      placeholder: meta?.placeholder,
+      required: (kind.schema.required ?? []).includes(name) && type !== 'array',
+      helperText: pick(meta?.help) ?? (type === 'array' ? listHelp : undefined),
+      type: kind.secrets.includes(name) ? 'password' : type === 'number' || type === 'integer' ? 'number' : type === 'boolean' ? 'checkbox' : 'text',
+    };
+  });
+}
+
+/** The config object the server validates, from the form's values (lists split, numbers read). */
+function configOf(kind: AdapterKind | undefined, values: FormValues): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, prop] of Object.entries(kind?.schema.properties ?? {})) {
+    const v = values[CONFIG + name];
+    if (v === undefined || v === null || v === '') continue;
+    const type = Array.isArray(prop.type) ? prop.type[0] : prop.type;
+    out[name] = type === 'array' ? String(v).split(',').map((x) => x.trim()).filter(Boolean) : type === 'number' || type === 'integer' ? Number(v) : v;
+  }
+  return out;
 }
 
 const HEALTH_INTENT: Record<EngineNode['health'], Intent> = { healthy: Intent.SUCCESS, unhealthy: Intent.DANGER, stopped: Intent.NONE, unknown: Intent.WARNING };
 
-function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }) {
-  const { t } = useTranslation();
+function EngineCard({ engine, kinds, onChanged }: { engine: Engine; kinds: AdapterKind[]; onChanged(): void }) {
+  const { t, i18n } = useTranslation();
+  const zh = i18n.language.startsWith('zh');
+  const [kind, setKind] = useState<string>('');
   const api = useApi();
   const notify = useNotify();
   const permissions = usePermission();
@@ -64,17 +112,29 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
     }
   };
 
+  // The kinds are whatever adapters the enabled plugins registered; the chosen one's fields follow it.
+  const chosen = kinds.find((k) => k.kind === kind) ?? kinds.find((k) => !k.local) ?? kinds[0];
   const nodeFields: FormField[] = [
-    { name: 'kind', label: t('kind'), type: 'select', required: true, options: [
-      { value: 'apertium-local', label: t('kind_apertium') },
-      { value: 'libretranslate', label: t('kind_libretranslate') },
-      { value: 'openai', label: t('kind_openai') },
-    ] },
+    {
+      name: 'kind',
+      label: t('kind'),
+      type: 'custom',
+      required: true,
+      render: (value, setValue) => (
+        <HTMLSelect
+          data-testid="node-kind"
+          value={String(value ?? chosen?.kind ?? '')}
+          onChange={(e) => {
+            setValue(e.currentTarget.value);
+            setKind(e.currentTarget.value);
+          }}
+          options={kinds.map((k) => ({ value: k.kind, label: zh ? k.name['zh-CN'] : k.name['en-US'] }))}
+        />
+      ),
+    },
     { name: 'containerName', label: t('containerName'), required: true },
     { name: 'authenticationFile', label: t('authenticationFile'), required: true },
-    { name: 'baseUrl', label: t('baseUrl'), placeholder: 'http://10.0.0.5:5000' },
-    { name: 'apiKey', label: t('apiKey'), type: 'password' },
-    { name: 'model', label: t('model') },
+    ...configFields(chosen, zh, t('listHelp')),
     { name: 'ip', label: t('ip') },
     { name: 'sshPort', label: t('sshPort'), type: 'number' },
     { name: 'userName', label: t('userName') },
@@ -88,9 +148,10 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
   ];
   const addNode = async (values: FormValues) => {
     // Empty optional fields are left out rather than sent as empty strings.
-    const body = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && v !== undefined && v !== null));
+    const body = Object.fromEntries(Object.entries(values).filter(([k, v]) => !k.startsWith(CONFIG) && v !== '' && v !== undefined && v !== null));
     if (body.sshPort !== undefined) body.sshPort = Number(body.sshPort);
-    await api.post('/translServiceNode/add', { ...body, engineId: engine.id }, { silent: true });
+    const nodeKind = kinds.find((k) => k.kind === (body.kind ?? chosen?.kind));
+    await api.post('/translServiceNode/add', { ...body, kind: nodeKind?.kind, config: configOf(nodeKind, values), engineId: engine.id }, { silent: true });
     notify.success(t('nodeAdded'));
     setAdding(false);
     onChanged();
@@ -124,7 +185,7 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
         </>
       )}
       <EngineDialogs engine={engine} nodes={nodes} open={dialog} onClose={() => setDialog(null)} onChanged={() => { setDialog(null); onChanged(); load(); }} />
-      <FormDialog isOpen={adding} title={t('addNode')} fields={nodeFields} initialValues={{ kind: 'libretranslate' }} onSubmit={addNode} onClose={() => setAdding(false)} />
+      <FormDialog isOpen={adding} title={t('addNode')} fields={nodeFields} initialValues={{ kind: chosen?.kind ?? '' }} onSubmit={addNode} onClose={() => setAdding(false)} />
       <ConfirmDialog
         isOpen={!!removing}
         title={t('deleteNode')}
@@ -156,7 +217,10 @@ function EngineCard({ engine, onChanged }: { engine: Engine; onChanged(): void }
             {nodes.map((n) => (
               <tr key={n.id} data-testid={`node-${n.id}`}>
                 <td>{n.containerName}</td>
-                <td>{n.kind}</td>
+                <td>
+                  {kinds.find((k) => k.kind === n.kind)?.name[zh ? 'zh-CN' : 'en-US'] ?? n.kind}
+                  {n.unavailable && <Tag intent={Intent.WARNING} minimal style={{ marginLeft: 4 }} title={n.unavailable} data-testid="node-unavailable">{t('unavailable')}</Tag>}
+                </td>
                 <td>{n.baseUrl ?? n.ip ?? ''}</td>
                 <td>
                   <Tag intent={HEALTH_INTENT[n.health]} title={n.lastError ?? ''} data-testid="node-health">{t(`health_${n.health}`)}</Tag>
@@ -234,6 +298,10 @@ function Service() {
   useEffect(load, [load]);
   const permissions = usePermission();
   const [adding, setAdding] = useState(false);
+  const [kinds, setKinds] = useState<AdapterKind[]>([]);
+  useEffect(() => {
+    api.get<AdapterKind[]>('/translServiceNode/kinds', { silent: true }).then(setKinds, () => {});
+  }, [api]);
   return (
     <div data-testid="service-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
       {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
@@ -257,7 +325,7 @@ function Service() {
         onClose={() => setAdding(false)}
       />
       {engines?.length === 0 && <Callout>{t('noEngines')}</Callout>}
-      {engines?.map((e) => <EngineCard key={e.id} engine={e} onChanged={load} />)}
+      {engines?.map((e) => <EngineCard key={e.id} engine={e} kinds={kinds} onChanged={load} />)}
       {permissions.hasButton('service:licence') && <TrustedKeys />}
     </div>
   );

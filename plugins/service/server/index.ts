@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
-import { ApiError, defineServerPlugin, pageOffset, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, defineServerPlugin, pageOffset, say, type EngineAdapterDefinition, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 
 /**
@@ -31,8 +31,12 @@ const engineFields = {
   containerCount: z.number().int().min(1).max(16).optional(),
 };
 
-const nodeBody = z.object({
-  kind: z.enum(['apertium-local', 'libretranslate', 'openai']),
+/**
+ * A node: the spec's fields, its adapter kind (registered by a plugin; `GET translServiceNode/kinds`)
+ * and the adapter's own fields, in `config` or, as older callers send them, beside the others.
+ */
+const nodeBody = z.looseObject({
+  kind: z.string().trim().regex(/^[a-z][a-z0-9-]{1,39}$/, 'kind: an adapter kind such as libretranslate'),
   containerName: z.string().trim().min(1).max(100),
   ip: z.string().trim().max(100).optional(),
   gpuCard: z.string().trim().max(50).optional(),
@@ -45,12 +49,31 @@ const nodeBody = z.object({
   createService: z.boolean().optional(),
   authenticationFile: z.string().trim().min(1, 'A node needs an authentication file').max(500),
   libraryAddress: z.string().max(500).optional(),
-  model: z.string().max(200).optional(),
-  baseUrl: z.string().url().optional(),
-  apiKey: z.string().max(500).optional(),
-  languages: z.array(lang).optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
   engineId: idSchema.optional(),
 });
+
+/** A node's adapter config from the body, validated with its adapter's schema; secrets sealed for storage. */
+function nodeConfig(ctx: ServerPluginContext, def: EngineAdapterDefinition, body: Record<string, unknown>): Record<string, unknown> {
+  const fields = Object.keys(def.config.shape);
+  const given = Object.fromEntries(fields.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
+  const parsed = def.config.safeParse({ ...given, ...((body.config as Record<string, unknown>) ?? {}) });
+  if (!parsed.success) throw new ApiError(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
+  const config: Record<string, unknown> = { ...parsed.data };
+  for (const secret of def.secrets ?? []) {
+    if (typeof config[secret] === 'string' && config[secret] !== '') config[secret] = ctx.engines.seal(config[secret] as string);
+    else delete config[secret];
+  }
+  return config;
+}
+
+/** The config as the screens may see it: secrets left out (only whether each is set). */
+function publicConfig(ctx: ServerPluginContext, kind: string, config: Record<string, unknown>) {
+  const secrets = new Set(ctx.engines.adapter(kind)?.secrets ?? ['apiKey']);
+  const shown = Object.fromEntries(Object.entries(config ?? {}).filter(([k]) => !secrets.has(k)));
+  const stored = [...secrets].filter((k) => typeof config?.[k] === 'string' && config[k] !== '');
+  return { shown, stored };
+}
 
 export function engineView(r: Record<string, any>) {
   return {
@@ -72,6 +95,7 @@ export function engineView(r: Record<string, any>) {
 
 function nodeView(ctx: ServerPluginContext, r: Record<string, any>) {
   const live = ctx.engines.nodes.status(r.id);
+  const { shown, stored } = publicConfig(ctx, r.kind, r.config);
   return {
     id: r.id,
     kind: r.kind,
@@ -82,16 +106,21 @@ function nodeView(ctx: ServerPluginContext, r: Record<string, any>) {
     userName: r.user_name,
     // Never sent back: only whether one is stored.
     hasPassword: !!r.password_sealed,
-    hasApiKey: !!r.api_key_sealed,
+    hasApiKey: stored.includes('apiKey'),
+    /** The adapter's fields (no secrets) and the secret fields that are set. */
+    config: shown,
+    secretsSet: stored,
+    /** Why the node cannot run (no adapter of its kind is registered), or null. */
+    unavailable: live.unavailable ?? null,
     resourcePath: r.resource_path,
     configPath: r.config_path,
     incrementalSupport: r.incremental_support,
     createService: r.create_service,
     authenticationFile: r.authentication_file,
     libraryAddress: r.library_address,
-    model: r.model,
-    baseUrl: r.base_url,
-    languages: r.languages,
+    model: (shown.model as string | undefined) ?? null,
+    baseUrl: (shown.baseUrl as string | undefined) ?? null,
+    languages: (shown.languages as string[] | undefined) ?? [],
     desiredState: r.desired_state,
     running: live.running,
     health: live.health,
@@ -259,7 +288,10 @@ export default defineServerPlugin({
         const engine = await engineOr404(ctx, body.id);
         // The engine's nodes run the chosen model.
         await db.updateTable('engines').set({ image_name: `${adapterKind(engine)}:${body.model}` }).where('id', '=', body.id).execute();
-        if (engine.node_ids.length) await db.updateTable('engine_nodes').set({ model: body.model }).where('id', 'in', engine.node_ids).where('kind', '=', 'openai').execute();
+        // Nodes whose adapter has a model field (the others run no chosen model).
+        if (engine.node_ids.length) {
+          await sql`update engine_nodes set config = jsonb_set(config, '{model}', ${JSON.stringify(body.model)}::jsonb) where id in (${sql.join(engine.node_ids)}) and config ? 'model'`.execute(db);
+        }
         return reloadedEngine(body.id);
       },
     });
@@ -279,14 +311,28 @@ export default defineServerPlugin({
 
     // ---------- nodes ----------
     ctx.route({
+      method: 'GET',
+      url: '/translServiceNode/kinds',
+      access: VIEW,
+      summary: 'List engine adapter kinds',
+      async handler() {
+        return ctx.engines.adapterKinds();
+      },
+    });
+
+    ctx.route({
       method: 'POST',
       url: '/translServiceNode/add',
       access: EDIT,
       summary: 'Add node',
       schema: { body: nodeBody },
-      async handler({ body }) {
-        if (body.kind !== 'apertium-local' && !body.baseUrl) throw new ApiError(400, 'baseUrl: a remote node needs its base URL');
-        if (body.kind === 'openai' && !body.model) throw new ApiError(400, 'model: an OpenAI-compatible node needs a model');
+      async handler({ body, headers }) {
+        const def = ctx.engines.adapter(body.kind);
+        if (!def) {
+          const known = ctx.engines.adapterKinds().map((k) => k.kind).join(', ');
+          throw new ApiError(400, say(headers, `kind: 没有已注册的引擎适配器 "${body.kind}"（可用：${known}）`, `kind: no engine adapter of kind "${body.kind}" is registered (registered: ${known})`));
+        }
+        const config = nodeConfig(ctx, def, body);
         if (body.engineId) await engineOr404(ctx, body.engineId);
         const row = await db
           .insertInto('engine_nodes')
@@ -304,10 +350,7 @@ export default defineServerPlugin({
             create_service: body.createService ?? false,
             authentication_file: body.authenticationFile,
             library_address: body.libraryAddress ?? null,
-            model: body.model ?? null,
-            base_url: body.baseUrl ?? null,
-            api_key_sealed: body.apiKey ? ctx.engines.seal(body.apiKey) : null,
-            languages: JSON.stringify(body.languages ?? []),
+            config: JSON.stringify(config),
           })
           .returningAll()
           .executeTakeFirstOrThrow();

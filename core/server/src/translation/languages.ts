@@ -65,11 +65,4 @@ export function toLibreCode(code: string, offered: readonly string[]): string | 
   return candidates.find((c) => offered.includes(c)) ?? null;
 }
 
-/** English name of a platform language, for prompts (`es` -> `Spanish`, `zh-CN` -> `Chinese (China)`). */
-export function languageName(code: string): string {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
+export { languageName } from '@linguaport/sdk/server';

@@ -105,4 +105,25 @@ export const translationMigrations: Migration[] = [
         .execute();
     },
   },
+  {
+    // Engine kinds come from plugins (ctx.engines.registerAdapter): the closed list of kinds goes, and a
+    // node's adapter fields move into one JSON object its adapter's schema describes (secrets sealed in it).
+    name: '003_node_kind_from_adapters',
+    async up(db) {
+      for (const statement of [
+        `do $$ declare c text; begin
+           for c in select conname from pg_constraint
+                    where conrelid = 'engine_nodes'::regclass and contype = 'c' and pg_get_constraintdef(oid) like '%kind%' loop
+             execute format('alter table engine_nodes drop constraint %I', c);
+           end loop;
+         end $$`,
+        `alter table engine_nodes add constraint engine_nodes_kind_format check (kind ~ '^[a-z][a-z0-9-]{1,39}$')`,
+        `alter table engine_nodes add column config jsonb not null default '{}'`,
+        `update engine_nodes set config = jsonb_strip_nulls(jsonb_build_object('baseUrl', base_url, 'apiKey', api_key_sealed)) where kind = 'libretranslate'`,
+        `update engine_nodes set config = jsonb_strip_nulls(jsonb_build_object('baseUrl', base_url, 'apiKey', api_key_sealed, 'model', model, 'languages', languages)) where kind = 'openai'`,
+      ]) {
+        await sql.raw(statement).execute(db);
+      }
+    },
+  },
 ];

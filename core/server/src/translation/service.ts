@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import {
   ApiError,
   type DetectedLanguage,
+  type EngineAdapterDefinition,
   type EngineLanguage,
   type EngineNodeStatus,
   type EngineService,
@@ -12,11 +13,14 @@ import {
   type TranslateSegmentsResult,
 } from '@linguaport/sdk/server';
 import { loadSecret } from '../auth/secret.js';
-import { EngineError, failsNode, type LanguagePair } from './adapter.js';
+import { failsNode, isEngineError, type LanguagePair } from './adapter.js';
+import { createAdapterRegistry, noAdapterReason, type AdapterRegistry } from './adapters.js';
+import { apertiumDefinition } from './apertium/definition.js';
 import { EngineProcessRegistry } from './engine-processes.js';
-import { checkExternalTools, describeMissingTools, type ToolStatus } from '../preflight.js';
+import { checkExternalTools, describeMissingTools, featureUnavailable, type ToolFeature, type ToolStatus } from '../preflight.js';
 import { verifyLicenceFile } from './licence.js';
-import { startNodeRuntime, stopNodeRuntime, type NodeKind, type NodeRuntime, type NodeSpec, type NodeStartContext } from './node-runtime.js';
+import { startNodeRuntime, stopNodeRuntime, type NodeRuntime, type NodeSpec, type NodeStartContext } from './node-runtime.js';
+import type { ApyOptions } from './apertium/apy-process.js';
 import { translateText, translateUnits, type SegmentEngine } from './pipeline.js';
 import { createHookRegistry, type HookRegistry } from './hooks.js';
 import { languageDetector, segmentWords, splitSentences, type LanguageDetector } from './text-tools.js';
@@ -66,7 +70,9 @@ export interface TranslationServiceOptions {
   /** Starts a node's runtime (tests replace it; default `startNodeRuntime`). */
   startRuntime?: (spec: NodeSpec, timeoutMs: number, context: NodeStartContext) => Promise<NodeRuntime>;
   /** Options for local APy processes (tests: their environment). */
-  apy?: NodeStartContext['apy'];
+  apy?: Pick<ApyOptions, 'env' | 'startTimeoutMs' | 'warm'>;
+  /** The engine adapters plugins register (default: a new registry holding the kernel's Apertium). */
+  adapters?: AdapterRegistry;
   /** The pipeline's hooks (plugins register through ctx.pipeline); none by default. */
   hooks?: HookRegistry;
 }
@@ -84,6 +90,10 @@ export interface EngineOverview {
 }
 
 export interface TranslationService extends EngineService {
+  /** The same service as a plugin sees it: the adapters it registers are named after it and go when it stops. */
+  forPlugin(pluginId: string): EngineService;
+  /** Removes a stopped plugin's adapters (their nodes stop and read unavailable). */
+  dropOwner(pluginId: string): void;
   start(): Promise<void>;
   close(): Promise<void>;
   /** The engines and their nodes' health as this process sees them (no engine call). */
@@ -107,11 +117,9 @@ interface EngineRow {
 interface NodeRow {
   id: number;
   container_name: string | null;
-  kind: NodeKind;
-  base_url: string | null;
-  api_key_sealed: string | null;
-  model: string | null;
-  languages: string[];
+  kind: string;
+  /** The node's own fields for its adapter; secrets sealed (the definition names them). */
+  config: Record<string, unknown>;
   desired_state: 'running' | 'stopped';
 }
 
@@ -138,6 +146,10 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   const tools = options.tools ?? checkExternalTools();
   const processes = new EngineProcessRegistry(options.dataDir);
   const startRuntime = options.startRuntime ?? startNodeRuntime;
+  const adapters = options.adapters ?? createAdapterRegistry();
+  // The built-in engine comes through the same registration as the plugins' adapters.
+  if (!adapters.get('apertium-local')) adapters.register(apertiumDefinition(options.apy) as EngineAdapterDefinition, 'core');
+  adapters.onChange((kind, present) => void adapterChanged(kind, present));
   const backoff = options.restartBackoffMs ?? { base: 1000, max: 60_000 };
   /** Crashed nodes waiting to be started again: failed attempts so far and when to try next. */
   const restarts = new Map<number, { attempts: number; nextAt: number; reason: string }>();
@@ -148,7 +160,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
 
   async function load(): Promise<void> {
     engines = (await db.selectFrom('engines').selectAll().orderBy('id').execute()) as EngineRow[];
-    const rows = (await db.selectFrom('engine_nodes').select(['id', 'container_name', 'kind', 'base_url', 'api_key_sealed', 'model', 'languages', 'desired_state']).execute()) as NodeRow[];
+    const rows = (await db.selectFrom('engine_nodes').select(['id', 'container_name', 'kind', 'config', 'desired_state']).execute()) as NodeRow[];
     nodes = new Map(rows.map((n) => [n.id, n]));
     for (const id of restarts.keys()) if (!nodes.has(id)) restarts.delete(id);
     for (const [id, runtime] of runtimes) {
@@ -183,10 +195,10 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
         h.detail = (err as Error).message;
       }
     }
-    // An APy that died is restarted by the health loop (see crashed()).
-    if (runtime.apy && !runtime.apy.running) {
+    // A local process that died is restarted by the health loop (see crashed()).
+    if (runtime.process && !runtime.process.running) {
       h.ok = false;
-      h.detail = runtime.lastError ?? 'APy exited';
+      h.detail = runtime.lastError ?? `${runtime.processLabel ?? 'engine process'} exited`;
     }
     runtime.healthy = h.ok;
     runtime.pairs = pairs;
@@ -197,25 +209,18 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
 
   async function startNode(id: number): Promise<NodeRuntime> {
     const existing = runtimes.get(id);
-    if (existing && (!existing.apy || existing.apy.running)) return existing;
+    if (existing && (!existing.process || existing.process.running)) return existing;
     if (existing) runtimes.delete(id);
     const pending = starting.get(id);
     if (pending) return pending;
     const row = nodes.get(id);
     if (!row) throw new ApiError(404, `No translation node with id ${id}`);
-    const spec: NodeSpec = {
-      id,
-      kind: row.kind,
-      baseUrl: row.base_url,
-      apiKey: row.api_key_sealed ? open(row.api_key_sealed) : null,
-      model: row.model,
-      languages: row.languages,
-      containers: containersOf(id),
-    };
+    const definition = adapters.get(row.kind)?.definition;
     const promise = (async () => {
-      const runtime = await startRuntime(spec, Math.min(deadlineMs, 30_000), { tools, processes, apy: options.apy });
-      runtime.apy?.onExit((exit) => {
-        if (!exit.expected) crashed(id, runtime, `APy exited (${exit.signal ?? `code ${exit.code}`})`);
+      const spec: NodeSpec = { id, kind: row.kind, name: row.container_name || `#${id}`, config: openSecrets(row, definition), containers: containersOf(id) };
+      const runtime = await startRuntime(spec, Math.min(deadlineMs, 30_000), { definition, featureUnavailable: toolMissing, processes, dataDir: options.dataDir });
+      runtime.process?.onExit((exit) => {
+        if (!exit.expected) crashed(id, runtime, `${runtime.processLabel ?? 'engine process'} exited (${exit.signal ?? `code ${exit.code}`})`);
       });
       runtimes.set(id, runtime);
       await check(runtime);
@@ -229,6 +234,45 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       throw err;
     } finally {
       starting.delete(id);
+    }
+  }
+
+  /** The node's config with the fields its definition names as secrets opened. */
+  function openSecrets(row: NodeRow, definition: EngineAdapterDefinition | undefined): Record<string, unknown> {
+    const config = { ...(row.config ?? {}) };
+    for (const field of definition?.secrets ?? []) {
+      if (typeof config[field] === 'string' && config[field] !== '') config[field] = open(config[field] as string);
+    }
+    return config;
+  }
+
+  function toolMissing(feature: string): string | null {
+    return featureUnavailable(feature as ToolFeature, tools);
+  }
+
+  /**
+   * A kind came (a plugin registered its adapter: nodes of it left running start now, once the
+   * service has started its nodes) or went (its plugin stopped: its nodes stop and read unavailable).
+   */
+  async function adapterChanged(kind: string, present: boolean): Promise<void> {
+    if (closed) return;
+    const mine = [...nodes.values()].filter((n) => n.kind === kind);
+    if (present) {
+      if (!lazyStarted && !options.autostart) return;
+      for (const n of mine) {
+        if (n.desired_state !== 'running' || runtimes.has(n.id)) continue;
+        restarts.delete(n.id);
+        void startNode(n.id).catch((err) => logger.warn(`translation node ${n.id} did not start`, { error: (err as Error).message }));
+      }
+      return;
+    }
+    for (const n of mine) {
+      restarts.delete(n.id);
+      await starting.get(n.id)?.catch(() => {});
+      const runtime = runtimes.get(n.id);
+      runtimes.delete(n.id);
+      if (runtime) await stopNodeRuntime(runtime).catch(() => {});
+      await saveHealth(n.id, 'unhealthy', noAdapterReason(kind)).catch(() => {});
     }
   }
 
@@ -269,8 +313,8 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     }
     const runtime = runtimes.get(id);
     if (!runtime) return;
-    if (runtime.apy && !runtime.apy.running) {
-      crashed(id, runtime, runtime.lastError ?? 'APy exited');
+    if (runtime.process && !runtime.process.running) {
+      crashed(id, runtime, runtime.lastError ?? `${runtime.processLabel ?? 'engine process'} exited`);
       return;
     }
     await check(runtime);
@@ -304,14 +348,16 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     const row = nodes.get(id);
     if (!row) throw new ApiError(404, `No translation node with id ${id}`);
     const restart = restarts.get(id);
+    const unavailable = adapters.get(row.kind) ? null : noAdapterReason(row.kind);
     return {
       id,
-      running: !!r && (!r.apy || r.apy.running),
-      health: restart ? 'unhealthy' : r ? (r.healthy ? 'healthy' : 'unhealthy') : 'stopped',
-      lastError: restart?.reason ?? r?.lastError ?? null,
+      running: !!r && (!r.process || r.process.running),
+      health: restart || (unavailable && row.desired_state === 'running') ? 'unhealthy' : r ? (r.healthy ? 'healthy' : 'unhealthy') : 'stopped',
+      lastError: unavailable ?? restart?.reason ?? r?.lastError ?? null,
       pairs: r?.pairs ?? [],
       inFlight: r?.inFlight ?? 0,
       restart: restart ? { attempts: restart.attempts, nextAttemptAt: new Date(restart.nextAt).toISOString() } : null,
+      unavailable,
     };
   }
 
@@ -429,7 +475,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
           } catch (err) {
             lastError = err as Error;
             if (signal.aborted) break;
-            if (err instanceof EngineError && err.kind === 'unsupported-pair') continue;
+            if (isEngineError(err) && err.kind === 'unsupported-pair') continue;
             if (!failsNode(err)) {
               // The node answered, about this text: it stays healthy for everyone else.
               requestError = err as Error;
@@ -509,9 +555,9 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
 
   function requestFailure(err: Error): ApiError {
     const reason: RequestFailure =
-      err instanceof EngineError && err.kind === 'unsupported-format'
+      isEngineError(err) && err.kind === 'unsupported-format'
         ? 'format-unavailable'
-        : err instanceof EngineError && err.status !== undefined && err.status >= 400 && err.status < 500
+        : isEngineError(err) && err.status !== undefined && err.status >= 400 && err.status < 500
           ? 'engine-refused'
           : 'engine-failed';
     const detail = err.message.split('\n')[0];
@@ -556,7 +602,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
           .filter((id) => nodes.has(id))
           .map((id) => {
             const st = status(id);
-            const health = !runtimes.has(id) && starting.has(id) && !restarts.has(id) ? ('starting' as const) : st.health;
+            const health = !runtimes.has(id) && starting.has(id) && !restarts.has(id) && !st.unavailable ? ('starting' as const) : st.health;
             return { id, kind: nodes.get(id)!.kind, desired: nodes.get(id)!.desired_state, health, restart: st.restart };
           });
         return { id: e.id, name: e.name, enabled: e.enabled, expired, ready: e.enabled && !expired && list.some((n) => n.health === 'healthy'), nodes: list };
@@ -611,7 +657,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       local() {
         const out: { id: number; name: string; pid: number }[] = [];
         for (const [id, r] of runtimes) {
-          if (r.apy?.running) out.push({ id, name: nodes.get(id)?.container_name || `#${id}`, pid: r.apy.pid });
+          if (r.process?.running) out.push({ id, name: nodes.get(id)?.container_name || `#${id}`, pid: r.process.pid });
         }
         return out;
       },
@@ -626,6 +672,15 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     },
     seal(plain) {
       return secret.encrypt(plain);
+    },
+    registerAdapter: (definition) => adapters.register(definition, 'core'),
+    adapterKinds: () => adapters.kinds(),
+    adapter: (kind) => adapters.get(kind)?.definition,
+    forPlugin(pluginId) {
+      return { ...service, registerAdapter: (definition) => adapters.register(definition, pluginId) };
+    },
+    dropOwner(pluginId) {
+      adapters.dropOwner(pluginId);
     },
   };
   return service;

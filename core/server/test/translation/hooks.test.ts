@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetApiKey } from '../../src/auth/api-keys.js';
 import { loadSecret } from '../../src/auth/secret.js';
 import { ADMIN_PASSWORD, createUserWithRole, FIXTURES, startKernel, type TestKernel } from '../support/kernel.js';
-import { startLibrePeer, type LibrePeer } from '../support/peers/libretranslate-peer.js';
+import { startLibrePeer, type LibrePeer } from '../../../../plugins/engine-libretranslate/test/support/libretranslate-peer.js';
 
 // A plugin's pipeline hooks run in every translation of the platform: text translation, the public
 // LibreTranslate-compatible API, and translateSegments (documents, CAT), against a real remote engine
@@ -22,7 +22,7 @@ beforeAll(async () => {
     const registryFile = join(config.dataDir, 'registry.json');
     const plugins = [
       { id: 'glossary', path: join(FIXTURES, 'plugins', 'glossary'), enabled: true },
-      ...['service', 'trans-text'].map((id) => ({ id, path: join(ROOT, 'plugins', id), enabled: true })),
+      ...['service', 'trans-text', 'engine-libretranslate'].map((id) => ({ id, path: join(ROOT, 'plugins', id), enabled: true })),
     ];
     writeFileSync(registryFile, JSON.stringify({ plugins }));
     config.registryFile = registryFile;

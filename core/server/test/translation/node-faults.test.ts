@@ -8,7 +8,9 @@ import { translationMigrations } from '../../src/translation/migrations.js';
 import { startNodeRuntime, type NodeRuntime } from '../../src/translation/node-runtime.js';
 import { createTranslationService, type TranslationService, type TranslationServiceOptions } from '../../src/translation/service.js';
 import { pathWithout } from '../support/engine-env.js';
-import { startLibrePeer, type LibrePeer } from '../support/peers/libretranslate-peer.js';
+import { libreTranslateDefinition } from '../../../../plugins/engine-libretranslate/server/adapter.js';
+import { startLibrePeer, type LibrePeer } from '../../../../plugins/engine-libretranslate/test/support/libretranslate-peer.js';
+import { createAdapterRegistry } from '../../src/translation/adapters.js';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 // Nodes under faults, through the service: a request that fails because of its own content
@@ -57,14 +59,17 @@ describe('translation nodes under faults', () => {
   }
 
   async function start(extra: Partial<TranslationServiceOptions> = {}): Promise<TranslationService> {
-    service = createTranslationService({ db: t.database.db, dataDir: t.dataDir, logger: quiet, readSetting: async () => null, autostart: true, ...extra });
+    // A remote engine as a plugin brings it: the LibreTranslate-compatible adapter, registered.
+    const adapters = createAdapterRegistry();
+    adapters.register(libreTranslateDefinition, 'engine-libretranslate');
+    service = createTranslationService({ db: t.database.db, dataDir: t.dataDir, logger: quiet, readSetting: async () => null, autostart: true, adapters, ...extra });
     await service.start();
     return service;
   }
 
   it('fails a request the engine answers 500 for alone: the node stays healthy and the next user is served at once', async () => {
     peer = await startLibrePeer();
-    const id = await addNode({ kind: 'libretranslate', container_name: 'fault-lt', base_url: peer.url });
+    const id = await addNode({ kind: 'libretranslate', container_name: 'fault-lt', config: JSON.stringify({ baseUrl: peer.url }) });
     await addEngine('fault-lt', [id]);
     const s = await start();
     await expect.poll(() => s.nodes.status(id).health, { timeout: 10_000 }).toBe('healthy');
@@ -86,9 +91,38 @@ describe('translation nodes under faults', () => {
     expect(s.nodes.status(id).health).toBe('healthy');
   });
 
+  it('shows a node whose kind has no registered adapter as unavailable with the reason, routes around it, and starts it once its adapter comes', async () => {
+    peer = await startLibrePeer();
+    const orphan = await addNode({ kind: 'libretranslate', container_name: 'fault-orphan', config: JSON.stringify({ baseUrl: peer.url }), pairs: JSON.stringify([{ source: 'en', target: 'es' }]) });
+    await addEngine('fault-orphan', [orphan]);
+    // No plugin brought the LibreTranslate adapter to this service.
+    const adapters = createAdapterRegistry();
+    const s = await start({ adapters });
+    await expect.poll(() => s.nodes.status(orphan).health, { timeout: 10_000 }).toBe('unhealthy');
+    expect(s.nodes.status(orphan)).toMatchObject({ running: false, unavailable: expect.stringContaining('"libretranslate"') });
+    expect(s.nodes.status(orphan).lastError).toMatch(/plugin that brings it is not enabled/);
+    expect(s.overview().find((e) => e.name === 'fault-orphan')!.nodes[0]).toMatchObject({ health: 'unhealthy' });
+    // A pair only it served: 503 (service interrupted), never a crash.
+    await expect(s.translate({ text: 'red car', source: 'en', target: 'es', callerId: 1, channel: 'api' })).rejects.toMatchObject({ code: 503 });
+    await expect(s.nodes.start(orphan)).rejects.toMatchObject({ code: 503, message: expect.stringContaining('No engine adapter') });
+
+    // The plugin starts: its adapter registers and the node left running starts.
+    const unregister = s.forPlugin('engine-libretranslate').registerAdapter(libreTranslateDefinition);
+    await expect.poll(() => s.nodes.status(orphan).health, { timeout: 10_000 }).toBe('healthy');
+    expect(s.nodes.status(orphan).unavailable).toBeNull();
+    expect(s.adapterKinds().find((k) => k.kind === 'libretranslate')).toMatchObject({ plugin: 'engine-libretranslate', secrets: ['apiKey'] });
+    expect((await s.translate({ text: 'red car', source: 'en', target: 'es', callerId: 1, channel: 'api' })).text).toBe('[es] car red');
+
+    // And stops: the node stops with it and reads unavailable again.
+    unregister();
+    await expect.poll(() => s.nodes.status(orphan).running, { timeout: 10_000 }).toBe(false);
+    expect(s.nodes.status(orphan).unavailable).toMatch(/not enabled/);
+    await expect(s.translate({ text: 'red car', source: 'en', target: 'es', callerId: 1, channel: 'api' })).rejects.toMatchObject({ code: 503 });
+  });
+
   it('marks a node unhealthy only for its own failures (a gateway 503), and the health check brings it back', async () => {
     peer = await startLibrePeer();
-    const id = await addNode({ kind: 'libretranslate', container_name: 'fault-lt', base_url: peer.url });
+    const id = await addNode({ kind: 'libretranslate', container_name: 'fault-lt', config: JSON.stringify({ baseUrl: peer.url }) });
     await addEngine('fault-lt', [id]);
     const s = await start({ healthIntervalMs: 100 });
     await expect.poll(() => s.nodes.status(id).health, { timeout: 10_000 }).toBe('healthy');
@@ -99,7 +133,7 @@ describe('translation nodes under faults', () => {
 
   it('never runs two health rounds of one node at once, however slow its check', async () => {
     peer = await startLibrePeer();
-    const id = await addNode({ kind: 'libretranslate', container_name: 'fault-lt', base_url: peer.url });
+    const id = await addNode({ kind: 'libretranslate', container_name: 'fault-lt', config: JSON.stringify({ baseUrl: peer.url }) });
     await addEngine('fault-lt', [id]);
     const s = await start({ healthIntervalMs: 20 });
     await expect.poll(() => s.nodes.status(id).health, { timeout: 10_000 }).toBe('healthy');
@@ -165,7 +199,7 @@ describe('translation nodes under faults', () => {
         health: async () => (running ? { ok: true } : { ok: false, detail: 'down' }),
         translate: async (b: { segments: string[] }) => b.segments,
       };
-      return { spec, adapter, apy: apy as never, healthy: false, pairs: [], inFlight: 0, lastError: null };
+      return { spec, adapter, process: apy, processLabel: 'APy', healthy: false, pairs: [], inFlight: 0, lastError: null };
     };
     const s = await start({ healthIntervalMs: 20, restartBackoffMs: { base: 100, max: 400 }, startRuntime: fakeRuntime });
     await expect.poll(() => s.nodes.status(id).health, { timeout: 10_000 }).toBe('healthy');

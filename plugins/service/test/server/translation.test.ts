@@ -7,14 +7,14 @@ import { resetApiKey } from '../../../../core/server/src/auth/api-keys.js';
 import { seededContainerCount } from '../../../../core/server/src/translation/migrations.js';
 import { loadSecret } from '../../../../core/server/src/auth/secret.js';
 import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
-import { startLibrePeer, type LibrePeer } from '../../../../core/server/test/support/peers/libretranslate-peer.js';
+import { startLibrePeer, type LibrePeer } from '../../../engine-libretranslate/test/support/libretranslate-peer.js';
 
 // The translation service end to end inside one kernel: the seeded Apertium engine (real APy),
 // the engine-management routes, text translation, the tools, usage records and the
 // LibreTranslate-compatible API, all with the product plugins loaded by the real host.
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
-const PLUGINS = ['service', 'trans-text', 'text-tools', 'trans-records'];
+const PLUGINS = ['service', 'trans-text', 'text-tools', 'trans-records', 'engine-libretranslate'];
 const SENTENCE = 'The cat is sleeping on the red sofa.';
 
 let k: TestKernel;

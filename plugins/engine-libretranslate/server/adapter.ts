@@ -1,6 +1,18 @@
-import { EngineError, errorForStatus, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
-import { engineFetch, parseJson, trimSlash, type EngineResponse } from '../http.js';
-import { fromLibreCode, toLibreCode } from '../languages.js';
+import { z } from 'zod';
+import {
+  EngineError,
+  engineFetch,
+  errorForStatus,
+  parseJson,
+  trimSlash,
+  type EngineAdapter,
+  type EngineAdapterDefinition,
+  type EngineHealth,
+  type EngineResponse,
+  type LanguagePair,
+  type TranslateBatch,
+} from '@linguaport/sdk/server';
+import { fromLibreCode, toLibreCode } from './codes.js';
 
 /**
  * A remote LibreTranslate-compatible node. `/translate` takes `q` as an array and answers
@@ -97,3 +109,24 @@ function checkReply(res: EngineResponse, what: string): unknown {
   if (res.status === 400) throw new EngineError('rejected', `LibreTranslate refused the request: ${why}`, res.status);
   throw errorForStatus(res.status, `LibreTranslate /${what}: ${why}`);
 }
+
+/** A node's own fields: where the server is, and its key when it asks for one. */
+export const libreTranslateConfig = z.object({
+  baseUrl: z.string().url(),
+  apiKey: z.string().max(500).optional(),
+});
+
+export const libreTranslateDefinition: EngineAdapterDefinition<z.infer<typeof libreTranslateConfig>> = {
+  kind: 'libretranslate',
+  name: { 'zh-CN': 'LibreTranslate 兼容（远程）', 'en-US': 'LibreTranslate-compatible (remote)' },
+  capability: 'translate',
+  config: libreTranslateConfig,
+  secrets: ['apiKey'],
+  fields: {
+    baseUrl: { label: { 'zh-CN': '服务地址', 'en-US': 'Base URL' }, placeholder: 'http://10.0.0.5:5000' },
+    apiKey: { label: { 'zh-CN': 'API 密钥', 'en-US': 'API key' } },
+  },
+  create(node, helpers) {
+    return createLibreTranslateAdapter({ url: node.config.baseUrl, apiKey: node.config.apiKey, timeoutMs: helpers.timeoutMs });
+  },
+};

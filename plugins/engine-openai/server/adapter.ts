@@ -1,6 +1,18 @@
-import { EngineError, errorForStatus, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
-import { engineFetch, parseJson, trimSlash, type EngineResponse } from '../http.js';
-import { languageName } from '../languages.js';
+import { z } from 'zod';
+import {
+  EngineError,
+  engineFetch,
+  errorForStatus,
+  languageName,
+  parseJson,
+  trimSlash,
+  type EngineAdapter,
+  type EngineAdapterDefinition,
+  type EngineHealth,
+  type EngineResponse,
+  type LanguagePair,
+  type TranslateBatch,
+} from '@linguaport/sdk/server';
 
 /**
  * An OpenAI-compatible chat-completions node (OpenAI, vLLM, llama.cpp server, Ollama's /v1...).
@@ -118,3 +130,29 @@ function checkReply(res: EngineResponse, what: string): unknown {
   }
   throw errorForStatus(res.status, `OpenAI /${what}: ${why}`);
 }
+
+/** A node's own fields: the server, the model it runs, the directions it is offered for, its key. */
+export const openAiConfig = z.object({
+  baseUrl: z.string().url(),
+  model: z.string().trim().min(1).max(200),
+  apiKey: z.string().max(500).optional(),
+  languages: z.array(z.string().trim().min(2).max(20)).default([]),
+});
+
+export const openAiDefinition: EngineAdapterDefinition<z.infer<typeof openAiConfig>> = {
+  kind: 'openai',
+  name: { 'zh-CN': 'OpenAI 兼容（远程模型服务）', 'en-US': 'OpenAI-compatible (remote model server)' },
+  capability: 'translate',
+  config: openAiConfig,
+  secrets: ['apiKey'],
+  fields: {
+    baseUrl: { label: { 'zh-CN': '服务地址（含 /v1）', 'en-US': 'Base URL (with /v1)' }, placeholder: 'http://10.0.0.5:8000/v1' },
+    model: { label: { 'zh-CN': '模型', 'en-US': 'Model' }, placeholder: 'qwen2.5-7b' },
+    apiKey: { label: { 'zh-CN': 'API 密钥', 'en-US': 'API key' } },
+    languages: { label: { 'zh-CN': '提供的语言', 'en-US': 'Languages offered' }, help: { 'zh-CN': '语言代码，逗号分隔，例如 en, zh-CN', 'en-US': 'Language codes, comma-separated, e.g. en, zh-CN' } },
+  },
+  create(node, helpers) {
+    const c = node.config;
+    return createOpenAiAdapter({ url: c.baseUrl, model: c.model, apiKey: c.apiKey, languages: c.languages, timeoutMs: helpers.timeoutMs });
+  },
+};

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createOpenAiAdapter } from '../../src/translation/openai/adapter.js';
-import { startOpenAiPeer, type OpenAiPeer } from '../support/peers/openai-peer.js';
+import { createOpenAiAdapter } from '../../server/adapter.js';
+import { startOpenAiPeer, type OpenAiPeer } from '../support/openai-peer.js';
 
 let peer: OpenAiPeer | null = null;
 afterEach(async () => {

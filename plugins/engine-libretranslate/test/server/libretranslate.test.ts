@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createLibreTranslateAdapter } from '../../src/translation/libretranslate/adapter.js';
-import { translateText } from '../../src/translation/pipeline.js';
-import { startLibrePeer, type LibrePeer } from '../support/peers/libretranslate-peer.js';
+import { createLibreTranslateAdapter, libreTranslateConfig, libreTranslateDefinition } from '../../server/adapter.js';
+import { fromLibreCode, toLibreCode } from '../../server/codes.js';
+import { startLibrePeer, type LibrePeer } from '../support/libretranslate-peer.js';
 
 let peer: LibrePeer | null = null;
 afterEach(async () => {
@@ -65,11 +65,23 @@ describe('LibreTranslate adapter', () => {
     expect(await gone.health()).toMatchObject({ ok: false });
   });
 
-  it('serves the pipeline: reports healthy and translates sentence by sentence', async () => {
-    peer = await startLibrePeer();
-    const engine = createLibreTranslateAdapter({ url: peer.url });
+  it('is made from a node\'s config by its definition, which refuses a node without a base URL', async () => {
+    peer = await startLibrePeer({ apiKey: 'k-9' });
+    expect(libreTranslateDefinition.config.safeParse({}).success).toBe(false);
+    const config = libreTranslateConfig.parse({ baseUrl: peer.url, apiKey: 'k-9' });
+    const engine = libreTranslateDefinition.create({ id: 1, name: 'lt', config, containers: 1 }, { timeoutMs: 5000, process: null, featureUnavailable: () => null });
+    expect(engine.kind).toBe('libretranslate');
     expect(await engine.health()).toMatchObject({ ok: true });
-    const out = await translateText({ text: 'Red car.\n\nBig house.', source: 'en', target: 'es', format: 'text' }, { engine });
-    expect(out.text).toBe('[es] car. Red\n\n[es] house. Big');
+    expect(await engine.translate({ source: 'en', target: 'es', segments: ['Red car.', 'Big house.'], format: 'text' })).toEqual(['[es] car. Red', '[es] house. Big']);
+  });
+
+  it('matches LibreTranslate Chinese codes old and new', () => {
+    expect(fromLibreCode('zh')).toBe('zh-CN');
+    expect(fromLibreCode('zh-Hans')).toBe('zh-CN');
+    expect(fromLibreCode('zt')).toBe('zh-TW');
+    expect(toLibreCode('zh-CN', ['en', 'zh-Hans'])).toBe('zh-Hans');
+    expect(toLibreCode('zh-CN', ['en', 'zh'])).toBe('zh');
+    expect(toLibreCode('pt-BR', ['en', 'pt'])).toBe('pt');
+    expect(toLibreCode('ja', ['en'])).toBeNull();
   });
 });
