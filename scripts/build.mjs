@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// Builds the host console and every plugin of the deployment set into <out> (default dist/):
-//   node scripts/build.mjs [--out <dir>] [--registry <file>] [--plugins-only] [--mode <mode>] [--watch [<id>...]]
+// Builds the host console, the server (dist/server, see lib/server.mjs) and every plugin of the deployment set into <out> (default dist/):
+//   node scripts/build.mjs [--out <dir>] [--registry <file>] [--plugins-only (no host, no server)] [--mode <mode>] [--watch [<id>...]]
 // Unchanged targets are skipped (<out>/.build-state.json). On failure: one line on stderr, exit 1.
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -23,13 +23,16 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts the real server (`core/server/src/main.ts`) on a free loopback port and waits for /api/health. */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Starts the real server on a free loopback port and waits for /api/health: its TypeScript
+ * (`core/server/src/main.ts`, through tsx), or with `main` the compiled server (`dist/server/main.js`).
+ */
+export async function startServer(env: Record<string, string>, { main }: { main?: string } = {}): Promise<RunningServer> {
   const port = await freePort();
   mkdirSync(join(ROOT, '.tmp'), { recursive: true });
   const ownDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(ROOT, '.tmp', 'data-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'core/server/src/main.ts')], {
+  const child = spawn(process.execPath, main ? [main] : ['--import', 'tsx', join(ROOT, 'core/server/src/main.ts')], {
     cwd: ROOT,
     env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -8,6 +8,7 @@ import { HOST_ENTRY, buildHost, hostInputFiles } from './host.mjs';
 import { describeEsbuildFailure, emitPlugin, loadPlugin, pluginBuildOptions, pluginInputFiles, prunePlugin } from './plugin.mjs';
 import { assembleRegistry, checkDeployment } from './registry.mjs';
 import { loadSdk } from './sdk.mjs';
+import { buildServer, serverEntryPoints, serverInputFiles } from './server.mjs';
 import { hashInputs, isUpToDate, readState, writeState } from './state.mjs';
 
 /**
@@ -33,6 +34,13 @@ export async function runBuild({ rootDir, outDir, registryFile, mode, pluginsOnl
         const { outputs, extraInputs } = await buildHost({ rootDir, outDir, mode, entry: hostEntry });
         state.targets.host = { hash: hostHash(ctx, hostEntry, extraInputs), outputs, extraInputs };
         summary.built.push('host');
+      }
+      const prevServer = state.targets.server;
+      if (isUpToDate(prevServer, serverHash(ctx, prevServer?.extraInputs), outDir)) summary.skipped.push('server');
+      else {
+        const { outputs, extraInputs } = await buildServer({ rootDir, outDir, plugins });
+        state.targets.server = { hash: serverHash(ctx, extraInputs), outputs, extraInputs };
+        summary.built.push('server');
       }
     }
     await Promise.all(
@@ -80,6 +88,11 @@ export function writeRegistry(ctx) {
 
 export function pluginHash(ctx, p, extraInputs) {
   return hashInputs(pluginInputFiles(p, listFiles, ctx.rootDir, extraInputs), { rootDir: ctx.rootDir, salt: [ctx.fingerprint, `plugin ${p.id}`] });
+}
+
+function serverHash(ctx, extraInputs) {
+  const entries = Object.entries(serverEntryPoints(ctx.rootDir, ctx.plugins)).map(([name, file]) => `${name}=${relative(ctx.rootDir, file)}`);
+  return hashInputs(serverInputFiles(ctx.rootDir, ctx.plugins, extraInputs), { rootDir: ctx.rootDir, salt: [ctx.fingerprint, 'server', ...entries] });
 }
 
 function hostHash(ctx, entry, extraInputs) {
