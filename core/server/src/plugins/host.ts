@@ -25,8 +25,8 @@ export interface PluginHostDeps {
   jobs: { forPlugin(pluginId: string): JobQueue };
   bus: EventBus;
   auth: AuthService;
-  /** The translation service (ctx.engines). */
-  engines: EngineService;
+  /** The translation service (ctx.engines); scoped per plugin when it can be (adapters are named after their plugin). */
+  engines: EngineService & { forPlugin?(pluginId: string): EngineService; dropOwner?(pluginId: string): void };
   /** The system configuration and the message centre (kernel services, shared by every plugin). */
   settings: SystemSettings;
   messages: MessageCenter;
@@ -120,7 +120,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       bus: deps.bus,
       storage: createFileStorage(join(deps.config.dataDir, 'files'), plugin.id),
       auth: deps.auth,
-      engines: deps.engines,
+      engines: deps.engines.forPlugin?.(plugin.id) ?? deps.engines,
       settings: deps.settings,
       messages: deps.messages,
       tasks: deps.tasks.forPlugin(plugin.id),
@@ -149,6 +149,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       deps.tasks.forget(pluginId);
       deps.formats.dropOwner(pluginId);
       deps.hooks.dropOwner(pluginId);
+      deps.engines.dropOwner?.(pluginId);
       deps.logger.info(`plugin ${pluginId} stopped`);
     },
     async close() {
