@@ -1,3 +1,24 @@
 // `@linguaport/sdk/testing`: what a plugin's own tests use. Runner-neutral: checks throw an Error that
 // says what differs.
 export { checkIdentityRoundTrip, checkTranslatedRoundTrip, randomText, seededRandom } from './formats.js';
+// A whole kernel in-process with a database of its own, and what tests do with it.
+export {
+  ADMIN_PASSWORD,
+  createUserWithRole,
+  encryptFor,
+  issueApiKey,
+  seededContainerCount,
+  startTestKernel,
+  testConfig,
+  type KernelConfig,
+  type KernelOptions,
+  type KernelServer,
+  type RegisteredRoute,
+  type TestKernel,
+  type TestKernelOptions,
+  type TestPlugin,
+} from './kernel.js';
+export { openTestDatabase, type TestDatabase } from './database.js';
+// Engine peers on loopback that speak the real protocols, for engine adapters and fail-over.
+export { startLibrePeer, type LibrePeer, type LibrePeerOptions } from './peers/libretranslate.js';
+export { startOpenAiPeer, type OpenAiPeer, type OpenAiPeerOptions } from './peers/openai.js';

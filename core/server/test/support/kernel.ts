@@ -1,114 +1,25 @@
-import { constants, createPublicKey, publicEncrypt } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Config } from '../../src/config.js';
-import { hashPassword } from '../../src/access/passwords.js';
-import { createServer, type KernelServer, type ServerOptions } from '../../src/server.js';
-import { openTestDatabase, type TestDatabase } from './test-database.js';
+import { startTestKernel, testConfig as kitTestConfig, type KernelConfig, type KernelOptions, type TestKernel } from '@linguaport/sdk/testing';
 
-/** A whole kernel in-process for tests: its own database, data dir, deployment set and clock. */
+// The kernel's tests start it through the SDK's testing kit, as plugins' tests do; what is here is
+// the kernel's own: its fixture plugins (the default deployment set) and a built dist.
+export { ADMIN_PASSWORD, createUserWithRole, encryptFor, type TestKernel } from '@linguaport/sdk/testing';
 
 export const FIXTURES = join(import.meta.dirname, '..', 'fixtures');
-export const ADMIN_PASSWORD = 'Admin-test-Passw0rd';
+const FIXTURE_REGISTRY = join(FIXTURES, 'registry.json');
 
-export interface TestKernel extends KernelServer {
-  testDb: TestDatabase;
-  config: Config;
-  clock: { now: Date; advance(ms: number): void };
-  logLines: string[];
-  printed: string[];
-  /** Signs in through the real flow (one-time key, RSA-OAEP) and returns the token. */
-  login(username: string, password: string): Promise<string>;
-  /** Calls `method url` with the token in the Jwt header; returns status and parsed body. */
-  call(method: string, url: string, token?: string | null, payload?: unknown): Promise<{ status: number; body: any }>;
-  shutdown(): Promise<void>;
+export function testConfig(dataDir: string, databaseUrl: string | null, overrides: Partial<KernelConfig> = {}): KernelConfig {
+  return kitTestConfig(dataDir, databaseUrl, { registryFile: FIXTURE_REGISTRY, ...overrides });
 }
 
-export function testConfig(dataDir: string, databaseUrl: string | null, overrides: Partial<Config> = {}): Config {
-  return {
-    port: 0,
-    host: '127.0.0.1',
-    dataDir,
-    databaseUrl,
-    distDir: join(dataDir, 'dist'),
-    registryFile: join(FIXTURES, 'registry.json'),
-    adminPassword: ADMIN_PASSWORD,
-    trustProxy: false,
-    logLevel: 'info',
-    rootDir: process.cwd(),
-    ...overrides,
-  };
-}
-
-export function encryptFor(publicKeyBase64: string, plain: string): string {
-  const key = createPublicKey({ key: Buffer.from(publicKeyBase64, 'base64'), format: 'der', type: 'spki' });
-  return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash: 'sha256' }, Buffer.from(plain)).toString('base64');
-}
-
-export async function startKernel(
-  overrides: Partial<Config> = {},
-  options: ServerOptions = {},
+export function startKernel(
+  overrides: Partial<KernelConfig> = {},
+  options: KernelOptions = {},
   /** Runs before the server starts, with its config (to place plugin config files, a dist...). */
-  prepare?: (config: Config) => void,
+  prepare?: (config: KernelConfig) => void,
 ): Promise<TestKernel> {
-  const testDb = await openTestDatabase();
-  const config = testConfig(testDb.dataDir, testDb.databaseUrl, overrides);
-  prepare?.(config);
-  const clock = { now: new Date('2026-03-01T10:00:00Z'), advance(ms: number) { clock.now = new Date(clock.now.getTime() + ms); } };
-  const logLines: string[] = [];
-  const printed: string[] = [];
-  let server: KernelServer;
-  try {
-    server = await createServer(config, {
-      database: testDb.database,
-      now: () => clock.now,
-      logStream: { write: (line) => void logLines.push(line) },
-      print: (line) => void printed.push(line),
-      ...options,
-    });
-  } catch (err) {
-    await testDb.cleanup();
-    throw err;
-  }
-  const call: TestKernel['call'] = async (method, url, token, payload) => {
-    const res = await server.app.inject({ method: method as 'GET', url, headers: token ? { jwt: token } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
-    return { status: res.statusCode, body: String(res.headers['content-type'] ?? '').includes('json') ? res.json() : res.body };
-  };
-  const login: TestKernel['login'] = async (username, password) => {
-    const key = await call('GET', '/api/user/getOnePublicKey');
-    const res = await call('POST', '/api/login', null, { username, password: encryptFor(key.body.data, password), publicKey: key.body.data, symbol: '' });
-    if (res.body.code !== 200) throw new Error(`login of ${username} failed: ${JSON.stringify(res.body)}`);
-    return res.body.data.token;
-  };
-  return {
-    ...server,
-    testDb,
-    config,
-    clock,
-    logLines,
-    printed,
-    login,
-    call,
-    async shutdown() {
-      await server.close();
-      await testDb.cleanup();
-    },
-  };
-}
-
-/** Creates a user in the default department holding one role that grants these permission keys. */
-export async function createUserWithRole(kernel: TestKernel, username: string, password: string, roleName: string, keys: string[]) {
-  const db = kernel.database.db;
-  const department = await db.selectFrom('departments').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
-  const role = await db.insertInto('roles').values({ name: roleName }).returning('id').executeTakeFirstOrThrow();
-  if (keys.length) {
-    const perms = await db.selectFrom('permissions').select('id').where('key', 'in', keys).execute();
-    if (perms.length !== keys.length) throw new Error(`unknown permission keys among ${keys.join(', ')}`);
-    await db.insertInto('role_permissions').values(perms.map((p) => ({ role_id: role.id, permission_id: p.id }))).execute();
-  }
-  const user = await db.insertInto('users').values({ username, real_name: username, password_hash: await hashPassword(password) }).returning('id').executeTakeFirstOrThrow();
-  await db.insertInto('user_department_roles').values({ user_id: user.id, department_id: department.id, role_id: role.id }).execute();
-  return { userId: user.id as number, roleId: role.id as number, departmentId: department.id as number };
+  return startTestKernel({ config: { logLevel: 'info', registryFile: FIXTURE_REGISTRY, ...overrides }, options, prepare });
 }
 
 /** Writes a dist folder like the build's: registry.json, one plugin bundle, the console page. */

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetApiKey } from '../../src/auth/api-keys.js';
 import { loadSecret } from '../../src/auth/secret.js';
 import { ADMIN_PASSWORD, createUserWithRole, FIXTURES, startKernel, type TestKernel } from '../support/kernel.js';
-import { startLibrePeer, type LibrePeer } from '../../../../plugins/engine-libretranslate/test/support/libretranslate-peer.js';
+import { startLibrePeer, type LibrePeer } from '@linguaport/sdk/testing';
 
 // A plugin's pipeline hooks run in every translation of the platform: text translation, the public
 // LibreTranslate-compatible API, and translateSegments (documents, CAT), against a real remote engine

@@ -9,7 +9,7 @@ import { startNodeRuntime, type NodeRuntime } from '../../src/translation/node-r
 import { createTranslationService, type TranslationService, type TranslationServiceOptions } from '../../src/translation/service.js';
 import { pathWithout } from '../support/engine-env.js';
 import { libreTranslateDefinition } from '../../../../plugins/engine-libretranslate/server/adapter.js';
-import { startLibrePeer, type LibrePeer } from '../../../../plugins/engine-libretranslate/test/support/libretranslate-peer.js';
+import { startLibrePeer, type LibrePeer } from '@linguaport/sdk/testing';
 import { createAdapterRegistry } from '../../src/translation/adapters.js';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
 

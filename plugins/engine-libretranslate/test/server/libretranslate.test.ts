@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startLibrePeer, type LibrePeer } from '@linguaport/sdk/testing';
 import { createLibreTranslateAdapter, libreTranslateConfig, libreTranslateDefinition } from '../../server/adapter.js';
 import { fromLibreCode, toLibreCode } from '../../server/codes.js';
-import { startLibrePeer, type LibrePeer } from '../support/libretranslate-peer.js';
 
 let peer: LibrePeer | null = null;
 afterEach(async () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { startOpenAiPeer, type OpenAiPeer } from '@linguaport/sdk/testing';
 import { createOpenAiAdapter } from '../../server/adapter.js';
-import { startOpenAiPeer, type OpenAiPeer } from '../support/openai-peer.js';
 
 let peer: OpenAiPeer | null = null;
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, renameSync, rmSync } fro
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { openPglite } from '../../src/db/pglite.js';
+import { openPglite } from '../../../core/server/src/db/pglite.js';
 
 /**
  * A freshly initialised PGlite costs 5-12 s on these machines (its initdb); a copy of one made
