@@ -87,5 +87,5 @@ describe('the compiled server', () => {
     ].join('\n');
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: tmp, encoding: 'utf8' });
     expect(JSON.parse(out)).toEqual({ setup: 'function', sameApiError: true, sameCodes: true, zod: 'function' });
-  });
+  }, 30_000);
 });
