@@ -198,6 +198,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, tasks, formats, hooks, registerRoute, dropRoutes });
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());
+    rt.holdBack(host.blocked);
     const management = { pluginId: MANAGEMENT_PLUGIN_ID, declaredPermissions: new Set(managementPermissions.map((p) => p.key)) };
     for (const route of managementRoutes({ db, runtime: rt, bus })) registerRoute(route, management);
     registerRoute(reportFailureRoute(db), core);

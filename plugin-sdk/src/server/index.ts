@@ -4,6 +4,7 @@ import type { Observable } from 'rxjs';
 import type { ApiKeyScope } from '../shared/api-keys.js';
 import type { FormatRegistry } from '../shared/file-format.js';
 import type { TaskService } from './tasks.js';
+import type { PluginServices } from './services.js';
 import type { TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationResources } from './pipeline.js';
 import type { EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
 
@@ -232,6 +233,8 @@ export interface ServerPluginContext {
   readonly messages: MessageCenter;
   /** Hooks into every translation (memory matches, terms, QA, write-back): see pipeline.ts for the stages. */
   readonly pipeline: TranslationPipeline;
+  /** Typed services of other plugins, as the manifest's `provides` and `consumes` declare them. */
+  readonly services: PluginServices;
   /** Long work: define a task once, start it, follow and cancel it (see the SDK README). */
   readonly tasks: TaskService;
   /** The file formats the platform reads and writes; a plugin registers its own here. */
@@ -404,3 +407,4 @@ export type {
   TranslationPipeline,
   TranslationResources,
 } from './pipeline.js';
+export { defineService, type PluginServices, type ServiceToken } from './services.js';

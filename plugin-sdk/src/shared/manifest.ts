@@ -110,6 +110,25 @@ export const slotOfferSchema = z
   })
   .strict();
 
+/** A typed service between plugins: `area.thing` (`term.lookup`, `memory.match`). */
+export const serviceNameSchema = z.string().regex(/^[a-z][a-zA-Z0-9-]*\.[a-z][a-zA-Z0-9.-]*$/, 'service names read area.thing');
+
+export const dependencySchema = z
+  .object({
+    id: pluginIdSchema,
+    /** The versions of it this plugin works with (a semver range); any when absent. */
+    version: z.string().min(1).refine(isValidRange, 'version must be a semver range such as ^1.0.0').optional(),
+  })
+  .strict();
+
+export const consumedServiceSchema = z
+  .object({
+    service: serviceNameSchema,
+    /** An optional service may be missing: the plugin starts and works without it. */
+    optional: z.boolean().default(false),
+  })
+  .strict();
+
 export const manifestSchema = z
   .object({
     id: pluginIdSchema,
@@ -134,6 +153,12 @@ export const manifestSchema = z
     console: z.string().default('console/index.tsx'),
     /** The server entry, relative to the plugin folder, when the plugin has a server part. */
     server: z.string().optional(),
+    /** Plugins that must be on (and start first) for this one to start. */
+    dependsOn: z.array(dependencySchema).default([]),
+    /** Typed services this plugin offers other plugins (`ctx.services.provide`). */
+    provides: z.array(serviceNameSchema).default([]),
+    /** Typed services it uses (`ctx.services.use`); their providers start first. */
+    consumes: z.array(consumedServiceSchema).default([]),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -164,6 +189,17 @@ export const manifestSchema = z
       if (c.permission && own?.type !== 'button') {
         ctx.addIssue({ code: 'custom', message: `slot ${c.slot} needs permission ${c.permission}, which is not a button permission of this plugin`, path: ['slots', i, 'permission'] });
       }
+    });
+    m.dependsOn.forEach((d, i) => {
+      if (d.id === m.id) ctx.addIssue({ code: 'custom', message: `plugin ${m.id} depends on itself`, path: ['dependsOn', i, 'id'] });
+      if (m.dependsOn.findIndex((x) => x.id === d.id) !== i) ctx.addIssue({ code: 'custom', message: `dependency ${d.id} is listed twice`, path: ['dependsOn', i, 'id'] });
+    });
+    m.provides.forEach((name, i) => {
+      if (m.provides.indexOf(name) !== i) ctx.addIssue({ code: 'custom', message: `service ${name} is provided twice`, path: ['provides', i] });
+      if (m.consumes.some((c) => c.service === name)) ctx.addIssue({ code: 'custom', message: `service ${name} is both provided and consumed`, path: ['provides', i] });
+    });
+    m.consumes.forEach((c, i) => {
+      if (m.consumes.findIndex((x) => x.service === c.service) !== i) ctx.addIssue({ code: 'custom', message: `service ${c.service} is consumed twice`, path: ['consumes', i, 'service'] });
     });
     const offered = new Set<string>();
     m.offers.forEach((o, i) => {

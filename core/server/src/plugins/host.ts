@@ -11,6 +11,8 @@ import { createFileStorage } from '../storage/files.js';
 import type { RouteOwner } from '../http/app.js';
 import { sdkLogger } from '../http/logger.js';
 import { readDeploymentSet, type DeployedPlugin } from './deployment.js';
+import { createServiceRegistry } from './services.js';
+import { planStart, type BlockedReason } from './start-plan.js';
 
 /**
  * The plugin host: validates every plugin of the deployment set, then for each enabled plugin
@@ -43,6 +45,8 @@ export interface PluginHostDeps {
 export interface PluginHost {
   plugins: DeployedPlugin[];
   enabledIds: ReadonlySet<string>;
+  /** Enabled plugins held back at start, with the reason (a dependency or a service missing, a cycle). */
+  blocked: ReadonlyMap<string, BlockedReason>;
   /** Starts one more server part after start-up (an uploaded package published while running). */
   start(plugin: DeployedPlugin): Promise<void>;
   /** Stops a server part started with `start`: its onClose callbacks run and its routes go. */
@@ -94,7 +98,11 @@ async function importServerPart(plugin: DeployedPlugin): Promise<ServerPlugin> {
 
 export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
   const plugins = deps.plugins ?? readDeploymentSet(deps.config.registryFile);
-  const enabled = plugins.filter((p) => p.enabled);
+  // Dependencies and service providers start first; a plugin whose needs are not met is held back with the reason.
+  const plan = planStart(plugins.filter((p) => p.enabled));
+  for (const [id, why] of plan.blocked) deps.logger.warn(`plugin ${id} not started: ${why['en-US']}`);
+  const enabled = plan.order;
+  const services = createServiceRegistry();
   const closers: { pluginId: string; fn: () => Promise<void> | void }[] = [];
 
   async function runClosers(list: typeof closers) {
@@ -123,6 +131,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       engines: deps.engines.forPlugin?.(plugin.id) ?? deps.engines,
       settings: deps.settings,
       messages: deps.messages,
+      services: services.forPlugin(plugin),
       tasks: deps.tasks.forPlugin(plugin.id),
       formats: deps.formats.forPlugin(plugin.id),
       pipeline: deps.hooks.forPlugin(plugin.id),
@@ -140,12 +149,14 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
   return {
     plugins,
     enabledIds: new Set(enabled.map((p) => p.id)),
+    blocked: plan.blocked,
     start,
     async stop(pluginId) {
       deps.dropRoutes?.(pluginId);
       const mine = closers.filter((c) => c.pluginId === pluginId);
       for (const c of mine) closers.splice(closers.indexOf(c), 1);
       await runClosers(mine);
+      services.dropOwner(pluginId);
       deps.tasks.forget(pluginId);
       deps.formats.dropOwner(pluginId);
       deps.hooks.dropOwner(pluginId);

@@ -2,7 +2,7 @@ import { createReadStream, existsSync, readdirSync, readFileSync, rmSync } from 
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, requestLocale, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
 import { keyIdOf, PACKAGE_LIMITS, PackageError, publicKeyFromPem } from '@linguaport/sdk/package';
 import { Codes, pluginIdSchema, type ManifestPermission } from '@linguaport/sdk/shared';
 import { installPackage } from './install.js';
@@ -63,12 +63,18 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     return new Map(rows.map((r) => [`${r.plugin_id}@${r.version}`, { reports: Number(r.reports), users: Number(r.users) }]));
   }
 
-  function describe(row: PluginStateRow, stats: Map<string, { reports: number; users: number }>) {
+  function describe(row: PluginStateRow, stats: Map<string, { reports: number; users: number }>, locale: 'zh-CN' | 'en-US' = 'en-US') {
     const builtin = runtime.builtin(row.id);
     let manifest = builtin?.manifest;
     let logo: string | null = null;
     let serverPart: string | null = builtin?.manifest.server ? 'running' : null;
     let serverError: string | null = null;
+    // A built-in held back at start (what it needs is missing) shows as failed, with the reason.
+    const held = row.source === 'builtin' ? runtime.heldBack(row.id) : null;
+    if (held) {
+      serverPart = 'failed';
+      serverError = held[locale];
+    }
     if (row.source === 'package') {
       const v = runtime.installedVersion(row.id, row.current_version);
       manifest = v.plugin.manifest;
@@ -116,13 +122,13 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     access: { permission: 'plugIn:view' },
     summary: 'List plugins',
     schema: { query: z.object({ name: z.string().optional(), source: z.enum(['builtin', 'package']).optional(), page: z.coerce.number().int().positive().default(1), size: z.coerce.number().int().positive().max(200).default(20) }) },
-    async handler({ query }) {
+    async handler({ query, headers }) {
       const stats = await failureStats();
       const q = query.name?.toLowerCase();
       const rows = runtime
         .allRows()
         .filter((r) => !query.source || r.source === query.source)
-        .map((r) => describe(r, stats))
+        .map((r) => describe(r, stats, requestLocale(headers)))
         .filter((d) => !q || d.id.includes(q) || Object.values(d.name).some((n) => n.toLowerCase().includes(q)))
         .sort((a, b) => (a.source === b.source ? a.id.localeCompare(b.id) : a.source === 'package' ? -1 : 1));
       return { total: rows.length, list: rows.slice((query.page - 1) * query.size, query.page * query.size) };
@@ -184,10 +190,10 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     module: 'plugIn',
     summary: value ? 'Publish a plugin' : 'Unpublish a plugin',
     schema: { params: idParams },
-    async handler({ params }) {
+    async handler({ params, headers }) {
       packageOr400(params.id);
       await setRow(params.id, { published: value }, value ? 'published' : 'unpublished');
-      return describe(rowOr404(params.id), await failureStats());
+      return describe(rowOr404(params.id), await failureStats(), requestLocale(headers));
     },
   });
 

@@ -174,7 +174,16 @@ export class PluginRuntime {
 
   private isLive(row: PluginStateRow): boolean {
     if (!row.enabled) return false;
-    return row.source === 'builtin' ? this.isDeployed(row.id) : row.published;
+    return row.source === 'builtin' ? this.isDeployed(row.id) && !this.held.has(row.id) : row.published;
+  }
+
+  /** Built-ins the host held back at start (a dependency or a service missing): off, with the reason. */
+  private held = new Map<string, { 'zh-CN': string; 'en-US': string }>();
+  holdBack(reasons: ReadonlyMap<string, { 'zh-CN': string; 'en-US': string }>): void {
+    this.held = new Map(reasons);
+  }
+  heldBack(id: string): { 'zh-CN': string; 'en-US': string } | null {
+    return this.held.get(id) ?? null;
   }
 
   /** For the route layer: unknown owners (the kernel itself) are always on. */
