@@ -1,4 +1,4 @@
-/** Shapes of the /api/plugIn answers (core/server/src/plugins/management-routes.ts). */
+/** Shapes of the /api/plugIn answers, which the kernel serves under this plugin's id (see README.md). */
 export interface PluginRow {
   id: string;
   name: Record<'zh-CN' | 'en-US', string>;

@@ -1,21 +1,15 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toOpenApiPath } from '../../../../core/server/src/http/openapi.js';
-import { ADMIN_PASSWORD, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // The document generated from the real kernel with a few product plugins loaded.
 
-const PLUGINS = join(import.meta.dirname, '..', '..', '..');
+// fastify's `:id` is OpenAPI's `{id}`.
+const openApiPath = (url: string) => url.replace(/^\/api/, '').replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 let kernel: TestKernel;
 let doc: any;
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    const plugins = ['api-docs', 'domain', 'feedback', 'dictionary'].map((id) => ({ id, path: join(PLUGINS, id), enabled: true }));
-    writeFileSync(config.registryFile, JSON.stringify({ plugins }));
-  });
+  kernel = await startTestKernel({ plugins: ['api-docs', 'domain', 'feedback', 'dictionary'] });
   const admin = await kernel.login('admin', ADMIN_PASSWORD);
   const res = await kernel.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { jwt: admin } });
   expect(res.statusCode).toBe(200);
@@ -35,7 +29,7 @@ describe('GET /api/openapi.json', () => {
   });
 
   it('describes every registered route, kernel and plugins alike', () => {
-    const missing = kernel.routes.filter((r) => !doc.paths[toOpenApiPath(r.url.replace(/^\/api/, ''))]?.[r.method.toLowerCase()]).map((r) => `${r.method} ${r.url}`);
+    const missing = kernel.routes.filter((r) => !doc.paths[openApiPath(r.url)]?.[r.method.toLowerCase()]).map((r) => `${r.method} ${r.url}`);
     expect(missing).toEqual([]);
     expect(kernel.routes.length).toBeGreaterThan(40);
   });

@@ -1,21 +1,15 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // The api-manager plugin loaded by the real kernel; resets go through the kernel's own route.
 
-const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 let kernel: TestKernel;
 let admin: string;
 let plain: string;
 let plainId: number;
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(config.registryFile, JSON.stringify({ plugins: [{ id: 'api-manager', path: PLUGIN_DIR, enabled: true }] }));
-  });
+  kernel = await startTestKernel({ plugins: ['api-manager'] });
   admin = await kernel.login('admin', ADMIN_PASSWORD);
   plainId = (await createUserWithRole(kernel, 'plain', 'Plain-Passw0rd', 'plain-role', [])).userId;
   plain = await kernel.login('plain', 'Plain-Passw0rd');

@@ -1,11 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // The department plugin loaded by the real kernel; calls through app.inject.
 
-const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 let kernel: TestKernel;
 let admin: string;
 let plain: string;
@@ -14,10 +11,7 @@ const db = () => kernel.database.db;
 const rows = () => db().selectFrom('departments').selectAll().orderBy('id').execute();
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(config.registryFile, JSON.stringify({ plugins: [{ id: 'department', path: PLUGIN_DIR, enabled: true }] }));
-  });
+  kernel = await startTestKernel({ plugins: ['department'] });
   admin = await kernel.login('admin', ADMIN_PASSWORD);
   await createUserWithRole(kernel, 'plain', 'Plain-Passw0rd', 'plain-role', []);
   plain = await kernel.login('plain', 'Plain-Passw0rd');

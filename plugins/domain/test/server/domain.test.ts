@@ -1,10 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
-const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 let kernel: TestKernel;
 let admin: string;
 let plain: string;
@@ -12,10 +9,7 @@ let plain: string;
 const codes = async (url = '/api/domain/list') => (await kernel.call('GET', url, plain)).body.data.map((d: { code: string }) => d.code) as string[];
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(config.registryFile, JSON.stringify({ plugins: [{ id: 'domain', path: PLUGIN_DIR, enabled: true }] }));
-  });
+  kernel = await startTestKernel({ plugins: ['domain'] });
   admin = await kernel.login('admin', ADMIN_PASSWORD);
   await createUserWithRole(kernel, 'reader', 'Reader-Passw0rd', 'reader', []);
   plain = await kernel.login('reader', 'Reader-Passw0rd');

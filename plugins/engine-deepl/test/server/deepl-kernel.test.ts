@@ -1,27 +1,18 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-// Until @linguaport/sdk/testing has a kernel of its own, the kernel's test support starts one.
-import { ADMIN_PASSWORD, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 import { startDeeplPeer, type DeeplPeer } from '../support/deepl-peer.js';
 
 // DeepL nodes inside a real kernel: the plugin registers its adapter, the engine-management area
 // offers its kind and fields, stores the key sealed, and the kernel routes and fails over by the
 // adapter's classification (a used-up quota fails the node; a bad request fails the request alone).
 
-const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
-const PLUGINS = ['service', 'trans-text', 'engine-deepl'];
 let k: TestKernel;
 let admin: string;
 let peers: DeeplPeer[] = [];
 
 beforeAll(async () => {
   peers = [await startDeeplPeer({ apiKey: 'key-a' }), await startDeeplPeer({ apiKey: 'key-b' })];
-  k = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    const registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(registryFile, JSON.stringify({ plugins: PLUGINS.map((id) => ({ id, path: join(ROOT, 'plugins', id), enabled: true })) }));
-    config.registryFile = registryFile;
-  });
+  k = await startTestKernel({ plugins: ['service', 'trans-text', 'engine-deepl'] });
   admin = await k.login('admin', ADMIN_PASSWORD);
   // Only the DeepL nodes: the seeded Apertium node is not started.
   const seeded = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);

@@ -1,10 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
-const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 let kernel: TestKernel;
 let admin: string;
@@ -32,10 +29,7 @@ async function postMultipart(token: string, fields: Record<string, string>, file
 }
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(config.registryFile, JSON.stringify({ plugins: [{ id: 'feedback', path: PLUGIN_DIR, enabled: true }] }));
-  });
+  kernel = await startTestKernel({ plugins: ['feedback'] });
   await kernel.app.listen({ port: 0, host: '127.0.0.1' });
   wsBase = `ws://127.0.0.1:${(kernel.app.server.address() as { port: number }).port}/api/ws`;
   admin = await kernel.login('admin', ADMIN_PASSWORD);

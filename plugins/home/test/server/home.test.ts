@@ -1,11 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 import { groupProcesses, parseDiskstats, parseMeminfo, parseNvidiaSmi, parsePidStat, parseProcStat, summarizeGroups } from '../../server/metrics.js';
 
-const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 let kernel: TestKernel;
 let admin: string;
 let plain: { userId: number };
@@ -13,10 +10,7 @@ let plainToken: string;
 let wsBase: string;
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(config.registryFile, JSON.stringify({ plugins: [{ id: 'home', path: PLUGIN_DIR, enabled: true }] }));
-  });
+  kernel = await startTestKernel({ plugins: ['home'] });
   await kernel.app.listen({ port: 0, host: '127.0.0.1' });
   wsBase = `ws://127.0.0.1:${(kernel.app.server.address() as { port: number }).port}/api/ws`;
   admin = await kernel.login('admin', ADMIN_PASSWORD);

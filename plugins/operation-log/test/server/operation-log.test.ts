@@ -1,12 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // The operation-log plugin loaded by the real kernel; the kernel writes the log, the plugin reads it.
 
-const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 let kernel: TestKernel;
 let admin: string;
 let plain: string;
@@ -17,10 +14,7 @@ const entry = (module: string, operator: string, at: string, outcome: 'success' 
 });
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(config.registryFile, JSON.stringify({ plugins: [{ id: 'operation-log', path: PLUGIN_DIR, enabled: true }] }));
-  });
+  kernel = await startTestKernel({ plugins: ['operation-log'] });
   admin = await kernel.login('admin', ADMIN_PASSWORD);
   await createUserWithRole(kernel, 'plain', 'Plain-Passw0rd', 'plain-role', []);
   plain = await kernel.login('plain', 'Plain-Passw0rd');

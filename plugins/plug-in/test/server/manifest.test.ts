@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseManifest } from '@linguaport/sdk/shared';
-import { managementPermissions } from '../../../../core/server/src/plugins/management-routes.js';
+import { startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 import { NS } from '../../console/ns.js';
 
 // The management API is served by the kernel under this plugin's id; the keys it checks must be
@@ -10,8 +10,21 @@ import { NS } from '../../console/ns.js';
 describe('plug-in manifest', () => {
   const manifest = parseManifest(JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', 'plugin.json'), 'utf8')));
 
-  it('declares exactly the permission keys the kernel routes check, under /plugIn', () => {
-    expect(manifest.permissions).toEqual(managementPermissions);
+  describe('in a kernel', () => {
+    let kernel: TestKernel;
+    beforeAll(async () => {
+      kernel = await startTestKernel({ plugins: ['plug-in'] });
+    });
+    afterAll(async () => {
+      await kernel?.shutdown();
+    });
+
+    it('declares exactly the permission keys the kernel routes check, under /plugIn', () => {
+      const keysOf = (access: (typeof kernel.routes)[number]['access']) => (typeof access !== 'object' ? [] : 'permission' in access ? [access.permission] : access.anyPermission);
+      const checked = new Set(kernel.routes.filter((r) => r.pluginId === 'plug-in').flatMap((r) => keysOf(r.access)));
+      expect([...checked].sort()).toEqual(manifest.permissions.map((p) => p.key).sort());
+      expect(manifest.permissions.every((p) => p.menu === '/plugIn')).toBe(true);
+    });
   });
 
   it('reads its texts from its own namespace (not the plugin id, which differs)', () => {

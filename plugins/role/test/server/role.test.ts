@@ -1,11 +1,8 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // The role plugin loaded by the real kernel; calls through app.inject.
 
-const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 let kernel: TestKernel;
 let admin: string;
 let plain: string;
@@ -13,10 +10,7 @@ const db = () => kernel.database.db;
 const roleNames = async () => (await db().selectFrom('roles').select('name').orderBy('id').execute()).map((r) => r.name);
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(config.registryFile, JSON.stringify({ plugins: [{ id: 'role', path: PLUGIN_DIR, enabled: true }] }));
-  });
+  kernel = await startTestKernel({ plugins: ['role'] });
   admin = await kernel.login('admin', ADMIN_PASSWORD);
   await createUserWithRole(kernel, 'plain', 'Plain-Passw0rd', 'plain-role', []);
   plain = await kernel.login('plain', 'Plain-Passw0rd');

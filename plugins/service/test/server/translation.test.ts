@@ -1,20 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { resetApiKey } from '../../../../core/server/src/auth/api-keys.js';
-import { seededContainerCount } from '../../../../core/server/src/translation/migrations.js';
-import { loadSecret } from '../../../../core/server/src/auth/secret.js';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
-import { startLibrePeer, type LibrePeer } from '../../../engine-libretranslate/test/support/libretranslate-peer.js';
+import { ADMIN_PASSWORD, createUserWithRole, issueApiKey, seededContainerCount, startLibrePeer, startTestKernel, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
 
 // The translation service end to end inside one kernel: the seeded Apertium engine (real APy),
 // the engine-management routes, text translation, the tools, usage records and the
 // LibreTranslate-compatible API, all with the product plugins loaded by the real host.
 
 const ROOT = join(import.meta.dirname, '..', '..', '..', '..');
-const PLUGINS = ['service', 'trans-text', 'text-tools', 'trans-records', 'engine-libretranslate'];
 const SENTENCE = 'The cat is sleeping on the red sofa.';
 
 let k: TestKernel;
@@ -38,14 +33,10 @@ async function setCaps(values: Record<string, string>) {
 }
 
 beforeAll(async () => {
-  k = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    const registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(registryFile, JSON.stringify({ plugins: PLUGINS.map((id) => ({ id, path: join(ROOT, 'plugins', id), enabled: true })) }));
-    config.registryFile = registryFile;
-  });
+  k = await startTestKernel({ plugins: ['service', 'trans-text', 'text-tools', 'trans-records', 'engine-libretranslate'] });
   admin = await k.login('admin', ADMIN_PASSWORD);
   const u = await createUserWithRole(k, 'translator', 'Transl-Passw0rd!', 'translators', ['transText:use', 'textTools:use']);
-  const apiKey = (await resetApiKey(k.database.db, loadSecret(k.config.dataDir), u.userId, new Date()))!;
+  const apiKey = await issueApiKey(k, u.userId);
   user = { userId: u.userId, token: await k.login('translator', 'Transl-Passw0rd!'), apiKey };
   const engines = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
   nodeId = engines.body.data.list[0].nodeIds[0];
@@ -134,12 +125,11 @@ describe('translation service', () => {
 
   it('stops a reset key, a disabled user and a deleted user on the very next request, and takes a new key at once', async () => {
     const u = await createUserWithRole(k, 'lt-revoke', 'Revoke-Passw0rd!', 'lt-revokers', ['transText:use']);
-    const secret = loadSecret(k.config.dataDir);
-    const first = (await resetApiKey(k.database.db, secret, u.userId, new Date()))!;
+    const first = await issueApiKey(k, u.userId);
     const detect = (key: string) => lt('/detect', { q: SENTENCE, api_key: key });
     expect((await detect(first)).status).toBe(200);
     // Reset (a day later, past the 24-hour limit): the old key is refused even while its caller is cached.
-    const second = (await resetApiKey(k.database.db, secret, u.userId, new Date(Date.now() + 25 * 3_600_000)))!;
+    const second = await issueApiKey(k, u.userId, new Date(Date.now() + 25 * 3_600_000));
     expect(second).not.toBe(first);
     expect(await detect(first)).toEqual({ status: 403, body: { error: 'Invalid API key' } });
     expect((await detect(second)).status).toBe(200);

@@ -1,13 +1,10 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // A user administrator past the route gate: it grants only what it holds itself, changes no one
 // above it, sets another user's password only with user:password, and the guest sees no one.
 
-const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 let kernel: TestKernel;
 let admin: string;
 let userAdmin: string;
@@ -30,10 +27,7 @@ const userCount = async () => Number((await db().selectFrom('users').select((eb)
 const rolesOf = async (userId: number) => (await db().selectFrom('user_department_roles').select('role_id').where('user_id', '=', userId).orderBy('role_id').execute()).map((r) => Number(r.role_id));
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(config.registryFile, JSON.stringify({ plugins: [{ id: 'user', path: PLUGIN_DIR, enabled: true }] }));
-  });
+  kernel = await startTestKernel({ plugins: ['user'] });
   admin = await kernel.login('admin', ADMIN_PASSWORD);
   const made = await createUserWithRole(kernel, 'useradmin', 'Useradmin-pass-1', 'User administrator', USER_ADMIN_KEYS);
   userAdminRole = made.roleId;

@@ -1,12 +1,9 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as XLSX from '@e965/xlsx';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from '../../../../core/server/test/support/kernel.js';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // The user plugin loaded by the real kernel (PGlite, or PostgreSQL with DATABASE_URL); calls through app.inject.
 
-const PLUGIN_DIR = join(import.meta.dirname, '..', '..');
 let kernel: TestKernel;
 let admin: string;
 let plain: string;
@@ -54,10 +51,7 @@ function xls(rows: unknown[][], bookType: XLSX.BookType = 'biff8'): Buffer {
 }
 
 beforeAll(async () => {
-  kernel = await startKernel({ logLevel: 'warn' }, {}, (config) => {
-    config.registryFile = join(config.dataDir, 'registry.json');
-    writeFileSync(config.registryFile, JSON.stringify({ plugins: [{ id: 'user', path: PLUGIN_DIR, enabled: true }] }));
-  });
+  kernel = await startTestKernel({ plugins: ['user'] });
   admin = await kernel.login('admin', ADMIN_PASSWORD);
   await createUserWithRole(kernel, 'plain', 'Plain-Passw0rd', 'plain', []);
   plain = await kernel.login('plain', 'Plain-Passw0rd');
