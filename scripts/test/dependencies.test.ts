@@ -1,16 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { join, relative } from 'node:path';
-import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { codeFiles, importSpecifiers } from './support/imports.js';
 
 // Every package the code imports is declared (root package.json, or a workspace's), and every
 // declared package is imported somewhere, or named below with the reason it is not.
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const SOURCES = ['core', 'plugin-sdk', 'plugins', 'scripts', 'tests'];
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', 'test-results', 'data']);
-const CODE = /\.[cm]?[jt]sx?$/;
 
 /** Declared and never imported, on purpose. */
 const NOT_IMPORTED: Record<string, string> = {
@@ -23,16 +21,7 @@ const NOT_IMPORTED: Record<string, string> = {
 const readJson = (file: string) => JSON.parse(readFileSync(file, 'utf8'));
 
 function sourceFiles(): string[] {
-  const out: string[] = [];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(dir, { withFileTypes: true })) {
-      if (e.isDirectory()) {
-        if (!SKIP_DIRS.has(e.name) && !e.name.startsWith('.')) walk(join(dir, e.name));
-      } else if (CODE.test(e.name)) out.push(join(dir, e.name));
-    }
-  };
-  for (const top of SOURCES) walk(join(ROOT, top));
-  return out;
+  return SOURCES.flatMap((top) => codeFiles(join(ROOT, top)));
 }
 
 /** The package a specifier names (`@scope/name/deep` -> `@scope/name`), or null for files, Node's modules and virtual modules. */
@@ -44,10 +33,7 @@ export function packageOf(spec: string): string | null {
 
 /** Specifiers a file imports: import/export from, import(), require(), require.resolve(), createRequire(...)(), reference types. */
 export function importsOf(text: string): string[] {
-  const info = ts.preProcessFile(text, true, true);
-  const specs = [...info.importedFiles, ...info.typeReferenceDirectives].map((f) => f.fileName);
-  for (const [, , spec] of text.matchAll(/(?:require\.resolve|createRequire\([^)]*\))\(\s*(['"])([^'"\s]+)\1/g)) specs.push(spec);
-  return specs;
+  return importSpecifiers(text).map((i) => i.spec);
 }
 
 function workspaces(): { dir: string; json: Record<string, any> }[] {
