@@ -1,26 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { TaskState } from '../shared/states.js';
+import type { TaskInfo } from '../shared/tasks.js';
 import { task as taskMachine } from '../shared/states.js';
 import { canTake } from '../shared/state-machine.js';
 import { usePlatform, type ApiErrorInfo, type BusEvent } from './index.js';
 
 /** A task as the kernel's `/tasks` calls and `task.changed` events describe it. */
-export interface TaskView<O = unknown> {
-  id: string;
-  pluginId: string;
-  name: string;
-  title: string | null;
-  state: TaskState;
-  priority: number;
-  ownerId: number | null;
-  progress: { done: number; total: number; message?: string };
-  attempt: number;
-  output: O | null;
-  error: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+export type TaskView<O = unknown> = TaskInfo<O>;
 
 export const TASK_CHANGED = 'task.changed';
 

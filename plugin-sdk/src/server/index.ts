@@ -5,7 +5,7 @@ import type { ApiKeyScope } from '../shared/api-keys.js';
 import type { FormatRegistry } from '../shared/file-format.js';
 import type { TaskService } from './tasks.js';
 import type { PluginServices } from './services.js';
-import type { TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationResources } from './pipeline.js';
+import type { TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationRequestBase } from './pipeline.js';
 import type { EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
 
 /**
@@ -271,19 +271,8 @@ export interface DetectedLanguage {
 /** Which way a translation came in; usage records count characters per channel. */
 export type TranslationChannel = 'text' | 'api' | 'document';
 
-export interface EngineTranslateRequest {
+export interface EngineTranslateRequest extends TranslationRequestBase {
   text: string;
-  /** A platform code, or `auto` to detect it. */
-  source: string;
-  target: string;
-  format?: 'text' | 'html';
-  domain?: string;
-  /** The user the characters are counted for. */
-  callerId: number;
-  channel: TranslationChannel;
-  /** Term bases, memories... by the key of the area that owns them; read by that area's pipeline hooks. */
-  resources?: TranslationResources;
-  signal?: AbortSignal;
 }
 
 export interface EngineTranslateResult {
@@ -405,6 +394,7 @@ export type {
   TranslateSegmentsRequest,
   TranslateSegmentsResult,
   TranslationPipeline,
+  TranslationRequestBase,
   TranslationResources,
 } from './pipeline.js';
 export { defineService, type PluginServices, type ServiceToken } from './services.js';

@@ -75,18 +75,24 @@ export interface TranslateHook {
   afterTranslation?(segments: readonly Readonly<Required<PipelineSegment>>[], ctx: PipelineContext): void | Promise<void>;
 }
 
-/** Units in, units out: what documents and CAT translate with (text is one case of it). */
-export interface TranslateSegmentsRequest {
-  segments: { id: string; source: string }[];
-  /** A platform code, or `auto` (detected from the segments' text). */
+/** What every translation request says besides its text: languages, format, who asks, with what. */
+export interface TranslationRequestBase {
+  /** A platform code, or `auto` to detect it. */
   source: string;
   target: string;
   format?: 'text' | 'html';
   domain?: string;
+  /** The user the characters are counted for. */
   callerId: number;
   channel: TranslationChannel;
+  /** Term bases, memories... by the key of the area that owns them; read by that area's pipeline hooks. */
   resources?: TranslationResources;
   signal?: AbortSignal;
+}
+
+/** Units in, units out: what documents and CAT translate with (text is one case of it). `auto` detects from the segments' text. */
+export interface TranslateSegmentsRequest extends TranslationRequestBase {
+  segments: { id: string; source: string }[];
 }
 
 export interface TranslateSegmentsResult {

@@ -1,5 +1,7 @@
 import type { ZodType } from 'zod';
-import type { TaskState } from '../shared/states.js';
+import type { TaskInfo, TaskProgress } from '../shared/tasks.js';
+
+export type { TaskInfo, TaskProgress } from '../shared/tasks.js';
 
 /**
  * Long work (a file to translate, an import, OCR, training) as a task: defined once by its plugin,
@@ -20,12 +22,6 @@ export interface TaskDefinition<I = unknown, O = unknown> {
   retryLimit?: number;
 }
 
-export interface TaskProgress {
-  done: number;
-  total: number;
-  message?: string;
-}
-
 export interface TaskRunContext<I = unknown> {
   taskId: string;
   input: I;
@@ -41,23 +37,6 @@ export interface TaskRunContext<I = unknown> {
   progress(progress: TaskProgress): Promise<void>;
   /** Saves where the work stands, durably, before it returns: a later run starts from here. */
   checkpoint(state: unknown, progress?: TaskProgress): Promise<void>;
-}
-
-export interface TaskInfo<O = unknown> {
-  id: string;
-  pluginId: string;
-  name: string;
-  title: string | null;
-  state: TaskState;
-  priority: number;
-  ownerId: number | null;
-  progress: TaskProgress;
-  attempt: number;
-  output: O | null;
-  error: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
 }
 
 export interface TaskStartOptions {

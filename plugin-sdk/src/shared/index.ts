@@ -12,3 +12,4 @@ export { z } from 'zod';
 export * from './state-machine.js';
 export * from './states.js';
 export * from './file-format.js';
+export type { TaskInfo, TaskProgress } from './tasks.js';

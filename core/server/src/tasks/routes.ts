@@ -12,8 +12,12 @@ import { presentTask, type KernelTaskService } from './service.js';
 export function taskRoutes(database: Database, tasks: KernelTaskService): RouteDefinition[] {
   const db = database.db;
   const taskId = z.object({ id: z.string().uuid() });
-  const mine = (caller: Caller | null, ownerId: number | null) => !!caller && (caller.isSuperAdmin || ownerId === caller.userId);
-  const notFound = (headers: Record<string, string | string[] | undefined>) => new ApiError(Codes.NOT_FOUND, say(headers, '任务不存在', 'The task does not exist'));
+  /** The caller's task (a super administrator's: anyone's), or 404 as for a task that does not exist. */
+  async function ownTask(caller: Caller | null, id: string, headers: Record<string, string | string[] | undefined>) {
+    const info = await tasks.get(id);
+    if (!info || !caller || !(caller.isSuperAdmin || info.ownerId === caller.userId)) throw new ApiError(Codes.NOT_FOUND, say(headers, '任务不存在', 'The task does not exist'));
+    return info;
+  }
 
   return [
     {
@@ -50,11 +54,7 @@ export function taskRoutes(database: Database, tasks: KernelTaskService): RouteD
       access: 'signed-in',
       summary: 'Get a task',
       schema: { params: taskId },
-      async handler({ caller, params, headers }) {
-        const info = await tasks.get(params.id);
-        if (!info || !mine(caller, info.ownerId)) throw notFound(headers);
-        return info;
-      },
+      handler: ({ caller, params, headers }) => ownTask(caller, params.id, headers),
     },
     {
       method: 'POST',
@@ -63,8 +63,7 @@ export function taskRoutes(database: Database, tasks: KernelTaskService): RouteD
       summary: 'Cancel a task',
       schema: { params: taskId },
       async handler({ caller, params, headers }) {
-        const info = await tasks.get(params.id);
-        if (!info || !mine(caller, info.ownerId)) throw notFound(headers);
+        const info = await ownTask(caller, params.id, headers);
         if (info.state !== 'queued' && info.state !== 'running') {
           throw new ApiError(Codes.BAD_REQUEST, say(headers, '只能取消排队中或运行中的任务', 'Only a queued or running task can be cancelled'));
         }
