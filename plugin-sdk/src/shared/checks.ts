@@ -30,6 +30,11 @@ export type ValidationKey = (typeof ValidationKeys)[keyof typeof ValidationKeys]
 
 /** Maximum number of decimals the non-negative number check accepts. */
 export const MAX_DECIMALS = 5;
+
+/** Characters one text translation may carry, unless the system configuration says otherwise (TEXT_TRANSLATION_CAP). */
+export const DEFAULT_TEXT_TRANSLATION_CAP = 5000;
+/** Characters a user may send through the public API in a day, unless configured (API_TRANSLATION_CAP). */
+export const DEFAULT_API_TRANSLATION_CAP = 100_000;
 /** User/account name length in characters (spec 02 section 9). */
 export const USER_NAME_MIN = 2;
 export const USER_NAME_MAX = 255;

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, Intent, Tag, TextArea, Tooltip } from '@blueprintjs/core';
 import { definePlugin, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 
 interface EngineLanguage {
   code: string;
@@ -88,7 +89,7 @@ function TransText() {
   const allTargets = useMemo(() => [...new Set((setup?.languages ?? []).flatMap((l) => l.targets))].sort(), [setup]);
   const targets = source === AUTO ? allTargets : (setup?.languages.find((l) => l.code === source)?.targets ?? []);
   const chars = countChars(text);
-  const cap = setup?.cap ?? 5000;
+  const cap = setup?.cap ?? DEFAULT_TEXT_TRANSLATION_CAP;
   const overCap = chars > cap;
   const effectiveSource = source === AUTO ? result?.detected?.language : source;
   // Swap needs a known source and an engine for the reverse direction; never while detecting.

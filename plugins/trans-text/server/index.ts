@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError, defineServerPlugin } from '@linguaport/sdk/server';
-import { idSchema } from '@linguaport/sdk/shared';
+import { DEFAULT_TEXT_TRANSLATION_CAP, idSchema } from '@linguaport/sdk/shared';
 
 /**
  * Text translation (/transText): the console's translate call goes through `ctx.engines`, the
@@ -27,7 +27,7 @@ export default defineServerPlugin({
           ctx.settings.get('DEFAULT_TARGET_LANGUAGE'),
           ctx.settings.get('TEXT_TRANSLATION_CAP'),
         ]);
-        return { languages, defaultSource, defaultTarget, cap: Number(cap) > 0 ? Number(cap) : 5000 };
+        return { languages, defaultSource, defaultTarget, cap: Number(cap) > 0 ? Number(cap) : DEFAULT_TEXT_TRANSLATION_CAP };
       },
     });
 

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Migration } from '@linguaport/sdk/server';
+import { DEFAULT_API_TRANSLATION_CAP, DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 
 /** System configuration entries, messages and the operation log, module `core.system`. */
 
@@ -48,8 +49,8 @@ export const CONFIG_SEEDS: ConfigSeed[] = [
   { key: 'ENGINE_EXPIRY_NOTICE', value: '1', zh: '引擎到期提醒', en: 'Engine expiry notice', group: 'switch', type: 'flag' },
   { key: 'PASSWORD_MAX_AGE_DAYS', value: '90', zh: '密码有效天数（0 为不限）', en: 'Password maximum age in days (0: none)', group: 'account', type: 'integer' },
   { key: 'DEFAULT_PASSWORD', value: 'Linguaport@123', zh: '导入用户的默认密码', en: 'Default password of imported users', group: 'account', type: 'secret' },
-  { key: 'TEXT_TRANSLATION_CAP', value: '5000', zh: '文本翻译字符上限', en: 'Text translation character cap', group: 'translation', type: 'integer' },
-  { key: 'API_TRANSLATION_CAP', value: '100000', zh: '接口翻译字符上限', en: 'API translation character cap', group: 'translation', type: 'integer' },
+  { key: 'TEXT_TRANSLATION_CAP', value: String(DEFAULT_TEXT_TRANSLATION_CAP), zh: '文本翻译字符上限', en: 'Text translation character cap', group: 'translation', type: 'integer' },
+  { key: 'API_TRANSLATION_CAP', value: String(DEFAULT_API_TRANSLATION_CAP), zh: '接口翻译字符上限', en: 'API translation character cap', group: 'translation', type: 'integer' },
   { key: 'FILE_COUNT_LIMIT', value: '10', zh: '单次文件数量上限', en: 'Files per upload', group: 'translation', type: 'integer' },
   { key: 'FILE_SIZE_LIMIT_MB', value: '20', zh: '单个文件大小上限（MB）', en: 'File size limit (MB)', group: 'translation', type: 'integer' },
   { key: 'QUEUE_LIMIT', value: '100', zh: '排队任务上限', en: 'Queue limit', group: 'translation', type: 'integer' },

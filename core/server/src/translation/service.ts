@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { DEFAULT_API_TRANSLATION_CAP, DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 import {
   ApiError,
   type DetectedLanguage,
@@ -432,10 +433,10 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   /** Checks the caps of the channel for `characters` more; throws 400/429 with the reason. */
   async function checkCaps(callerId: number, channel: EngineTranslateRequest['channel'], characters: number): Promise<void> {
     if (channel === 'text') {
-      const cap = await readNumberSetting(options.readSetting, 'TEXT_TRANSLATION_CAP', 5000);
+      const cap = await readNumberSetting(options.readSetting, 'TEXT_TRANSLATION_CAP', DEFAULT_TEXT_TRANSLATION_CAP);
       if (characters > cap) throw new ApiError(400, `The text has ${characters} characters; the cap for text translation is ${cap}`);
     } else if (channel === 'api') {
-      const cap = await readNumberSetting(options.readSetting, 'API_TRANSLATION_CAP', 100_000);
+      const cap = await readNumberSetting(options.readSetting, 'API_TRANSLATION_CAP', DEFAULT_API_TRANSLATION_CAP);
       const used = await usage.today(callerId, 'api', now());
       if (used + characters > cap) throw new ApiError(429, `API character cap reached: ${used} of ${cap} characters used today, this request has ${characters}`);
     }
