@@ -30,6 +30,7 @@ import { readDeploymentSet } from './plugins/deployment.js';
 import { startPlugins } from './plugins/host.js';
 import { apiKeyStillValid, resolveApiKeyCaller as resolveApiKeyForLt } from './auth/api-keys.js';
 import { ltRoutes } from './translation/lt-routes.js';
+import { registerLtCors } from './translation/lt-cors.js';
 import { openApiRoute, type DocumentedRoute } from './http/openapi.js';
 import { translationMigrations } from './translation/migrations.js';
 import { createTranslationService } from './translation/service.js';
@@ -179,7 +180,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       const keyCaller = await resolveApiKeyForLt(keyDb, key, at);
       return keyCaller?.apiKeyScopes?.has('translate') ? keyCaller : null;
     };
-    for (const route of ltRoutes({ db, engines, resolveApiKey: translationKey, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), now })) registerRoute(route, core);
+    const ltSetting = systemConfigReader(db, bus);
+    registerLtCors(app, ltSetting);
+    for (const route of ltRoutes({ db, engines, resolveApiKey: translationKey, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), readSetting: ltSetting, now })) registerRoute(route, core);
     registerRoute(registryRoute(() => runtime), core);
     for (const route of taskRoutes(database, tasks)) registerRoute(route, core);
 

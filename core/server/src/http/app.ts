@@ -6,7 +6,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { ZodType } from 'zod';
 import { ApiError, requestLocale, type Caller, type RawReply, type RequestContext, type RouteAccess, type RouteDefinition } from '@linguaport/sdk/server';
 import { API_KEY_SCOPES, Codes, hasNul, isApiKeyScope, ok, validationMessage, ValidationKeys } from '@linguaport/sdk/shared';
-import { describeIssues, sendError } from './errors.js';
+import { describeIssues, isLtPath, sendError } from './errors.js';
 import { readMultipart } from './multipart.js';
 import { reachRefusal } from '../access/reach.js';
 
@@ -210,6 +210,7 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     // `/api` itself is also the console's API-documentation screen (spec 01): a browser asking for a page gets it.
     const apiDocsPage = path === '/api' && String(request.headers.accept ?? '').includes('text/html');
     if (pageFallback && request.method === 'GET' && ((!path.startsWith('/api/') && path !== '/api') || apiDocsPage)) return pageFallback(request, reply);
+    if (isLtPath(path)) return reply.status(404).send({ error: `Not Found: ${request.method} ${path}` });
     return reply.status(404).send({ code: Codes.NOT_FOUND, msg: `No such API: ${request.method} ${path}`, data: null });
   });
 

@@ -34,7 +34,28 @@ export function describeIssues(issues: ZodErrorLike['issues'], location?: string
     .join('; ');
 }
 
+/** The LibreTranslate-compatible API answers LibreTranslate's `{error}` on every path, failures included. */
+export const isLtPath = (url: string) => {
+  const path = url.split('?')[0]!;
+  return path === '/api/lt' || path.startsWith('/api/lt/');
+};
+
 export function sendError(err: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  if (isLtPath(request.url)) {
+    let status = 500;
+    let error = 'Internal server error';
+    if (isApiError(err)) {
+      status = httpStatusFor(err.code);
+      error = err.message;
+    } else if (isClientError(err)) {
+      status = err.statusCode!;
+      // Malformed JSON and the like: LibreTranslate's wording starts every refusal with "Invalid request".
+      error = status === 400 ? `Invalid request: ${err.message}` : err.message;
+    } else {
+      request.log.error({ err }, `unhandled error in ${request.method} ${request.url}`);
+    }
+    return reply.status(status).type('application/json; charset=utf-8').send({ error });
+  }
   let envelope: Envelope<unknown>;
   let status: number;
   if (isApiError(err)) {

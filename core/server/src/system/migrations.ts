@@ -57,6 +57,18 @@ export const CONFIG_SEEDS: ConfigSeed[] = [
 ];
 
 /**
+ * The LibreTranslate-compatible API's settings (`/api/lt`), added after the first seed: keyless use
+ * (off by default) with its per-address daily characters, requests per minute per key (or address),
+ * and the browser origins allowed to call it (comma-separated, `*` for any; none by default).
+ */
+export const LT_CONFIG_SEEDS: ConfigSeed[] = [
+  { key: 'LT_KEYLESS', value: '0', zh: '接口免密钥调用', en: 'API calls without a key', group: 'translation', type: 'flag' },
+  { key: 'LT_KEYLESS_CAP', value: '10000', zh: '免密钥调用每地址每日字符上限', en: 'Characters per address per day without a key', group: 'translation', type: 'integer' },
+  { key: 'LT_RATE_LIMIT', value: '600', zh: '接口每分钟请求上限（每个密钥）', en: 'API requests per minute per key', group: 'translation', type: 'integer' },
+  { key: 'LT_CORS_ORIGINS', value: '', zh: '接口允许的浏览器来源', en: 'Browser origins allowed to call the API', group: 'translation', type: 'text' },
+];
+
+/**
  * System-config permissions (spec 01 section 6): tree nodes carrying a configKey whose configValue
  * mirrors the switch of the same key, so a role granted the node sees the feature only while the
  * switch is on (the console checks configValue = 1).
@@ -121,6 +133,18 @@ export const systemMigrations: Migration[] = [
           .insertInto('permissions')
           .values({ key: n.key, parent_id: group?.id ?? null, name_zh: n.zh, name_en: n.en, type: 3, path: null, sort: 100, config_key: n.configKey, config_value: value })
           .onConflict((oc) => oc.column('key').doNothing())
+          .execute();
+      }
+    },
+  },
+  {
+    name: '003_lt_settings',
+    async up(db) {
+      for (const s of LT_CONFIG_SEEDS) {
+        await db
+          .insertInto('system_config')
+          .values({ config_key: s.key, config_value: s.value, config_name: s.en, name_zh: s.zh, name_en: s.en, config_group: s.group, value_type: s.type })
+          .onConflict((oc) => oc.column('config_key').doNothing())
           .execute();
       }
     },

@@ -1,15 +1,22 @@
 import type { Kysely } from 'kysely';
 import type { Observable } from 'rxjs';
 import { ApiError, requestLocale, type Caller, type EngineService, type RawReply, type RequestContext, type RouteDefinition } from '@linguaport/sdk/server';
+import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 import { fromLibreCode } from './languages.js';
 import { REQUEST_FAILURE_MESSAGES, type RequestFailure } from './service.js';
+import { guessLanguage } from './text-tools.js';
+import { countCharacters, readNumberSetting } from './usage.js';
 
 /**
  * The LibreTranslate-compatible API under `/api/lt`: existing LibreTranslate clients work by
  * pointing them at `http://host/api/lt`. Answers and errors use LibreTranslate's shapes
  * (`{translatedText}`, `{error}` with 400, 403, 429), not the platform envelope, so the routes
- * are public and authenticate `api_key` (body, query or `X-Api-Key`) themselves. Translations
- * go through the same service as the console, counted on the key owner's `api` channel.
+ * are public and authenticate the key themselves: `api_key` or `apiKey` in the body or query,
+ * `X-Api-Key` or `Authorization: Bearer`. Translations go through the same service as the
+ * console, counted on the key owner's `api` channel. With LT_KEYLESS on, a call without a key
+ * is served too, within LT_KEYLESS_CAP characters per address per day (counted by this process).
+ * Every key (or keyless address) gets LT_RATE_LIMIT requests per minute; a 429 says when to
+ * come back in `Retry-After`.
  */
 
 export interface LtRouteDeps {
@@ -20,13 +27,34 @@ export interface LtRouteDeps {
   keyStillValid(db: Kysely<any>, key: string, userId: number, now: Date): Promise<boolean>;
   /** Emits when permissions change anywhere: cached callers are dropped. */
   permissionsChanged?: Observable<unknown>;
+  /** The system configuration (LT_KEYLESS, LT_KEYLESS_CAP, LT_RATE_LIMIT, the caps, default languages). */
+  readSetting(key: string): Promise<string | null>;
   now?: () => Date;
 }
 
+/** LibreTranslate's answer while a server translates no files (until the documents area serves them). */
+export const FILES_DISABLED = 'Files translation are disabled on this server.';
+
+/** Who is calling: a key's owner, or an address without a key (LT_KEYLESS). */
+type Party = { caller: Caller; keyless: false } | { caller: null; keyless: true; address: string };
+
 type Params = Record<string, unknown>;
 
-const json = (status: number, body: unknown): RawReply => ({ raw: true, status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body) });
-const fail = (status: number, error: string) => json(status, { error });
+const json = (status: number, body: unknown, headers?: Record<string, string>): RawReply => ({ raw: true, status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(headers ? { headers } : {}) });
+const fail = (status: number, error: string, headers?: Record<string, string>) => json(status, { error }, headers);
+
+/** Seconds to the next UTC midnight, when daily character caps start again. */
+const secondsToMidnight = (at: Date) => Math.max(1, Math.ceil((Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1) - at.getTime()) / 1000));
+
+/** The key as LibreTranslate clients send it: `api_key` (its own web UI, translate), `apiKey` (libretranslate), a header. */
+function keyOf(p: Params, req: RequestContext): string {
+  for (const v of [p.api_key, p.apiKey]) if (typeof v === 'string' && v) return v;
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header) return header;
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && auth.startsWith('Bearer ') && auth.length > 7) return auth.slice(7).trim();
+  return '';
+}
 
 /** LibreTranslate lists Chinese as zh-Hans / zh-Hant. */
 function toLtCode(code: string): string {
@@ -57,9 +85,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
   // moment ago works at once.
   const keyCache = new Map<string, { at: number; caller: Caller }>();
   deps.permissionsChanged?.subscribe(() => keyCache.clear());
-  async function callerOf(p: Params, req: RequestContext): Promise<Caller | null> {
-    const header = req.headers['x-api-key'];
-    const key = typeof p.api_key === 'string' && p.api_key ? p.api_key : typeof header === 'string' ? header : '';
+  async function callerOf(key: string): Promise<Caller | null> {
     if (!key) return null;
     const hit = keyCache.get(key);
     if (hit && Date.now() - hit.at < 10_000) {
@@ -74,6 +100,56 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     return caller;
   }
 
+  // Requests per minute, per key owner or keyless address: a fixed one-minute window each.
+  const windows = new Map<string, { start: number; count: number }>();
+  // Keyless characters per address and UTC day, kept by this process.
+  const keyless = new Map<string, number>();
+
+  /**
+   * The party behind a request, or the reply refusing it: 403 for a wrong key or a missing one
+   * (unless keyless use is on), 429 with Retry-After past the per-minute limit.
+   */
+  async function partyOf(p: Params, req: RequestContext): Promise<Party | RawReply> {
+    const key = keyOf(p, req);
+    let party: Party;
+    if (key) {
+      const caller = await callerOf(key);
+      if (!caller) return fail(403, 'Invalid API key');
+      party = { caller, keyless: false };
+    } else {
+      if ((await deps.readSetting('LT_KEYLESS')) !== '1') return fail(403, 'Please contact the server operator to get an API key');
+      party = { caller: null, keyless: true, address: req.ip ?? 'unknown' };
+    }
+    const limit = await readNumberSetting(deps.readSetting, 'LT_RATE_LIMIT', 600);
+    const id = party.keyless ? `ip:${party.address}` : `user:${party.caller.userId}`;
+    const at = Date.now();
+    let w = windows.get(id);
+    if (!w || at - w.start >= 60_000) {
+      if (windows.size > 50_000) windows.clear();
+      w = { start: at, count: 0 };
+      windows.set(id, w);
+    }
+    if (++w.count > limit) {
+      return fail(429, `Too many requests: the limit is ${limit} per minute`, { 'retry-after': String(Math.max(1, Math.ceil((w.start + 60_000 - at) / 1000))) });
+    }
+    return party;
+  }
+  const refused = (x: Party | RawReply): x is RawReply => (x as RawReply).raw === true;
+
+  /** Keyless use: the address's characters today, refused past LT_KEYLESS_CAP (429 until midnight UTC). */
+  async function takeKeyless(address: string, characters: number): Promise<RawReply | null> {
+    const at = now();
+    const id = `${address}|${at.toISOString().slice(0, 10)}`;
+    const cap = await readNumberSetting(deps.readSetting, 'LT_KEYLESS_CAP', 10_000);
+    const used = keyless.get(id) ?? 0;
+    if (used + characters > cap) {
+      return fail(429, `Character limit reached: ${used} of ${cap} characters used today without a key, this request has ${characters}`, { 'retry-after': String(secondsToMidnight(at)) });
+    }
+    if (keyless.size > 50_000) keyless.clear();
+    keyless.set(id, used + characters);
+    return null;
+  }
+
   function errorReply(err: unknown, req: RequestContext): RawReply {
     if (err instanceof ApiError) {
       const status = [400, 403, 429, 503].includes(err.code) ? err.code : 500;
@@ -81,13 +157,17 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
       const failure = err.data as { reason?: RequestFailure; detail?: string } | null;
       const texts = failure?.reason ? REQUEST_FAILURE_MESSAGES[failure.reason] : undefined;
       if (texts) return fail(status, `${texts[requestLocale(req.headers)]}: ${failure!.detail}`);
-      return fail(status, err.message);
+      // The daily API cap: back after midnight UTC.
+      return fail(status, err.message, status === 429 ? { 'retry-after': String(secondsToMidnight(now())) } : undefined);
     }
     return fail(500, `Cannot translate text: ${(err as Error).message}`);
   }
 
-  async function translateOne(caller: Caller, q: string, source: string, target: string, format: 'text' | 'html') {
-    return deps.engines.translate({ text: q, source, target, format, callerId: caller.userId, channel: 'api' });
+  // Keyless calls are nobody's (caller 0) on the text channel: the per-request text cap applies, and the
+  // address's daily characters are counted here instead of a user's API cap.
+  async function translateOne(party: Party, q: string, source: string, target: string, format: 'text' | 'html') {
+    if (party.keyless) return deps.engines.translate({ text: q, source, target, format, callerId: 0, channel: 'text' });
+    return deps.engines.translate({ text: q, source, target, format, callerId: party.caller.userId, channel: 'api' });
   }
 
   const translate: RouteDefinition = {
@@ -107,19 +187,29 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
       const format = p.format === undefined || p.format === '' ? 'text' : String(p.format);
       if (format !== 'text' && format !== 'html') return fail(400, `Invalid request: format must be text or html, got ${format}`);
       if (Array.isArray(q) ? q.some((x) => typeof x !== 'string') : typeof q !== 'string') return fail(400, 'Invalid request: q must be a string or an array of strings');
-      const caller = await callerOf(p, req);
-      if (!caller) return fail(403, 'Invalid API key');
+      const alternatives = p.alternatives === undefined || p.alternatives === '' ? 0 : Number(p.alternatives);
+      if (!Number.isInteger(alternatives) || alternatives < 0) return fail(400, 'Invalid request: alternatives must be a whole number');
+      const party = await partyOf(p, req);
+      if (refused(party)) return party;
+      if (party.keyless) {
+        const over = await takeKeyless(party.address, (Array.isArray(q) ? (q as string[]) : [q as string]).reduce((n, t) => n + countCharacters(t, format), 0));
+        if (over) return over;
+      }
+      // The engines give one translation: asked for alternatives, the answer holds an empty list (per text).
+      const alt = (n: number | null) => (alternatives > 0 ? { alternatives: n === null ? [] : Array.from({ length: n }, () => []) } : {});
+      const caller = party;
       const source = p.source === 'auto' ? 'auto' : fromLibreCode(String(p.source));
       const target = fromLibreCode(String(p.target));
       try {
         if (!Array.isArray(q)) {
           const r = await translateOne(caller, q as string, source, target, format);
-          return json(200, { translatedText: r.text, ...(r.detected ? { detectedLanguage: { language: toLtCode(r.detected.language), confidence: Math.round(r.detected.confidence * 100) } } : {}) });
+          return json(200, { translatedText: r.text, ...alt(null), ...(r.detected ? { detectedLanguage: { language: toLtCode(r.detected.language), confidence: Math.round(r.detected.confidence * 100) } } : {}) });
         }
         const texts = q as string[];
         const results = await translateArray(caller, texts, source, target, format);
         return json(200, {
           translatedText: results.map((r) => r.text),
+          ...alt(texts.length),
           ...(source === 'auto' ? { detectedLanguage: results.map((r) => ({ language: toLtCode(r.source), confidence: Math.round((r.detected?.confidence ?? 1) * 100) })) } : {}),
         });
       } catch (err) {
@@ -133,7 +223,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
    * a blank line none of them holds, same source language), so 25 short items cost one engine
    * batch, not 25 round trips.
    */
-  async function translateArray(caller: Caller, texts: string[], source: string, target: string, format: 'text' | 'html') {
+  async function translateArray(caller: Party, texts: string[], source: string, target: string, format: 'text' | 'html') {
     const SEP = '\n\n';
     const joinable = source !== 'auto' && texts.every((t) => t.trim() !== '' && !t.includes(SEP) && t === t.trim());
     if (joinable) {
@@ -155,11 +245,12 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     async handler(req) {
       const p = await paramsOf(req);
       if (typeof p.q !== 'string' || p.q === '') return fail(400, 'Invalid request: missing q parameter');
-      const caller = await callerOf(p, req);
-      if (!caller) return fail(403, 'Invalid API key');
+      const party = await partyOf(p, req);
+      if (refused(party)) return party;
       const d = await deps.engines.detect(p.q);
-      // Too short or unsure: an empty list rather than a guess (LibreTranslate would guess).
-      return json(200, d.language === 'unknown' ? [] : [{ language: toLtCode(d.language), confidence: Math.round(d.confidence * 100) }]);
+      // Too short or unsure: a best guess at a low confidence, as LibreTranslate answers (clients expect one).
+      const best = d.language === 'unknown' ? await guessLanguage(p.q, (await deps.engines.languages()).map((l) => l.code)) : d;
+      return json(200, best.language === 'unknown' ? [] : [{ language: toLtCode(best.language), confidence: Math.round(best.confidence * 100) }]);
     },
   };
 
@@ -171,12 +262,92 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     summary: 'List the languages available for translation (LibreTranslate)',
     async handler() {
       const list = await deps.engines.languages();
+      // Every language a client may name is listed, a target-only one too (with no targets of its own):
+      // clients check both the source and the target against these codes, as LibreTranslate lists all of its.
+      const targetsOf = new Map(list.map((l) => [l.code, l.targets]));
+      for (const t of list.flatMap((l) => l.targets)) if (!targetsOf.has(t)) targetsOf.set(t, []);
       return json(
         200,
-        list.map((l) => ({ code: toLtCode(l.code), name: languageName(l.code), targets: l.targets.map(toLtCode) })),
+        [...targetsOf].sort(([a], [b]) => a.localeCompare(b)).map(([code, targets]) => ({ code: toLtCode(code), name: languageName(code), targets: targets.map(toLtCode) })),
       );
     },
   };
 
-  return [translate, detect, languages];
+  const frontendSettings: RouteDefinition = {
+    method: 'GET',
+    url: '/lt/frontend/settings',
+    access: 'public',
+    module: 'lt',
+    summary: "The server's settings as LibreTranslate's web UI reads them (LibreTranslate)",
+    async handler() {
+      const keyRequired = (await deps.readSetting('LT_KEYLESS')) !== '1';
+      const lang = async (key: string, fallback: string) => {
+        const code = (await deps.readSetting(key)) || fallback;
+        return { code: toLtCode(code), name: languageName(code) };
+      };
+      return json(200, {
+        // Keyed calls have a daily cap but no per-request one (-1, as LibreTranslate says "no limit"); keyless ones the text cap.
+        charLimit: keyRequired ? -1 : await readNumberSetting(deps.readSetting, 'TEXT_TRANSLATION_CAP', DEFAULT_TEXT_TRANSLATION_CAP),
+        frontendTimeout: 500,
+        apiKeys: true,
+        keyRequired,
+        suggestions: true,
+        filesTranslation: false,
+        supportedFilesFormat: [],
+        language: { source: await lang('DEFAULT_SOURCE_LANGUAGE', 'en'), target: await lang('DEFAULT_TARGET_LANGUAGE', 'es') },
+      });
+    },
+  };
+
+  const health: RouteDefinition = {
+    method: 'GET',
+    url: '/lt/health',
+    access: 'public',
+    module: 'lt',
+    summary: 'Whether the API answers (LibreTranslate)',
+    handler: async () => json(200, { status: 'ok' }),
+  };
+
+  const suggest: RouteDefinition = {
+    method: 'POST',
+    url: '/lt/suggest',
+    log: false,
+    access: 'public',
+    module: 'lt',
+    summary: 'Suggest a better translation, kept for review (LibreTranslate)',
+    async handler(req) {
+      const p = await paramsOf(req);
+      for (const name of ['q', 's', 'source', 'target'] as const) {
+        if (typeof p[name] !== 'string' || p[name] === '') return fail(400, `Invalid request: missing ${name} parameter`);
+      }
+      const party = await partyOf(p, req);
+      if (refused(party)) return party;
+      await deps.db
+        .insertInto('lt_suggestions')
+        .values({ q: p.q, s: p.s, source: fromLibreCode(String(p.source)), target: fromLibreCode(String(p.target)), user_id: party.keyless ? null : party.caller.userId, created_at: now() })
+        .execute();
+      return json(200, { success: true });
+    },
+  };
+
+  // Declared now so clients get LibreTranslate's own answer; the documents area will serve them.
+  const translateFile: RouteDefinition = {
+    method: 'POST',
+    url: '/lt/translate_file',
+    log: false,
+    access: 'public',
+    module: 'lt',
+    summary: 'Translate a file (LibreTranslate; not served yet)',
+    handler: async () => fail(403, FILES_DISABLED),
+  };
+  const downloadFile: RouteDefinition = {
+    method: 'GET',
+    url: '/lt/download_file/:filename',
+    access: 'public',
+    module: 'lt',
+    summary: 'Download a translated file (LibreTranslate; not served yet)',
+    handler: async () => fail(403, FILES_DISABLED),
+  };
+
+  return [translate, detect, languages, frontendSettings, health, suggest, translateFile, downloadFile];
 }

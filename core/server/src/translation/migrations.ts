@@ -126,4 +126,23 @@ export const translationMigrations: Migration[] = [
       }
     },
   },
+  {
+    // Suggestions sent through the LibreTranslate API's /suggest: kept for a reviewer to take into a memory
+    // (the memory area will read them from here). Keyless suggestions have no owner.
+    name: '004_lt_suggestions',
+    async up(db) {
+      await sql
+        .raw(
+          `create table lt_suggestions (
+            id serial primary key,
+            q text not null,
+            s text not null,
+            source text not null,
+            target text not null,
+            user_id integer,
+            created_at timestamptz not null default now())`,
+        )
+        .execute(db);
+    },
+  },
 ];

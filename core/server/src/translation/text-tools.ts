@@ -74,6 +74,26 @@ export async function languageDetector(): Promise<LanguageDetector> {
   };
 }
 
+/**
+ * A best guess where `detect` would say unknown (too short, unsure): eld's top enabled language at
+ * a low confidence (at most 0.3), or the first enabled language at 0 when eld has nothing to go on.
+ * For clients that expect an answer, such as LibreTranslate's `/detect`.
+ */
+export async function guessLanguage(text: string, enabled: readonly string[]): Promise<DetectedLanguage> {
+  const sure = (await languageDetector()).detect(text, enabled);
+  if (sure.language !== 'unknown' || enabled.length === 0) return sure;
+  const eld = await loadEld();
+  const pick = (base: string) => enabled.find((c) => baseOf(c) === base);
+  let best: DetectedLanguage = { language: enabled[0]!, confidence: 0 };
+  if ((text.match(LETTER)?.length ?? 0) > 0) {
+    for (const [lang, score] of Object.entries(eld.detect(text).getScores())) {
+      const code = pick(lang);
+      if (code && score > best.confidence) best = { language: code, confidence: score };
+    }
+  }
+  return { language: best.language, confidence: Math.min(0.3, best.confidence / 2) };
+}
+
 /** Detect among the enabled platform languages; `unknown` when too short or unsure. */
 export async function detectLanguage(text: string, enabled: readonly string[]): Promise<DetectedLanguage> {
   return (await languageDetector()).detect(text, enabled);
