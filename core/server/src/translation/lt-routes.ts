@@ -102,8 +102,9 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
 
   // Requests per minute, per key owner or keyless address: a fixed one-minute window each.
   const windows = new Map<string, { start: number; count: number }>();
-  // Keyless characters per address and UTC day, kept by this process.
+  // Keyless characters per address on the current UTC day, kept by this process (emptied when the day turns).
   const keyless = new Map<string, number>();
+  let keylessDay = '';
 
   /**
    * The party behind a request, or the reply refusing it: 403 for a wrong key or a missing one
@@ -139,7 +140,12 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
   /** Keyless use: the address's characters today, refused past LT_KEYLESS_CAP (429 until midnight UTC). */
   async function takeKeyless(address: string, characters: number): Promise<RawReply | null> {
     const at = now();
-    const id = `${address}|${at.toISOString().slice(0, 10)}`;
+    const day = at.toISOString().slice(0, 10);
+    if (day !== keylessDay) {
+      keyless.clear();
+      keylessDay = day;
+    }
+    const id = address;
     const cap = await readNumberSetting(deps.readSetting, 'LT_KEYLESS_CAP', 10_000);
     const used = keyless.get(id) ?? 0;
     if (used + characters > cap) {

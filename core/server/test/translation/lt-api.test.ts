@@ -162,7 +162,11 @@ describe('LibreTranslate-compatible API', () => {
     const over = await lt('POST', '/translate', { body: { ...HELLO, q: 'The blue car is slow.' } });
     expect(over.status).toBe(429);
     expect(over.body.error).toMatch(/without a key/);
-    expect(Number(over.headers['retry-after'])).toBeGreaterThan(0);
+    expect(Number(over.headers['retry-after'])).toBeLessThanOrEqual(24 * 3600);
+    // The next day (UTC) the address starts again.
+    k.clock.advance(24 * 3_600_000);
+    expect((await lt('POST', '/translate', { body: { ...HELLO, q: 'The blue car is slow.' } })).status).toBe(200);
+    admin = await k.login('admin', ADMIN_PASSWORD);
     // A wrong key is still refused, keyless or not.
     expect((await lt('POST', '/translate', { body: { ...HELLO, api_key: 'lp_wrong' } })).status).toBe(403);
     expect((await lt('POST', '/suggest', { body: { q: 'a', s: 'b', source: 'en', target: 'fr' } })).status).toBe(200);
