@@ -126,3 +126,26 @@ test('a logo uploaded on /deploy is stored and shown, with a warning when its si
     await admin.setConfig('COMPANY_LOGO', '');
   }
 });
+
+test('the LibreTranslate API settings on /translation turn keyless use on, refuse a bad origin and reach /api/lt at once', async ({ page }) => {
+  const admin = await Api.signIn();
+  try {
+    await signIn(page);
+    await page.goto(`${baseUrl()}/translation`);
+    const card = page.getByTestId('lt-settings');
+    await expect(card).toContainText('LibreTranslate-compatible API');
+    await expect(page.getByTestId('lt-LT_RATE_LIMIT')).toHaveValue('600');
+    await page.getByTestId('lt-LT_CORS_ORIGINS').fill('example.org');
+    await page.getByTestId('lt-save').click();
+    await expect(card).toContainText('Each origin is * or http(s)://host[:port]');
+    await page.getByTestId('lt-LT_CORS_ORIGINS').fill('https://app.example.org/');
+    await card.getByText('Calls without a key are allowed').click();
+    await page.getByTestId('lt-save').click();
+    await expect.poll(async () => (await (await fetch(`${baseUrl()}/api/lt/frontend/settings`)).json()).keyRequired).toBe(false);
+    const pre = await fetch(`${baseUrl()}/api/lt/translate`, { method: 'OPTIONS', headers: { origin: 'https://app.example.org', 'access-control-request-method': 'POST' } });
+    expect(pre.headers.get('access-control-allow-origin')).toBe('https://app.example.org');
+  } finally {
+    await admin.setConfig('LT_KEYLESS', '0');
+    await admin.setConfig('LT_CORS_ORIGINS', '');
+  }
+});

@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Button, Callout, Card, FormGroup, H3, InputGroup, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, FormGroup, H3, H5, InputGroup, Intent, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
 import { usePermission, usePlatform, useTranslation } from '@linguaport/sdk/console';
 import { validationMessage } from '@linguaport/sdk/shared';
-import { LIMIT_KEYS, limitsSchema, type LimitKey } from '../shared/rules.js';
-import { useConfigGroup } from './config.js';
+import { LIMIT_KEYS, limitsSchema, LT_KEYS, ltSchema, type LimitKey } from '../shared/rules.js';
+import { useConfigGroup, type ConfigLoad } from './config.js';
 
 /** Caps and limits of translation (spec 02 section 5), stored as system configuration. */
 export function TranslationSettings() {
@@ -65,6 +65,54 @@ export function TranslationSettings() {
         ))}
         {canEdit && <Button intent={Intent.PRIMARY} loading={busy} text={t('save')} onClick={() => void save()} data-testid="limits-save" />}
       </Card>
+      <LtSettings load={load} refresh={refresh} canEdit={canEdit} />
     </div>
+  );
+}
+
+/** The LibreTranslate-compatible API's settings: keyless use, its quota, requests per minute, allowed origins. */
+function LtSettings({ load, refresh, canEdit }: { load: ConfigLoad; refresh: () => void; canEdit: boolean }) {
+  const { t, i18n } = useTranslation();
+  const { api, notify } = usePlatform();
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (load.state === 'ready') setValues(Object.fromEntries(LT_KEYS.map((k) => [k, load.entries.get(k)?.configValue ?? ''])));
+  }, [load]);
+  if (load.state !== 'ready') return null;
+  const message = (key: string) => (i18n.exists(key) ? t(key) : validationMessage(key, i18n.language));
+  const name = (k: string) => {
+    const e = load.entries.get(k);
+    return e ? (i18n.language.startsWith('zh') ? e.nameZh : e.nameEn) : k;
+  };
+  const save = async () => {
+    const parsed = ltSchema.safeParse(values);
+    if (!parsed.success) {
+      const found: Record<string, string> = {};
+      for (const i of parsed.error.issues) found[String(i.path[0])] ??= message(i.message);
+      return setErrors(found);
+    }
+    setErrors({});
+    setBusy(true);
+    try {
+      await api.put('/systemConfig/updateSystemConfig', { entries: LT_KEYS.map((k) => ({ configKey: k, configValue: String(parsed.data[k]) })) });
+      notify.success(t('saved'));
+      refresh();
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card data-testid="lt-settings">
+      <H5>{t('ltTitle')}</H5>
+      <Switch label={`${name('LT_KEYLESS')}: ${t('ltKeyless')}`} checked={values.LT_KEYLESS === '1'} disabled={!canEdit} data-testid="lt-LT_KEYLESS" onChange={(e) => setValues({ ...values, LT_KEYLESS: e.currentTarget.checked ? '1' : '0' })} />
+      {(['LT_KEYLESS_CAP', 'LT_RATE_LIMIT', 'LT_CORS_ORIGINS'] as const).map((k) => (
+        <FormGroup key={k} label={name(k)} labelFor={`lt-${k}`} intent={errors[k] ? Intent.DANGER : Intent.NONE} helperText={errors[k] ?? t(`ltHelp.${k}`)}>
+          <InputGroup id={`lt-${k}`} data-testid={`lt-${k}`} value={values[k] ?? ''} disabled={!canEdit} intent={errors[k] ? Intent.DANGER : Intent.NONE} onValueChange={(v) => setValues({ ...values, [k]: v })} />
+        </FormGroup>
+      ))}
+      {canEdit && <Button intent={Intent.PRIMARY} loading={busy} text={t('save')} onClick={() => void save()} data-testid="lt-save" />}
+    </Card>
   );
 }

@@ -27,3 +27,21 @@ export const limitsSchema = z
       ctx.addIssue({ code: 'custom', path: ['API_TRANSLATION_CAP'], message: 'translationSettings:invalid.apiBelowText' });
     }
   });
+
+/** The LibreTranslate-compatible API's settings (`/api/lt`), seeded by the kernel. */
+export const LT_KEYS = ['LT_KEYLESS', 'LT_KEYLESS_CAP', 'LT_RATE_LIMIT', 'LT_CORS_ORIGINS'] as const;
+export type LtKey = (typeof LT_KEYS)[number];
+
+const ORIGIN = /^https?:\/\/[^\s/,]+$/;
+
+/** Keyless use on or off, the two limits above zero, and the allowed origins as `*` or `http(s)://host[:port]`, comma-separated. */
+export const ltSchema = z.object({
+  LT_KEYLESS: z.enum(['0', '1']),
+  LT_KEYLESS_CAP: positive,
+  LT_RATE_LIMIT: positive,
+  LT_CORS_ORIGINS: z
+    .string()
+    .transform((v) => v.split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean))
+    .refine((list) => list.every((o) => o === '*' || ORIGIN.test(o)), 'translationSettings:invalid.origins')
+    .transform((list) => list.join(',')),
+});
