@@ -262,10 +262,25 @@ export interface EngineLanguage {
 }
 
 export interface DetectedLanguage {
-  /** A platform code, or `unknown` when the text is too short or the detector unsure. */
+  /**
+   * The language of the text among every language the detector knows (about 60), whether or not an
+   * engine takes it: the engines' platform code when one does (`zh-CN`), else its ISO 639-1 code (`de`);
+   * `unknown` when the text is too short or the detector unsure.
+   */
   language: string;
   /** 0..1. */
   confidence: number;
+  /** Whether an enabled, healthy engine translates from it. */
+  translatable: boolean;
+  /** The codes it translates into (empty when not translatable). */
+  targets: string[];
+}
+
+/** The 400 a translation with `source: auto` answers when no engine takes the detected language: its `data`. */
+export interface NoEngineForSource {
+  reason: 'noEngineForSource';
+  /** The detected language's code. */
+  language: string;
 }
 
 /** Which way a translation came in; usage records count characters per channel. */
@@ -318,7 +333,7 @@ export interface EngineService {
   translate(request: EngineTranslateRequest): Promise<EngineTranslateResult>;
   /** Units in, units out, through the same pipeline (hooks, routing, fail-over, usage): documents and CAT. */
   translateSegments(request: TranslateSegmentsRequest): Promise<TranslateSegmentsResult>;
-  /** Detects among the languages the engines serve. */
+  /** Detects among every language the detector knows, and says whether (and into what) the engines translate it. */
   detect(text: string): Promise<DetectedLanguage>;
   languages(): Promise<EngineLanguage[]>;
   /** Sentences of `text`; joining them gives `text` back. */

@@ -18,7 +18,7 @@ interface Translation {
   text: string;
   source: string;
   target: string;
-  detected: { language: string; confidence: number } | null;
+  detected: { language: string; confidence: number; translatable?: boolean } | null;
 }
 interface HistoryItem {
   id: number;
@@ -122,9 +122,12 @@ function TransText() {
     if (text.trim() === '') return setError(t('sourceRequired'));
     setDetecting(true);
     try {
-      const d = await api.post<{ language: string; confidence: number }>('/transText/detect', { text }, { silent: true });
+      const d = await api.post<{ language: string; confidence: number; translatable: boolean }>('/transText/detect', { text }, { silent: true });
       if (d.language === 'unknown') notify.warning(t('detectUnknown'));
+      // A clear answer no engine takes: said as such, not blamed on the text.
+      else if (!d.translatable) setError(t('noEngine', { name: name(d.language) }));
       else {
+        setError(null);
         setSource(d.language);
         const next = setup?.languages.find((l) => l.code === d.language)?.targets ?? [];
         if (!next.includes(target) && next[0]) setTarget(next[0]);
@@ -134,7 +137,7 @@ function TransText() {
     } finally {
       setDetecting(false);
     }
-  }, [api, notify, setup, t, target, text]);
+  }, [api, name, notify, setup, t, target, text]);
 
   const swap = () => {
     if (!canSwap || !effectiveSource) return;

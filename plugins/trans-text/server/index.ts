@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, defineServerPlugin } from '@linguaport/sdk/server';
+import { ApiError, defineServerPlugin, requestLocale, type NoEngineForSource } from '@linguaport/sdk/server';
 import { DEFAULT_TEXT_TRANSLATION_CAP, idSchema } from '@linguaport/sdk/shared';
 
 /**
@@ -47,8 +47,12 @@ export default defineServerPlugin({
           domain: z.string().max(100).optional(),
         }),
       },
-      async handler({ body, caller }) {
-        const r = await ctx.engines.translate({ text: body.text, source: body.source, target: body.target, domain: body.domain, callerId: caller!.userId, channel: 'text' });
+      async handler({ body, caller, headers }) {
+        const r = await ctx.engines
+          .translate({ text: body.text, source: body.source, target: body.target, domain: body.domain, callerId: caller!.userId, channel: 'text' })
+          .catch((err: unknown) => {
+            throw noEngineInLocale(err, headers);
+          });
         const row = await db
           .insertInto('translation_history')
           .values({ user_id: caller!.userId, source_language: r.source, target_language: r.target, source_text: body.text, target_text: r.text })
@@ -106,3 +110,17 @@ export default defineServerPlugin({
     });
   },
 });
+
+/** "No engine translates from German" in the request's language, the language named in it too; other errors as they are. */
+function noEngineInLocale(err: unknown, headers: Parameters<typeof requestLocale>[0]): unknown {
+  const data = (err as ApiError | null)?.data as NoEngineForSource | null | undefined;
+  if (!(err instanceof Error) || err.name !== 'ApiError' || data?.reason !== 'noEngineForSource') return err;
+  const locale = requestLocale(headers);
+  let name = data.language;
+  try {
+    name = new Intl.DisplayNames([locale], { type: 'language' }).of(data.language) ?? name;
+  } catch {
+    // An odd code: named as it is.
+  }
+  return new ApiError(400, locale === 'en-US' ? `No engine translates from ${name}` : `没有引擎能从${name}翻译`, data);
+}

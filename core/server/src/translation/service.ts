@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { DEFAULT_API_TRANSLATION_CAP, DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 import {
   ApiError,
+  languageName,
   type DetectedLanguage,
   type EngineAdapterDefinition,
   type EngineLanguage,
@@ -425,9 +426,11 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   }
 
   async function detect(text: string): Promise<DetectedLanguage> {
-    const codes = (await languages()).map((l) => l.code);
+    const served = await languages();
     detector ??= languageDetector();
-    return (await detector).detect(text, codes);
+    const found = (await detector).detect(text, served.map((l) => l.code));
+    const targets = served.find((l) => l.code === found.language)?.targets ?? [];
+    return { ...found, translatable: targets.length > 0, targets };
   }
 
   /** Checks the caps of the channel for `characters` more; throws 400/429 with the reason. */
@@ -442,11 +445,13 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     }
   }
 
-  /** The source language: as asked, or detected from the text when `auto` (400 when it cannot be told). */
+  /** The source language: as asked, or detected from the text when `auto` (400 when it cannot be told or no engine takes it). */
   async function sourceOf(asked: string, text: string): Promise<{ source: string; detected?: DetectedLanguage }> {
     if (asked && asked !== 'auto') return { source: asked };
     const detected = await detect(text);
     if (detected.language === 'unknown') throw new ApiError(400, 'Could not detect the source language; choose it');
+    // Told apart from "too short": the text is fine, no engine takes its language.
+    if (!detected.translatable) throw new ApiError(400, `No engine translates from ${languageName(detected.language)}`, { reason: 'noEngineForSource', language: detected.language });
     return { source: detected.language, detected };
   }
 

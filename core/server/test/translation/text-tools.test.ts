@@ -18,16 +18,26 @@ describe('detectLanguage', () => {
     expect((await detectLanguage('El gat és negre i la casa és molt gran.', enabled)).language).toBe('ca');
   });
 
-  it('only answers with an enabled language', async () => {
-    const r = await detectLanguage('¿Dónde está la estación de tren, por favor?', ['en', 'fr']);
-    expect(['en', 'fr', 'unknown']).toContain(r.language);
-    expect(r.language).not.toBe('es');
+  it('detects a clear sentence in a language no engine takes, named by its own code', async () => {
+    const engines = ['en', 'es'];
+    expect((await detectLanguage('Kannst du mir bitte sagen, wann der nächste Zug nach Hamburg fährt?', engines)).language).toBe('de');
+    expect((await detectLanguage('我们每年夏天都会回老家看望爷爷奶奶。', engines)).language).toBe('zh');
+    expect((await detectLanguage('Москва — столица России и крупнейший город страны.', engines)).language).toBe('ru');
+    expect((await detectLanguage('今日はとても良い天気ですね。', engines)).language).toBe('ja');
+    expect((await detectLanguage('¿Dónde está la estación de tren, por favor?', ['en', 'fr'])).language).toBe('es');
+  });
+
+  it('settles Spanish against Catalan by spelling, whichever the engines take', async () => {
+    for (const engines of [enabled, ['en', 'ca'], []]) {
+      expect((await detectLanguage('El gato duerme en el sofá rojo de la casa.', engines)).language).toBe('es');
+      expect((await detectLanguage('El gat dorm al sofà vermell de la casa.', engines)).language).toBe('ca');
+    }
   });
 
   it('tells Chinese and Japanese by script and returns the enabled code', async () => {
     expect(await detectLanguage('你好世界', enabled)).toMatchObject({ language: 'zh-CN' });
     expect(await detectLanguage('こんにちは世界', enabled)).toMatchObject({ language: 'ja' });
-    expect((await detectLanguage('你好世界', ['en', 'es'])).language).toBe('unknown');
+    expect((await detectLanguage('你好世界', ['en', 'es'])).language).toBe('zh');
   });
 });
 

@@ -72,6 +72,27 @@ describe('translation service', () => {
     expect((await k.call('POST', '/api/language/detect', user.token, { text: 'ok' })).body.data.language).toBe('unknown');
   });
 
+  it('detects a German sentence no engine takes and says so instead of blaming the text, in the caller\'s language', async () => {
+    const german = 'Kannst du mir bitte sagen, wann der nächste Zug nach Hamburg fährt?';
+    const detected = await k.call('POST', '/api/transText/detect', user.token, { text: german });
+    expect(detected.body.data).toMatchObject({ language: 'de', translatable: false, targets: [] });
+    const english = await k.call('POST', '/api/transText/detect', user.token, { text: SENTENCE });
+    expect(english.body.data).toMatchObject({ language: 'en', translatable: true });
+    expect(english.body.data.targets).toContain('es');
+    const chinese = await k.call('POST', '/api/transText/detect', user.token, { text: '我们每年夏天都会回老家看望爷爷奶奶。' });
+    expect(chinese.body.data.language.startsWith('zh')).toBe(true);
+    const asked = (locale: string) =>
+      k.app.inject({ method: 'POST', url: '/api/transText/translate', headers: { jwt: user.token, 'accept-language': locale }, payload: { text: german, source: 'auto', target: 'es' } });
+    const en = await asked('en-US');
+    expect(en.statusCode).toBe(400);
+    expect(en.json()).toMatchObject({ code: 400, msg: 'No engine translates from German', data: { reason: 'noEngineForSource', language: 'de' } });
+    expect((await asked('zh-CN')).json().msg).toBe('没有引擎能从德语翻译');
+    // The public API says it too (in English), not "too short".
+    const api = await lt('/translate', { q: german, source: 'auto', target: 'es', api_key: user.apiKey });
+    expect(api.status).toBe(400);
+    expect(api.body.error).toMatch(/German/);
+  });
+
   it('splits sentences and segments words', async () => {
     const split = await k.call('POST', '/api/clause/split', user.token, { text: 'Dr. Smith came. He left!' });
     expect(split.body.data.sentences).toEqual(['Dr. Smith came. ', 'He left!']);
