@@ -76,6 +76,16 @@ test('a new user translates to Spanish with Apertium, swaps, detects and edits',
   await page.getByTestId('source-text').fill(SENTENCE);
   await page.getByTestId('detect').click();
   await expect(page.getByTestId('source-language')).toHaveValue('en');
+  // German is detected as German, and the page says no engine takes it rather than blaming the text.
+  await page.getByTestId('source-language').selectOption('auto');
+  await page.getByTestId('source-text').fill('Kannst du mir bitte sagen, wann der nächste Zug nach Hamburg fährt?');
+  await page.getByTestId('detect').click();
+  await expect(page.getByTestId('trans-error')).toHaveText('No engine translates from German');
+  await expect(page.getByTestId('source-language')).toHaveValue('auto');
+  await page.getByTestId('source-text').fill(SENTENCE);
+  await page.getByTestId('detect').click();
+  await expect(page.getByTestId('source-language')).toHaveValue('en');
+  await expect(page.getByTestId('trans-error')).toHaveCount(0);
 
   // Edit the translation and find the edit in the history.
   await page.getByTestId('target-language').selectOption('es');
