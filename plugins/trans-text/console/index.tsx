@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, Intent, Tag, TextArea, Tooltip } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, Intent, Spinner, Tag, TextArea, Tooltip } from '@blueprintjs/core';
 import { definePlugin, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 
@@ -49,6 +49,8 @@ function TransText() {
   const [target, setTarget] = useState('');
   const [text, setText] = useState('');
   const [result, setResult] = useState<Translation | null>(null);
+  // The request the shown result answers: when the text or a language changes after it, the result is stale.
+  const [resultFor, setResultFor] = useState<{ text: string; source: string; target: string } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [detecting, setDetecting] = useState(false);
@@ -93,6 +95,9 @@ function TransText() {
   const overCap = chars > cap;
   const effectiveSource = source === AUTO ? result?.detected?.language : source;
   // Swap needs a known source and an engine for the reverse direction; never while detecting.
+  const stale = !!result && !!resultFor && (resultFor.text !== text || resultFor.source !== source || resultFor.target !== target);
+  // Languages loaded, but no running engine offers any: nothing can be translated until one is started.
+  const noEngineRunning = !!setup && setup.languages.length === 0;
   const canSwap = !detecting && !!effectiveSource && !!setup?.languages.find((l) => l.code === target)?.targets.includes(effectiveSource);
 
   const translate = useCallback(async () => {
@@ -108,6 +113,7 @@ function TransText() {
     try {
       const r = await api.post<Translation>('/transText/translate', { text, source, target }, { silent: true });
       setResult(r);
+      setResultFor({ text, source, target });
       loadHistory();
     } catch (err) {
       const e = err as ApiErrorInfo;
@@ -173,10 +179,26 @@ function TransText() {
     }
   };
 
+  const changeText = (value: string) => {
+    setText(value);
+    // An error about the earlier text no longer applies to the new one.
+    setError(null);
+  };
+
   if (loadError) return <Callout intent={Intent.DANGER} style={{ margin: 16 }}>{t('loadFailed', { msg: loadError })}</Callout>;
 
   return (
     <div data-testid="trans-text" style={{ padding: 12, display: 'grid', gap: 12, maxWidth: 1200 }}>
+      {!setup && (
+        <div data-testid="trans-loading" style={{ display: 'flex', gap: 8, alignItems: 'center', color: '#5f6b7c' }}>
+          <Spinner size={16} /> {t('loadingLanguages')}
+        </div>
+      )}
+      {noEngineRunning && (
+        <Callout intent={Intent.WARNING} icon="offline" title={t('noEngineRunningTitle')} data-testid="no-engine-running">
+          {t('noEngineRunning')}
+        </Callout>
+      )}
       <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center' }}>
         <HTMLSelect aria-label={t('source')} data-testid="source-language" value={source} onChange={(e) => setSource(e.currentTarget.value)}>
           <option value={AUTO}>{t('autoDetect')}</option>
@@ -193,7 +215,7 @@ function TransText() {
           ))}
         </HTMLSelect>
         <Button icon="search-text" data-testid="detect" loading={detecting} onClick={detect} text={t('detect')} />
-        <Button intent={Intent.PRIMARY} icon="translate" data-testid="translate" loading={busy} disabled={overCap || !target} onClick={translate} text={t('translate')} />
+        <Button intent={Intent.PRIMARY} icon="translate" data-testid="translate" loading={busy} disabled={!setup || overCap || !target} onClick={translate} text={t('translate')} />
       </div>
       <div style={{ display: 'grid', gap: 12, gridTemplateColumns: 'repeat(auto-fit, minmax(260px, 1fr))' }}>
         <div>
@@ -205,7 +227,7 @@ function TransText() {
             placeholder={t('placeholder')}
             value={text}
             intent={overCap ? Intent.DANGER : Intent.NONE}
-            onChange={(e) => setText(e.currentTarget.value)}
+            onChange={(e) => changeText(e.currentTarget.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void translate();
             }}
@@ -219,9 +241,20 @@ function TransText() {
           {editing ? (
             <TextArea data-testid="target-edit" aria-label={t('translation')} fill rows={8} value={draft} onChange={(e) => setDraft(e.currentTarget.value)} />
           ) : (
-            <TextArea data-testid="target-text" aria-label={t('translation')} fill rows={8} readOnly value={result?.text ?? ''} placeholder={t('resultPlaceholder')} />
+            <TextArea
+              data-testid="target-text"
+              data-stale={stale || undefined}
+              aria-label={t('translation')}
+              fill
+              rows={8}
+              readOnly
+              value={result?.text ?? ''}
+              placeholder={busy ? t('translating') : t('resultPlaceholder')}
+              style={stale || busy ? { color: '#8f99a8' } : undefined}
+            />
           )}
           <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, marginTop: 6, alignItems: 'center' }}>
+            {stale && !busy && <Tag minimal intent={Intent.WARNING} icon="outdated" data-testid="result-stale">{t('stale')}</Tag>}
             {result?.detected && source === AUTO && <Tag minimal data-testid="detected">{t('detected', { name: name(result.detected.language) })}</Tag>}
             <ButtonGroup>
               {editing ? (
@@ -257,6 +290,7 @@ function TransText() {
                   setTarget(h.target);
                   setText(h.sourceText);
                   setResult({ id: h.id, text: h.targetText, source: h.source, target: h.target, detected: null });
+                  setResultFor({ text: h.sourceText, source: h.source, target: h.target });
                 }}
               >
                 <Tag minimal>{h.source} → {h.target}</Tag> {h.sourceText.slice(0, 60)} — {h.targetText.slice(0, 60)}

@@ -1,0 +1,148 @@
+// @vitest-environment happy-dom
+import { act } from 'react';
+import { createRoot, type Root } from 'react-dom/client';
+import i18next from 'i18next';
+import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { afterEach, describe, expect, it } from 'vitest';
+import { PlatformContext, type ApiClient, type PlatformServices } from '@linguaport/sdk/console';
+import plugin from '../../console/index.js';
+import en from '../../locales/en-US.json' with { type: 'json' };
+import zh from '../../locales/zh-CN.json' with { type: 'json' };
+
+(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+
+const TransText = plugin.views!.TransText!;
+const ENGLISH = { code: 'en', targets: ['de', 'zh'] };
+
+interface Deferred<T> { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void }
+function deferred<T>(): Deferred<T> {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => { resolve = res; reject = rej; });
+  return { promise, resolve, reject };
+}
+
+/** A fake API: the languages answer when the test says so; translate answers from `onTranslate`. */
+function fakeApi(languages: Promise<unknown>, onTranslate: (body: { text: string; source: string; target: string }) => Promise<unknown>): ApiClient {
+  const none = () => Promise.reject(new Error('unexpected'));
+  return {
+    get: ((url: string) => (url === '/transText/languages' ? languages : url === '/transText/history' ? Promise.resolve([]) : none())) as ApiClient['get'],
+    post: ((url: string, body: unknown) => (url === '/transText/translate' ? onTranslate(body as { text: string; source: string; target: string }) : none())) as ApiClient['post'],
+    put: none as ApiClient['put'],
+    delete: none as ApiClient['delete'],
+    options: none as ApiClient['options'],
+  };
+}
+
+let root: Root | null = null;
+afterEach(() => {
+  act(() => root?.unmount());
+  root = null;
+  document.body.innerHTML = '';
+});
+
+async function draw(api: ApiClient, lng = 'en-US') {
+  const i18n = i18next.createInstance();
+  await i18n.use(initReactI18next).init({ lng, resources: { 'en-US': en, 'zh-CN': zh }, interpolation: { escapeValue: false } });
+  const noop = () => {};
+  const services = {
+    pluginId: 'trans-text', namespaces: ['transText'], api,
+    permissions: { hasButton: () => false, hasRoute: () => true, hasSystemConfig: () => false },
+    notify: { success: noop, warning: noop, info: noop, error: noop },
+  } as unknown as PlatformServices;
+  const host = document.createElement('div');
+  document.body.append(host);
+  root = createRoot(host);
+  await act(async () => root!.render(
+    <I18nextProvider i18n={i18n}>
+      <PlatformContext.Provider value={services}><TransText /></PlatformContext.Provider>
+    </I18nextProvider>,
+  ));
+}
+
+const q = <T extends Element = HTMLElement>(id: string) => document.querySelector<T>(`[data-testid="${id}"]`);
+
+/** Polls (inside act, so React's updates land) until `check` passes or the deadline is reached. */
+async function until(check: () => void, ms = 3000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try { check(); return; } catch (e) { if (Date.now() > deadline) throw e; }
+    await act(async () => { await new Promise((r) => setTimeout(r, 10)); });
+  }
+}
+
+async function type(id: string, value: string) {
+  const el = q<HTMLTextAreaElement>(id)!;
+  await act(async () => {
+    Object.getOwnPropertyDescriptor(HTMLTextAreaElement.prototype, 'value')!.set!.call(el, value);
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+}
+async function choose(id: string, value: string) {
+  const el = q<HTMLSelectElement>(id)!;
+  await act(async () => {
+    Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value')!.set!.call(el, value);
+    el.dispatchEvent(new Event('change', { bubbles: true }));
+  });
+}
+const click = (id: string) => act(async () => q<HTMLButtonElement>(id)!.click());
+
+describe('text translation explains itself', () => {
+  it('shows a loading state until the languages arrive, with Translate off meanwhile', async () => {
+    const languages = deferred<unknown>();
+    await draw(fakeApi(languages.promise, () => Promise.reject(new Error('no'))));
+    expect(q('trans-loading')?.textContent).toContain('Loading the languages');
+    expect(q<HTMLButtonElement>('translate')!.disabled).toBe(true);
+    await act(async () => languages.resolve({ languages: [ENGLISH], defaultSource: 'en', defaultTarget: 'de', cap: 5000 }));
+    await until(() => expect(q('trans-loading')).toBeNull());
+    expect(q<HTMLButtonElement>('translate')!.disabled).toBe(false);
+    expect(q('no-engine-running')).toBeNull();
+  });
+
+  it('says no engine is running, and what to do, when no language is offered', async () => {
+    await draw(fakeApi(Promise.resolve({ languages: [], defaultSource: null, defaultTarget: null, cap: 5000 }), () => Promise.reject(new Error('no'))));
+    await until(() => expect(q('no-engine-running')).not.toBeNull());
+    expect(q('no-engine-running')!.textContent).toContain('No translation engine is running');
+    expect(q('no-engine-running')!.textContent).toContain('Engines');
+    expect(q<HTMLButtonElement>('translate')!.disabled).toBe(true);
+  });
+
+  it('says it in Chinese too', async () => {
+    await draw(fakeApi(Promise.resolve({ languages: [], defaultSource: null, defaultTarget: null, cap: 5000 }), () => Promise.reject(new Error('no'))), 'zh-CN');
+    await until(() => expect(q('no-engine-running')?.textContent).toContain('没有正在运行的翻译引擎'));
+  });
+
+  it('clears the previous error when the text changes', async () => {
+    const setup = { languages: [ENGLISH], defaultSource: 'en', defaultTarget: 'de', cap: 5000 };
+    await draw(fakeApi(Promise.resolve(setup), () => Promise.reject({ code: 500, msg: 'The engine failed', status: 200 })));
+    await until(() => expect(q<HTMLButtonElement>('translate')!.disabled).toBe(false));
+    await type('source-text', 'Hello');
+    await click('translate');
+    await until(() => expect(q('trans-error')?.textContent).toBe('The engine failed'));
+    await type('source-text', 'Hello there');
+    expect(q('trans-error')).toBeNull();
+  });
+
+  it('marks the previous result stale when the text or a language changes, and fresh again when they match it', async () => {
+    const setup = { languages: [ENGLISH], defaultSource: 'en', defaultTarget: 'de', cap: 5000 };
+    await draw(fakeApi(Promise.resolve(setup), (b) => Promise.resolve({ id: 1, text: `[${b.target}] ${b.text}`, source: b.source, target: b.target, detected: null })));
+    await until(() => expect(q<HTMLButtonElement>('translate')!.disabled).toBe(false));
+    await type('source-text', 'Hello');
+    await click('translate');
+    await until(() => expect(q<HTMLTextAreaElement>('target-text')!.value).toBe('[de] Hello'));
+    expect(q('result-stale')).toBeNull();
+
+    await type('source-text', 'Hello world');
+    expect(q('result-stale')?.textContent).toContain('Out of date');
+    expect(q('target-text')!.dataset.stale).toBe('true');
+    expect(q<HTMLTextAreaElement>('target-text')!.value).toBe('[de] Hello'); // kept, only marked
+
+    await type('source-text', 'Hello');
+    expect(q('result-stale')).toBeNull();
+    await choose('target-language', 'zh');
+    expect(q('result-stale')).not.toBeNull();
+    await click('translate');
+    await until(() => expect(q<HTMLTextAreaElement>('target-text')!.value).toBe('[zh] Hello'));
+    expect(q('result-stale')).toBeNull();
+  });
+});
