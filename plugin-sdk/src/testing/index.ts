@@ -10,6 +10,7 @@ export {
   seededContainerCount,
   startTestKernel,
   testConfig,
+  useOnlyLibreEngine,
   type KernelConfig,
   type KernelOptions,
   type KernelServer,

@@ -150,3 +150,19 @@ export async function issueApiKey(kernel: TestKernel, userId: number, now: Date 
   if (!key) throw new Error(`the API key of user ${userId} was reset less than a day before ${now.toISOString()}`);
   return key;
 }
+
+/**
+ * Leaves one remote LibreTranslate-compatible engine for `source` → `target` as the only one running
+ * (the seeded local Apertium node is stopped), through the engine-management API as an administrator
+ * would; needs the `service` and `engine-libretranslate` plugins. Returns the node's id once it is healthy.
+ */
+export async function useOnlyLibreEngine(kernel: TestKernel, adminToken: string, peerUrl: string, pair: { source: string; target: string } = { source: 'en', target: 'fr' }): Promise<number> {
+  const seeded = await kernel.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', adminToken);
+  await kernel.call('GET', `/api/translServiceNode/stopTranslationService?id=${seeded.body.data.list[0].nodeIds[0]}`, adminToken);
+  const engine = await kernel.call('POST', '/api/translServiceInfo/add', adminToken, { name: 'Remote LT', imageName: 'libretranslate', sourceLanguage: pair.source, targetLanguage: pair.target });
+  const node = await kernel.call('POST', '/api/translServiceNode/add', adminToken, { kind: 'libretranslate', containerName: 'lt', baseUrl: peerUrl, authenticationFile: 'none', engineId: engine.body.data.id, password: 'node-secret' });
+  if (node.body.code !== 200) throw new Error(`the remote engine's node was refused: ${node.body.msg}`);
+  const started = await kernel.call('GET', `/api/translServiceNode/startTranslationService?id=${node.body.data.id}`, adminToken);
+  if (started.body.data?.health !== 'healthy') throw new Error(`the remote engine's node did not start: ${JSON.stringify(started.body)}`);
+  return node.body.data.id as number;
+}

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resetApiKey } from '../../src/auth/api-keys.js';
 import { loadSecret } from '../../src/auth/secret.js';
 import { ADMIN_PASSWORD, createUserWithRole, FIXTURES, startKernel, type TestKernel } from '../support/kernel.js';
-import { startLibrePeer, type LibrePeer } from '@linguaport/sdk/testing';
+import { startLibrePeer, useOnlyLibreEngine, type LibrePeer } from '@linguaport/sdk/testing';
 
 // A plugin's pipeline hooks run in every translation of the platform: text translation, the public
 // LibreTranslate-compatible API, and translateSegments (documents, CAT), against a real remote engine
@@ -28,12 +28,8 @@ beforeAll(async () => {
     config.registryFile = registryFile;
   });
   admin = await k.login('admin', ADMIN_PASSWORD);
-  // Only the remote engine: the seeded local one is not started.
-  const seeded = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
-  await k.call('GET', `/api/translServiceNode/stopTranslationService?id=${seeded.body.data.list[0].nodeIds[0]}`, admin);
-  const engine = await k.call('POST', '/api/translServiceInfo/add', admin, { name: 'Remote LT', imageName: 'libretranslate', sourceLanguage: 'en', targetLanguage: 'fr' });
-  const node = await k.call('POST', '/api/translServiceNode/add', admin, { kind: 'libretranslate', containerName: 'lt', baseUrl: peer.url, authenticationFile: 'none', engineId: engine.body.data.id, password: 'node-secret' });
-  expect((await k.call('GET', `/api/translServiceNode/startTranslationService?id=${node.body.data.id}`, admin)).body.data.health).toBe('healthy');
+  // Only the remote engine runs: the seeded local one is stopped.
+  await useOnlyLibreEngine(k, admin, peer.url);
   const u = await createUserWithRole(k, 'writer', 'Writer-Passw0rd!', 'writers', ['transText:use']);
   user = { token: await k.login('writer', 'Writer-Passw0rd!'), apiKey: (await resetApiKey(k.database.db, loadSecret(k.config.dataDir), u.userId, new Date()))! };
 }, 120_000);

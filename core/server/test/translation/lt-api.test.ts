@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, createUserWithRole, issueApiKey, startLibrePeer, startTestKernel, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, createUserWithRole, issueApiKey, startLibrePeer, startTestKernel, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
 
 // The LibreTranslate-compatible API (/api/lt) as LibreTranslate's own clients see it, against a real
 // remote engine (a LibreTranslate-compatible peer on loopback): where the key may travel, the web UI's
@@ -30,12 +30,8 @@ beforeAll(async () => {
   peer = await startLibrePeer();
   k = await startTestKernel({ plugins: ['service', 'engine-libretranslate'] });
   admin = await k.login('admin', ADMIN_PASSWORD);
-  // Only the remote engine: the seeded local one is stopped.
-  const seeded = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
-  await k.call('GET', `/api/translServiceNode/stopTranslationService?id=${seeded.body.data.list[0].nodeIds[0]}`, admin);
-  const engine = await k.call('POST', '/api/translServiceInfo/add', admin, { name: 'Remote LT', imageName: 'libretranslate', sourceLanguage: 'en', targetLanguage: 'fr' });
-  const node = await k.call('POST', '/api/translServiceNode/add', admin, { kind: 'libretranslate', containerName: 'lt', baseUrl: peer.url, authenticationFile: 'none', engineId: engine.body.data.id, password: 'node-secret' });
-  expect((await k.call('GET', `/api/translServiceNode/startTranslationService?id=${node.body.data.id}`, admin)).body.data.health).toBe('healthy');
+  // Only the remote engine runs: the seeded local one is stopped.
+  await useOnlyLibreEngine(k, admin, peer.url);
   const u = await createUserWithRole(k, 'lt-client', 'Client-Passw0rd!', 'lt-clients', []);
   user = { userId: u.userId, apiKey: await issueApiKey(k, u.userId) };
 }, 120_000);

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { translate as libreTranslate } from 'libretranslate';
 import translate from 'translate';
-import { ADMIN_PASSWORD, createUserWithRole, issueApiKey, startLibrePeer, startTestKernel, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, createUserWithRole, issueApiKey, startLibrePeer, startTestKernel, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
 
 // Real npm clients of LibreTranslate against a kernel listening on loopback, with a
 // LibreTranslate-compatible peer as its engine: `libretranslate` sends the key as `apiKey`,
@@ -17,11 +17,8 @@ beforeAll(async () => {
   peer = await startLibrePeer();
   k = await startTestKernel({ plugins: ['service', 'engine-libretranslate'] });
   const admin = await k.login('admin', ADMIN_PASSWORD);
-  const seeded = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
-  await k.call('GET', `/api/translServiceNode/stopTranslationService?id=${seeded.body.data.list[0].nodeIds[0]}`, admin);
-  const engine = await k.call('POST', '/api/translServiceInfo/add', admin, { name: 'Remote LT', imageName: 'libretranslate', sourceLanguage: 'en', targetLanguage: 'fr' });
-  const node = await k.call('POST', '/api/translServiceNode/add', admin, { kind: 'libretranslate', containerName: 'lt', baseUrl: peer.url, authenticationFile: 'none', engineId: engine.body.data.id, password: 'node-secret' });
-  expect((await k.call('GET', `/api/translServiceNode/startTranslationService?id=${node.body.data.id}`, admin)).body.data.health).toBe('healthy');
+  // Only the remote engine runs: the seeded local one is stopped.
+  await useOnlyLibreEngine(k, admin, peer.url);
   const u = await createUserWithRole(k, 'npm-client', 'Client-Passw0rd!', 'npm-clients', []);
   apiKey = await issueApiKey(k, u.userId);
   await k.app.listen({ port: 0, host: '127.0.0.1' });
