@@ -1,7 +1,7 @@
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, InputGroup, Tag } from '@blueprintjs/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useApi, useNotify, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
-import { filterTree, fromGranted, stateOf, toggle, withAncestors, type MenuNode } from './tree.js';
+import { filterTree, fromGranted, settle, stateOf, toggle, withAncestors, type MenuNode } from './tree.js';
 
 const TYPE_KEYS: Record<number, string> = { 1: 'typeMenu', 2: 'typeButton', 3: 'typeApi', 4: 'typeLink' };
 
@@ -54,7 +54,7 @@ export function GrantDialog({ role, onClose }: { role: { id: number; name: strin
             checked={state === 'checked'}
             indeterminate={state === 'indeterminate'}
             disabled={isSuper}
-            onChange={() => setChosen((c) => toggle(node, c))}
+            onChange={() => setChosen((c) => settle(tree, toggle(node, c)))}
             label={node.permissionName}
             data-testid={`grant-${node.key}`}
             style={{ margin: '2px 0' }}

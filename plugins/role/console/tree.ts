@@ -32,6 +32,24 @@ export function toggle(node: MenuNode, chosen: ReadonlySet<number>): Set<number>
 }
 
 /**
+ * Each parent follows its children, as a tree of checkboxes does: chosen when every child is
+ * checked, not chosen otherwise. Applied after each toggle, so ticking every child one by one ticks
+ * the parent, and unticking the last child unticks it (a group is not left granted with nothing in it).
+ */
+export function settle(roots: MenuNode[], chosen: ReadonlySet<number>): Set<number> {
+  const next = new Set(chosen);
+  const walk = (node: MenuNode): CheckState => {
+    if (node.children.length === 0) return next.has(node.id) ? 'checked' : 'unchecked';
+    const states = node.children.map(walk);
+    if (states.every((s) => s === 'checked')) next.add(node.id);
+    else next.delete(node.id);
+    return stateOf(node, next);
+  };
+  roots.forEach(walk);
+  return next;
+}
+
+/**
  * What is saved: every chosen node plus the ancestors of chosen nodes, so a granted button's
  * menu, and the menu's group, show in the granted user's tree.
  */

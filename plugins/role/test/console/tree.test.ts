@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { filterTree, fromGranted, stateOf, toggle, withAncestors, type MenuNode } from '../../console/tree.js';
+import { filterTree, fromGranted, settle, stateOf, toggle, withAncestors, type MenuNode } from '../../console/tree.js';
 
 const node = (id: number, key: string, children: MenuNode[] = []): MenuNode => ({ id, key, permissionName: key, permissionType: children.length ? 1 : 2, path: `/${key}`, children });
 // group(1) > users(2) > [add(3), edit(4)]; group(1) > roles(5)
@@ -12,6 +12,26 @@ describe('grant tree', () => {
     expect(stateOf(tree[0]!.children[0]!, chosen)).toBe('checked');
     expect(stateOf(tree[0]!, chosen)).toBe('indeterminate');
     expect([...toggle(tree[0]!.children[0]!, chosen)]).toEqual([]);
+  });
+
+  it('ticking every child one by one ticks the parent, and its parent in turn; unticking one unticks them', () => {
+    const tick = (n: MenuNode, c: Set<number>) => settle(tree, toggle(n, c));
+    const users = tree[0]!.children[0]!;
+    let chosen = tick(users.children[0]!, new Set());
+    expect(stateOf(users, chosen)).toBe('indeterminate');
+    chosen = tick(users.children[1]!, chosen);
+    expect(stateOf(users, chosen)).toBe('checked');
+    expect(stateOf(tree[0]!, chosen)).toBe('indeterminate');
+    chosen = tick(tree[0]!.children[1]!, chosen);
+    expect(stateOf(tree[0]!, chosen)).toBe('checked');
+    expect([...chosen].sort()).toEqual([1, 2, 3, 4, 5]);
+    chosen = tick(users.children[0]!, chosen);
+    expect(stateOf(users, chosen)).toBe('indeterminate');
+    expect(stateOf(tree[0]!, chosen)).toBe('indeterminate');
+    chosen = tick(users.children[1]!, chosen);
+    expect(stateOf(users, chosen)).toBe('unchecked');
+    expect([...chosen]).toEqual([5]);
+    expect(withAncestors(tree, chosen)).toEqual([1, 5]);
   });
 
   it('saves every chosen node with its ancestors so granted menus show', () => {
