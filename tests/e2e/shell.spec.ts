@@ -45,6 +45,8 @@ test('a detail route opens only when its parent menu is permitted', async ({ pag
   await page.goto(`${baseUrl()}/dictionarySetting`);
   await expect(page).toHaveURL(/\/hello$/);
   await expect(page.getByTestId('hello-view')).toBeVisible();
+  // A short notice says why the page did not open.
+  await expect(page.locator('.bp6-toast')).toContainText('You may not open /dictionarySetting: your roles do not include it');
 
   await page.getByTestId('user-button').click();
   await page.getByTestId('logout').click();

@@ -45,7 +45,7 @@ describe('navigation guard (spec 01 2.6)', () => {
       expect(decide(state(), '/TM')).toEqual({ action: 'pass' });
     });
     it('sends a known but unpermitted path to the first permitted path', () => {
-      expect(decide(state({ known: () => true }), '/user')).toEqual({ action: 'redirect', to: '/term' });
+      expect(decide(state({ known: () => true }), '/user')).toEqual({ action: 'redirect', to: '/term', reason: 'forbidden' });
     });
     it('lets custom pages pass', () => {
       expect(decide(state(), '/custom', '/custom?url=http%3A%2F%2Fx&name=X')).toEqual({ action: 'pass' });
@@ -55,7 +55,7 @@ describe('navigation guard (spec 01 2.6)', () => {
       expect(decide(state(), '/catManagerInfo')).toEqual({ action: 'pass' });
     });
     it('sends a detail path to the first permitted path when its parent is not permitted', () => {
-      expect(decide(state(), '/datacorrectManagerInfo')).toEqual({ action: 'redirect', to: '/term' });
+      expect(decide(state(), '/datacorrectManagerInfo')).toEqual({ action: 'redirect', to: '/term', reason: 'forbidden' });
     });
     it('lets public pages pass', () => {
       expect(decide(state(), '/404')).toEqual({ action: 'pass' });

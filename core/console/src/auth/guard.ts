@@ -23,7 +23,8 @@ export interface GuardState {
 
 export type GuardDecision =
   | { action: 'pass' }
-  | { action: 'redirect'; to: string }
+  /** `reason` 'forbidden': the path exists but the user's roles do not permit it (the shell says so). */
+  | { action: 'redirect'; to: string; reason?: 'forbidden' }
   /** Signed in, roles not loaded yet: fetch user info and menus, then decide again. */
   | { action: 'load' }
   /** /sso: reload the page at the same address. */
@@ -50,8 +51,9 @@ export function decide(state: GuardState, path: string, fullPath: string = path)
   if (path === '/custom') return pass;
   if (!state.known(path)) return to('/404');
   const parent = state.detailParents[path];
-  if (parent !== undefined) return state.permitted(parent) ? pass : to(home);
-  return state.permitted(path) ? pass : to(home);
+  const forbidden: GuardDecision = { action: 'redirect', to: home, reason: 'forbidden' };
+  if (parent !== undefined) return state.permitted(parent) ? pass : forbidden;
+  return state.permitted(path) ? pass : forbidden;
 }
 
 /** After user info is fetched (spec 01 2.6, roles not loaded): where the department step leads. */

@@ -10,7 +10,7 @@ import { ProgressBar } from './ProgressBar.js';
  * guard will turn away is never mounted.
  */
 export function Guard({ children }: { children: (location: Location) => ReactNode }) {
-  const { access, http, session } = useKernel();
+  const { access, http, session, notifier, i18n } = useKernel();
   const location = useLocation();
   const navigate = useNavigate();
   const [passed, setPassed] = useState<Location | null>(null);
@@ -31,7 +31,11 @@ export function Guard({ children }: { children: (location: Location) => ReactNod
     void access.resolve(location.pathname, key).then((decision) => {
       if (!live) return;
       if (decision.action === 'reload') window.location.reload();
-      else if (decision.action === 'redirect') void navigate(decision.to, { replace: true });
+      else if (decision.action === 'redirect') {
+        // A page the user's roles do not include: say why they landed elsewhere.
+        if (decision.reason === 'forbidden') notifier.warning(i18n.t('guard.forbidden', { ns: 'core', path: location.pathname }));
+        void navigate(decision.to, { replace: true });
+      }
       else setPassed(location);
     });
     return () => {
