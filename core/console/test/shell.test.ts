@@ -156,9 +156,9 @@ describe('known paths of the guard', () => {
     expect(state.known('/no-such-page')).toBe(false);
     expect(state.known('/archive')).toBe(false);
     // Exists but is not yours: the first permitted page. A menu route and a detail route alike.
-    expect(decide(state, '/user')).toEqual({ action: 'redirect', to: '/hello' });
-    expect(decide(state, '/userDetail')).toEqual({ action: 'redirect', to: '/hello' });
-    expect(decide(state, '/second')).toEqual({ action: 'redirect', to: '/hello' });
+    expect(decide(state, '/user')).toEqual({ action: 'redirect', to: '/hello', reason: 'forbidden' });
+    expect(decide(state, '/userDetail')).toEqual({ action: 'redirect', to: '/hello', reason: 'forbidden' });
+    expect(decide(state, '/second')).toEqual({ action: 'redirect', to: '/hello', reason: 'forbidden' });
     // No such page, or the page of a plugin that is off or not installed: 404.
     expect(decide(state, '/no-such-page')).toEqual({ action: 'redirect', to: '/404' });
     expect(decide(state, '/archive')).toEqual({ action: 'redirect', to: '/404' });

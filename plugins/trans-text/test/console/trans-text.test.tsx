@@ -1,17 +1,17 @@
 // @vitest-environment happy-dom
-import { act } from 'react';
+import { act, type ComponentType } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
-import { PlatformContext, type ApiClient, type PlatformServices } from '@linguaport/sdk/console';
+import { PlatformContext, type ApiClient, type PlatformServices, type ViewProps } from '@linguaport/sdk/console';
 import plugin from '../../console/index.js';
 import en from '../../locales/en-US.json' with { type: 'json' };
 import zh from '../../locales/zh-CN.json' with { type: 'json' };
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const TransText = plugin.views!.TransText!;
+const TransText = plugin.views!.TransText! as ComponentType<ViewProps>;
 const ENGLISH = { code: 'en', targets: ['de', 'zh'] };
 
 interface Deferred<T> { promise: Promise<T>; resolve(v: T): void; reject(e: unknown): void }
@@ -55,7 +55,7 @@ async function draw(api: ApiClient, lng = 'en-US') {
   root = createRoot(host);
   await act(async () => root!.render(
     <I18nextProvider i18n={i18n}>
-      <PlatformContext.Provider value={services}><TransText /></PlatformContext.Provider>
+      <PlatformContext.Provider value={services}><TransText path="/transText" query={{}} /></PlatformContext.Provider>
     </I18nextProvider>,
   ));
 }
