@@ -131,16 +131,15 @@ export function Users() {
     { key: 'roles', title: t('roles'), render: (r) => r.roles.map((x) => x.name).join(', ') },
     { key: 'status', title: t('status'), render: (r) => <StatusTag value={r.status} states={{ checked: { label: t('checked'), intent: 'success' }, unchecked: { label: t('unchecked'), intent: 'warning' } }} /> },
     { key: 'isUse', title: t('isUse'), render: (r) => <StatusTag value={String(r.isUse)} states={{ true: { label: t('enabled'), intent: 'primary' }, false: { label: t('disabled'), intent: 'danger' } }} /> },
-    { key: 'priority', title: t('priorityColumn'), sortable: true },
+    { key: 'priority', title: t('priority'), sortable: true },
     { key: 'expiresAt', title: t('expiresAt'), sortable: true, render: (r) => (r.expiresAt ? formatDate(r.expiresAt) : t('never')) },
     { key: 'createdAt', title: t('createdAt'), sortable: true, render: (r) => formatDate(r.createdAt) },
     { key: 'creatorName', title: t('creator') },
     {
       key: 'actions',
       title: t('actions'),
-      // Stacked, so the table fits a 1440 px window in English (side by side they ran past its edge).
       render: (r) => (
-        <ButtonGroup variant="minimal" vertical alignText="start" data-testid={`actions-${r.username}`}>
+        <ButtonGroup variant="minimal">
           {perms.hasButton('user:edit') && <Button size="small" text={t('edit')} onClick={() => crud.startEdit(r)} data-testid={`edit-${r.username}`} />}
           {perms.hasButton('user:examine') && r.status === 'unchecked' && <Button size="small" text={t('examine')} onClick={() => void examine(r)} />}
           {perms.hasButton('user:enable') && <Button size="small" text={r.isUse ? t('disable') : t('enable')} onClick={() => void setEnabled([r], !r.isUse)} />}
