@@ -1,7 +1,6 @@
-import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, FormGroup, InputGroup, Tab, Tabs } from '@blueprintjs/core';
+import { Alert, Button, Callout, Dialog, DialogBody, FormGroup, InputGroup, Tab, Tabs } from '@blueprintjs/core';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatDate } from '@linguaport/sdk/shared';
 import { useKernel } from '../container.js';
 import { encryptPassword } from '../auth/crypto.js';
 import { ApiCallError } from '../http/client.js';
@@ -130,7 +129,7 @@ function ApiKey() {
       const fresh = await http.get<string>(`/user/updateApiKey/${userId}`, { silent: true });
       setKey(fresh);
       setVisible(false);
-      notifier.success(key ? t('apiKey.resetDone') : t('apiKey.created'));
+      notifier.success(t('apiKey.resetDone'));
       const check = await http.get<{ allowed: boolean; nextAllowedAt: string | null }>(`/user/checkUpdateApiKey/${userId}`, { silent: true });
       setNext(check.allowed ? null : check.nextAllowedAt);
     } catch (e) {
@@ -138,45 +137,19 @@ function ApiKey() {
     }
   }
 
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(key ?? '');
-      notifier.success(t('apiKey.copied'));
-    } catch {
-      notifier.error(t('apiKey.copyFailed'));
-    }
-  }
-
-  // '' is "no key yet" (a new account has none until its first reset); null is still loading.
-  const none = key === '';
   return (
     <div data-testid="account-apikey">
-      {none ? (
-        <Callout icon="key" title={t('apiKey.noneTitle')} data-testid="apikey-none" style={{ marginBottom: 12 }}>
-          {t('apiKey.none')}
-        </Callout>
-      ) : (
-        <FormGroup label={t('account.apiKey')}>
-          <InputGroup
-            readOnly
-            value={key === null ? '' : visible ? key : API_KEY_MASK}
-            data-testid="apikey-value"
-            rightElement={
-              <ButtonGroup variant="minimal">
-                <Button icon={visible ? 'eye-off' : 'eye-open'} aria-label={visible ? t('apiKey.hide') : t('apiKey.show')} title={visible ? t('apiKey.hide') : t('apiKey.show')} disabled={key === null} onClick={() => setVisible(!visible)} data-testid="apikey-toggle" />
-                <Button icon="duplicate" aria-label={t('apiKey.copy')} title={t('apiKey.copy')} disabled={key === null} onClick={() => void copy()} data-testid="apikey-copy" />
-              </ButtonGroup>
-            }
-          />
-        </FormGroup>
-      )}
-      {next ? <Callout intent="warning" data-testid="apikey-next" style={{ marginBottom: 12 }}>{t('apiKey.onceADay', { at: formatDate(next) })}</Callout> : null}
-      {error ? <Callout intent="danger" style={{ marginBottom: 12 }}>{error}</Callout> : null}
-      {none ? (
-        <Button intent="primary" icon="key" text={t('apiKey.create')} disabled={!!next || !userId} onClick={() => setConfirming(true)} data-testid="apikey-create" />
-      ) : (
-        <Button intent="warning" text={t('apiKey.reset')} disabled={key === null || !!next || !userId} onClick={() => setConfirming(true)} data-testid="apikey-reset" />
-      )}
+      <FormGroup label={t('account.apiKey')}>
+        <InputGroup
+          readOnly
+          value={key === null ? '' : visible ? key : API_KEY_MASK}
+          data-testid="apikey-value"
+          rightElement={<Button variant="minimal" icon={visible ? 'eye-off' : 'eye-open'} aria-label={visible ? t('apiKey.hide') : t('apiKey.show')} onClick={() => setVisible(!visible)} data-testid="apikey-toggle" />}
+        />
+      </FormGroup>
+      {next ? <Callout intent="warning" data-testid="apikey-next">{t('apiKey.onceADay', { at: new Date(next).toLocaleString() })}</Callout> : null}
+      {error ? <Callout intent="danger">{error}</Callout> : null}
+      <Button intent="warning" text={t('apiKey.reset')} disabled={!!next || !userId} onClick={() => setConfirming(true)} data-testid="apikey-reset" />
       <Alert
         isOpen={confirming}
         intent="warning"
@@ -184,11 +157,11 @@ function ApiKey() {
         canOutsideClickCancel={false}
         canEscapeKeyCancel
         cancelButtonText={t('app.cancel')}
-        confirmButtonText={none ? t('apiKey.create') : t('apiKey.reset')}
+        confirmButtonText={t('apiKey.reset')}
         onCancel={() => setConfirming(false)}
         onConfirm={() => void reset()}
       >
-        <p data-testid="apikey-confirm">{none ? t('apiKey.confirmCreate') : t('apiKey.confirm')}</p>
+        <p data-testid="apikey-confirm">{t('apiKey.confirm')}</p>
       </Alert>
     </div>
   );
