@@ -388,9 +388,9 @@ export default defineServerPlugin({
         if (accepted.length) {
           const department = await db.selectFrom('departments').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
           const role = await db.selectFrom('roles').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
-          // One hash for the batch: every imported account starts with the same default password and must change it.
           // Imported accounts get the default role in the default department: the caller must be able to grant them.
           await ctx.auth.assertMayGrant(caller, { roleIds: [role.id], departmentIds: [department.id] }, headers);
+          // One hash for the batch: every imported account starts with the same default password and must change it.
           const passwordHash = await ctx.auth.hashPassword((await ctx.settings.get('DEFAULT_PASSWORD').catch(() => null)) || String(ctx.config.defaultPassword ?? FALLBACK_IMPORT_PASSWORD));
           await db.transaction().execute(async (tx) => {
             const inserted = await tx

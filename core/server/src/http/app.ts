@@ -241,11 +241,11 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
 
   function registerRoute(def: RouteDefinition, owner: RouteOwner): void {
     const where = `plugin ${owner.pluginId} route ${def.method} ${def.url}`;
-    if (def.apiKey !== undefined && !isApiKeyScope(def.apiKey)) throw new Error(`${where}: apiKey must be one of ${API_KEY_SCOPES.join(', ')}, got ${JSON.stringify(def.apiKey)}`);
     if (!def.url?.startsWith('/')) throw new Error(`${where}: url must start with a slash (it is served under /api)`);
     if (def.access === undefined || def.access === null) throw new Error(`${where} has no access declaration (access: 'public', 'signed-in', {permission} or {anyPermission})`);
     const bad = describeAccess(def.access);
     if (bad) throw new Error(`${where}: ${bad}`);
+    if (def.apiKey !== undefined && !isApiKeyScope(def.apiKey)) throw new Error(`${where}: apiKey must be one of ${API_KEY_SCOPES.join(', ')}, got ${JSON.stringify(def.apiKey)}`);
     for (const key of keysOf(def.access)) {
       if (!owner.declaredPermissions.has(key)) throw new Error(`${where} needs permission ${key}, which the plugin's manifest does not declare`);
     }
