@@ -20,6 +20,14 @@ export const SYSTEM_PACKAGES = {
     { pkg: 'apertium-fr-es', feature: 'built-in Apertium translation engine' },
     // Apertium's html and rtf formats run through transfuse (tf-extract, tf-inject).
     { pkg: 'transfuse', check: '/usr/bin/tf-extract', feature: 'html and rtf input to the built-in Apertium engine' },
+    // Documents: legacy office formats and PDF output through headless LibreOffice; PDF reading; OCR.
+    { pkg: 'libreoffice-writer-nogui', check: '/usr/bin/soffice', feature: 'doc, rtf and odt conversion, PDF output' },
+    { pkg: 'libreoffice-calc-nogui', feature: 'xls and ods conversion' },
+    { pkg: 'libreoffice-impress-nogui', feature: 'ppt and odp conversion' },
+    { pkg: 'poppler-utils', check: '/usr/bin/pdftotext', feature: 'PDF reading and page images' },
+    { pkg: 'tesseract-ocr', check: '/usr/bin/tesseract', feature: 'OCR of scanned documents and pictures' },
+    { pkg: 'tesseract-ocr-eng', feature: 'OCR of English' },
+    { pkg: 'tesseract-ocr-chi-sim', feature: 'OCR of Chinese' },
   ],
   test: [
     { pkg: 'chromium', check: '/usr/bin/chromium', feature: 'end-to-end tests in Chromium' },
@@ -29,6 +37,9 @@ export const SYSTEM_PACKAGES = {
     { pkg: 'ldap-utils', check: '/usr/bin/ldapadd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
     // The engine tests check which address APy listens on with ss.
     { pkg: 'iproute2', check: '/usr/bin/ss', feature: 'listening-socket checks in the Apertium engine tests (ss)' },
+    // Interchange checks: our TMX, TBX, XLIFF and PO read back by another tool; XML checked against DTDs and schemas.
+    { pkg: 'translate-toolkit', check: '/usr/bin/tmx2po', feature: 'TMX, TBX, XLIFF and PO read back by translate-toolkit in the tests' },
+    { pkg: 'libxml2-utils', check: '/usr/bin/xmllint', feature: 'TMX and TBX validated against their DTD and schema in the tests' },
   ],
 };
 

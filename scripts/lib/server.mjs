@@ -15,13 +15,13 @@ import { describeEsbuildFailure } from './plugin.mjs';
  *
  *   main.js                  the kernel; registers sdk-hooks.js first
  *   plugins/<id>/index.js    a plugin's server part (the plugin host picks it when the kernel runs compiled)
- *   sdk/{server,shared,package}.js   what an uploaded part's `@linguaport/sdk/...` imports resolve to
+ *   sdk/{server,shared,package,resources,interchange}.js   what an uploaded part's `@linguaport/sdk/...` imports resolve to
  *   sdk-hooks.js             that resolution (a module.register resolve hook)
  *   chunk-*.js               code shared between them
  */
 
 export const SERVER_ENTRY = 'core/server/src/main.ts';
-const SDK_ENTRIES = ['server', 'shared', 'package'];
+const SDK_ENTRIES = ['server', 'shared', 'package', 'resources', 'interchange'];
 const HOOKS_SOURCE = 'scripts/lib/server-sdk-hooks.mjs';
 const MAIN_MODULE = 'linguaport:server-main';
 

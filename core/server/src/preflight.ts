@@ -52,7 +52,7 @@ export function probePort(port: number, host: string): Promise<void> {
  * (`scripts/setup.mjs` installs the same packages). A missing one is reported by name at start
  * and in `GET /api/health`, and makes only its feature unavailable: the server still starts.
  */
-export type ToolFeature = 'apertium' | 'apertium-html';
+export type ToolFeature = 'apertium' | 'apertium-html' | 'office' | 'pdf' | 'ocr';
 
 export interface ExternalTool {
   name: string;
@@ -85,11 +85,18 @@ export const EXTERNAL_TOOLS: readonly ExternalTool[] = [
   },
   { name: 'tf-extract', debianPackage: 'transfuse', feature: 'apertium-html' },
   { name: 'tf-inject', debianPackage: 'transfuse', feature: 'apertium-html' },
+  { name: 'soffice', debianPackage: 'libreoffice-writer-nogui', feature: 'office' },
+  { name: 'pdftotext', debianPackage: 'poppler-utils', feature: 'pdf' },
+  { name: 'pdftoppm', debianPackage: 'poppler-utils', feature: 'pdf' },
+  { name: 'tesseract', debianPackage: 'tesseract-ocr', feature: 'ocr' },
 ];
 
 export const FEATURE_NAMES: Record<ToolFeature, string> = {
   apertium: 'the built-in Apertium engine',
   'apertium-html': 'html translation with the built-in Apertium engine',
+  office: 'legacy office formats (doc, xls, ppt, rtf) and conversion to PDF through LibreOffice',
+  pdf: 'reading PDF documents (poppler)',
+  ocr: 'text recognition in scanned documents and pictures (tesseract)',
 };
 
 /** An executable called `name` in one of PATH's directories. */
