@@ -38,7 +38,7 @@ export const SYSTEM_PACKAGES = {
     // The engine tests check which address APy listens on with ss.
     { pkg: 'iproute2', check: '/usr/bin/ss', feature: 'listening-socket checks in the Apertium engine tests (ss)' },
     // Interchange checks: our TMX, TBX, XLIFF and PO read back by another tool; XML checked against DTDs and schemas.
-    { pkg: 'translate-toolkit', check: '/usr/bin/tmx2po', feature: 'TMX, TBX, XLIFF and PO read back by translate-toolkit in the tests' },
+    { pkg: 'translate-toolkit', check: '/usr/bin/po2tmx', feature: 'TMX, TBX, XLIFF and PO read back by translate-toolkit in the tests' },
     { pkg: 'libxml2-utils', check: '/usr/bin/xmllint', feature: 'TMX and TBX validated against their DTD and schema in the tests' },
   ],
 };
