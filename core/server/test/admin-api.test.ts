@@ -28,7 +28,8 @@ beforeAll(async () => {
   nobody = await createUserWithRole(k, 'nobody', 'Nobody-pass-1', 'No grants', []);
   alice = await createUserWithRole(k, 'alice', 'Alice-pass-1', 'Pager users', ['menu:/pager', 'pager:send', 'pager:settings']);
   bob = await createUserWithRole(k, 'bob', 'Bob-pass-1', 'Note readers', ['menu:/notes']);
-  await createUserWithRole(k, 'menuadmin', 'Menu-pass-1', 'Menu admins', ['permission:view', 'permission:add', 'permission:edit', 'permission:delete', 'role:grant']);
+  // The menu admins hold the keys they grant below (a grant changes only keys the caller holds).
+  await createUserWithRole(k, 'menuadmin', 'Menu-pass-1', 'Menu admins', ['permission:view', 'permission:add', 'permission:edit', 'permission:delete', 'role:grant', 'menu:/pager', 'pager:send', 'pager:settings', 'notes:view']);
   await createUserWithRole(k, 'configadmin', 'Config-pass-1', 'Config admins', ['systemConfig:edit']);
   [nobodyToken, aliceToken, bobToken, menuAdminToken, configAdminToken] = await Promise.all([
     k.login('nobody', 'Nobody-pass-1'),
@@ -179,6 +180,30 @@ describe('role grants and permission events', () => {
     const superRole = (await k.database.query<{ id: number }>(`select id from roles where is_super`, []))[0].id;
     expect((await callEn('PUT', `/api/role/permissions/${superRole}`, menuAdminToken, { permissionIds: [] })).status).toBe(400);
     expect(await count('role_permissions')).toBe(before);
+  });
+
+  it('changes a grant only in keys the caller holds: no key handed out to any role, its own included, and none taken away', async () => {
+    const idOf = async (key: string) => (await k.database.query<{ id: number }>(`select id from permissions where key = $1`, [key]))[0].id;
+    const menuAdminRole = (await k.database.query<{ role_id: number }>(`select role_id from user_department_roles udr join users u on u.id = udr.user_id where u.username = 'menuadmin'`, []))[0].role_id;
+    const own = (await callEn('GET', `/api/role/permissions/${menuAdminRole}`, menuAdminToken)).body.data.permissionIds as number[];
+    const before = await count('role_permissions');
+    const configEdit = await idOf('systemConfig:edit');
+    const toSelf = await callEn('PUT', `/api/role/permissions/${menuAdminRole}`, menuAdminToken, { permissionIds: [...own, configEdit] });
+    expect(toSelf.status).toBe(403);
+    expect(toSelf.body.msg).toBe('You cannot grant the permission systemConfig:edit: you do not hold it yourself');
+    const toAlice = await callEn('PUT', `/api/role/permissions/${alice.roleId}`, menuAdminToken, { permissionIds: [configEdit] });
+    expect(toAlice.status).toBe(403);
+    expect(await count('role_permissions')).toBe(before);
+    // A role holding a key the caller lacks keeps it when the request leaves it in, and cannot lose it.
+    await k.database.query(`insert into role_permissions (role_id, permission_id) values ($1, $2)`, [alice.roleId, configEdit]);
+    const aliceNow = (await callEn('GET', `/api/role/permissions/${alice.roleId}`, menuAdminToken)).body.data.permissionIds as number[];
+    const pagerSend = await idOf('pager:send');
+    const kept = await callEn('PUT', `/api/role/permissions/${alice.roleId}`, menuAdminToken, { permissionIds: [...aliceNow.filter((i) => i !== pagerSend)] });
+    expect(kept.status).toBe(200);
+    const dropped = await callEn('PUT', `/api/role/permissions/${alice.roleId}`, menuAdminToken, { permissionIds: [] });
+    expect(dropped.status).toBe(403);
+    expect(dropped.body.msg).toBe('You cannot take away the permission systemConfig:edit: you do not hold it yourself');
+    await callEn('PUT', `/api/role/permissions/${alice.roleId}`, menuAdminToken, { permissionIds: aliceNow });
   });
 
   it('turns a plugin\'s access.changed into permissions.changed for the affected users', async () => {

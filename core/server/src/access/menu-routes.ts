@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, idList, type EventBus, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, Codes, idList, say, type Caller, type EventBus, type RouteDefinition } from '@linguaport/sdk/server';
 import { idSchema, type Locale } from '@linguaport/sdk/shared';
 import { localeOf } from '../http/locale.js';
 import { CONFIG_PERMISSION_NODES } from '../system/migrations.js';
@@ -169,6 +169,29 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
     if (await q.executeTakeFirst()) throw new ApiError(Codes.CONFLICT, `A permission node with key ${body.key} already exists`);
     await checkParent(body.parentId, selfId);
   };
+  /**
+   * A role's grant changes only in keys the caller holds itself: adding a key it lacks would hand it
+   * out (to its own role too), removing one would take away what it cannot give back. Keys the caller
+   * lacks that the role already holds stay as they are only if left in the request.
+   */
+  const assertOwnKeysOnly = async (caller: Caller | null, roleId: number, wanted: number[], headers: Record<string, string | string[] | undefined>) => {
+    if (caller?.isSuperAdmin) return;
+    const current = (await db.selectFrom('role_permissions').select('permission_id').where('role_id', '=', roleId).execute()).map((r) => Number(r.permission_id));
+    const want = new Set(wanted);
+    const had = new Set(current);
+    const changed = [...wanted.filter((i) => !had.has(i)), ...current.filter((i) => !want.has(i))];
+    if (!changed.length) return;
+    const keys = await db.selectFrom('permissions').select(['id', 'key']).where('id', 'in', changed).orderBy('key').execute();
+    const foreign = keys.find((k) => !caller?.permissions.has(String(k.key)));
+    if (!foreign) return;
+    const added = !had.has(Number(foreign.id));
+    throw new ApiError(
+      Codes.FORBIDDEN,
+      added
+        ? say(headers, `不能授予权限 ${foreign.key}：您自己没有该权限`, `You cannot grant the permission ${foreign.key}: you do not hold it yourself`)
+        : say(headers, `不能收回权限 ${foreign.key}：您自己没有该权限`, `You cannot take away the permission ${foreign.key}: you do not hold it yourself`),
+    );
+  };
 
   return [
     {
@@ -321,7 +344,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       module: 'role',
       summary: 'Grant permissions to a role',
       schema: { params: z.object({ roleId: id }), body: z.object({ permissionIds: z.array(id).max(5000) }) },
-      async handler({ params, body }) {
+      async handler({ params, body, caller, headers }) {
         const role = await db.selectFrom('roles').select(['id', 'is_super']).where('id', '=', params.roleId).executeTakeFirst();
         if (!role) throw new ApiError(Codes.NOT_FOUND, `No role with id ${params.roleId}`);
         if (role.is_super) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: the super administrator role holds every permission; its grants cannot be edited');
@@ -331,6 +354,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
           const unknown = wanted.filter((i) => !found.has(i));
           if (unknown.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: permissionIds: no permission node with id ${unknown.join(', ')}`);
         }
+        await assertOwnKeysOnly(caller, params.roleId, wanted, headers);
         await db.transaction().execute(async (trx) => {
           await trx.deleteFrom('role_permissions').where('role_id', '=', params.roleId).execute();
           if (wanted.length) await trx.insertInto('role_permissions').values(wanted.map((permission_id) => ({ role_id: params.roleId, permission_id }))).execute();
