@@ -31,6 +31,7 @@ import { startPlugins } from './plugins/host.js';
 import { apiKeyStillValid, resolveApiKeyCaller as resolveApiKeyForLt } from './auth/api-keys.js';
 import { ltRoutes } from './translation/lt-routes.js';
 import { registerLtCors } from './translation/lt-cors.js';
+import { documentLtRoute } from './translation/lt-openapi.js';
 import { openApiRoute, type DocumentedRoute } from './http/openapi.js';
 import { translationMigrations } from './translation/migrations.js';
 import { createTranslationService } from './translation/service.js';
@@ -133,7 +134,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       oplog.track(def, owner);
       kernel.registerRoute(def, owner);
       routes.push({ method: def.method, url: `/api${def.url}`, access: def.access, pluginId: owner.pluginId });
-      documented.push({ def, pluginId: owner.pluginId });
+      documented.push(def.url.startsWith('/lt/') ? documentLtRoute(def, owner.pluginId) : { def, pluginId: owner.pluginId });
     };
     cleanups.push(() => oplog.idle());
     cleanups.push(() => app.close());

@@ -170,8 +170,8 @@ describe('API keys', () => {
     expect((await k.call('GET', '/api/user/getUserInfoByToken', token)).body.data.user.apiKey).toBe(apiKey);
     // An administrator reading this user does not.
     expect((await k.call('GET', `/api/user/getUserInfo/${user.userId}`, admin)).body.data.user.apiKey).toBeNull();
-    // The public API (its document here) takes the key; the account's own data does not.
-    const viaKey = await k.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { 'x-api-key': apiKey } });
+    // The public API (language detection here) takes the key; the account's own data does not.
+    const viaKey = await k.app.inject({ method: 'POST', url: '/api/lt/detect', headers: { 'x-api-key': apiKey }, payload: { q: 'The weather is fine today in the city.' } });
     expect(viaKey.statusCode).toBe(200);
     const accountViaKey = await k.app.inject({ method: 'GET', url: '/api/user/getUserInfoByToken', headers: { 'x-api-key': apiKey } });
     expect(accountViaKey.statusCode).toBe(403);
@@ -180,7 +180,7 @@ describe('API keys', () => {
     const used = await k.database.db.selectFrom('users').select('api_key_last_used_at').where('id', '=', user.userId).executeTakeFirstOrThrow();
     expect(used.api_key_last_used_at).not.toBeNull();
     expect(await resolveApiKeyCaller(k.database.db, apiKey + 'x', k.clock.now)).toBeNull();
-    const bad = await k.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { 'x-api-key': 'lp_nope' } });
+    const bad = await k.app.inject({ method: 'GET', url: '/api/user/getUserInfoByToken', headers: { 'x-api-key': 'lp_nope' } });
     expect(bad.json().code).toBe(601);
   });
 

@@ -64,9 +64,9 @@ describe('API keys', () => {
     expect((await k.call('GET', '/api/user/getApiKey', token)).body.data.scopes).toEqual(['translate']);
     // Without translate the key no longer reaches the translation API's routes.
     expect((await k.call('PUT', '/api/user/apiKeyScopes', token, { scopes: ['textTools'] })).body.data).toEqual({ scopes: ['textTools'] });
-    expect((await withKey('GET', '/api/openapi.json', apiKey)).statusCode).toBe(403);
+    expect((await withKey('POST', '/api/lt/detect', apiKey, { q: 'The weather is fine today in the city.' })).statusCode).toBe(403);
     expect((await k.call('PUT', '/api/user/apiKeyScopes', token, { scopes: ['history', 'translate'] })).body.data).toEqual({ scopes: ['translate', 'history'] });
-    expect((await withKey('GET', '/api/openapi.json', apiKey)).statusCode).toBe(200);
+    expect((await withKey('POST', '/api/lt/detect', apiKey, { q: 'The weather is fine today in the city.' })).statusCode).toBe(200);
     k.clock.advance(24 * 3_600_000);
     const renewed: string = (await k.call('GET', `/api/user/updateApiKey/${u.userId}`, token)).body.data;
     expect((await k.call('GET', '/api/user/getApiKey', token)).body.data).toEqual({ apiKey: renewed, scopes: ['translate'] });

@@ -88,8 +88,29 @@ export interface RouteDefinition<Q = any, B = any, P = any> {
   upload?: RouteUpload;
   /** Record the call in the operation log; default: true for POST, PUT, DELETE and PATCH. */
   log?: boolean;
+  /** What the OpenAPI document (`/api/openapi.json`) says of the answer: the shape of `data`, the codes. */
+  response?: RouteResponse;
   /** Return the envelope's data, or a `RawReply` for files and streams. */
   handler(req: RequestContext<Q, B, P>): Promise<unknown> | unknown;
+}
+
+/**
+ * The documented answer of a route. The request side comes from `schema`; this is the other half, so
+ * the zod schemas stay the one source of validation, types and documentation.
+ */
+export interface RouteResponse {
+  /** The schema of the envelope's `data` (of the whole body when `envelope` is false). */
+  data?: ZodType;
+  /** False for answers that are not the envelope: files, streams, LibreTranslate's shapes. */
+  envelope?: boolean;
+  /** The content type of an answer that is not the envelope (`application/zip`). */
+  contentType?: string;
+  /**
+   * Codes of the error catalogue (`Codes`) the call may answer besides those its declaration implies
+   * (400 for a schema, 403 and 601 for an access other than public, 413 for an upload): 404, 409, 429,
+   * 503, 3027 and the like.
+   */
+  errors?: number[];
 }
 
 /**

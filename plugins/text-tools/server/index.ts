@@ -6,6 +6,16 @@ const USE = { permission: 'textTools:use' } as const;
 // Tools answer interactively: 1 MB is far beyond a typed text and still splits in under a second.
 const text = z.string().max(1_000_000, 'The text is longer than 1,000,000 characters');
 
+// The answers, as the OpenAPI document states them (its test checks real answers against them).
+const detected = z.object({
+  language: z.string().describe('The engines\' platform code when one takes it (zh-CN), else ISO 639-1 (de); unknown when unsure'),
+  confidence: z.number().min(0).max(1),
+  translatable: z.boolean().describe('Whether an enabled, healthy engine translates from it'),
+  targets: z.array(z.string()).describe('The codes it translates into'),
+});
+const sentences = z.object({ sentences: z.array(z.string()).describe('Joined, they give the text back') });
+const words = z.object({ words: z.array(z.string()) });
+
 export default defineServerPlugin({
   setup(ctx) {
     ctx.route({
@@ -17,6 +27,7 @@ export default defineServerPlugin({
       access: USE,
       summary: 'Detect the language of a text',
       schema: { body: z.object({ text }) },
+      response: { data: detected },
       handler: ({ body }) => ctx.engines.detect(body.text),
     });
     ctx.route({
@@ -28,6 +39,7 @@ export default defineServerPlugin({
       access: USE,
       summary: 'Split a text into sentences',
       schema: { body: z.object({ text, language: z.string().min(2).max(20).optional() }) },
+      response: { data: sentences },
       handler: ({ body }) => ({ sentences: ctx.engines.split(body.text, body.language) }),
     });
     ctx.route({
@@ -39,6 +51,7 @@ export default defineServerPlugin({
       access: USE,
       summary: 'Segment a text into words',
       schema: { body: z.object({ text, language: z.string().min(2).max(20).optional() }) },
+      response: { data: words },
       handler: ({ body }) => ({ words: ctx.engines.segment(body.text, body.language) }),
     });
   },

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RouteDefinition } from '@linguaport/sdk/server';
 import type { Database } from '../db/database.js';
 import type { ToolStatus } from '../preflight.js';
@@ -10,6 +11,24 @@ import type { EngineOverview } from '../translation/service.js';
  * none of them is ready to translate. `tools` names the external programs found missing at start
  * and the feature each one disables.
  */
+/** The answer, as the OpenAPI document states it. */
+const healthAnswer = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: z.object({ ok: z.boolean(), kind: z.string() }),
+  queue: z.object({ ok: z.boolean() }),
+  engines: z.array(
+    z.object({
+      id: z.number().int(),
+      name: z.string(),
+      enabled: z.boolean(),
+      expired: z.boolean(),
+      ready: z.boolean(),
+      nodes: z.array(z.object({ id: z.number().int(), kind: z.string(), desired: z.enum(['running', 'stopped']), health: z.enum(['unknown', 'healthy', 'unhealthy', 'stopped', 'starting']) }).passthrough()),
+    }),
+  ),
+  tools: z.object({ missing: z.array(z.object({ name: z.string(), debianPackage: z.string(), feature: z.string() })) }),
+});
+
 export function healthRoute(
   database: Database,
   jobs: { health(): Promise<{ ok: boolean; detail?: string }> },
@@ -21,6 +40,7 @@ export function healthRoute(
     url: '/health',
     access: 'public',
     summary: 'Check the health of the server, database, job queue and engines',
+    response: { data: healthAnswer },
     async handler() {
       const databaseOk = await database.query('select 1 as one').then(
         (rows) => rows.length === 1,

