@@ -23,3 +23,4 @@ export { openTestDatabase, type TestDatabase } from './database.js';
 // Engine peers on loopback that speak the real protocols, for engine adapters and fail-over.
 export { startLibrePeer, type LibrePeer, type LibrePeerOptions } from './peers/libretranslate.js';
 export { startOpenAiPeer, type OpenAiPeer, type OpenAiPeerOptions } from './peers/openai.js';
+export { buildAptRepository, type AptPackage, type AptRepository } from './peers/apt.js';

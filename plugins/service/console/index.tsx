@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Card, H4, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { EngineDialogs, engineFields, type EditableEngine } from './engine-dialogs.js';
+import { LanguagePacks } from './language-packs.js';
 import { ConfirmDialog, definePlugin, FormDialog, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 
@@ -326,6 +327,7 @@ function Service() {
       />
       {engines?.length === 0 && <Callout>{t('noEngines')}</Callout>}
       {engines?.map((e) => <EngineCard key={e.id} engine={e} kinds={kinds} onChanged={load} />)}
+      {permissions.hasButton('service:view') && <LanguagePacks onChanged={load} />}
       {permissions.hasButton('service:licence') && <TrustedKeys />}
     </div>
   );

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sql } from 'kysely';
 import { ApiError, defineServerPlugin, pageOffset, say, type EngineAdapterDefinition, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
+import { registerLanguagePacks } from './language-packs.js';
 
 /**
  * Engine management (spec 01 section 7.5): engines, nodes, start/stop, authorization files,
@@ -13,6 +14,7 @@ const VIEW = { permission: 'service:view' } as const;
 const EDIT = { permission: 'service:edit' } as const;
 const CONTROL = { permission: 'service:control' } as const;
 const LICENCE = { permission: 'service:licence' } as const;
+const PACKS = { permission: 'service:languagePacks' } as const;
 
 const id = idSchema;
 const lang = z.string().trim().min(2).max(20);
@@ -161,8 +163,9 @@ function engineColumns(b: Partial<Record<keyof typeof engineFields, unknown>>) {
 }
 
 export default defineServerPlugin({
-  setup(ctx) {
+  async setup(ctx) {
     const { db } = ctx;
+    await registerLanguagePacks(ctx, { view: VIEW, manage: PACKS });
     // After an edit the translation service reloads its engines; the caller gets the engine as stored now.
     const reloadedEngine = async (engineId: number) => {
       await ctx.engines.nodes.reload();
