@@ -18,6 +18,11 @@ export const SYSTEM_PACKAGES = {
     { pkg: 'apertium-eng-spa', feature: 'built-in Apertium translation engine' },
     { pkg: 'apertium-eng-cat', feature: 'built-in Apertium translation engine' },
     { pkg: 'apertium-fr-es', feature: 'built-in Apertium translation engine' },
+    // The default language packs: English, Spanish, Catalan, French, Portuguese, Italian, Romanian, Basque and
+    // Galician, through the pairs Debian has (the others are installed from the engines screen).
+    ...['apertium-spa-cat', 'apertium-es-pt', 'apertium-spa-ita', 'apertium-es-ro', 'apertium-eu-es', 'apertium-eu-en', 'apertium-es-gl', 'apertium-en-gl', 'apertium-fra-cat', 'apertium-por-cat'].map(
+      (pkg) => ({ pkg, feature: 'built-in Apertium translation engine (default language packs)' }),
+    ),
     // Apertium's html and rtf formats run through transfuse (tf-extract, tf-inject).
     { pkg: 'transfuse', check: '/usr/bin/tf-extract', feature: 'html and rtf input to the built-in Apertium engine' },
     // Documents: legacy office formats and PDF output through headless LibreOffice; PDF reading; OCR.

@@ -46,6 +46,16 @@ export interface ApyExit {
 
 const LAUNCHER = fileURLToPath(new URL('./apy-launcher.py', import.meta.url));
 
+/** Directions warmed when APy starts; the rest start on first use. */
+export const WARM_LIMIT = 8;
+const MAIN = new Set(['eng', 'en', 'spa', 'es']);
+
+/** The directions to warm: those between the main languages, then the others in APy's order, at most WARM_LIMIT. */
+export function warmFirst(pairs: string[], limit = WARM_LIMIT): string[] {
+  const main = (p: string) => p.split('|').filter((side) => MAIN.has(side.split('_')[0])).length;
+  return [...pairs].sort((a, b) => main(b) - main(a)).slice(0, limit);
+}
+
 export class ApyProcess {
   private stopping = false;
   private exited: ApyExit | null = null;
@@ -156,10 +166,15 @@ export class ApyProcess {
     }
   }
 
-  /** The first request of a pair starts its pipeline (~100 ms); pay that now, not on a user's request. */
+  /**
+   * The first request of a pair starts its pipeline (~100 ms); pay that now, not on a user's request,
+   * for the most used directions. Each warm pipeline is a handful of processes kept running, so with
+   * many language packs installed only the first WARM_LIMIT directions (English and Spanish first)
+   * are warmed; the others start on their first request.
+   */
   private async warm(pairs: string[]): Promise<void> {
     await Promise.all(
-      pairs.map(async (langpair) => {
+      warmFirst(pairs).map(async (langpair) => {
         const body = new URLSearchParams({ langpair, q: 'Hello.', markUnknown: 'no' });
         const res = await fetch(`${this.url}/translate`, { method: 'POST', body, signal: AbortSignal.timeout(30_000) });
         await res.arrayBuffer();
