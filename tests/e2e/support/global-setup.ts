@@ -1,8 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ROOT, startServer } from '../../../scripts/lib/run-server.js';
+import { buildAptRepository } from '../../../plugin-sdk/src/testing/peers/apt.js';
+
+/** The language pack the engines-screen scenario installs and removes, from a repository on disk (no network). */
+export const TEST_LANGUAGE_PACK = 'apertium-qaa-qab';
 
 export const ADMIN_PASSWORD = 'E2e-admin-Passw0rd';
 export const LDAP_USER = { username: 'lena.dir', password: 'Ldap-pass-42' };
@@ -97,13 +101,25 @@ export default async function globalSetup() {
   if (typeof oidc?.addUser === 'function') await (oidc.addUser as AddUser)('sub-e2e-1', SSO_USER.username, SSO_USER.password, 'Sam Single');
   const serviceEnv = { ...(slapd?.env ?? {}), ...(oidc?.env ?? {}) };
 
-  const server = await startServer({ DIST_DIR: dist, REGISTRY_FILE: registryFile, ADMIN_PASSWORD, ...serviceEnv });
+  // The engines screen installs language packs from this repository (plugin config `apt`): a real apt-get
+  // and dpkg, a harmless package (one README), no network.
+  const packs = buildAptRepository([{ name: TEST_LANGUAGE_PACK, description: 'Apertium translation data for a test pair', files: { [`/usr/share/doc/${TEST_LANGUAGE_PACK}/README`]: 'Installed by the end-to-end language-pack scenario.\n' } }]);
+  const dataDir = mkdtempSync(join(ROOT, '.tmp', 'data-'));
+  mkdirSync(join(dataDir, 'config'), { recursive: true });
+  writeFileSync(join(dataDir, 'config', 'service.json'), JSON.stringify({ apt: packs.options }));
+  const purgePack = () => spawnSync('dpkg', ['--purge', TEST_LANGUAGE_PACK], { stdio: 'ignore' });
+  purgePack();
+
+  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: dist, REGISTRY_FILE: registryFile, ADMIN_PASSWORD, ...serviceEnv });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;
   if (slapd) process.env.E2E_SLAPD = describe({ ...slapd, user: LDAP_USER });
   if (oidc) process.env.E2E_OIDC = describe({ ...oidc, user: SSO_USER });
   return async () => {
     await server.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+    purgePack();
+    packs.remove();
     await oidc?.stop?.();
     await slapd?.stop?.();
     if (runDir !== e2eDir) rmSync(runDir, { recursive: true, force: true });
