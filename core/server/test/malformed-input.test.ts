@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startKernel, type TestKernel } from './support/kernel.js';
+import { address, routeOperations, type Json, type Operation } from './support/route-walk.js';
 
 // Bad input is the caller's fault: every route of the whole deployment, called by the super
 // administrator (so every check passes and the handler is reached), answers malformed ids,
@@ -17,7 +18,6 @@ const MALFORMED: unknown[] = [HUGE, NUL, -1, 1.5, 'abc', { nested: true }, ['1',
 /** Calls that would end the caller's own session; they are not what this test is about. */
 const SKIP = new Set(['POST /api/logout', 'POST /api/user/switchDepartment']);
 
-type Json = Record<string, any>;
 
 let k: TestKernel;
 let token: string;
@@ -32,63 +32,7 @@ afterAll(async () => {
   await k?.shutdown();
 });
 
-/** A plausible value for a JSON schema, so that one malformed field is the only thing wrong. */
-function example(s: Json | undefined, depth = 0): unknown {
-  if (!s || depth > 4) return 'x';
-  if ('const' in s) return s.const;
-  if (Array.isArray(s.enum)) return s.enum[0];
-  if (s.default !== undefined) return s.default;
-  const alternatives = s.anyOf ?? s.oneOf ?? s.allOf;
-  if (Array.isArray(alternatives)) return example(alternatives.find((a: Json) => a.type !== 'null') ?? alternatives[0], depth + 1);
-  const type = Array.isArray(s.type) ? s.type[0] : s.type;
-  switch (type) {
-    case 'integer':
-    case 'number':
-      return Math.max(1, s.minimum ?? 1);
-    case 'boolean':
-      return false;
-    case 'array':
-      return Array.from({ length: Math.max(1, s.minItems ?? 1) }, () => example(s.items, depth + 1));
-    case 'object':
-      return Object.fromEntries(Object.entries((s.properties ?? {}) as Record<string, Json>).map(([n, p]) => [n, example(p, depth + 1)]));
-    case 'null':
-      return null;
-    default:
-      return s.format === 'email' ? 'a@b.cn' : 'x';
-  }
-}
-
-interface Operation {
-  method: string;
-  /** fastify form: /api/user/:id */
-  url: string;
-  pathParams: string[];
-  query: Json;
-  body: unknown;
-  bodyFields: string[];
-}
-
-function operations(): Operation[] {
-  const out: Operation[] = [];
-  for (const route of k.routes) {
-    if (SKIP.has(`${route.method} ${route.url}`)) continue;
-    const op = doc.paths?.[route.url.slice(4).replace(/:([A-Za-z0-9_]+)/g, '{$1}')]?.[route.method.toLowerCase()] as Json | undefined;
-    const params = (op?.parameters ?? []) as Json[];
-    const bodySchema = op?.requestBody?.content?.['application/json']?.schema as Json | undefined;
-    const body = bodySchema ? example(bodySchema) : undefined;
-    out.push({
-      method: route.method,
-      url: route.url,
-      pathParams: [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1]!),
-      query: Object.fromEntries(params.filter((p) => p.in === 'query').map((p) => [p.name, String(example(p.schema))])),
-      body,
-      bodyFields: body && typeof body === 'object' && !Array.isArray(body) ? Object.keys(body) : [],
-    });
-  }
-  return out;
-}
-
-const address = (url: string, fill: (name: string) => string) => url.replace(/:([A-Za-z0-9_]+)/g, (_, n: string) => encodeURIComponent(fill(n)));
+const operations = () => routeOperations(k.routes, doc, SKIP);
 
 async function send(op: Operation, path: string, query: Json, body: unknown) {
   const hasBody = op.method !== 'GET' && op.method !== 'OPTIONS' && op.method !== 'HEAD';

@@ -17,14 +17,23 @@ import type { EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
 export { Codes, type Envelope } from '../shared/envelope.js';
 export { requestLocale, say, idList, pageQuery, pageOffset, pageOf, like, iso, holdersByName, takenIgnoringCase } from './helpers.js';
 
-/** Throw from a handler to answer with this code and message (and its HTTP status). */
+/** A message in both interface languages; the kernel answers the one of the request. */
+export type LocalizedText = Readonly<Record<'zh-CN' | 'en-US', string>>;
+
+/**
+ * Throw from a handler to answer with this code and message (and its HTTP status). Give the message in
+ * both languages (`{ 'zh-CN': ..., 'en-US': ... }`) where no request is at hand to `say` it: the kernel
+ * answers the request's language; `message` holds the English for logs.
+ */
 export class ApiError extends Error {
+  public readonly messages: LocalizedText | null;
   constructor(
     public readonly code: number,
-    message: string,
+    message: string | LocalizedText,
     public readonly data: unknown = null,
   ) {
-    super(message);
+    super(typeof message === 'string' ? message : message['en-US']);
+    this.messages = typeof message === 'string' ? null : message;
     this.name = 'ApiError';
   }
 }

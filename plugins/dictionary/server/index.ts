@@ -57,7 +57,7 @@ export default defineServerPlugin({
   setup(ctx) {
     const typeById = async (id: number) => {
       const row = await ctx.db.selectFrom('dict_types').selectAll().where('id', '=', id).executeTakeFirst();
-      if (!row) throw new ApiError(Codes.NOT_FOUND, `dictionary type ${id} does not exist`);
+      if (!row) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `字典类型 ${id} 不存在`, 'en-US': `Dictionary type ${id} does not exist` });
       return row;
     };
 
@@ -167,7 +167,7 @@ export default defineServerPlugin({
       schema: { params: z.object({ code: z.string().min(1) }) },
       async handler({ params }) {
         const type = await ctx.db.selectFrom('dict_types').select('id').where('code', '=', params.code).where('enabled', '=', true).executeTakeFirst();
-        if (!type) throw new ApiError(Codes.NOT_FOUND, `no enabled dictionary type ${params.code}`);
+        if (!type) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `没有已启用的字典类型 ${params.code}`, 'en-US': `No enabled dictionary type ${params.code}` });
         const rows = await ctx.db.selectFrom('dict_entries').selectAll().where('type_id', '=', type.id).orderBy('sort').orderBy('id').execute();
         return rows.map(toEntry);
       },

@@ -156,7 +156,7 @@ export default defineServerPlugin({
       async handler({ params, caller }) {
         const row = await ctx.db.selectFrom('feedback').select(['reporter_id', 'screenshot_key']).where('id', '=', params.id).executeTakeFirst();
         // The reporter and the managers may see it; to anyone else it does not exist.
-        if (!row || !row.screenshot_key || (row.reporter_id !== caller!.userId && !canSeeAll(caller))) throw new ApiError(Codes.NOT_FOUND, `no screenshot for feedback ${params.id}`);
+        if (!row || !row.screenshot_key || (row.reporter_id !== caller!.userId && !canSeeAll(caller))) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `反馈 ${params.id} 没有截图`, 'en-US': `No screenshot for feedback ${params.id}` });
         const type = IMAGE_TYPES.find((t) => row.screenshot_key!.endsWith(`.${t.ext}`))!;
         return { raw: true as const, contentType: type.mime, body: await ctx.storage.get(row.screenshot_key), headers: { 'cache-control': 'private, max-age=3600', 'x-content-type-options': 'nosniff' } };
       },

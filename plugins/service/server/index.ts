@@ -133,13 +133,13 @@ function nodeView(ctx: ServerPluginContext, r: Record<string, any>) {
 }
 
 /** Reads one row by id, or answers 404 naming what was asked for. */
-const rowOr404 = (table: 'engines' | 'engine_nodes', what: string) => async (ctx: ServerPluginContext, rowId: number) => {
+const rowOr404 = (table: 'engines' | 'engine_nodes', what: { 'zh-CN': string; 'en-US': string }) => async (ctx: ServerPluginContext, rowId: number) => {
   const row = await ctx.db.selectFrom(table).selectAll().where('id', '=', rowId).executeTakeFirst();
-  if (!row) throw new ApiError(404, `No ${what} with id ${rowId}`);
+  if (!row) throw new ApiError(404, { 'zh-CN': `找不到编号为 ${rowId} 的${what['zh-CN']}`, 'en-US': `No ${what['en-US']} with id ${rowId}` });
   return row;
 };
-const engineOr404 = rowOr404('engines', 'engine');
-const nodeOr404 = rowOr404('engine_nodes', 'translation node');
+const engineOr404 = rowOr404('engines', { 'zh-CN': '引擎', 'en-US': 'engine' });
+const nodeOr404 = rowOr404('engine_nodes', { 'zh-CN': '翻译节点', 'en-US': 'translation node' });
 
 /** The adapter kind of an engine: its image name is kind and model (`openai:qwen2.5-7b`). */
 const adapterKind = (engine: Record<string, any>) => String(engine.image_name).split(':')[0];

@@ -104,7 +104,7 @@ export default defineServerPlugin({
       schema: { params: z.object({ id: idSchema }), body: z.object({ targetText: z.string().refine((s) => s.trim() !== '', 'An edit needs a translation') }) },
       async handler({ params, body, caller }) {
         const res = await db.updateTable('translation_history').set({ target_text: body.targetText }).where('id', '=', params.id).where('user_id', '=', caller!.userId).executeTakeFirst();
-        if (Number(res.numUpdatedRows) === 0) throw new ApiError(404, `No translation ${params.id} in your history`);
+        if (Number(res.numUpdatedRows) === 0) throw new ApiError(404, { 'zh-CN': `您的历史记录中没有译文 ${params.id}`, 'en-US': `No translation ${params.id} in your history` });
         return { id: params.id, targetText: body.targetText };
       },
     });

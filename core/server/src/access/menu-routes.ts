@@ -149,7 +149,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
   const allRows = (): Promise<NodeRow[]> => db.selectFrom('permissions').selectAll().$castTo<NodeRow>().orderBy('sort').orderBy('id').execute();
   const nodeById = async (nodeId: number): Promise<NodeRow> => {
     const row = await db.selectFrom('permissions').selectAll().$castTo<NodeRow>().where('id', '=', nodeId).executeTakeFirst();
-    if (!row) throw new ApiError(Codes.NOT_FOUND, `No permission node with id ${nodeId}`);
+    if (!row) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${nodeId} 的权限节点`, 'en-US': `No permission node with id ${nodeId}` });
     return row;
   };
   const checkParent = async (parentId: number | null | undefined, selfId?: number) => {
@@ -309,7 +309,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
         const rows = await allRows();
         const byId = new Map(rows.map((r) => [r.id, r]));
         const missing = ids.filter((i) => !byId.has(i));
-        if (missing.length) throw new ApiError(Codes.NOT_FOUND, `No permission node with id ${missing.join(', ')}`);
+        if (missing.length) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${missing.join(', ')} 的权限节点`, 'en-US': `No permission node with id ${missing.join(', ')}` });
         const owned = ids.map((i) => byId.get(i)!).filter(isOwned);
         if (owned.length) {
           const list = owned.map((r) => `${r.key} (${r.plugin_id ? `plugin ${r.plugin_id}` : 'the kernel'})`).join(', ');
@@ -332,7 +332,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       schema: { params: z.object({ roleId: id }) },
       async handler({ params }) {
         const role = await db.selectFrom('roles').select(['id', 'name', 'is_super']).where('id', '=', params.roleId).executeTakeFirst();
-        if (!role) throw new ApiError(Codes.NOT_FOUND, `No role with id ${params.roleId}`);
+        if (!role) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${params.roleId} 的角色`, 'en-US': `No role with id ${params.roleId}` });
         const rows = await db.selectFrom('role_permissions').select('permission_id').where('role_id', '=', params.roleId).orderBy('permission_id').execute();
         return { roleId: role.id, roleName: role.name, isSuper: role.is_super, permissionIds: rows.map((r) => r.permission_id as number) };
       },
@@ -346,7 +346,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       schema: { params: z.object({ roleId: id }), body: z.object({ permissionIds: z.array(id).max(5000) }) },
       async handler({ params, body, caller, headers }) {
         const role = await db.selectFrom('roles').select(['id', 'is_super']).where('id', '=', params.roleId).executeTakeFirst();
-        if (!role) throw new ApiError(Codes.NOT_FOUND, `No role with id ${params.roleId}`);
+        if (!role) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${params.roleId} 的角色`, 'en-US': `No role with id ${params.roleId}` });
         if (role.is_super) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: the super administrator role holds every permission; its grants cannot be edited');
         const wanted: number[] = [...new Set<number>(body.permissionIds)];
         if (wanted.length) {

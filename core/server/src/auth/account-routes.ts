@@ -133,7 +133,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       schema: { body: z.object({ userId: id, path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'path must start with a slash'), expiresInMinutes: z.coerce.number().int().min(1).max(30 * 24 * 60) }) },
       async handler({ body }) {
         const user = await db.selectFrom('users').select('id').where('id', '=', body.userId).executeTakeFirst();
-        if (!user) throw new ApiError(Codes.NOT_FOUND, `No user with id ${body.userId}`);
+        if (!user) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${body.userId} 的用户`, 'en-US': `No user with id ${body.userId}` });
         const expiresAt = new Date(now().getTime() + body.expiresInMinutes * 60_000);
         return { ...createQuickAccessLink(secret, { userId: body.userId, path: body.path, expiresAt }), expiresAt: expiresAt.toISOString() };
       },
@@ -163,7 +163,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const userId = query.userId ?? caller!.userId;
         ownOrUserView(caller, userId);
         const status = await passwordStatus(db, userId, now());
-        if (!status) throw new ApiError(Codes.NOT_FOUND, `No user with id ${userId}`);
+        if (!status) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${userId} 的用户`, 'en-US': `No user with id ${userId}` });
         return status;
       },
     },
@@ -253,7 +253,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       async handler({ caller, params }) {
         ownOrApiKeyReset(caller, params.id);
         const check = await checkApiKeyReset(db, params.id, now());
-        if (!check) throw new ApiError(Codes.NOT_FOUND, `No user with id ${params.id}`);
+        if (!check) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${params.id} 的用户`, 'en-US': `No user with id ${params.id}` });
         return check.allowed ? { allowed: true, nextAllowedAt: null } : { allowed: false, nextAllowedAt: check.nextAllowedAt.toISOString() };
       },
     },
@@ -267,7 +267,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         ownOrApiKeyReset(caller, params.id);
         const at = now();
         const check = await checkApiKeyReset(db, params.id, at);
-        if (!check) throw new ApiError(Codes.NOT_FOUND, `No user with id ${params.id}`);
+        if (!check) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${params.id} 的用户`, 'en-US': `No user with id ${params.id}` });
         const key = check.allowed ? await resetApiKey(db, secret, params.id, at) : null;
         if (!key) {
           const next = check.allowed ? null : check.nextAllowedAt.toISOString();

@@ -113,7 +113,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         }
         const own = params.id === caller!.userId;
         const info = await userInfo(db, params.id, own ? caller!.departmentId : null, own && caller!.via === 'session' ? deps.secret : null);
-        if (!info) throw new ApiError(Codes.NOT_FOUND, `No user with id ${params.id}`);
+        if (!info) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${params.id} 的用户`, 'en-US': `No user with id ${params.id}` });
         return info;
       },
     },

@@ -4,8 +4,9 @@ import Fastify, { LogController, type FastifyInstance, type FastifyReply, type F
 import fastifyCookie from '@fastify/cookie';
 import fastifyMultipart from '@fastify/multipart';
 import type { ZodType } from 'zod';
+import { en as zodEnglish, zhCN as zodChinese } from 'zod/locales';
 import { ApiError, requestLocale, type Caller, type RawReply, type RequestContext, type RouteAccess, type RouteDefinition } from '@linguaport/sdk/server';
-import { API_KEY_SCOPES, Codes, hasNul, isApiKeyScope, ok, validationMessage, ValidationKeys } from '@linguaport/sdk/shared';
+import { API_KEY_SCOPES, Codes, hasNul, isApiKeyScope, ok, validationMessage, ValidationKeys, type Locale } from '@linguaport/sdk/shared';
 import { describeIssues, isLtPath, sendError } from './errors.js';
 import { readMultipart } from './multipart.js';
 import { reachRefusal } from '../access/reach.js';
@@ -87,18 +88,24 @@ function keysOf(access: RouteAccess): string[] {
   return 'permission' in access ? [access.permission] : access.anyPermission;
 }
 
-/** Validates params, query and body together, so one 400 names every bad field at once. */
-function parseRequest(schema: RouteDefinition['schema'], input: { params: unknown; query: unknown; body: unknown }) {
+/** zod's own messages in the request's language; a schema's own message (a validation key) wins over them. */
+const ZOD_MESSAGES: Record<Locale, ReturnType<typeof zodEnglish>['localeError']> = { 'zh-CN': zodChinese().localeError, 'en-US': zodEnglish().localeError };
+
+/** `Invalid request: ` in the request's language, before the fields' problems. */
+export const invalidRequest = (locale: Locale, problems: string) => (locale === 'en-US' ? `Invalid request: ${problems}` : `请求无效：${problems}`);
+
+/** Validates params, query and body together, so one 400 names every bad field at once, in the request's language. */
+function parseRequest(schema: RouteDefinition['schema'], input: { params: unknown; query: unknown; body: unknown }, locale: Locale) {
   const problems: string[] = [];
   const out: Record<string, unknown> = { ...input };
   for (const location of ['params', 'query', 'body'] as const) {
     const zod = schema?.[location] as ZodType | undefined;
     if (!zod) continue;
-    const result = zod.safeParse(input[location] ?? (location === 'body' ? undefined : {}));
+    const result = zod.safeParse(input[location] ?? (location === 'body' ? undefined : {}), { error: ZOD_MESSAGES[locale] });
     if (result.success) out[location] = result.data;
-    else problems.push(describeIssues(result.error.issues, location));
+    else problems.push(describeIssues(result.error.issues.map((i) => ({ ...i, message: validationMessage(i.message, locale, (i as { params?: Record<string, unknown> }).params) })), location));
   }
-  if (problems.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${problems.join('; ')}`);
+  if (problems.length) throw new ApiError(Codes.BAD_REQUEST, invalidRequest(locale, problems.join('; ')));
   return out as { params: unknown; query: unknown; body: unknown };
 }
 
@@ -285,8 +292,8 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     }
     // PostgreSQL text cannot hold NUL: refused here for every route, before any schema or query sees it.
     const nul = nulAt({ params, query: request.query, body: rawBody });
-    if (nul) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${nul}: ${validationMessage(ValidationKeys.noNul, requestLocale(request.headers))}`);
-    const parsed = parseRequest(def.schema, { params, query: request.query, body: rawBody });
+    if (nul) throw new ApiError(Codes.BAD_REQUEST, invalidRequest(requestLocale(request.headers), `${nul}: ${validationMessage(ValidationKeys.noNul, requestLocale(request.headers))}`));
+    const parsed = parseRequest(def.schema, { params, query: request.query, body: rawBody }, requestLocale(request.headers));
     const ctx: RequestContext = {
       ...parsed,
       headers: request.headers,

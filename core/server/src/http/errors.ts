@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { Codes, httpStatusFor, type Envelope } from '@linguaport/sdk/shared';
+import { requestLocale } from '@linguaport/sdk/server';
 
 /** Every failure becomes a `{code, msg, data}` envelope; only ours and 4xx framework errors say why. */
 
@@ -7,6 +8,8 @@ interface ApiErrorLike {
   name: 'ApiError';
   code: number;
   message: string;
+  /** The message in both languages, when the thrower gave both. */
+  messages?: Record<string, string> | null;
   data?: unknown;
 }
 
@@ -59,22 +62,42 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
   let envelope: Envelope<unknown>;
   let status: number;
   if (isApiError(err)) {
-    envelope = { code: err.code, msg: err.message, data: err.data ?? null };
+    envelope = { code: err.code, msg: err.messages?.[requestLocale(request.headers)] ?? err.message, data: err.data ?? null };
     status = httpStatusFor(err.code);
   } else if (isZodError(err)) {
-    envelope = { code: Codes.BAD_REQUEST, msg: `Invalid request: ${describeIssues(err.issues)}`, data: null };
+    const problems = describeIssues(err.issues);
+    envelope = { code: Codes.BAD_REQUEST, msg: requestLocale(request.headers) === 'en-US' ? `Invalid request: ${problems}` : `请求无效：${problems}`, data: null };
     status = 400;
   } else if (isClientError(err)) {
     // Framework refusals (malformed JSON, unsupported media type, body too large) are the caller's fault.
     status = err.statusCode!;
     const code = [Codes.BAD_REQUEST, Codes.FORBIDDEN, Codes.NOT_FOUND, Codes.CONFLICT, Codes.TOO_MANY].includes(status as never) ? status : Codes.BAD_REQUEST;
-    envelope = { code, msg: err.message, data: null };
+    envelope = { code, msg: frameworkMessage(err, requestLocale(request.headers)), data: null };
   } else {
     request.log.error({ err }, `unhandled error in ${request.method} ${request.url}`);
     envelope = { code: Codes.INTERNAL, msg: 'Internal server error', data: null };
     status = 500;
   }
   return reply.status(status).type('application/json; charset=utf-8').send(envelope);
+}
+
+/** Fastify's own refusals in Chinese for a Chinese console (English is what fastify says). */
+const FRAMEWORK_ZH: Record<string, string> = {
+  FST_ERR_CTP_EMPTY_JSON_BODY: '请求体为空，但内容类型声明为 application/json',
+  FST_ERR_CTP_INVALID_JSON_BODY: '请求体不是有效的 JSON',
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: '不支持的内容类型',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: '请求体长度与 Content-Length 不符',
+  FST_ERR_CTP_BODY_TOO_LARGE: '请求体过大',
+};
+
+function frameworkMessage(err: FastifyError, locale: string): string {
+  // Ours already speak the request's language (the upload limit's 413); fastify's speak English.
+  if (locale === 'en-US' || /[\u3400-\u9fff]/.test(err.message)) return err.message;
+  const known = err.code ? FRAMEWORK_ZH[err.code] : undefined;
+  if (known) return known;
+  // A JSON syntax error has no fastify code; any other refusal keeps fastify's words after a Chinese lead.
+  if (err instanceof SyntaxError) return FRAMEWORK_ZH.FST_ERR_CTP_INVALID_JSON_BODY!;
+  return `请求无效（${err.message}）`;
 }
 
 function isClientError(err: unknown): err is FastifyError {

@@ -216,7 +216,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     const pending = starting.get(id);
     if (pending) return pending;
     const row = nodes.get(id);
-    if (!row) throw new ApiError(404, `No translation node with id ${id}`);
+    if (!row) throw new ApiError(404, { 'zh-CN': `找不到编号为 ${id} 的翻译节点`, 'en-US': `No translation node with id ${id}` });
     const definition = adapters.get(row.kind)?.definition;
     const promise = (async () => {
       const spec: NodeSpec = { id, kind: row.kind, name: row.container_name || `#${id}`, config: openSecrets(row, definition), containers: containersOf(id) };
@@ -348,7 +348,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   function status(id: number): EngineNodeStatus {
     const r = runtimes.get(id);
     const row = nodes.get(id);
-    if (!row) throw new ApiError(404, `No translation node with id ${id}`);
+    if (!row) throw new ApiError(404, { 'zh-CN': `找不到编号为 ${id} 的翻译节点`, 'en-US': `No translation node with id ${id}` });
     const restart = restarts.get(id);
     const unavailable = adapters.get(row.kind) ? null : noAdapterReason(row.kind);
     return {
@@ -643,7 +643,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       },
       async stop(id) {
         await load();
-        if (!nodes.has(id)) throw new ApiError(404, `No translation node with id ${id}`);
+        if (!nodes.has(id)) throw new ApiError(404, { 'zh-CN': `找不到编号为 ${id} 的翻译节点`, 'en-US': `No translation node with id ${id}` });
         await db.updateTable('engine_nodes').set({ desired_state: 'stopped' }).where('id', '=', id).execute();
         nodes.get(id)!.desired_state = 'stopped';
         restarts.delete(id);

@@ -180,13 +180,14 @@ function Control(props: {
 }
 
 /**
- * The kernel's 400 msg (`body.field: message; body.other: message`, messages being validation
- * keys) mapped onto the form's fields, or null when some part names no field of the form.
+ * The kernel's 400 msg (`body.field: message; body.other: message`, in the request's language, or a
+ * plugin's i18n key the form translates) mapped onto the form's fields, or null when some part names
+ * no field of the form.
  */
 export function placeServerMessage(msg: string, fields: FormField[]): Record<string, string> | null {
   const names = new Set(fields.map((f) => f.name));
   const placed: Record<string, string> = {};
-  for (const part of msg.replace(/^Invalid request: /, '').split('; ')) {
+  for (const part of msg.replace(/^(Invalid request: |请求无效：)/, '').split('; ')) {
     const at = part.indexOf(': ');
     const name = at > 0 ? part.slice(0, at).replace(/^(body|query|params)\./, '').split('.')[0]! : '';
     if (!names.has(name)) return null;

@@ -34,8 +34,8 @@ describe('departments', () => {
   });
 
   it.each([
-    ['an empty name', { name: '', code: 'x1' }, 'body.name: validation.required'],
-    ['an empty code', { name: 'X', code: '' }, 'body.code: validation.required'],
+    ['an empty name', { name: '', code: 'x1' }, 'body.name: 此项为必填项'],
+    ['an empty code', { name: 'X', code: '' }, 'body.code: 此项为必填项'],
     ['a code with spaces', { name: 'X', code: 'a b' }, 'body.code: department:codeFormat'],
   ])('refuses %s', async (_what, body, message) => {
     const before = await rows();

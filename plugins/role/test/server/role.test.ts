@@ -33,7 +33,7 @@ describe('roles', () => {
 
   it('refuses an empty name and a name that exists (any case)', async () => {
     const empty = await kernel.call('POST', '/api/role/add', admin, { name: '  ' });
-    expect(empty.body.msg).toContain('body.name: validation.required');
+    expect(empty.body.msg).toContain('body.name: 此项为必填项');
     const taken = await kernel.call('POST', '/api/role/add', admin, { name: 'editor' });
     expect(taken.status).toBe(400);
     expect(taken.body.msg).toMatch(/^name: /);

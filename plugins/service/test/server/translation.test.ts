@@ -256,7 +256,7 @@ describe('translation service', () => {
     const engine = (await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin)).body.data.list[0];
     // An empty name comes back as a field message the Edit dialog places beside the name.
     const empty = await k.call('PUT', '/api/translServiceInfo/update', admin, { id: engine.id, name: '' });
-    expect([empty.body.code, empty.body.msg]).toEqual([400, expect.stringMatching(/^(Invalid request: )?body\.name: Engine name is required$/)]);
+    expect([empty.body.code, empty.body.msg]).toEqual([400, expect.stringMatching(/^(Invalid request: |请求无效：)?body\.name: Engine name is required$/)]);
 
     const expiresAt = new Date(Date.now() + 86_400_000).toISOString();
     const edit = { id: engine.id, name: 'Apertium edited', imageName: 'apertium', sourceLanguage: null, targetLanguage: null, domain: 'news', consumer: null, nodeIds: engine.nodeIds, expiresAt, enabled: true, containerCount: 3 };
