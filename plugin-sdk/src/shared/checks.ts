@@ -20,6 +20,7 @@ export const ValidationKeys = {
   slashPath: 'validation.slashPath',
   digitsAndPunctuation: 'validation.digitsAndPunctuation',
   termSource: 'validation.termSource',
+  reservedMarkers: 'validation.reservedMarkers',
   userNameLength: 'validation.userNameLength',
   passwordMismatch: 'validation.passwordMismatch',
   id: 'validation.id',
@@ -151,6 +152,25 @@ export const termSourceSchema = requiredText()
   .trim()
   .min(1, { message: ValidationKeys.required, abort: true })
   .refine((text) => !isOnlySpecialOrDigits(text), { message: ValidationKeys.termSource });
+
+/**
+ * Markers the platform reserves in term and memory translations (spec 02 section 5): the data, time
+ * and number placeholders that stand for protected spans while a text is translated, and the triple
+ * pipe that separates fields in line-based exchange. A translation holding one would be read back as
+ * a marker, so it is refused.
+ */
+export const RESERVED_MARKERS = ['|||', '{DATA}', '{TIME}', '{NUMBER}', '{{DATA}}', '{{TIME}}', '{{NUMBER}}'] as const;
+
+export function hasReservedMarker(text: string): boolean {
+  const upper = text.toUpperCase();
+  return RESERVED_MARKERS.some((m) => upper.includes(m));
+}
+
+/** Term and TM translation: required (after trimming) and free of the reserved markers. */
+export const termTranslationSchema = requiredText()
+  .trim()
+  .min(1, { message: ValidationKeys.required, abort: true })
+  .refine((text) => !hasReservedMarker(text), { message: ValidationKeys.reservedMarkers });
 
 /** User/account name: trimmed, then 2 to 255 characters (uniqueness is the server's job). */
 export const userNameSchema = requiredText()

@@ -1,30 +1,44 @@
-import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import { defineServerPlugin } from '@linguaport/sdk/server';
+import { memoryService } from '../shared/services.js';
+import { entryRoutes } from './entries.js';
+import { exchangeRoutes } from './exchange.js';
+import { Libraries, libraryRoutes, type LibraryUsageCheck } from './libraries.js';
+import { MemoryLookup, lookupRoutes } from './lookup.js';
+import { tmMigrations, type TmDatabase } from './tables.js';
 
-/** The server part of tm: its table and the API the console view calls. */
+/**
+ * Translation memory (`/TM`, `/TMHistory`): memories with ownership and per-user rights, entries with
+ * review and history, TMX/TXT/XLSX import and TMX/XLSX export, exact and fuzzy matching, concordance,
+ * and the pipeline hook that puts exact matches into every translation.
+ */
+const KEYS = { view: 'tm:view', add: 'tm:add', edit: 'tm:edit', delete: 'tm:delete', review: 'tm:review', import: 'tm:import', export: 'tm:export', manage: 'tm:library' };
+
 export default defineServerPlugin({
-  migrations: [
-    {
-      name: '001_create_tm_items',
-      async up(db) {
-        await db.schema
-          .createTable('tm_items')
-          .addColumn('id', 'serial', (c) => c.primaryKey())
-          .addColumn('name', 'text', (c) => c.notNull())
-          .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-          .execute();
-      },
-    },
-  ],
-
+  migrations: tmMigrations,
   setup(ctx) {
-    ctx.route({
-      method: 'GET',
-      url: '/tm/items',
-      access: { permission: 'tm:view' },
-      async handler() {
-        const rows = await ctx.db.selectFrom('tm_items').select(['id', 'name', 'created_at']).orderBy('id').execute();
-        return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString() }));
+    const db = ctx.db as Kysely<TmDatabase>;
+    const libraries = new Libraries(db);
+    const lookup = new MemoryLookup(db);
+    const usage: LibraryUsageCheck[] = [];
+    // Entries changed: nothing is cached per memory yet (the database indexes serve the lookups).
+    const changed = () => {};
+    libraryRoutes(ctx, db, libraries, usage, { view: KEYS.view, manage: KEYS.manage });
+    entryRoutes(ctx, db, libraries, KEYS, changed);
+    exchangeRoutes(ctx, db, libraries, { import: KEYS.import, export: KEYS.export }, changed);
+    lookupRoutes(ctx, libraries, lookup, { view: KEYS.view });
+
+    const usableBy = async (userId: number, named?: number[]) => {
+      const caller = { userId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set<string>(), via: 'session' as const };
+      const usable = await libraries.usable(caller);
+      return named?.length ? named.filter((id) => usable.has(id)) : libraries.defaultsFor(caller);
+    };
+    ctx.services.provide(memoryService, {
+      exact: async (i) => lookup.exact(await usableBy(i.userId, i.memories), i.sourceLang, i.targetLang, i.texts),
+      fuzzy: async (i) => lookup.fuzzy(await usableBy(i.userId, i.memories), i.sourceLang, i.targetLang, i.text, i.limit),
+      registerUsage(check) {
+        usage.push(check);
+        return () => void usage.splice(usage.indexOf(check), 1);
       },
     });
   },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError, defineServerPlugin, requestLocale, type NoEngineForSource } from '@linguaport/sdk/server';
-import { DEFAULT_TEXT_TRANSLATION_CAP, idSchema } from '@linguaport/sdk/shared';
+import { DEFAULT_TEXT_TRANSLATION_CAP, idNumberSchema, idSchema } from '@linguaport/sdk/shared';
 
 /**
  * Text translation (/transText): the console's translate call goes through `ctx.engines`, the
@@ -45,11 +45,13 @@ export default defineServerPlugin({
           source: z.string().min(2),
           target: z.string().min(2),
           domain: z.string().max(100).optional(),
+          /** The memories and term bases to use (their areas check the caller may); the caller's defaults when absent. */
+          resources: z.object({ memories: z.array(idNumberSchema).max(20).optional(), termBases: z.array(idNumberSchema).max(20).optional() }).optional(),
         }),
       },
       async handler({ body, caller, headers }) {
         const r = await ctx.engines
-          .translate({ text: body.text, source: body.source, target: body.target, domain: body.domain, callerId: caller!.userId, channel: 'text' })
+          .translate({ text: body.text, source: body.source, target: body.target, domain: body.domain, callerId: caller!.userId, channel: 'text', resources: body.resources ?? {} })
           .catch((err: unknown) => {
             throw noEngineInLocale(err, headers);
           });
@@ -64,7 +66,8 @@ export default defineServerPlugin({
           .where('user_id', '=', caller!.userId)
           .where('id', 'not in', db.selectFrom('translation_history').select('id').where('user_id', '=', caller!.userId).orderBy('id', 'desc').limit(HISTORY_KEEP))
           .execute();
-        return { id: row.id, text: r.text, source: r.source, target: r.target, detected: r.detected ?? null, characters: r.characters };
+        // Each sentence with where its translation came from (an engine, a memory's exact match) and the issues the hooks found.
+        return { id: row.id, text: r.text, source: r.source, target: r.target, detected: r.detected ?? null, characters: r.characters, segments: r.segments ?? [] };
       },
     });
 

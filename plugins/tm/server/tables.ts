@@ -1,0 +1,112 @@
+import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
+import type { Migration } from '@linguaport/sdk/server';
+
+/** The memory area's own tables (namespace `tm_`), typed for Kysely. */
+export interface TmDatabase {
+  tm_libraries: {
+    id: Generated<number>;
+    name: string;
+    ownership: 'all' | 'department' | 'custom';
+    department_id: number | null;
+    kind: 'personal' | 'shared';
+    creator_id: number;
+    created_at: ColumnType<Date, never, never>;
+  };
+  tm_library_users: { library_id: number; user_id: number; can_use: boolean; can_edit: boolean };
+  tm_defaults: { user_id: number; library_id: number };
+  tm_entries: {
+    id: Generated<number>;
+    library_id: number;
+    source: string;
+    target: string;
+    source_lang: string;
+    target_lang: string;
+    /** The exact tier's key: a hash of the normalised source. */
+    source_hash: string;
+    /** Inline placeholders' originals (`{ "1": {kind, original, closing} }`) of source and target. */
+    tags: ColumnType<unknown, string | undefined, string>;
+    status: ColumnType<'unchecked' | 'checked' | 'failed', 'unchecked' | 'checked' | 'failed' | undefined, 'unchecked' | 'checked' | 'failed'>;
+    enabled: ColumnType<boolean, boolean | undefined, boolean>;
+    quality: ColumnType<number | null, number | null | undefined, number | null>;
+    creator_id: number;
+    created_at: ColumnType<Date, Date | undefined, never>;
+    updated_at: ColumnType<Date, Date | undefined, Date>;
+  };
+  tm_history: {
+    id: Generated<number>;
+    library_id: number;
+    entry_id: number;
+    action: string;
+    actor_id: number;
+    at: ColumnType<Date, Date | undefined, never>;
+    before: ColumnType<unknown, string | null, never>;
+    after: ColumnType<unknown, string | null, never>;
+  };
+}
+
+export const tmMigrations: Migration[] = [
+  {
+    name: '001_memories',
+    async up(raw: Kysely<any>) {
+      const db = raw as Kysely<TmDatabase>;
+      await db.schema
+        .createTable('tm_libraries')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('ownership', 'text', (c) => c.notNull().check(sql`ownership in ('all', 'department', 'custom')`))
+        .addColumn('department_id', 'integer')
+        .addColumn('kind', 'text', (c) => c.notNull().check(sql`kind in ('personal', 'shared')`))
+        .addColumn('creator_id', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema
+        .createTable('tm_library_users')
+        .addColumn('library_id', 'integer', (c) => c.notNull().references('tm_libraries.id').onDelete('cascade'))
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('can_use', 'boolean', (c) => c.notNull())
+        .addColumn('can_edit', 'boolean', (c) => c.notNull())
+        .addPrimaryKeyConstraint('tm_library_users_pk', ['library_id', 'user_id'])
+        .execute();
+      await db.schema
+        .createTable('tm_defaults')
+        .addColumn('user_id', 'integer', (c) => c.notNull())
+        .addColumn('library_id', 'integer', (c) => c.notNull().references('tm_libraries.id').onDelete('cascade'))
+        .addPrimaryKeyConstraint('tm_defaults_pk', ['user_id', 'library_id'])
+        .execute();
+      await db.schema
+        .createTable('tm_entries')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('library_id', 'integer', (c) => c.notNull().references('tm_libraries.id').onDelete('cascade'))
+        .addColumn('source', 'text', (c) => c.notNull())
+        .addColumn('target', 'text', (c) => c.notNull())
+        .addColumn('source_lang', 'text', (c) => c.notNull())
+        .addColumn('target_lang', 'text', (c) => c.notNull())
+        .addColumn('source_hash', 'text', (c) => c.notNull())
+        .addColumn('tags', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`))
+        .addColumn('status', 'text', (c) => c.notNull().defaultTo('unchecked').check(sql`status in ('unchecked', 'checked', 'failed')`))
+        .addColumn('enabled', 'boolean', (c) => c.notNull().defaultTo(true))
+        .addColumn('quality', 'integer')
+        .addColumn('creator_id', 'integer', (c) => c.notNull())
+        .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('updated_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .execute();
+      await db.schema.createIndex('tm_entries_exact').on('tm_entries').columns(['source_hash', 'source_lang', 'target_lang']).execute();
+      await db.schema.createIndex('tm_entries_library').on('tm_entries').columns(['library_id', 'id']).execute();
+      // The fuzzy tier's candidates and the concordance come from trigrams of the source and target.
+      await sql`create index tm_entries_source_trgm on tm_entries using gin (source gin_trgm_ops)`.execute(db);
+      await sql`create index tm_entries_target_trgm on tm_entries using gin (target gin_trgm_ops)`.execute(db);
+      await db.schema
+        .createTable('tm_history')
+        .addColumn('id', 'serial', (c) => c.primaryKey())
+        .addColumn('library_id', 'integer', (c) => c.notNull())
+        .addColumn('entry_id', 'integer', (c) => c.notNull())
+        .addColumn('action', 'text', (c) => c.notNull())
+        .addColumn('actor_id', 'integer', (c) => c.notNull())
+        .addColumn('at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('before', 'jsonb')
+        .addColumn('after', 'jsonb')
+        .execute();
+      await db.schema.createIndex('tm_history_library').on('tm_history').columns(['library_id', 'id']).execute();
+    },
+  },
+];
