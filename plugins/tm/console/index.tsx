@@ -1,57 +1,98 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Button, Callout, H3, HTMLTable, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
-import { definePlugin, useApi, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, ButtonGroup, Callout, Card, Checkbox, FileInput, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import {
+  ConfirmDialog,
+  definePlugin,
+  FormDialog,
+  PagedTable,
+  SearchBar,
+  useApi,
+  useLanguages,
+  useNotify,
+  usePermission,
+  usePlatform,
+  useTranslation,
+  type ApiErrorInfo,
+  type FormField,
+  type PageQuery,
+  type PageResult,
+} from '@linguaport/sdk/console';
+import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
-/** One row of `GET /api/tm/items`. */
-interface Item {
+interface Memory {
   id: number;
   name: string;
+  ownership: 'all' | 'department' | 'custom';
+  kind: 'personal' | 'shared';
+  entries: number;
+  isDefault: boolean;
+  mayEdit: boolean;
+  createdAt: string;
+  users: UserRight[];
+}
+interface UserRight {
+  userId: number;
+  username?: string;
+  use: boolean;
+  edit: boolean;
+}
+interface Entry {
+  id: number;
+  source: string;
+  target: string;
+  sourceLang: string;
+  targetLang: string;
+  status: 'unchecked' | 'checked' | 'failed';
+  enabled: boolean;
+  quality: number | null;
   createdAt: string;
 }
+interface Paged<T> {
+  records: T[];
+  total: number;
+}
 
-type Load = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; items: Item[] };
+/** The kit's table asks for `page`; the server's lists take `pageNum` and answer `records`. */
+const paged = async <T,>(get: Promise<Paged<T>>): Promise<PageResult<T>> => {
+  const r = await get;
+  return { rows: r.records, total: r.total };
+};
 
-function Tm() {
+/** The users listed on a memory, each with use and edit; found by name through `GET /TM/users`. */
+function UserRights({ value, onChange }: { value: UserRight[]; onChange(v: UserRight[]): void }) {
   const { t } = useTranslation();
   const api = useApi();
-  const permissions = usePermission();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
-
-  const refresh = useCallback(() => {
-    setLoad({ state: 'loading' });
-    api
-      .get<Item[]>('/tm/items', { silent: true })
-      .then((items) => setLoad({ state: 'ready', items }))
-      .catch((err: ApiErrorInfo) => setLoad({ state: 'failed', msg: err.msg }));
-  }, [api]);
-
-  useEffect(refresh, [refresh]);
-
+  const [q, setQ] = useState('');
+  const [found, setFound] = useState<{ id: number; username: string }[]>([]);
+  useEffect(() => {
+    if (!q.trim()) return setFound([]);
+    const timer = setTimeout(() => void api.get<{ id: number; username: string }[]>('/TM/users', { params: { q }, silent: true }).then(setFound, () => setFound([])), 250);
+    return () => clearTimeout(timer);
+  }, [api, q]);
+  const set = (userId: number, patch: Partial<UserRight>) => onChange(value.map((u) => (u.userId === userId ? { ...u, ...patch } : u)));
   return (
-    <div data-testid="tm-view" style={{ padding: 20, display: 'grid', gap: 16 }}>
-      <H3>{t('heading')}</H3>
-      {/* The button shows only with the permission; the server checks the same key on the call. */}
-      {permissions.hasButton('tm:view') && (
-        <div>
-          <Button icon="refresh" onClick={refresh} text={t('refresh')} />
-        </div>
-      )}
-      {load.state === 'loading' && <NonIdealState icon={<Spinner size={24} />} description={t('loading')} />}
-      {load.state === 'failed' && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: load.msg })}</Callout>}
-      {load.state === 'ready' && load.items.length === 0 && <NonIdealState icon="inbox" description={t('empty')} />}
-      {load.state === 'ready' && load.items.length > 0 && (
-        <HTMLTable striped compact>
-          <thead>
-            <tr>
-              <th>{t('name')}</th>
-              <th>{t('createdAt')}</th>
-            </tr>
-          </thead>
+    <div data-testid="tm-user-rights">
+      <InputGroup leftIcon="search" placeholder={t('findUser')} value={q} onChange={(e) => setQ(e.target.value)} aria-label={t('findUser')} />
+      {found
+        .filter((f) => !value.some((v) => v.userId === f.id))
+        .slice(0, 6)
+        .map((f) => (
+          <Button key={f.id} small minimal icon="plus" text={f.username} onClick={() => onChange([...value, { userId: f.id, username: f.username, use: true, edit: false }])} />
+        ))}
+      {value.length > 0 && (
+        <HTMLTable compact style={{ width: '100%', marginTop: 6 }}>
           <tbody>
-            {load.items.map((item) => (
-              <tr key={item.id}>
-                <td>{item.name}</td>
-                <td>{new Date(item.createdAt).toLocaleString()}</td>
+            {value.map((u) => (
+              <tr key={u.userId}>
+                <td>{u.username ?? `#${u.userId}`}</td>
+                <td>
+                  <Checkbox inline checked={u.use} label={t('rightUse')} onChange={() => set(u.userId, { use: !u.use })} />
+                  <Checkbox inline checked={u.edit} label={t('rightEdit')} onChange={() => set(u.userId, { edit: !u.edit })} />
+                  {!u.use && !u.edit && <Tag intent={Intent.WARNING}>{t('needsOneRight')}</Tag>}
+                </td>
+                <td>
+                  <Button small minimal icon="cross" aria-label={t('remove')} onClick={() => onChange(value.filter((x) => x.userId !== u.userId))} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -61,4 +102,384 @@ function Tm() {
   );
 }
 
-export default definePlugin({ id: 'tm', views: { Tm } });
+function useLanguageOptions() {
+  const languages = useLanguages();
+  const { i18n } = useTranslation();
+  return useMemo(
+    () => (languages.state === 'ready' ? languages.languages.map((l) => ({ value: l.code, label: i18n.language === 'zh-CN' ? l.nameZh : l.nameEn })) : []),
+    [languages, i18n.language],
+  );
+}
+
+/** Import: TMX, TXT, XLS or XLSX (at most 5), with the languages of the entries and the rejection report. */
+function ImportCard({ memory, onDone }: { memory: Memory; onDone(): void }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const languages = useLanguageOptions();
+  const [files, setFiles] = useState<File[]>([]);
+  const [langs, setLangs] = useState({ sourceLang: 'en', targetLang: 'es' });
+  const [busy, setBusy] = useState(false);
+  const [report, setReport] = useState<{ imported: number; rejected: number; rejections: { file: string; row: number; reason: string }[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async () => {
+    const form = new FormData();
+    form.set('libraryId', String(memory.id));
+    form.set('sourceLang', langs.sourceLang);
+    form.set('targetLang', langs.targetLang);
+    for (const f of files) form.append('files', f);
+    setBusy(true);
+    setError(null);
+    try {
+      setReport(await api.post('/TM/import', form, { silent: true }));
+      setFiles([]);
+      onDone();
+    } catch (err) {
+      setError((err as ApiErrorInfo).msg);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card data-testid="tm-import">
+      <H5>{t('import')}</H5>
+      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+        <HTMLSelect aria-label={t('sourceLang')} value={langs.sourceLang} options={languages} onChange={(e) => setLangs({ ...langs, sourceLang: e.target.value })} />
+        →
+        <HTMLSelect aria-label={t('targetLang')} value={langs.targetLang} options={languages} onChange={(e) => setLangs({ ...langs, targetLang: e.target.value })} />
+        <FileInput
+          text={files.length ? files.map((f) => f.name).join(', ') : t('chooseFiles')}
+          inputProps={{ multiple: true, accept: '.tmx,.txt,.xls,.xlsx', 'data-testid': 'tm-import-files' } as never}
+          onInputChange={(e) => setFiles([...((e.target as HTMLInputElement).files ?? [])].slice(0, 5))}
+        />
+        <Button intent={Intent.PRIMARY} icon="import" loading={busy} disabled={!files.length} onClick={() => void submit()} text={t('importNow')} data-testid="tm-import-submit" />
+      </div>
+      <div style={{ color: '#5f6b7c', marginTop: 4 }}>{t('importHelp')}</div>
+      {error && <Callout intent={Intent.DANGER}>{error}</Callout>}
+      {report && (
+        <Callout intent={report.rejected ? Intent.WARNING : Intent.SUCCESS} data-testid="tm-import-report" style={{ marginTop: 8 }}>
+          {t('importReport', { imported: report.imported, rejected: report.rejected })}
+          {report.rejections.length > 0 && (
+            <ul style={{ maxHeight: 160, overflowY: 'auto' }}>
+              {report.rejections.map((r) => (
+                <li key={`${r.file}:${r.row}`}>
+                  {r.file} #{r.row}: {r.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Callout>
+      )}
+    </Card>
+  );
+}
+
+function Concordance({ memoryId }: { memoryId: number }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const [q, setQ] = useState('');
+  const [hits, setHits] = useState<{ entryId: number; source: string; target: string; sourceHighlights: [number, number][]; targetHighlights: [number, number][] }[] | null>(null);
+  const mark = (text: string, ranges: [number, number][]) => {
+    const out: React.ReactNode[] = [];
+    let at = 0;
+    for (const [a, b] of ranges) {
+      out.push(text.slice(at, a), <mark key={a}>{text.slice(a, b)}</mark>);
+      at = b;
+    }
+    out.push(text.slice(at));
+    return out;
+  };
+  return (
+    <Card data-testid="tm-concordance">
+      <H5>{t('concordance')}</H5>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (q.trim()) void api.get<{ entries: NonNullable<typeof hits> }>('/TM/concordance', { params: { libraryIds: String(memoryId), q }, silent: true }).then((r) => setHits(r.entries), () => setHits([]));
+        }}
+      >
+        <InputGroup leftIcon="search" value={q} onChange={(e) => setQ(e.target.value)} placeholder={t('concordanceHint')} aria-label={t('concordance')} />
+      </form>
+      {hits && hits.length === 0 && <div style={{ marginTop: 6 }}>{t('noHits')}</div>}
+      {hits && hits.length > 0 && (
+        <HTMLTable compact style={{ width: '100%' }}>
+          <tbody>
+            {hits.map((h) => (
+              <tr key={h.entryId}>
+                <td>{mark(h.source, h.sourceHighlights)}</td>
+                <td>{mark(h.target, h.targetHighlights)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </Card>
+  );
+}
+
+function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChanged(): void; outerRefresh: number }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const notify = useNotify();
+  const perms = usePermission();
+  const languages = useLanguageOptions();
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [refresh, setRefresh] = useState(0);
+  const [selected, setSelected] = useState<Entry[]>([]);
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const reload = () => {
+    setRefresh((n) => n + 1);
+    onChanged();
+  };
+  const load = (q: PageQuery) => paged(api.get<Paged<Entry>>('/TM/entry/list', { params: { libraryId: memory.id, pageNum: q.page, pageSize: q.pageSize, sortBy: q.sortBy, sortOrder: q.sortOrder, ...filters } }));
+  // Each review button works on the selection only when every selected entry allows it (the same machine the server reads).
+  const allows = (action: 'pass' | 'reject' | 'enable' | 'disable') => selected.length > 0 && selected.every((e) => actionsFrom(entryReview, e.status).includes(action));
+  const review = async (action: 'pass' | 'reject' | 'enable' | 'disable') => {
+    try {
+      await api.post('/TM/entry/review', { ids: selected.map((e) => e.id), action }, { silent: true });
+      reload();
+    } catch (err) {
+      notify.error((err as ApiErrorInfo).msg);
+    }
+  };
+  const fields: FormField[] = [
+    { name: 'source', label: t('source'), type: 'textarea', required: true },
+    { name: 'target', label: t('target'), type: 'textarea', required: true },
+    { name: 'sourceLang', label: t('sourceLang'), type: 'select', options: languages, required: true },
+    { name: 'targetLang', label: t('targetLang'), type: 'select', options: languages, required: true },
+    { name: 'bidirectional', label: t('bidirectional'), type: 'checkbox' },
+  ];
+  const canEdit = memory.mayEdit;
+  return (
+    <div style={{ display: 'grid', gap: 8 }}>
+      <SearchBar
+        fields={[
+          { name: 'text', label: t('searchText') },
+          { name: 'status', label: t('status'), type: 'select', options: [{ value: '', label: t('all') }, ...entryReview.states.map((s) => ({ value: s, label: t(`status_${s}`) }))] },
+        ]}
+        onSearch={(v) => setFilters(Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '')) as Record<string, string>)}
+        actions={
+          <>
+            {canEdit && perms.hasButton('tm:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('addEntry')} onClick={() => setAdding(true)} data-testid="tm-add-entry" />}
+            {canEdit && perms.hasButton('tm:review') && (
+              <ButtonGroup>
+                <Button icon="tick" disabled={!allows('pass')} text={t('pass')} onClick={() => void review('pass')} data-testid="tm-pass" />
+                <Button icon="cross" disabled={!allows('reject')} text={t('reject')} onClick={() => void review('reject')} data-testid="tm-reject" />
+                <Button icon="eye-open" disabled={!allows('enable')} text={t('enable')} onClick={() => void review('enable')} />
+                <Button icon="eye-off" disabled={!allows('disable')} text={t('disable')} onClick={() => void review('disable')} />
+              </ButtonGroup>
+            )}
+            {canEdit && perms.hasButton('tm:delete') && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('delete')} onClick={() => setDeleting(true)} />}
+            {perms.hasButton('tm:export') && (
+              <>
+                <Button icon="export" text="TMX" onClick={() => void download(api, memory, 'tmx')} data-testid="tm-export-tmx" />
+                <Button icon="export" text="XLSX" onClick={() => void download(api, memory, 'xlsx')} />
+              </>
+            )}
+          </>
+        }
+      />
+      <PagedTable<Entry>
+        testId="tm-entry"
+        rowKey={(r) => r.id}
+        load={load}
+        reloadKey={`${memory.id}:${JSON.stringify(filters)}`}
+        refreshKey={refresh + outerRefresh * 100000}
+        selectable={canEdit}
+        onSelectionChange={(_, rows) => setSelected(rows)}
+        emptyText={t('noEntries')}
+        columns={[
+          { key: 'source', title: t('source'), sortable: true },
+          { key: 'target', title: t('target'), sortable: true },
+          { key: 'langs', title: t('direction'), render: (r) => `${r.sourceLang} → ${r.targetLang}` },
+          { key: 'status', title: t('status'), sortable: true, render: (r) => <Tag intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },
+          { key: 'enabled', title: t('enabled'), render: (r) => (r.enabled ? t('yes') : t('no')) },
+          { key: 'createdAt', title: t('createdAt'), sortable: true, render: (r) => formatDate(r.createdAt) },
+        ]}
+      />
+      <FormDialog
+        isOpen={adding}
+        title={t('addEntry')}
+        fields={fields}
+        initialValues={{ sourceLang: 'en', targetLang: 'es', bidirectional: false }}
+        onSubmit={async (v) => {
+          await api.post('/TM/entry/add', { ...v, libraryId: memory.id, bidirectional: !!v.bidirectional }, { silent: true });
+          setAdding(false);
+          reload();
+        }}
+        onClose={() => setAdding(false)}
+      />
+      <ConfirmDialog
+        isOpen={deleting}
+        title={t('deleteEntries')}
+        message={t('deleteEntriesMessage')}
+        count={selected.length}
+        items={selected.map((e) => e.source)}
+        intent="danger"
+        onConfirm={async () => {
+          await api.delete('/TM/entry/delete', { params: { ids: selected.map((e) => e.id).join(',') }, silent: true });
+          setDeleting(false);
+          reload();
+        }}
+        onClose={() => setDeleting(false)}
+      />
+    </div>
+  );
+}
+
+async function download(api: ReturnType<typeof useApi>, memory: Memory, format: 'tmx' | 'xlsx') {
+  const blob = await api.get<Blob>('/TM/export', { params: { libraryId: memory.id, format }, responseType: 'blob' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${memory.name}.${format}`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** `/TM`: the memories the user may use, and the chosen one's entries, import, export and concordance. */
+function Memories() {
+  const { t } = useTranslation();
+  const api = useApi();
+  const perms = usePermission();
+  const { navigate } = usePlatform();
+  const [list, setList] = useState<Memory[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const [editing, setEditing] = useState<Partial<Memory> | null>(null);
+  const [removing, setRemoving] = useState<Memory | null>(null);
+  // Bumped after an import, so the entries list reads the new rows.
+  const [imports, setImports] = useState(0);
+  const load = useCallback(() => {
+    api.get<Paged<Memory>>('/TM/library/list', { params: { pageNum: 1, pageSize: 200 }, silent: true }).then(
+      (r) => {
+        setList(r.records);
+        setChosen((c) => (c && r.records.some((m) => m.id === c) ? c : (r.records[0]?.id ?? null)));
+      },
+      (err: ApiErrorInfo) => setError(err.msg),
+    );
+  }, [api]);
+  useEffect(load, [load]);
+  const memory = list?.find((m) => m.id === chosen) ?? null;
+  const fields: FormField[] = [
+    { name: 'name', label: t('name'), required: true },
+    { name: 'ownership', label: t('ownership'), type: 'select', required: true, options: (['all', 'department', 'custom'] as const).map((o) => ({ value: o, label: t(`ownership_${o}`) })) },
+    { name: 'kind', label: t('kind'), type: 'select', options: [{ value: 'shared', label: t('kind_shared') }, { value: 'personal', label: t('kind_personal') }] },
+    { name: 'users', label: t('users'), type: 'custom', render: (v, set) => <UserRights value={(v as UserRight[]) ?? []} onChange={set} /> },
+    { name: 'isDefault', label: t('isDefault'), type: 'checkbox' },
+  ];
+  return (
+    <div data-testid="tm-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
+      <H3>{t('title')}</H3>
+      {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
+      {!list && !error && <Spinner size={24} />}
+      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+        {list?.map((m) => (
+          <Button key={m.id} active={m.id === chosen} onClick={() => setChosen(m.id)} data-testid={`tm-memory-${m.id}`} text={`${m.name} (${m.entries})`} icon={m.isDefault ? 'star' : 'database'} />
+        ))}
+        {perms.hasButton('tm:library') && <Button icon="add" intent={Intent.PRIMARY} text={t('addMemory')} onClick={() => setEditing({ ownership: 'department', kind: 'shared', users: [], isDefault: false })} data-testid="tm-add-memory" />}
+        {memory?.mayEdit && perms.hasButton('tm:library') && (
+          <>
+            <Button icon="edit" minimal text={t('editMemory')} onClick={() => setEditing(memory)} />
+            <Button icon="trash" minimal intent={Intent.DANGER} text={t('deleteMemory')} onClick={() => setRemoving(memory)} />
+          </>
+        )}
+        {memory && <Button icon="history" minimal text={t('historyTitle')} onClick={() => navigate(`/TMHistory?libraryId=${memory.id}`)} />}
+      </div>
+      {list && list.length === 0 && <NonIdealState icon="database" title={t('noMemories')} description={t('noMemoriesHelp')} />}
+      {memory && (
+        <>
+          <Entries memory={memory} onChanged={load} outerRefresh={imports} />
+          {memory.mayEdit && perms.hasButton('tm:import') && (
+            <ImportCard
+              memory={memory}
+              onDone={() => {
+                setImports((n) => n + 1);
+                load();
+              }}
+            />
+          )}
+          <Concordance memoryId={memory.id} />
+        </>
+      )}
+      <FormDialog
+        isOpen={!!editing}
+        title={editing?.id ? t('editMemory') : t('addMemory')}
+        fields={fields}
+        initialValues={editing ?? {}}
+        onSubmit={async (v) => {
+          const body = { name: v.name, ownership: v.ownership, kind: v.kind ?? 'shared', users: ((v.users as UserRight[]) ?? []).map(({ userId, use, edit }) => ({ userId, use, edit })), isDefault: !!v.isDefault };
+          if (editing?.id) await api.put('/TM/library/update', { ...body, id: editing.id }, { silent: true });
+          else await api.post('/TM/library/add', body, { silent: true });
+          setEditing(null);
+          load();
+        }}
+        onClose={() => setEditing(null)}
+      />
+      <ConfirmDialog
+        isOpen={!!removing}
+        title={t('deleteMemory')}
+        message={t('deleteMemoryMessage', { name: removing?.name ?? '', count: removing?.entries ?? 0 })}
+        count={1}
+        items={removing ? [removing.name] : []}
+        intent="danger"
+        onConfirm={async () => {
+          await api.delete('/TM/library/delete', { params: { id: removing!.id }, silent: true });
+          setRemoving(null);
+          load();
+        }}
+        onClose={() => setRemoving(null)}
+      />
+    </div>
+  );
+}
+
+interface HistoryRow {
+  id: number;
+  entryId: number;
+  action: string;
+  actorId: number;
+  at: string;
+  before: Partial<Entry> | null;
+  after: Partial<Entry> | null;
+}
+
+/** `/TMHistory`: who did what to which entry, with the entry before and after. */
+function MemoryHistory() {
+  const { t } = useTranslation();
+  const api = useApi();
+  const [memories, setMemories] = useState<Memory[]>([]);
+  const initial = Number(new URLSearchParams(window.location.search).get('libraryId')) || null;
+  const [libraryId, setLibraryId] = useState<number | null>(initial);
+  useEffect(() => {
+    void api.get<Paged<Memory>>('/TM/library/list', { params: { pageNum: 1, pageSize: 200 }, silent: true }).then((r) => {
+      setMemories(r.records);
+      setLibraryId((id) => id ?? r.records[0]?.id ?? null);
+    });
+  }, [api]);
+  const describe = (e: Partial<Entry> | null) => (e ? `${e.source ?? ''} → ${e.target ?? ''} (${e.status ? t(`status_${e.status}`) : ''}${e.enabled === false ? `, ${t('disabled')}` : ''})` : '—');
+  return (
+    <div data-testid="tm-history-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
+      <H3>{t('historyTitle')}</H3>
+      <HTMLSelect aria-label={t('title')} value={libraryId ?? ''} options={memories.map((m) => ({ value: m.id, label: m.name }))} onChange={(e) => setLibraryId(Number(e.target.value))} />
+      {libraryId && (
+        <PagedTable<HistoryRow>
+          testId="tm-history"
+          rowKey={(r) => r.id}
+          reloadKey={libraryId}
+          load={(q) => paged(api.get<Paged<HistoryRow>>('/TMHistory/list', { params: { libraryId, pageNum: q.page, pageSize: q.pageSize } }))}
+          emptyText={t('noHistory')}
+          columns={[
+            { key: 'at', title: t('when'), render: (r) => formatDate(r.at) },
+            { key: 'actorId', title: t('who'), render: (r) => `#${r.actorId}` },
+            { key: 'action', title: t('what'), render: (r) => t(`action_${r.action}`) },
+            { key: 'before', title: t('before'), render: (r) => describe(r.before) },
+            { key: 'after', title: t('after'), render: (r) => describe(r.after) },
+          ]}
+        />
+      )}
+    </div>
+  );
+}
+
+export default definePlugin({ id: 'tm', views: { Memories, MemoryHistory } });
