@@ -84,6 +84,9 @@ test('an administrator builds a memory, reviews and exchanges TMX, and text tran
   await page.getByTestId('source-text').fill(sentence);
   await page.getByTestId('translate').click();
   await expect(page.getByTestId('target-text')).toHaveValue('Nuestro contrato termina hoy, sin falta.');
+  // Beside the result, the memory area says where it came from.
+  await expect(page.getByTestId('tm-panel')).toContainText('100%');
+  await expect(page.getByTestId('tm-panel')).toContainText(sentence);
 
   // Someone from another department does not see the memory, and a direct call is refused.
   const admin = await Api.signIn();

@@ -16,6 +16,7 @@ import {
   type FormField,
   type PageQuery,
   type PageResult,
+  type SlotViewProps,
 } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
@@ -482,4 +483,59 @@ function MemoryHistory() {
   );
 }
 
-export default definePlugin({ id: 'tm', views: { Memories, MemoryHistory } });
+/** What text translation gives its side panel (the shape its manifest's slot describes). */
+interface PanelProps {
+  text: string;
+  source: string;
+  target: string;
+  segments: Array<{ id: string; source: string; target: string; origin: { kind: string; hook?: string; score?: number } }>;
+}
+
+/**
+ * Beside a text translation: which sentences came from a memory (exact matches), and the best fuzzy
+ * matches of the others in the user's default memories, with their scores.
+ */
+function MemoryMatchesPanel({ props }: SlotViewProps<PanelProps>) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const [fuzzy, setFuzzy] = useState<Record<string, { score: number; source: string; target: string }[]>>({});
+  const open = props.segments.filter((s) => s.origin.hook !== 'tm' && s.source.trim()).slice(0, 5);
+  const key = `${props.source}|${props.target}|${open.map((s) => s.source).join('|')}`;
+  useEffect(() => {
+    let live = true;
+    void Promise.all(
+      open.map((s) =>
+        api
+          .get<{ matches: { score: number; source: string; target: string }[] }>('/TM/match', { params: { sourceLang: props.source, targetLang: props.target, text: s.source.trim(), limit: 3 }, silent: true })
+          .then((r) => [s.id, r.matches] as const, () => [s.id, []] as const),
+      ),
+    ).then((pairs) => live && setFuzzy(Object.fromEntries(pairs)));
+    return () => {
+      live = false;
+    };
+    // The key holds everything the lookups depend on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, key]);
+  const exact = props.segments.filter((s) => s.origin.hook === 'tm');
+  const found = Object.values(fuzzy).some((m) => m.length > 0);
+  if (!exact.length && !found) return null;
+  return (
+    <Card data-testid="tm-panel">
+      <H5>{t('panelTitle')}</H5>
+      {exact.map((s) => (
+        <div key={s.id}>
+          <Tag intent={Intent.SUCCESS} minimal>100%</Tag> {s.source.trim()} → {s.target.trim()}
+        </div>
+      ))}
+      {open.map((s) =>
+        (fuzzy[s.id] ?? []).map((m, i) => (
+          <div key={`${s.id}:${i}`}>
+            <Tag minimal>{m.score}%</Tag> {m.source} → {m.target}
+          </div>
+        )),
+      )}
+    </Card>
+  );
+}
+
+export default definePlugin({ id: 'tm', views: { Memories, MemoryHistory, MemoryMatchesPanel } });

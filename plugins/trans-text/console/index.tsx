@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, Intent, Spinner, Tag, TextArea, Tooltip } from '@blueprintjs/core';
-import { definePlugin, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { definePlugin, Slot, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 
 interface EngineLanguage {
@@ -19,6 +19,16 @@ interface Translation {
   source: string;
   target: string;
   detected: { language: string; confidence: number; translatable?: boolean } | null;
+  /** Each sentence with where its translation came from (an engine, a memory) and what the hooks found. */
+  segments?: Array<{ id: string; source: string; target: string; origin: { kind: string; hook?: string; score?: number }; issues: { code: string; message: string; severity: string }[] }>;
+}
+
+/** What the areas filling the side panel (memories, terms) receive: the translated text, its languages and segments. */
+export interface TransTextPanelProps {
+  text: string;
+  source: string;
+  target: string;
+  segments: NonNullable<Translation['segments']>;
 }
 interface HistoryItem {
   id: number;
@@ -277,6 +287,10 @@ function TransText() {
         </div>
       </div>
       {error && <Callout intent={Intent.DANGER} data-testid="trans-error">{error}</Callout>}
+      {result && resultFor && (
+        // Other areas show what they know of this result beside it (memory matches, recognised terms).
+        <Slot<TransTextPanelProps> name="transText.sidePanel" props={{ text: resultFor.text, source: result.source, target: result.target, segments: result.segments ?? [] }} />
+      )}
       <Card>
         <H5>{t('history')}</H5>
         {history.length === 0 && <div style={{ color: '#5f6b7c' }}>{t('noHistory')}</div>}

@@ -49,6 +49,8 @@ async function draw(api: ApiClient, lng = 'en-US') {
     pluginId: 'trans-text', namespaces: ['transText'], api,
     permissions: { hasButton: () => false, hasRoute: () => true, hasSystemConfig: () => false },
     notify: { success: noop, warning: noop, info: noop, error: noop },
+    // No area fills the side panel in these tests.
+    slots: { contributions: () => [], Outlet: () => null },
   } as unknown as PlatformServices;
   const host = document.createElement('div');
   document.body.append(host);
