@@ -4,6 +4,7 @@ import { memoryService } from '../shared/services.js';
 import { entryRoutes } from './entries.js';
 import { exchangeRoutes } from './exchange.js';
 import { Libraries, libraryRoutes, type LibraryUsageCheck } from './libraries.js';
+import { FuzzyIndex } from './fuzzy-index.js';
 import { MemoryLookup, lookupRoutes } from './lookup.js';
 import { tmMigrations, type TmDatabase } from './tables.js';
 
@@ -19,10 +20,11 @@ export default defineServerPlugin({
   setup(ctx) {
     const db = ctx.db as Kysely<TmDatabase>;
     const libraries = new Libraries(db);
-    const lookup = new MemoryLookup(db);
+    const fuzzy = new FuzzyIndex(db);
+    const lookup = new MemoryLookup(db, fuzzy);
     const usage: LibraryUsageCheck[] = [];
-    // Entries changed: nothing is cached per memory yet (the database indexes serve the lookups).
-    const changed = () => {};
+    // Entries changed: the memory's fuzzy index is built again on its next lookup.
+    const changed = (libraryId: number) => fuzzy.invalidate(libraryId);
     libraryRoutes(ctx, db, libraries, usage, { view: KEYS.view, manage: KEYS.manage });
     entryRoutes(ctx, db, libraries, KEYS, changed);
     exchangeRoutes(ctx, db, libraries, { import: KEYS.import, export: KEYS.export }, changed);

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { sql, type Kysely } from 'kysely';
 import { ApiError, Codes, type Caller, type PipelineSegment, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idNumberSchema } from '@linguaport/sdk/shared';
+import type { FuzzyIndex } from './fuzzy-index.js';
 import type { Libraries } from './libraries.js';
 import { exactHash, highlights, normalise, score, type DiffOp } from './match.js';
 import type { TmDatabase } from './tables.js';
@@ -24,11 +25,12 @@ export interface MemoryMatch {
 
 /** Matches shown from this score up; at 100 the hook uses an exact match without asking. */
 export const SHOW_THRESHOLD = 50;
-/** Candidates fetched for rescoring: trigram similarity picks them, the token score ranks them. */
-const CANDIDATES = 40;
 
 export class MemoryLookup {
-  constructor(private readonly db: Kysely<TmDatabase>) {}
+  constructor(
+    private readonly db: Kysely<TmDatabase>,
+    private readonly index: FuzzyIndex,
+  ) {}
 
   private live(libraryIds: number[], sourceLang: string, targetLang: string) {
     return this.db
@@ -64,15 +66,9 @@ export class MemoryLookup {
   /** The top `limit` matches of `text` scoring at least `minScore`, best first. */
   async fuzzy(libraryIds: number[], sourceLang: string, targetLang: string, text: string, limit = 5, minScore = SHOW_THRESHOLD): Promise<MemoryMatch[]> {
     if (!libraryIds.length || !text.trim()) return [];
-    const length = text.length;
-    // A match scoring minScore cannot be much shorter or longer than the text: the window bounds the candidates.
-    const rows = await this.live(libraryIds, sourceLang, targetLang)
-      .select(['id', 'library_id', 'source', 'target'])
-      .where(sql<boolean>`length(source) between ${Math.floor(length * 0.5)} and ${Math.ceil(length * 2) + 4}`)
-      .where(sql<boolean>`source % ${text}`)
-      .orderBy(sql`similarity(source, ${text})`, 'desc')
-      .limit(CANDIDATES)
-      .execute();
+    const ids = (await Promise.all(libraryIds.map((id) => this.index.candidates(id, sourceLang, targetLang, text)))).flat();
+    if (!ids.length) return [];
+    const rows = await this.live(libraryIds, sourceLang, targetLang).select(['id', 'library_id', 'source', 'target']).where('id', 'in', ids).execute();
     return rows
       .map((r) => ({ entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, ...score(text, r.source) }))
       .filter((m) => m.score >= minScore)
