@@ -17,7 +17,7 @@ import { exactHash, score } from '../server/match.js';
 
 const SIZE = Number(process.env.BENCH_TM_SIZE ?? 100_000);
 const QUERIES = 300;
-const NAIVE_QUERIES = 40;
+const NAIVE_QUERIES = 20;
 const random = seededRandom(7);
 
 // A vocabulary with a natural (Zipf-like) spread: a few words very common, most rare.
