@@ -19,6 +19,8 @@ const PAGE = 20_000;
 const RARE_TOKENS = 8;
 /** Entries handed to the exact scoring. */
 const CANDIDATES = 60;
+/** A token held by more than this share of the memory is common. */
+const COMMON_SHARE = 0.02;
 
 interface Index {
   /** Entry id at each position. */
@@ -26,6 +28,8 @@ interface Index {
   /** Token count of each entry (for the length window). */
   sizes: number[];
   postings: Map<string, number[]>;
+  /** Scratch counts of one lookup (lookups run one at a time: JavaScript is single-threaded between awaits). */
+  counts: Uint8Array;
 }
 
 const isTag = (t: string) => /^<\/?\d+\/?>$/.test(t);
@@ -45,7 +49,7 @@ export class FuzzyIndex {
   }
 
   private async build(libraryId: number, sourceLang: string, targetLang: string): Promise<Index> {
-    const index: Index = { ids: [], sizes: [], postings: new Map() };
+    const index: Index = { ids: [], sizes: [], postings: new Map(), counts: new Uint8Array(0) };
     let after = 0;
     for (;;) {
       const rows = await this.db
@@ -90,22 +94,34 @@ export class FuzzyIndex {
     const index = await this.index(libraryId, sourceLang, targetLang);
     const query = [...new Set(tokens(text).filter((t) => !isTag(t)))];
     if (!query.length || !index.ids.length) return [];
-    const lists = query.map((t) => index.postings.get(t) ?? []).filter((l) => l.length > 0).sort((a, b) => a.length - b.length).slice(0, RARE_TOKENS);
+    const sorted = query.map((t) => index.postings.get(t) ?? []).filter((l) => l.length > 0).sort((a, b) => a.length - b.length);
+    // Tokens in a large share of the memory (function words) say little and cost most: left out while
+    // at least two rarer ones remain.
+    const common = Math.max(1000, index.ids.length * COMMON_SHARE);
+    const rare = sorted.filter((l) => l.length <= common);
+    const lists = (rare.length >= 2 ? rare : sorted).slice(0, RARE_TOKENS);
     const size = tokens(text).length;
     const min = Math.floor(size * 0.5);
     const max = Math.ceil(size * 2) + 2;
-    const counts = new Map<number, number>();
+    // Counting in a typed array the size of the memory, reset through the list of positions touched.
+    if (index.counts.length < index.ids.length) index.counts = new Uint8Array(index.ids.length);
+    const counts = index.counts;
+    const touched: number[] = [];
     for (const list of lists) {
       for (const pos of list) {
         const n = index.sizes[pos]!;
         if (n < min || n > max) continue;
-        counts.set(pos, (counts.get(pos) ?? 0) + 1);
+        if (counts[pos] === 0) touched.push(pos);
+        counts[pos]!++;
       }
     }
     // Most shared rare tokens first; among equals, the closest length.
-    return [...counts]
+    const best = touched
+      .map((pos) => [pos, counts[pos]!] as const)
       .sort((a, b) => b[1] - a[1] || Math.abs(index.sizes[a[0]]! - size) - Math.abs(index.sizes[b[0]]! - size))
       .slice(0, CANDIDATES)
       .map(([pos]) => index.ids[pos]!);
+    for (const pos of touched) counts[pos] = 0;
+    return best;
   }
 }
