@@ -1,0 +1,40 @@
+import { defineServerPlugin, type TaskHandle } from '@linguaport/sdk/server';
+import { fileRoutes } from './routes.js';
+import { createFileService } from './service.js';
+import { createSettings } from './settings.js';
+import { createStore } from './store.js';
+import { migrations, type Db } from './tables.js';
+import { createQuotas } from './quota.js';
+import { defineTranslateTask } from './translate.js';
+
+/**
+ * Document translation (/transFile and its detail pages, /fileManager, /pdf, /transFileDog): files
+ * in any registered format, translated through the platform's pipeline by a durable priority queue.
+ */
+export default defineServerPlugin({
+  migrations,
+  async setup(ctx) {
+    const db = ctx.db as unknown as Db;
+    const store = createStore(ctx, db);
+    const settings = createSettings(ctx, db);
+    const quotas = createQuotas(db, settings);
+    const languageName = (code: string) => {
+      try {
+        return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
+      } catch {
+        return code;
+      }
+    };
+    let task: TaskHandle<{ fileId: number }, unknown> | null = null;
+    const service = createFileService({ ctx, db, store, settings, quotas, task: () => task! });
+    task = await defineTranslateTask({ ctx, db, store, languageName });
+    fileRoutes(ctx, service, store, settings);
+
+    // Files whose work a dead server left half done are marked (and queued ones resume by themselves).
+    const sweep = setInterval(() => {
+      service.reconcile().catch((err: Error) => ctx.logger.warn(`document reconcile failed: ${err.message}`));
+    }, 60_000);
+    sweep.unref();
+    ctx.onClose(() => clearInterval(sweep));
+  },
+});

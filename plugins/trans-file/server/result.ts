@@ -1,0 +1,93 @@
+import { extname } from 'node:path';
+import { restoreTags, type FileFormat, type ParsedFile, type TranslationUnit } from '@linguaport/sdk/shared';
+import type { FileStorage } from '@linguaport/sdk/server';
+import type { ResultType } from '../shared/schemas.js';
+import { bilingualParagraphsDocx, bilingualTableDocx, type BilingualPair } from './docx-writer.js';
+import { plainText } from './tags.js';
+import type { Db } from './tables.js';
+import type { File } from './store.js';
+
+/**
+ * The result of a translated file, built from the original and the stored translations:
+ * - `translated`: the same format, each unit's translation in place (the format module writes it);
+ * - `bilingual`: each paragraph followed by its translation: the format's own bilingual mode where it
+ *   has one, plain text interleaved for txt, otherwise a docx of paragraph pairs;
+ * - `table`: a docx with a two-column table, source beside translation.
+ */
+
+export interface BuiltResult {
+  name: string;
+  bytes: Uint8Array;
+}
+
+const DOCX = '.docx';
+
+/** `report.docx` -> `report_es.docx` (or another extension when the result changes format). */
+export function resultName(original: string, target: string, ext?: string): string {
+  const own = extname(original);
+  const base = own ? original.slice(0, -own.length) : original;
+  return `${base}_${target}${ext ?? own}`;
+}
+
+export async function readUnits(db: Db, fileId: number): Promise<Map<string, string | null>> {
+  const rows = await db.selectFrom('trans_file_units').select(['unit_id', 'target']).where('file_id', '=', fileId).orderBy('idx').execute();
+  return new Map(rows.map((r) => [r.unit_id, r.target]));
+}
+
+/** The units of the original with their translations (a unit without one keeps its source). */
+export function withTargets(parsed: ParsedFile, targets: Map<string, string | null>): TranslationUnit[] {
+  return parsed.units.map((u) => ({ ...u, target: targets.get(u.id) ?? u.source }));
+}
+
+/** A paragraph as a reader sees it, for the documents this area writes itself. */
+function readable(text: string, unit: TranslationUnit, format: FileFormat): string {
+  // Plain text's placeholders stand for its own line breaks: put them back. Elsewhere they stand for markup.
+  return format.id === 'txt' ? restoreTags(text, unit.tags) : plainText(text);
+}
+
+function txtBilingual(units: TranslationUnit[], format: FileFormat): Uint8Array {
+  const text = units.map((u) => `${readable(u.source, u, format)}\n${readable(u.target ?? u.source, u, format)}`).join('\n\n');
+  return Buffer.from(`${text}\n`, 'utf8');
+}
+
+export async function buildResult(
+  input: { file: Pick<File, 'name' | 'target_lang' | 'source_lang' | 'result_type'>; format: FileFormat; parsed: ParsedFile; units: TranslationUnit[] },
+  languageName: (code: string) => string,
+): Promise<BuiltResult> {
+  const { file, format, parsed, units } = input;
+  const type: ResultType = file.result_type;
+  const pairs = (): BilingualPair[] => units.map((u) => ({ source: readable(u.source, u, format), target: readable(u.target ?? u.source, u, format) }));
+  if (type === 'translated') {
+    return { name: resultName(file.name, file.target_lang), bytes: await format.write(parsed, units, { targetLanguage: file.target_lang, mode: 'translated' }) };
+  }
+  if (type === 'table') {
+    const header = { source: languageName(file.source_lang), target: languageName(file.target_lang) };
+    return { name: resultName(file.name, `${file.target_lang}_table`, DOCX), bytes: bilingualTableDocx(pairs(), header, file.name) };
+  }
+  if (format.id === 'txt') return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`), bytes: txtBilingual(units, format) };
+  // A format that can hold both languages writes them itself; one that ignores the mode writes the
+  // same bytes as a translated file, and then the paragraph pairs go into a docx instead.
+  const bilingual = await format.write(parsed, units, { targetLanguage: file.target_lang, mode: 'bilingual' });
+  const translated = await format.write(parsed, units, { targetLanguage: file.target_lang, mode: 'translated' });
+  const changed = units.some((u) => (u.target ?? u.source) !== u.source);
+  if (!changed || !Buffer.from(bilingual).equals(Buffer.from(translated))) return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`), bytes: bilingual };
+  return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`, DOCX), bytes: bilingualParagraphsDocx(pairs(), file.name) };
+}
+
+/** Storage keys of a file's parts: never derived from the user's file name. */
+export const keys = {
+  source: (id: number, name: string) => `files/${id}/source${safeExt(name)}`,
+  result: (id: number, name: string) => `files/${id}/result${safeExt(name)}`,
+  pdf: (id: number) => `files/${id}/result.pdf`,
+  preview: (id: number, side: 'source' | 'target', page: number) => `files/${id}/preview/${side}-${page}.png`,
+};
+
+function safeExt(name: string): string {
+  const ext = extname(name).toLowerCase();
+  return /^\.[a-z0-9]{1,10}$/.test(ext) ? ext : '';
+}
+
+/** Removes every stored part of a file (missing ones are fine). */
+export async function removeStored(storage: FileStorage, keysToRemove: Array<string | null | undefined>): Promise<void> {
+  for (const key of keysToRemove) if (key) await storage.remove(key).catch(() => undefined);
+}

@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { ApiError, Codes, idList, type RawReply, type ServerPluginContext } from '@linguaport/sdk/server';
+import { canTake, documentFile, idSchema, mimeOf } from '@linguaport/sdk/shared';
+import { fileListQuerySchema, RESULT_TYPES, settingsSchema, translateOptionsSchema } from '../shared/schemas.js';
+import { messages, stateRefusal } from './messages.js';
+import type { FileService, IncomingFile } from './service.js';
+import type { AreaSettings } from './settings.js';
+import { MANAGE, type Store } from './store.js';
+
+/** The routes of /transFile (upload, list, terminate, retry, download, delete, settings). */
+
+export const USE = { permission: 'transFile:use' } as const;
+const MANAGER = { permission: MANAGE } as const;
+
+/** The most one upload call may carry; each file's own limit (a setting) is checked by the handler. */
+export const UPLOAD_CEILING_BYTES = 2 * 1024 * 1024 * 1024;
+
+const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
+const uploadedList = z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f]));
+
+/** The kernel's temporary files as this area's incoming files (bytes read once, on first use). */
+export function incoming(files: Array<z.infer<typeof uploaded>>): IncomingFile[] {
+  return files.map((f) => {
+    let bytes: Buffer | null = null;
+    return { name: f.filename.split(/[\\/]/).pop() || f.filename, size: f.size, path: f.path, bytes: () => (bytes ??= readFileSync(f.path)) };
+  });
+}
+
+/** `attachment` with the name in ASCII and in UTF-8 (RFC 6266), so every browser keeps the user's file name. */
+export function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+
+export function fileReply(ctx: ServerPluginContext, key: string, name: string): RawReply {
+  return { raw: true, contentType: mimeOf(name), body: ctx.storage.stream(key), headers: { 'content-disposition': attachment(name) } };
+}
+
+export function fileRoutes(ctx: ServerPluginContext, service: FileService, store: Store, settings: AreaSettings): void {
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/setup',
+    access: USE,
+    summary: 'Languages, formats and limits of document translation',
+    async handler() {
+      const [languages, defaultSource, defaultTarget, limits] = await Promise.all([
+        ctx.engines.languages(),
+        ctx.settings.get('DEFAULT_SOURCE_LANGUAGE'),
+        ctx.settings.get('DEFAULT_TARGET_LANGUAGE'),
+        settings.get(),
+      ]);
+      const formats = ctx.formats.list().map((f) => ({ id: f.id, name: f.name, extensions: f.extensions }));
+      return { languages, defaultSource, defaultTarget, limits, formats, resultTypes: RESULT_TYPES };
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    url: '/transFile/upload',
+    access: USE,
+    apiKey: 'translate',
+    summary: 'Upload documents to translate',
+    upload: { maxBytes: UPLOAD_CEILING_BYTES },
+    schema: { body: translateOptionsSchema.extend({ files: uploadedList, file: uploadedList }) },
+    response: { errors: [409, 3027] },
+    async handler({ body, caller }) {
+      return service.accept(caller!, incoming([...body.files, ...body.file]), body);
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/list',
+    access: USE,
+    summary: 'List documents (own, or every user\'s for managers)',
+    schema: { query: fileListQuerySchema },
+    handler: ({ query, caller }) => service.list(caller!, query),
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/get/:id',
+    access: USE,
+    summary: 'One document',
+    schema: { params: z.object({ id: idSchema }) },
+    response: { errors: [404] },
+    handler: ({ params, caller }) => service.get(caller!, params.id),
+  });
+
+  ctx.route({
+    method: 'POST',
+    url: '/transFile/terminate/:id',
+    access: USE,
+    summary: 'Terminate a translation',
+    schema: { params: z.object({ id: idSchema }) },
+    response: { errors: [404, 409] },
+    handler: ({ params, caller }) => service.terminate(caller!, params.id),
+  });
+
+  ctx.route({
+    method: 'POST',
+    url: '/transFile/retry/:id',
+    access: USE,
+    summary: 'Translate a document again',
+    schema: { params: z.object({ id: idSchema }) },
+    response: { errors: [404, 409, 3027] },
+    handler: ({ params, caller }) => service.retry(caller!, params.id),
+  });
+
+  ctx.route({
+    method: 'DELETE',
+    url: '/transFile/delete',
+    access: USE,
+    summary: 'Delete documents',
+    schema: { query: z.object({ ids: idList }) },
+    response: { errors: [404] },
+    handler: ({ query, caller }) => service.remove(caller!, query.ids),
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/download/:id',
+    access: USE,
+    apiKey: 'translate',
+    log: false,
+    summary: 'Download a document: its translation, its PDF or the original',
+    schema: { params: z.object({ id: idSchema }), query: z.object({ kind: z.enum(['result', 'pdf', 'source']).default('result') }) },
+    response: { envelope: false, contentType: 'application/octet-stream', errors: [404, 409, 2067] },
+    async handler({ params, query, caller }) {
+      const { file, actor } = await store.forCaller(caller!, params.id, ctx.auth);
+      if (query.kind === 'source') return fileReply(ctx, file.source_key, file.name);
+      if (!canTake(documentFile, file.status, 'download', actor)) throw stateRefusal('download', file.status);
+      const key = query.kind === 'pdf' ? file.pdf_key : file.result_key;
+      const name = query.kind === 'pdf' ? `${(file.result_name ?? file.name).replace(/\.[^.]+$/, '')}.pdf` : file.result_name;
+      if (!key || !name || !(await ctx.storage.exists(key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.notFound(file.name));
+      return fileReply(ctx, key, name);
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/settings',
+    access: MANAGER,
+    summary: 'Document translation settings',
+    handler: () => settings.get(),
+  });
+
+  ctx.route({
+    method: 'PUT',
+    url: '/transFile/settings',
+    access: MANAGER,
+    summary: 'Change document translation settings',
+    schema: { body: settingsSchema },
+    handler: ({ body }) => settings.set(body),
+  });
+}

@@ -1,0 +1,285 @@
+import { createReadStream } from 'node:fs';
+import { sql } from 'kysely';
+import { ApiError, Codes, like, type Caller, type LocalizedText, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
+import { canTake, documentFile, type Actor, type FileFormat } from '@linguaport/sdk/shared';
+import type { FileListQuery, FileRow, TranslateOptions } from '../shared/schemas.js';
+import { badRequest, messages, notFound, stateRefusal } from './messages.js';
+import { keys, removeStored } from './result.js';
+import type { AreaSettings } from './settings.js';
+import { MANAGE, presentFile, type File, type Store } from './store.js';
+import { visibleCharacters } from './tags.js';
+import type { Db } from './tables.js';
+import type { Quotas } from './quota.js';
+
+/**
+ * The document area's operations on files, whoever calls them (the console's routes, the
+ * LibreTranslate-compatible API, archives): accept uploads (every check before anything is stored),
+ * parse them into units, queue them by their owner's priority, terminate, retry, delete, list.
+ */
+
+/** A file of a multipart body as the kernel hands it over (the temporary file is removed after the call). */
+export interface Upload {
+  filename: string;
+  size: number;
+  path: string;
+  data: Buffer;
+}
+
+/** What the caller may hand in instead of a temporary file (an archive's entry). */
+export interface IncomingFile {
+  name: string;
+  size: number;
+  bytes: () => Buffer;
+  /** Streams the bytes into storage without holding them twice. */
+  path?: string;
+}
+
+export interface AcceptOptions {
+  via?: 'console' | 'api' | 'archive';
+  jobId?: number | null;
+}
+
+interface Refusal {
+  name: string;
+  reason: 'empty' | 'tooLarge' | 'notSupported';
+  message: LocalizedText;
+}
+
+const joined = (list: LocalizedText[]): LocalizedText => ({ 'zh-CN': list.map((m) => m['zh-CN']).join('；'), 'en-US': list.map((m) => m['en-US']).join('; ') });
+
+export interface FileServiceDeps {
+  ctx: ServerPluginContext;
+  db: Db;
+  store: Store;
+  settings: AreaSettings;
+  quotas: Quotas;
+  task: () => TaskHandle<{ fileId: number }, unknown>;
+}
+
+export function createFileService(deps: FileServiceDeps) {
+  const { ctx, db, store, settings, quotas } = deps;
+
+  const supported = () =>
+    ctx.formats
+      .list()
+      .flatMap((f) => f.extensions)
+      .sort()
+      .join(', ');
+
+  /** The format of a file by its name and, above all, its content; refused when neither fits. */
+  function formatOf(name: string, bytes: Uint8Array): FileFormat | null {
+    return ctx.formats.forFile(name, bytes);
+  }
+
+  /** Every check of an upload, before a byte is stored: count, languages, emptiness, size, content, quota, queue. */
+  async function check(caller: Caller, files: IncomingFile[], options: TranslateOptions): Promise<FileFormat[]> {
+    const limits = await settings.get();
+    if (files.length === 0) throw badRequest(messages.noFiles);
+    if (files.length > limits.maxFiles) throw badRequest(messages.tooMany(limits.maxFiles));
+    if (options.sourceLang === options.targetLang) throw badRequest(messages.sameLanguages);
+    const refused: Refusal[] = [];
+    const formats: FileFormat[] = [];
+    for (const f of files) {
+      if (f.size === 0) refused.push({ name: f.name, reason: 'empty', message: messages.empty(f.name) });
+      else if (f.size > limits.maxFileMb * 1024 * 1024) refused.push({ name: f.name, reason: 'tooLarge', message: messages.tooLarge(f.name, limits.maxFileMb) });
+      else {
+        const format = formatOf(f.name, f.bytes());
+        if (format) formats.push(format);
+        else refused.push({ name: f.name, reason: 'notSupported', message: messages.notSupported(f.name, supported()) });
+      }
+    }
+    if (refused.length) throw badRequest(joined(refused.map((r) => r.message)), { refused: refused.map((r) => ({ name: r.name, reason: r.reason })) });
+    await quotas.assertRoom(caller.userId, files.reduce((n, f) => n + f.size, 0));
+    await assertQueueRoom(files.length);
+    return formats;
+  }
+
+  async function assertQueueRoom(adding: number): Promise<void> {
+    const { queueLength } = await settings.get();
+    const row = await db.selectFrom('trans_file_files').select((eb) => eb.fn.countAll().as('n')).where('status', 'in', ['queued', 'translating']).executeTakeFirstOrThrow();
+    if (Number(row.n) + adding > queueLength) throw new ApiError(Codes.QUEUE_FULL, messages.queueFull(queueLength));
+  }
+
+  /** The owner's file-translation priority level (set by the user administration): higher is served first. */
+  async function priorityOf(userId: number): Promise<number> {
+    const row = await (db as any).selectFrom('users').select('priority').where('id', '=', userId).executeTakeFirst();
+    return Number(row?.priority ?? 0);
+  }
+
+  /** Reads the file into units: the file is then ready to translate (or marked as failed to parse). */
+  async function parse(file: File, format: FileFormat, bytes: Buffer): Promise<File | undefined> {
+    let units;
+    try {
+      units = (await format.parse(bytes, { fileName: file.name })).units;
+    } catch (err) {
+      const why = (err as Error).message.split('\n')[0]!.slice(0, 300);
+      return store.systemMove(file.id, 'parseFail', { error: messages.splitFailed(file.name, why)['en-US'] });
+    }
+    let characters = 0;
+    for (let i = 0; i < units.length; i += 1000) {
+      const chunk = units.slice(i, i + 1000);
+      await db
+        .insertInto('trans_file_units')
+        .values(chunk.map((u, k) => ({ file_id: file.id, idx: i + k, unit_id: u.id, source: u.source, target: null, origin: null, part: u.context.part ?? u.context.style ?? null })))
+        .execute();
+      for (const u of chunk) characters += visibleCharacters(u.source);
+    }
+    return store.systemMove(file.id, 'parsed', { segments: units.length, characters, segments_done: 0 });
+  }
+
+  /** Queues the file's translation as a task at its owner's priority. */
+  async function queue(file: File, actor: Actor): Promise<File> {
+    const queued = await store.move(file, 'submit', actor, { error: null, finished_at: null, started_at: null });
+    const info = await deps.task().start({ fileId: file.id }, { ownerId: file.owner_id, title: file.name, priority: await priorityOf(file.owner_id) });
+    return (await store.update(file.id, ['queued', 'translating', 'completed', 'failed'], { task_id: info.id })) ?? queued;
+  }
+
+  async function accept(caller: Caller, files: IncomingFile[], options: TranslateOptions, opts: AcceptOptions = {}): Promise<FileRow[]> {
+    const formats = await check(caller, files, options);
+    const out: FileRow[] = [];
+    for (const [i, f] of files.entries()) {
+      const format = formats[i]!;
+      let file = await db
+        .insertInto('trans_file_files')
+        .values({
+          owner_id: caller.userId,
+          job_id: opts.jobId ?? null,
+          name: f.name,
+          size: f.size,
+          format: format.id,
+          source_key: '',
+          source_lang: options.sourceLang,
+          target_lang: options.targetLang,
+          domain: options.domain,
+          term_bases: JSON.stringify(options.termBases),
+          memories: JSON.stringify(options.memories),
+          result_type: options.resultType,
+          with_pdf: options.withPdf,
+          status: documentFile.initial,
+          preview_status: 'notPreviewed',
+          pdf_status: options.withPdf ? 'notConverted' : null,
+          via: opts.via ?? 'console',
+          result_key: null,
+          result_name: null,
+          result_size: null,
+          pdf_key: null,
+          pdf_size: null,
+          task_id: null,
+          error: null,
+          started_at: null,
+          finished_at: null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const key = keys.source(file.id, f.name);
+      try {
+        await ctx.storage.put(key, f.path ? createReadStream(f.path) : f.bytes());
+      } catch (err) {
+        await store.systemMove(file.id, 'interrupt', { error: (err as Error).message.slice(0, 300) });
+        throw new ApiError(Codes.INTERNAL, messages.serviceException);
+      }
+      file = (await store.systemMove(file.id, 'uploaded', { source_key: key }))!;
+      const parsed = await parse(file, format, f.bytes());
+      if (parsed && parsed.status === 'notTranslated') file = await queue(parsed, 'owner');
+      else if (parsed) file = parsed;
+      out.push(presentFile(file, caller.username));
+    }
+    return out;
+  }
+
+  async function terminate(caller: Caller, id: number): Promise<FileRow> {
+    const { file, actor } = await store.forCaller(caller, id, ctx.auth);
+    const moved = await store.move(file, 'terminate', actor);
+    if (file.task_id) await deps.task().cancel(file.task_id);
+    return presentFile((await store.byId(id)) ?? moved);
+  }
+
+  async function retry(caller: Caller, id: number): Promise<FileRow> {
+    const { file, actor } = await store.forCaller(caller, id, ctx.auth);
+    if (!canTake(documentFile, file.status, 'submit', actor)) throw stateRefusal('submit', file.status);
+    await assertQueueRoom(1);
+    if (file.status === 'completed') {
+      // A completed file is translated again from the start (memories or engines may have changed).
+      await db.updateTable('trans_file_units').set({ target: null, origin: null, edited: false }).where('file_id', '=', id).execute();
+      await removeStored(ctx.storage, [file.result_key, file.pdf_key]);
+      await store.update(id, ['completed'], { segments_done: 0, result_key: null, result_name: null, result_size: null, pdf_key: null, pdf_size: null, pdf_status: file.with_pdf ? 'notConverted' : null, preview_status: 'notPreviewed' });
+    }
+    return presentFile(await queue((await store.byId(id))!, actor));
+  }
+
+  async function remove(caller: Caller, ids: number[]): Promise<{ deleted: number }> {
+    const found: File[] = [];
+    for (const id of ids) found.push((await store.forCaller(caller, id, ctx.auth)).file);
+    for (const file of found) {
+      if (file.task_id && (file.status === 'queued' || file.status === 'translating')) await deps.task().cancel(file.task_id);
+      const gone = await db.deleteFrom('trans_file_files').where('id', '=', file.id).returningAll().executeTakeFirst();
+      if (!gone) continue;
+      await removeStored(ctx.storage, [file.source_key, file.result_key, file.pdf_key]);
+      await ctx.storage.remove(`files/${file.id}/preview`).catch(() => undefined);
+      await store.publish(gone, { deleted: true });
+    }
+    return { deleted: found.length };
+  }
+
+  async function list(caller: Caller, query: FileListQuery): Promise<{ records: FileRow[]; total: number; pageNum: number; pageSize: number }> {
+    const everyone = query.all || query.ownerId !== undefined;
+    if (everyone && !ctx.auth.can(caller, MANAGE)) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '权限不足：查看所有用户的文件需要 transFile:manage', 'en-US': 'Insufficient permission: every user\'s files need transFile:manage' });
+    let q = db.selectFrom('trans_file_files as f');
+    if (!everyone) q = q.where('f.owner_id', '=', caller.userId);
+    if (query.ownerId !== undefined) q = q.where('f.owner_id', '=', query.ownerId);
+    if (query.name) q = q.where('f.name', 'ilike', like(query.name));
+    if (query.status) q = q.where('f.status', '=', query.status);
+    if (query.sourceLang) q = q.where('f.source_lang', '=', query.sourceLang);
+    if (query.targetLang) q = q.where('f.target_lang', '=', query.targetLang);
+    if (query.jobId !== undefined) q = q.where('f.job_id', '=', query.jobId);
+    const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+    const rows = await q
+      .selectAll('f')
+      .select(sql<string | null>`(select username from users u where u.id = f.owner_id)`.as('owner_name'))
+      .orderBy('f.id', 'desc')
+      .limit(query.pageSize)
+      .offset((query.pageNum - 1) * query.pageSize)
+      .execute();
+    return { records: rows.map((r) => presentFile(r as File, (r as { owner_name: string | null }).owner_name)), total: Number(total.n), pageNum: query.pageNum, pageSize: query.pageSize };
+  }
+
+  async function get(caller: Caller, id: number): Promise<FileRow> {
+    const { file } = await store.forCaller(caller, id, ctx.auth);
+    return presentFile(file);
+  }
+
+  /**
+   * Files the platform lost track of: parsing when its server died, or queued or translating with
+   * no task to run them (the task failed or was cancelled outside this area). Marked, never left spinning.
+   */
+  async function reconcile(): Promise<number> {
+    let marked = 0;
+    const stuck = await db
+      .selectFrom('trans_file_files')
+      .selectAll()
+      .where((eb) => eb.or([eb('status', '=', 'parsing'), eb('status', '=', 'uploading'), eb('status', 'in', ['queued', 'translating'])]))
+      .where(sql<boolean>`updated_at < now() - interval '2 minutes'`)
+      .execute();
+    for (const file of stuck) {
+      if (file.status === 'uploading') {
+        if (await store.systemMove(file.id, 'interrupt', { error: 'the server stopped during the upload' })) marked++;
+        continue;
+      }
+      if (file.status === 'parsing') {
+        if (await store.systemMove(file.id, 'lose', { error: 'the server stopped while parsing' })) marked++;
+        continue;
+      }
+      const task = file.task_id ? await deps.task().get(file.task_id) : null;
+      if (!task || task.state === 'failed' || task.state === 'cancelled' || (task.state === 'completed' && file.status !== 'completed')) {
+        if (await store.systemMove(file.id, 'lose', { error: task?.error ?? 'the translation task is gone' })) marked++;
+      }
+    }
+    return marked;
+  }
+
+  return { accept, terminate, retry, remove, list, get, reconcile, formatOf, assertQueueRoom, priorityOf };
+}
+
+export type FileService = ReturnType<typeof createFileService>;
+
+export { notFound };

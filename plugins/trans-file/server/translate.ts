@@ -1,0 +1,199 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { ApiError, Codes, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
+import { pdfConversion, nextState } from '@linguaport/sdk/shared';
+import { convertWithOffice } from './office.js';
+import { buildResult, keys, readUnits, removeStored, withTargets } from './result.js';
+import type { Store, File } from './store.js';
+import { fromEngineHtml, hasWords, needsHtml, toEngineHtml } from './tags.js';
+import type { Db } from './tables.js';
+
+/**
+ * Translating one file: a task of the kernel's task service (durable, by priority, resumed after a
+ * restart). The paragraphs not yet translated are sent in batches through `translateSegments` (the
+ * pipeline: memories, terms, engine routing and fail-over, usage); each finished batch is written to
+ * the file's units before its checkpoint, so a restart sends only what is still untranslated. Then
+ * the result (and its PDF when asked) is written and the file is complete.
+ */
+
+export const BATCH_SEGMENTS = 60;
+/** A batch is cut earlier when its text gets long (an engine request must stay reasonable). */
+export const BATCH_CHARACTERS = 12_000;
+/** Batches of one file in flight at once: the engine stage parallelises inside each one as well. */
+const PARALLEL_BATCHES = 2;
+
+export const translateInput = z.object({ fileId: z.number().int().positive() });
+
+const ids = (v: unknown): number[] => (typeof v === 'string' ? JSON.parse(v) : (v as number[])) ?? [];
+
+interface Unit {
+  idx: number;
+  source: string;
+}
+
+/** Units in engine batches: at most BATCH_SEGMENTS units and BATCH_CHARACTERS characters each. */
+export function batchesOf(units: Unit[], maxSegments = BATCH_SEGMENTS, maxCharacters = BATCH_CHARACTERS): Unit[][] {
+  const out: Unit[][] = [];
+  let current: Unit[] = [];
+  let chars = 0;
+  for (const u of units) {
+    if (current.length && (current.length >= maxSegments || chars + u.source.length > maxCharacters)) {
+      out.push(current);
+      current = [];
+      chars = 0;
+    }
+    current.push(u);
+    chars += u.source.length;
+  }
+  if (current.length) out.push(current);
+  return out;
+}
+
+/** Errors no retry would cure: the request itself was refused (no engine for the pair, a memory not allowed). */
+const permanent = (err: unknown) => err instanceof ApiError && (err.code === Codes.BAD_REQUEST || err.code === Codes.FORBIDDEN || err.code === Codes.NOT_FOUND);
+
+export interface TranslateDeps {
+  ctx: ServerPluginContext;
+  db: Db;
+  store: Store;
+  languageName(code: string): string;
+}
+
+export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHandle<z.infer<typeof translateInput>, unknown>> {
+  const { ctx, db, store } = deps;
+  const retryLimit = 2;
+
+  /** One batch through the pipeline; plain units and units with markup go as two requests (text and html). */
+  async function translateBatch(file: File, batch: Unit[], signal: AbortSignal): Promise<Array<{ idx: number; target: string; origin: string }>> {
+    const out: Array<{ idx: number; target: string; origin: string }> = [];
+    const plain: Unit[] = [];
+    const marked: Unit[] = [];
+    for (const u of batch) {
+      if (!hasWords(u.source)) out.push({ idx: u.idx, target: u.source, origin: 'unchanged' });
+      else (needsHtml(u.source) ? marked : plain).push(u);
+    }
+    const request = {
+      source: file.source_lang,
+      target: file.target_lang,
+      domain: file.domain ?? undefined,
+      callerId: file.owner_id,
+      channel: 'document' as const,
+      resources: { memories: ids(file.memories), termBases: ids(file.term_bases) },
+      signal,
+    };
+    const originOf = (o: { kind: string; hook?: string }) => (o.kind === 'hook' ? (o.hook ?? 'hook') : o.kind);
+    await Promise.all([
+      plain.length
+        ? ctx.engines.translateSegments({ ...request, format: 'text', segments: plain.map((u) => ({ id: String(u.idx), source: u.source })) }).then((r) => {
+            for (const s of r.segments) out.push({ idx: Number(s.id), target: s.target, origin: originOf(s.origin) });
+          })
+        : null,
+      marked.length
+        ? ctx.engines.translateSegments({ ...request, format: 'html', segments: marked.map((u) => ({ id: String(u.idx), source: toEngineHtml(u.source) })) }).then((r) => {
+            for (const s of r.segments) out.push({ idx: Number(s.id), target: fromEngineHtml(s.target), origin: originOf(s.origin) });
+          })
+        : null,
+    ]);
+    return out;
+  }
+
+  /** Writes a batch's translations in one statement; the units are durable before the checkpoint that counts them. */
+  async function saveBatch(fileId: number, results: Array<{ idx: number; target: string; origin: string }>): Promise<void> {
+    if (!results.length) return;
+    const values = sql.join(results.map((r) => sql`(${r.idx}::integer, ${r.target}::text, ${r.origin}::text)`));
+    await sql`update trans_file_units u set target = v.target, origin = v.origin
+      from (values ${values}) as v(idx, target, origin)
+      where u.file_id = ${fileId} and u.idx = v.idx`.execute(db);
+  }
+
+  async function finish(file: File, signal: AbortSignal): Promise<void> {
+    const format = ctx.formats.byId(file.format);
+    if (!format) throw new ApiError(Codes.BAD_REQUEST, `the ${file.format} format is no longer available`);
+    const bytes = await ctx.storage.get(file.source_key);
+    const parsed = await format.parse(bytes, { fileName: file.name });
+    const units = withTargets(parsed, await readUnits(db, file.id));
+    const built = await buildResult({ file, format, parsed, units }, deps.languageName);
+    signal.throwIfAborted();
+    const resultKey = keys.result(file.id, built.name);
+    const stored = await ctx.storage.put(resultKey, Buffer.from(built.bytes));
+    let pdf: { key: string; size: number } | null = null;
+    let pdfStatus = file.with_pdf ? nextState(pdfConversion, 'notConverted', 'convert') : null;
+    if (file.with_pdf) {
+      try {
+        const out = await convertWithOffice(built.bytes, built.name, 'pdf', { signal });
+        const saved = await ctx.storage.put(keys.pdf(file.id), out);
+        pdf = { key: keys.pdf(file.id), size: saved.size };
+        pdfStatus = nextState(pdfConversion, pdfStatus!, 'complete');
+      } catch (err) {
+        if (signal.aborted) throw err;
+        ctx.logger.warn(`file ${file.id}: the PDF of its result could not be made: ${(err as Error).message}`);
+        pdfStatus = nextState(pdfConversion, pdfStatus!, 'fail');
+      }
+    }
+    const done = await store.systemMove(file.id, 'complete', {
+      result_key: resultKey,
+      result_name: built.name,
+      result_size: stored.size,
+      pdf_key: pdf?.key ?? null,
+      pdf_size: pdf?.size ?? null,
+      pdf_status: pdfStatus,
+      segments_done: file.segments,
+      finished_at: sql`now()`,
+      error: null,
+      // A new translation makes an earlier rendered preview stale.
+      preview_status: 'notPreviewed',
+    });
+    if (!done) {
+      // Terminated or deleted while the result was written: it is nobody's now.
+      await removeStored(ctx.storage, [resultKey, pdf?.key]);
+      return;
+    }
+    await ctx.engines.recordUsage(file.owner_id, 'document', 0, 1);
+  }
+
+  return ctx.tasks.define({
+    name: 'translate-file',
+    input: translateInput,
+    retryLimit,
+    async run({ input, signal, checkpoint, attempt }) {
+      let file = await store.byId(input.fileId);
+      if (!file || (file.status !== 'queued' && file.status !== 'translating')) return { skipped: file?.status ?? 'deleted' };
+      if (file.status === 'queued') {
+        file = await store.systemMove(file.id, 'start', { started_at: sql`coalesce(started_at, now())`, error: null });
+        if (!file) return { skipped: 'moved' };
+      }
+      try {
+        const pending = await db.selectFrom('trans_file_units').select(['idx', 'source']).where('file_id', '=', file.id).where('target', 'is', null).orderBy('idx').execute();
+        let done = file.segments - pending.length;
+        const total = file.segments;
+        await checkpoint({ done }, { done, total });
+        const batches = batchesOf(pending);
+        let next = 0;
+        const lane = async () => {
+          while (next < batches.length) {
+            signal.throwIfAborted();
+            const batch = batches[next++]!;
+            const results = await translateBatch(file!, batch, signal);
+            signal.throwIfAborted();
+            await saveBatch(file!.id, results);
+            done += batch.length;
+            await checkpoint({ done }, { done, total });
+            await store.update(file!.id, ['translating'], { segments_done: done });
+          }
+        };
+        await Promise.all(Array.from({ length: Math.min(PARALLEL_BATCHES, batches.length) }, lane));
+        signal.throwIfAborted();
+        await finish(file, signal);
+        return { translated: total };
+      } catch (err) {
+        if (signal.aborted) throw err;
+        const why = (err as Error).message.split('\n')[0]!.slice(0, 500);
+        if (permanent(err) || attempt > retryLimit) {
+          await store.systemMove(file.id, 'fail', { error: why, finished_at: sql`now()` });
+          if (permanent(err)) return { failed: why };
+        }
+        throw err;
+      }
+    },
+  });
+}

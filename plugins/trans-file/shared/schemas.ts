@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { documentFile, pdfConversion, previewStatus, idNumberSchema } from '@linguaport/sdk/shared';
+
+/**
+ * The document area's shapes, shared by the server (validation) and the console (forms, lists).
+ * States are the SDK's machines (`documentFile`, `previewStatus`, `pdfConversion`), never redefined here.
+ */
+
+export type FileStatus = (typeof documentFile.states)[number];
+export type PreviewStatus = (typeof previewStatus.states)[number];
+export type PdfStatus = (typeof pdfConversion.states)[number];
+
+/** What the user gets back: the document translated, each paragraph followed by its translation, or a two-column table. */
+export const RESULT_TYPES = ['translated', 'bilingual', 'table'] as const;
+export type ResultType = (typeof RESULT_TYPES)[number];
+
+const languageCode = z.string().trim().min(2, 'validation.required').max(20);
+/** Ids of term bases or memories, sent as a JSON list, a comma list, or repeated fields in a multipart form. */
+const resourceIds = z
+  .union([z.array(z.union([z.string(), z.number()])), z.string(), z.number()])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return [];
+    let list: unknown[] = Array.isArray(v) ? v : typeof v === 'number' ? [v] : v.trim().startsWith('[') ? safeJson(v) : v.split(',');
+    list = list.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '');
+    const ids = list.map(Number);
+    if (ids.some((n) => !idNumberSchema.safeParse(n).success)) {
+      ctx.addIssue({ code: 'custom', message: 'ids must be positive whole numbers' });
+      return z.NEVER;
+    }
+    return [...new Set(ids)].slice(0, 20);
+  });
+
+function safeJson(text: string): unknown[] {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v : [v];
+  } catch {
+    return [text];
+  }
+}
+
+const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', ''])]).optional().transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
+
+/** The options of an upload (multipart fields beside the files), also what a retry may change. */
+export const translateOptionsSchema = z.object({
+  sourceLang: languageCode,
+  targetLang: languageCode,
+  domain: z.string().trim().max(64).optional().transform((v) => (v ? v : null)),
+  termBases: resourceIds,
+  memories: resourceIds,
+  resultType: z.enum(RESULT_TYPES).default('translated'),
+  withPdf: flag,
+});
+export type TranslateOptions = z.output<typeof translateOptionsSchema>;
+
+/** The list's filters and paging (`GET /transFile/list`). */
+export const fileListQuerySchema = z.object({
+  pageNum: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(200).default(10),
+  name: z.string().trim().max(200).optional(),
+  status: z.enum(documentFile.states as readonly FileStatus[] as [FileStatus, ...FileStatus[]]).optional(),
+  sourceLang: z.string().trim().max(20).optional(),
+  targetLang: z.string().trim().max(20).optional(),
+  /** Manager variant: every user's files (needs transFile:manage). */
+  all: flag,
+  /** Manager variant: one owner's files. */
+  ownerId: z.coerce.number().int().positive().optional(),
+  jobId: z.coerce.number().int().positive().optional(),
+});
+export type FileListQuery = z.output<typeof fileListQuerySchema>;
+
+/** The area's settings an administrator changes (`PUT /transFile/settings`). */
+export const settingsSchema = z.object({
+  /** Files in one upload. */
+  maxFiles: z.coerce.number().int().min(1).max(200),
+  /** Megabytes per file. */
+  maxFileMb: z.coerce.number().int().min(1).max(1024),
+  /** Files waiting or translating at once, all users together; one more answers "queue full". */
+  queueLength: z.coerce.number().int().min(1).max(100_000),
+  /** Each user's storage, in megabytes, unless a quota of their own is set. */
+  defaultQuotaMb: z.coerce.number().int().min(1).max(1_048_576),
+});
+export type Settings = z.output<typeof settingsSchema>;
+
+export const DEFAULT_SETTINGS: Settings = { maxFiles: 20, maxFileMb: 50, queueLength: 500, defaultQuotaMb: 2048 };
+
+/** One row of the file list. */
+export interface FileRow {
+  id: number;
+  name: string;
+  size: number;
+  format: string;
+  ownerId: number;
+  ownerName: string | null;
+  jobId: number | null;
+  sourceLang: string;
+  targetLang: string;
+  domain: string | null;
+  termBases: number[];
+  memories: number[];
+  resultType: ResultType;
+  bilingual: boolean;
+  withPdf: boolean;
+  status: FileStatus;
+  previewStatus: PreviewStatus;
+  pdfStatus: PdfStatus | null;
+  characters: number;
+  segments: number;
+  segmentsDone: number;
+  percent: number;
+  error: string | null;
+  resultName: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** What `transFile.changed` carries: a file's state and progress, to the owner and the managers. */
+export type FileChanged = Pick<FileRow, 'id' | 'ownerId' | 'status' | 'previewStatus' | 'pdfStatus' | 'segments' | 'segmentsDone' | 'percent' | 'characters' | 'error'> & { deleted?: boolean };
+
+export const FILE_CHANGED = 'transFile.changed';
+
+/** One paragraph of a file with its translation (the preview). */
+export interface UnitRow {
+  idx: number;
+  source: string;
+  target: string | null;
+  origin: string | null;
+  edited: boolean;
+  part: string | null;
+}
+
+export const unitEditSchema = z.object({
+  target: z.string().max(100_000).refine((s) => s.trim() !== '', 'validation.required'),
+});
