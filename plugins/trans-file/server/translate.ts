@@ -49,8 +49,26 @@ export function batchesOf(units: Unit[], maxSegments = BATCH_SEGMENTS, maxCharac
   return out;
 }
 
-/** Errors no retry would cure: the request itself was refused (no engine for the pair, a memory not allowed). */
+/** Errors no retry would cure: the request itself was refused (a memory not allowed, text the engine rejects). */
 const permanent = (err: unknown) => err instanceof ApiError && (err.code === Codes.BAD_REQUEST || err.code === Codes.FORBIDDEN || err.code === Codes.NOT_FOUND);
+/** The engines were interrupted: worth another try after a pause. */
+const interrupted = (err: unknown) => err instanceof ApiError && err.code === Codes.SERVICE_INTERRUPTED;
+
+/** How long a file waits for an engine of its pair (a server starting, a node restarting) before it fails. */
+export const ENGINE_WAIT_MS = 90_000;
+
+const pause = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
 
 export interface TranslateDeps {
   ctx: ServerPluginContext;
@@ -62,6 +80,32 @@ export interface TranslateDeps {
 export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHandle<z.infer<typeof translateInput>, unknown>> {
   const { ctx, db, store } = deps;
   const retryLimit = 2;
+
+  /**
+   * Waits until an engine serves the pair: after a restart the queue starts before the engine nodes
+   * are up, and a file must not fail for that. Resolves false when none came within ENGINE_WAIT_MS.
+   */
+  async function engineReady(source: string, target: string, signal: AbortSignal): Promise<boolean> {
+    const until = Date.now() + ENGINE_WAIT_MS;
+    for (let wait = 250; ; wait = Math.min(wait * 2, 5_000)) {
+      const languages = await ctx.engines.languages().catch(() => []);
+      if (languages.some((l) => l.code === source && l.targets.includes(target))) return true;
+      if (Date.now() + wait > until) return false;
+      await pause(wait, signal);
+    }
+  }
+
+  /** A batch, tried again after a pause when the engines were interrupted (a node restarting). */
+  async function translateWithRetries(file: File, batch: Unit[], signal: AbortSignal) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await translateBatch(file, batch, signal);
+      } catch (err) {
+        if (!interrupted(err) || attempt >= 4 || signal.aborted) throw err;
+        await pause(1_000 * 2 ** attempt, signal);
+      }
+    }
+  }
 
   /** One batch through the pipeline; plain units and units with markup go as two requests (text and html). */
   async function translateBatch(file: File, batch: Unit[], signal: AbortSignal): Promise<Array<{ idx: number; target: string; origin: string }>> {
@@ -168,12 +212,15 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
         const total = file.segments;
         await checkpoint({ done }, { done, total });
         const batches = batchesOf(pending);
+        if (batches.length && !(await engineReady(file.source_lang, file.target_lang, signal))) {
+          throw new ApiError(Codes.BAD_REQUEST, `No engine translates ${file.source_lang} to ${file.target_lang}`);
+        }
         let next = 0;
         const lane = async () => {
           while (next < batches.length) {
             signal.throwIfAborted();
             const batch = batches[next++]!;
-            const results = await translateBatch(file!, batch, signal);
+            const results = await translateWithRetries(file!, batch, signal);
             signal.throwIfAborted();
             await saveBatch(file!.id, results);
             done += batch.length;
