@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentFile, pdfConversion, previewStatus, idNumberSchema } from '@linguaport/sdk/shared';
+import { documentFile, pdfConversion, previewStatus, idNumberSchema, idSchema } from '@linguaport/sdk/shared';
 
 /**
  * The document area's shapes, shared by the server (validation) and the console (forms, lists).
@@ -65,8 +65,8 @@ export const fileListQuerySchema = z.object({
   /** Manager variant: every user's files (needs transFile:manage). */
   all: flag,
   /** Manager variant: one owner's files. */
-  ownerId: z.coerce.number().int().positive().optional(),
-  jobId: z.coerce.number().int().positive().optional(),
+  ownerId: idSchema.optional(),
+  jobId: idSchema.optional(),
 });
 export type FileListQuery = z.output<typeof fileListQuerySchema>;
 
