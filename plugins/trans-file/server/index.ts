@@ -1,5 +1,6 @@
 import { defineServerPlugin, type TaskHandle } from '@linguaport/sdk/server';
 import { fileRoutes } from './routes.js';
+import { previewPart } from './preview.js';
 import { createFileService } from './service.js';
 import { createSettings } from './settings.js';
 import { createStore } from './store.js';
@@ -29,6 +30,7 @@ export default defineServerPlugin({
     const service = createFileService({ ctx, db, store, settings, quotas, task: () => task! });
     task = await defineTranslateTask({ ctx, db, store, languageName });
     fileRoutes(ctx, service, store, settings);
+    await previewPart({ ctx, db, store, languageName });
 
     // Files whose work a dead server left half done are marked (and queued ones resume by themselves).
     const sweep = setInterval(() => {

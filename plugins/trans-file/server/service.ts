@@ -1,4 +1,5 @@
 import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { ApiError, Codes, like, type Caller, type LocalizedText, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
 import { canTake, documentFile, type Actor, type FileFormat } from '@linguaport/sdk/shared';
@@ -214,8 +215,8 @@ export function createFileService(deps: FileServiceDeps) {
       if (file.task_id && (file.status === 'queued' || file.status === 'translating')) await deps.task().cancel(file.task_id);
       const gone = await db.deleteFrom('trans_file_files').where('id', '=', file.id).returningAll().executeTakeFirst();
       if (!gone) continue;
-      await removeStored(ctx.storage, [file.source_key, file.result_key, file.pdf_key]);
-      await ctx.storage.remove(`files/${file.id}/preview`).catch(() => undefined);
+      // Every part of the file lives under its own folder: uploads, results, PDFs, preview pages.
+      await rm(ctx.storage.path(`files/${file.id}`), { recursive: true, force: true });
       await store.publish(gone, { deleted: true });
     }
     return { deleted: found.length };

@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, createUserWithRole, startLibrePeer, startTestKernel, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
 
@@ -69,19 +68,16 @@ export async function call(k: TestKernel, method: string, url: string, token: st
   return { status: res.statusCode, body: json ? res.json() : res.body, raw: res.rawPayload, headers: res.headers };
 }
 
-/** Polls a file until `until` holds (or fails after `timeoutMs`), returning its last row. */
+/** Polls a file until `until` holds (or fails after `timeoutMs`, naming its last state), returning its last row. */
 export async function waitForFile(k: TestKernel, token: string, id: number, until: (f: any) => boolean, timeoutMs = 30_000): Promise<any> {
+  const deadline = Date.now() + timeoutMs;
   let last: any = null;
-  await expect
-    .poll(
-      async () => {
-        last = (await call(k, 'GET', `/api/transFile/get/${id}`, token)).body.data;
-        return until(last);
-      },
-      { timeout: timeoutMs, interval: 100 },
-    )
-    .toBe(true);
-  return last;
+  for (;;) {
+    last = (await call(k, 'GET', `/api/transFile/get/${id}`, token)).body.data;
+    if (last && until(last)) return last;
+    if (Date.now() > deadline) throw new Error(`file ${id} did not reach the awaited state within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
 
 export async function userWith(k: TestKernel, name: string, keys: string[]) {

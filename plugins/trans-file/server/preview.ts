@@ -1,0 +1,243 @@
+import { extname } from 'node:path';
+import { sql } from 'kysely';
+import { z } from 'zod';
+import { ApiError, Codes, pageOf, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
+import { canTake, documentFile, idSchema, nextState, previewStatus, TransitionError } from '@linguaport/sdk/shared';
+import { unitEditSchema, type UnitRow } from '../shared/schemas.js';
+import { messages, stateRefusal } from './messages.js';
+import { convertWithOffice, pdfPages } from './office.js';
+import { buildResult, keys, readUnits, withTargets } from './result.js';
+import { USE } from './routes.js';
+import type { File, Store } from './store.js';
+import type { Db } from './tables.js';
+
+/**
+ * Previews of a completed file.
+ * - /fileView: source and translation paragraph by paragraph, from the units (every format); a
+ *   translated paragraph can be edited, and the result file (and its PDF) is written again.
+ * - /fileView2: the documents themselves, original beside translation, as page images: each is
+ *   rendered to PDF by LibreOffice (a PDF original as it is; text formats as plain text pages) and
+ *   rasterised by poppler. Prepared on demand as a task; its state is the SDK's previewStatus machine.
+ */
+
+/** Formats LibreOffice lays out as documents; other text formats are shown as their plain text. */
+const OFFICE_RENDERED = new Set(['docx', 'doc', 'xlsx', 'xls', 'pptx', 'ppt', 'odt', 'ods', 'odp', 'rtf', 'html', 'htm', 'txt']);
+export const PREVIEW_PAGES = 30;
+
+function isText(bytes: Uint8Array): boolean {
+  if (bytes.includes(0)) return false;
+  try {
+    new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(0, 1 << 20));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+type Layout = 'pdf' | 'office' | 'text' | null;
+
+/** How a document is laid out for its preview, or null when it cannot be (a binary format LibreOffice does not read). */
+function layoutOf(bytes: Uint8Array, name: string): Layout {
+  const ext = extname(name).slice(1).toLowerCase();
+  if (ext === 'pdf') return 'pdf';
+  if (OFFICE_RENDERED.has(ext)) return 'office';
+  return isText(bytes) ? 'text' : null;
+}
+
+/** A document's pages as PNG images. */
+async function renderPages(bytes: Uint8Array, name: string, signal: AbortSignal): Promise<Buffer[]> {
+  const layout = layoutOf(bytes, name);
+  const pdf = layout === 'pdf' ? bytes : await convertWithOffice(bytes, layout === 'text' ? `${name}.txt` : name, 'pdf', { signal });
+  return pdfPages(pdf, { dpi: 60, maxPages: PREVIEW_PAGES, signal });
+}
+
+/** Removes the page images of a file's rendered preview. */
+async function removePages(storage: ServerPluginContext['storage'], id: number): Promise<void> {
+  for (const side of ['source', 'target'] as const) {
+    for (let page = 1; page <= PREVIEW_PAGES; page++) await storage.remove(keys.preview(id, side, page)).catch(() => undefined);
+  }
+}
+
+export interface PreviewDeps {
+  ctx: ServerPluginContext;
+  db: Db;
+  store: Store;
+  languageName(code: string): string;
+}
+
+const moveState = (from: string, action: string) => {
+  try {
+    return nextState(previewStatus, from as never, action as never);
+  } catch (err) {
+    if (err instanceof TransitionError) return null;
+    throw err;
+  }
+};
+
+export async function previewPart(deps: PreviewDeps): Promise<void> {
+  const { ctx, db, store } = deps;
+
+  /** Sets the preview state if the machine allows `action` from the stored one (guarded like the file status). */
+  async function movePreview(file: File, action: string, set: Record<string, unknown> = {}): Promise<File | undefined> {
+    const to = moveState(file.preview_status, action);
+    if (!to) return undefined;
+    const row = await db
+      .updateTable('trans_file_files')
+      .set({ ...set, preview_status: to } as never)
+      .where('id', '=', file.id)
+      .where('preview_status', '=', file.preview_status)
+      .returningAll()
+      .executeTakeFirst();
+    await store.publish(row);
+    return row;
+  }
+
+  const render: TaskHandle<{ fileId: number }, unknown> = await ctx.tasks.define({
+    name: 'render-preview',
+    input: z.object({ fileId: z.number().int().positive() }),
+    async run({ input, signal }) {
+      const file = await store.byId(input.fileId);
+      if (!file || file.preview_status !== 'preparing' || !file.result_key || !file.result_name) return { skipped: true };
+      try {
+        await removePages(ctx.storage, file.id);
+        const source = await renderPages(await ctx.storage.get(file.source_key), file.name, signal);
+        const target = await renderPages(await ctx.storage.get(file.result_key), file.result_name, signal);
+        for (const [side, pages] of [['source', source], ['target', target]] as const) {
+          for (const [i, png] of pages.entries()) await ctx.storage.put(keys.preview(file.id, side, i + 1), png);
+        }
+        const now = await store.byId(file.id);
+        if (now) await movePreview(now, 'ready', { error: now.error });
+        return { sourcePages: source.length, targetPages: target.length };
+      } catch (err) {
+        if (signal.aborted) throw err;
+        ctx.logger.warn(`file ${file.id}: preview failed: ${(err as Error).message}`);
+        const now = await store.byId(file.id);
+        if (now) await movePreview(now, 'fail');
+        return { failed: (err as Error).message };
+      }
+    },
+  });
+
+  const pageCount = async (id: number, side: 'source' | 'target') => {
+    let n = 0;
+    while (n < PREVIEW_PAGES && (await ctx.storage.exists(keys.preview(id, side, n + 1)))) n++;
+    return n;
+  };
+
+  /** The file for a preview: the caller's own (or a manager's), and completed (the machine's `preview`). */
+  async function previewable(caller: Parameters<Store['forCaller']>[0], id: number) {
+    const found = await store.forCaller(caller, id, ctx.auth);
+    if (!canTake(documentFile, found.file.status, 'preview', found.actor)) throw stateRefusal('preview', found.file.status);
+    return found;
+  }
+
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/units/:id',
+    access: USE,
+    summary: 'Paragraphs of a document with their translations',
+    schema: {
+      params: z.object({ id: idSchema }),
+      query: z.object({ pageNum: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(500).default(100), q: z.string().trim().max(200).optional() }),
+    },
+    response: { errors: [404, 409] },
+    async handler({ params, query, caller }) {
+      const { file } = await previewable(caller!, params.id);
+      let q = db.selectFrom('trans_file_units').where('file_id', '=', file.id);
+      if (query.q) q = q.where((eb) => eb.or([eb(sql`position(lower(${query.q}) in lower(source))`, '>', 0), eb(sql`position(lower(${query.q}) in lower(coalesce(target, '')))`, '>', 0)]));
+      const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
+      const rows = await q.select(['idx', 'source', 'target', 'origin', 'edited', 'part']).orderBy('idx').limit(query.pageSize).offset((query.pageNum - 1) * query.pageSize).execute();
+      return pageOf(query, rows as UnitRow[], total.n);
+    },
+  });
+
+  ctx.route({
+    method: 'PUT',
+    url: '/transFile/units/:id/:idx',
+    access: USE,
+    summary: 'Edit the translation of a paragraph (the result file is written again)',
+    schema: { params: z.object({ id: idSchema, idx: z.coerce.number().int().min(0).max(10_000_000) }), body: unitEditSchema },
+    response: { errors: [404, 409] },
+    async handler({ params, body, caller }) {
+      const { file } = await previewable(caller!, params.id);
+      const unit = await db
+        .updateTable('trans_file_units')
+        .set({ target: body.target, edited: true, origin: 'edited' })
+        .where('file_id', '=', file.id)
+        .where('idx', '=', params.idx)
+        .returning(['idx', 'source', 'target', 'origin', 'edited', 'part'])
+        .executeTakeFirst();
+      if (!unit) throw new ApiError(Codes.NOT_FOUND, messages.noUnit(params.idx));
+      await rewrite(file);
+      return unit as UnitRow;
+    },
+  });
+
+  /** Writes the result (and its PDF) again from the stored translations; the rendered preview is then stale. */
+  async function rewrite(file: File): Promise<void> {
+    const format = ctx.formats.byId(file.format);
+    if (!format || !file.result_key) throw new ApiError(Codes.INTERNAL, messages.readFailed);
+    const parsed = await format.parse(await ctx.storage.get(file.source_key), { fileName: file.name });
+    const built = await buildResult({ file, format, parsed, units: withTargets(parsed, await readUnits(db, file.id)) }, deps.languageName);
+    const stored = await ctx.storage.put(file.result_key, Buffer.from(built.bytes));
+    let pdfSize = file.pdf_size;
+    if (file.pdf_key) {
+      const pdf = await convertWithOffice(built.bytes, built.name, 'pdf').catch(() => null);
+      if (pdf) pdfSize = (await ctx.storage.put(file.pdf_key, pdf)).size;
+    }
+    const updated = await store.update(file.id, ['completed'], { result_size: stored.size, pdf_size: pdfSize });
+    if (updated) await movePreview(updated, 'invalidate');
+  }
+
+  ctx.route({
+    method: 'POST',
+    url: '/transFile/preview/:id',
+    access: USE,
+    summary: 'Prepare the rendered preview of a document',
+    schema: { params: z.object({ id: idSchema }) },
+    response: { errors: [404, 409] },
+    async handler({ params, caller }) {
+      const { file } = await previewable(caller!, params.id);
+      if (file.preview_status === 'prepared' || file.preview_status === 'preparing' || file.preview_status === 'unsupported') return { status: file.preview_status };
+      // Neither LibreOffice nor plain text can lay it out: said once, for good (a final state).
+      if (file.preview_status === 'notPreviewed' && !layoutOf(await ctx.storage.get(file.source_key), file.name)) {
+        return { status: (await movePreview(file, 'unsupported'))?.preview_status ?? file.preview_status };
+      }
+      const moved = await movePreview(file, 'prepare');
+      if (!moved) return { status: (await store.byId(file.id))?.preview_status };
+      await render.start({ fileId: file.id }, { ownerId: file.owner_id, title: file.name, priority: 5 });
+      return { status: moved.preview_status };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/preview/:id',
+    access: USE,
+    summary: 'The state of a document\'s rendered preview and its page counts',
+    schema: { params: z.object({ id: idSchema }) },
+    response: { errors: [404, 409] },
+    async handler({ params, caller }) {
+      const { file } = await previewable(caller!, params.id);
+      const ready = file.preview_status === 'prepared';
+      return { status: file.preview_status, sourcePages: ready ? await pageCount(file.id, 'source') : 0, targetPages: ready ? await pageCount(file.id, 'target') : 0 };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/preview/:id/:side/:page',
+    access: USE,
+    log: false,
+    summary: 'One page image of a document\'s rendered preview',
+    schema: { params: z.object({ id: idSchema, side: z.enum(['source', 'target']), page: z.coerce.number().int().min(1).max(PREVIEW_PAGES) }) },
+    response: { envelope: false, contentType: 'image/png', errors: [404, 409, 2067] },
+    async handler({ params, caller }) {
+      const { file } = await previewable(caller!, params.id);
+      const key = keys.preview(file.id, params.side, params.page);
+      if (file.preview_status !== 'prepared' || !(await ctx.storage.exists(key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.notFound(`${file.name} p.${params.page}`));
+      return { raw: true, contentType: 'image/png', body: ctx.storage.stream(key), headers: { 'cache-control': 'private, max-age=60' } };
+    },
+  });
+
+}
