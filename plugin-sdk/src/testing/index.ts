@@ -24,3 +24,5 @@ export { openTestDatabase, type TestDatabase } from './database.js';
 export { startLibrePeer, type LibrePeer, type LibrePeerOptions } from './peers/libretranslate.js';
 export { startOpenAiPeer, type OpenAiPeer, type OpenAiPeerOptions } from './peers/openai.js';
 export { buildAptRepository, type AptPackage, type AptRepository } from './peers/apt.js';
+// Reading interchange files back with Debian's translate-toolkit (TMX -> PO, pocount).
+export { tmx2po, type ToolkitReading } from './translate-toolkit.js';

@@ -221,7 +221,7 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
           const tags = (e.tags ?? {}) as Record<string, InlineTag>;
           const side = (prefix: string) => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(1), v]));
           srclang = e.source_lang;
-          yield { tuid: String(e.id), variants: [{ lang: e.source_lang, text: e.source, tags: side('s') }, { lang: e.target_lang, text: e.target, tags: side('t') }], props: {}, notes: [] };
+          yield { tuid: String(e.id), variants: [{ lang: e.source_lang, text: e.source, tags: side('s') }, { lang: e.target_lang, text: e.target, tags: side('t') }], props: [], notes: [] };
         }
       };
       const first = await db.selectFrom('tm_entries').select('source_lang').where('library_id', '=', query.libraryId).where('status', '=', 'checked').limit(1).executeTakeFirst();
