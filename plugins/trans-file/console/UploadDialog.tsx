@@ -88,8 +88,10 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
 
   const add = (list: FileList | null) => {
     if (!list) return;
+    // A copy now: the input's FileList is live and emptied right after this call.
+    const chosen = Array.from(list);
     setError(null);
-    setFiles((prev) => [...prev, ...Array.from(list).filter((f) => !prev.some((p) => p.name === f.name && p.size === f.size))]);
+    setFiles((prev) => [...prev, ...chosen.filter((f) => !prev.some((p) => p.name === f.name && p.size === f.size))]);
   };
   const onDrop = (e: DragEvent) => {
     e.preventDefault();
