@@ -51,7 +51,7 @@ import { expiredEngineRoute } from './system/expired-engines.js';
 import { createMessageCenter, messageRoutes } from './system/messages.js';
 import { systemMigrations } from './system/migrations.js';
 import { createSystemSettings } from './system/settings.js';
-import type { RouteDefinition } from '@linguaport/sdk/server';
+import { documentTranslationService, type RouteDefinition, type ServiceToken } from '@linguaport/sdk/server';
 import type { RouteOwner } from './http/app.js';
 import { join } from 'node:path';
 
@@ -183,7 +183,10 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     };
     const ltSetting = systemConfigReader(db, bus);
     registerLtCors(app, ltSetting);
-    for (const route of ltRoutes({ db, engines, resolveApiKey: translationKey, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), readSetting: ltSetting, now })) registerRoute(route, core);
+    // Files go to the documents area when a plugin provides it (the host starts below).
+    let pluginHost: { service<T>(token: ServiceToken<T>): T | null } | null = null;
+    const documents = () => pluginHost?.service(documentTranslationService) ?? null;
+    for (const route of ltRoutes({ db, engines, resolveApiKey: translationKey, keyStillValid: apiKeyStillValid, permissionsChanged: bus.events(PERMISSIONS_CHANGED), readSetting: ltSetting, documents, now })) registerRoute(route, core);
     registerRoute(registryRoute(() => runtime), core);
     for (const route of taskRoutes(database, tasks)) registerRoute(route, core);
 
@@ -200,6 +203,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
       }
     };
     const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, tasks, formats, hooks, registerRoute, dropRoutes });
+    pluginHost = host;
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());
     rt.holdBack(host.blocked);

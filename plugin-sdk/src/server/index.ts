@@ -443,3 +443,4 @@ export type {
   TranslationResources,
 } from './pipeline.js';
 export { defineService, type PluginServices, type ServiceToken } from './services.js';
+export { documentTranslationService, type DocumentTranslationService } from './documents.js';

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, SystemSettings, TaskService, TranslationPipeline } from '@linguaport/sdk/server';
+import type { AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, ServiceToken, SystemSettings, TaskService, TranslationPipeline } from '@linguaport/sdk/server';
 import type { FormatRegistry } from '@linguaport/sdk/shared';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -53,6 +53,8 @@ export interface PluginHost {
   stop(pluginId: string): Promise<void>;
   /** Runs the plugins' onClose callbacks, last started first. */
   close(): Promise<void>;
+  /** A service a running plugin provides (for the kernel's own routes), or null. */
+  service<T>(token: ServiceToken<T>): T | null;
 }
 
 function pluginConfig(dataDir: string, pluginId: string): Record<string, unknown> {
@@ -166,5 +168,6 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
     async close() {
       await runClosers(closers.splice(0));
     },
+    service: (token) => services.provided(token),
   };
 }

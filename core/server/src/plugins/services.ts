@@ -31,6 +31,10 @@ export function createServiceRegistry() {
         },
       };
     },
+    /** The kernel's own use (it has no manifest): the service a running plugin provides now, or null. */
+    provided<T>(token: ServiceToken<T>): T | null {
+      return (provided.get(token.name)?.implementation as T | undefined) ?? null;
+    },
     dropOwner(pluginId: string) {
       for (const [name, entry] of [...provided]) if (entry.owner === pluginId) provided.delete(name);
     },

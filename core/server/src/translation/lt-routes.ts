@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Observable } from 'rxjs';
-import { ApiError, requestLocale, type Caller, type EngineService, type RawReply, type RequestContext, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, Codes, requestLocale, type Caller, type DocumentTranslationService, type EngineService, type RawReply, type RequestContext, type RouteDefinition } from '@linguaport/sdk/server';
 import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 import { fromLibreCode } from './languages.js';
 import { REQUEST_FAILURE_MESSAGES, type RequestFailure } from './service.js';
@@ -29,10 +29,15 @@ export interface LtRouteDeps {
   permissionsChanged?: Observable<unknown>;
   /** The system configuration (LT_KEYLESS, LT_KEYLESS_CAP, LT_RATE_LIMIT, the caps, default languages). */
   readSetting(key: string): Promise<string | null>;
+  /** The documents area's file translation, when a plugin provides it (files are refused otherwise). */
+  documents?: () => DocumentTranslationService | null;
   now?: () => Date;
 }
 
-/** LibreTranslate's answer while a server translates no files (until the documents area serves them). */
+/** The largest file `/lt/translate_file` reads; the documents area applies its own, smaller, limits. */
+export const LT_FILE_MAX_BYTES = 1024 * 1024 * 1024;
+
+/** LibreTranslate's answer while a server translates no files (no plugin provides the documents area). */
 export const FILES_DISABLED = 'Files translation are disabled on this server.';
 
 /** Who is calling: a key's owner, or an address without a key (LT_KEYLESS). */
@@ -298,8 +303,8 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
         apiKeys: true,
         keyRequired,
         suggestions: true,
-        filesTranslation: false,
-        supportedFilesFormat: [],
+        filesTranslation: !!deps.documents?.(),
+        supportedFilesFormat: deps.documents?.()?.formats() ?? [],
         language: { source: await lang('DEFAULT_SOURCE_LANGUAGE', 'en'), target: await lang('DEFAULT_TARGET_LANGUAGE', 'es') },
       });
     },
@@ -336,23 +341,60 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     },
   };
 
-  // Declared now so clients get LibreTranslate's own answer; the documents area will serve them.
+  // Served by the documents area when a plugin provides it; LibreTranslate's own refusal otherwise.
   const translateFile: RouteDefinition = {
     method: 'POST',
     url: '/lt/translate_file',
     log: false,
     access: 'public',
     module: 'lt',
-    summary: 'Translate a file (LibreTranslate; not served yet)',
-    handler: async () => fail(403, FILES_DISABLED),
+    summary: 'Translate a file (LibreTranslate)',
+    upload: { maxBytes: LT_FILE_MAX_BYTES },
+    async handler(req) {
+      const documents = deps.documents?.();
+      if (!documents) return fail(403, FILES_DISABLED);
+      const p = await paramsOf(req);
+      const file = p.file as { filename?: unknown; size?: unknown; path?: unknown } | undefined;
+      if (!file || typeof file !== 'object' || typeof file.path !== 'string') return fail(400, 'Invalid request: missing file parameter');
+      if (!p.source) return fail(400, 'Invalid request: missing source parameter');
+      if (!p.target) return fail(400, 'Invalid request: missing target parameter');
+      const party = await partyOf(p, req);
+      if (refused(party)) return party;
+      // A file is kept and translated for someone: keyless callers have no one to keep it for.
+      if (party.keyless) return fail(403, 'Translating files needs an API key');
+      try {
+        const done = await documents.translateFile({
+          caller: party.caller,
+          file: { filename: String(file.filename ?? 'file'), size: Number(file.size ?? 0), path: file.path },
+          source: p.source === 'auto' ? 'auto' : fromLibreCode(String(p.source)),
+          target: fromLibreCode(String(p.target)),
+        });
+        const proto = typeof req.headers['x-forwarded-proto'] === 'string' ? req.headers['x-forwarded-proto'].split(',')[0]!.trim() : 'http';
+        const host = typeof req.headers.host === 'string' ? req.headers.host : 'localhost';
+        return json(200, { translatedFileUrl: `${proto}://${host}/api/lt/download_file/${done.downloadId}` });
+      } catch (err) {
+        // A full queue is LibreTranslate's "too many requests"; the rest as the text calls answer them.
+        if (err instanceof ApiError && err.code === Codes.QUEUE_FULL) return fail(429, err.messages?.[requestLocale(req.headers)] ?? err.message);
+        if (err instanceof ApiError && err.messages && [400, 403, 404].includes(err.code)) return fail(err.code === 404 ? 400 : err.code, err.messages[requestLocale(req.headers)]);
+        return errorReply(err, req);
+      }
+    },
   };
   const downloadFile: RouteDefinition = {
     method: 'GET',
     url: '/lt/download_file/:filename',
     access: 'public',
     module: 'lt',
-    summary: 'Download a translated file (LibreTranslate; not served yet)',
-    handler: async () => fail(403, FILES_DISABLED),
+    summary: 'Download a translated file (LibreTranslate)',
+    async handler(req) {
+      const documents = deps.documents?.();
+      if (!documents) return fail(403, FILES_DISABLED);
+      const id = String((req.params as { filename?: unknown }).filename ?? '');
+      const found = await documents.download(id);
+      if (!found) return fail(404, 'Invalid filename');
+      const ascii = found.name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+      return { raw: true, status: 200, contentType: found.contentType, body: found.body, headers: { 'content-disposition': `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(found.name)}` } } satisfies RawReply;
+    },
   };
 
   return [translate, detect, languages, frontendSettings, health, suggest, translateFile, downloadFile];
