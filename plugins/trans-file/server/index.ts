@@ -2,6 +2,7 @@ import { defineServerPlugin, type TaskHandle } from '@linguaport/sdk/server';
 import { fileRoutes } from './routes.js';
 import { previewPart } from './preview.js';
 import { fileManagerPart } from './file-manager.js';
+import { provideLtService } from './lt.js';
 import { createFileService } from './service.js';
 import { createSettings } from './settings.js';
 import { createStore } from './store.js';
@@ -33,6 +34,7 @@ export default defineServerPlugin({
     fileRoutes(ctx, service, store, settings);
     await previewPart({ ctx, db, store, languageName });
     fileManagerPart(ctx, db, { quotas, files: service, store });
+    provideLtService(ctx, db, { files: service, store });
 
     // Files whose work a dead server left half done are marked (and queued ones resume by themselves).
     const sweep = setInterval(() => {

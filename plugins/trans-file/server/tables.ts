@@ -37,6 +37,8 @@ export interface FilesTable {
   segments_done: ColumnType<number, number | undefined, number>;
   task_id: string | null;
   error: string | null;
+  /** The unguessable id of its download through the LibreTranslate-compatible API (files that came that way). */
+  download_token: ColumnType<string | null, string | null | undefined, string | null>;
   /** How it arrived: the console, the LibreTranslate-compatible API, or an archive. */
   via: 'console' | 'api' | 'archive';
   created_at: Generated<Timestamp>;
@@ -203,6 +205,13 @@ export const migrations: Migration[] = [
         .addColumn('finished_at', 'timestamptz')
         .execute();
       await db.schema.createIndex('trans_file_conversions_owner').on('trans_file_conversions').columns(['owner_id', 'id']).execute();
+    },
+  },
+  {
+    name: '002_download_tokens',
+    async up(db) {
+      await db.schema.alterTable('trans_file_files').addColumn('download_token', 'uuid').execute();
+      await db.schema.createIndex('trans_file_files_download_token').on('trans_file_files').column('download_token').unique().execute();
     },
   },
 ];
