@@ -2,6 +2,7 @@ import { definePlugin } from '@linguaport/sdk/console';
 import { FileManager } from './FileManager.js';
 import { FileView } from './FileView.js';
 import { FileView2 } from './FileView2.js';
+import { Pdf } from './Pdf.js';
 import { TransFile } from './TransFile.js';
 
-export default definePlugin({ id: 'trans-file', views: { TransFile, FileView, FileView2, FileManager } });
+export default definePlugin({ id: 'trans-file', views: { TransFile, FileView, FileView2, FileManager, Pdf } });

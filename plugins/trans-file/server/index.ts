@@ -3,6 +3,7 @@ import { fileRoutes } from './routes.js';
 import { previewPart } from './preview.js';
 import { fileManagerPart } from './file-manager.js';
 import { provideLtService } from './lt.js';
+import { conversionPart } from './conversions.js';
 import { createFileService } from './service.js';
 import { createSettings } from './settings.js';
 import { createStore } from './store.js';
@@ -35,6 +36,7 @@ export default defineServerPlugin({
     await previewPart({ ctx, db, store, languageName });
     fileManagerPart(ctx, db, { quotas, files: service, store });
     provideLtService(ctx, db, { files: service, store });
+    await conversionPart(ctx, db, { settings, quotas });
 
     // Files whose work a dead server left half done are marked (and queued ones resume by themselves).
     const sweep = setInterval(() => {
