@@ -4,5 +4,6 @@ import { FileView } from './FileView.js';
 import { FileView2 } from './FileView2.js';
 import { Pdf } from './Pdf.js';
 import { TransFile } from './TransFile.js';
+import { FileViewDog, TransFileDog } from './TransFileDog.js';
 
-export default definePlugin({ id: 'trans-file', views: { TransFile, FileView, FileView2, FileManager, Pdf } });
+export default definePlugin({ id: 'trans-file', views: { TransFile, FileView, FileView2, FileManager, Pdf, TransFileDog, FileViewDog } });

@@ -4,6 +4,7 @@ import { previewPart } from './preview.js';
 import { fileManagerPart } from './file-manager.js';
 import { provideLtService } from './lt.js';
 import { conversionPart } from './conversions.js';
+import { archivePart } from './archives.js';
 import { createFileService } from './service.js';
 import { createSettings } from './settings.js';
 import { createStore } from './store.js';
@@ -37,10 +38,12 @@ export default defineServerPlugin({
     fileManagerPart(ctx, db, { quotas, files: service, store });
     provideLtService(ctx, db, { files: service, store });
     await conversionPart(ctx, db, { settings, quotas });
+    const archives = archivePart(ctx, db, { files: service, settings, quotas });
 
     // Files whose work a dead server left half done are marked (and queued ones resume by themselves).
     const sweep = setInterval(() => {
       service.reconcile().catch((err: Error) => ctx.logger.warn(`document reconcile failed: ${err.message}`));
+      archives.repack().catch((err: Error) => ctx.logger.warn(`archive repack failed: ${err.message}`));
     }, 60_000);
     sweep.unref();
     ctx.onClose(() => clearInterval(sweep));
