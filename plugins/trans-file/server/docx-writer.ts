@@ -82,3 +82,8 @@ export function bilingualParagraphsDocx(pairs: BilingualPair[], title: string): 
     .join('');
   return pack(body || '<w:p/>', title);
 }
+
+/** A plain document of paragraphs (benchmarks and tests make their docx files with it). */
+export function documentDocx(paragraphs: string[], title: string): Buffer {
+  return pack(paragraphs.map((p) => paragraph(p)).join('') || '<w:p/>', title);
+}

@@ -26,7 +26,7 @@ const started = async (id: number) => (await d.kernel.database.db.selectFrom('tr
 
 describe('the document queue', () => {
   it('serves the owner with the higher priority first, then the older file', async () => {
-    const first = (await upload(d.kernel, low.token, OPTIONS, [{ name: 'first.txt', content: paragraphs(400, 'first') }])).body.data[0];
+    const first = (await upload(d.kernel, low.token, OPTIONS, [{ name: 'first.txt', content: paragraphs(1200, 'first') }])).body.data[0];
     await waitForFile(d.kernel, low.token, first.id, (f) => f.status === 'translating');
     const older = (await upload(d.kernel, low.token, OPTIONS, [{ name: 'older-low.txt', content: paragraphs(3, 'older') }])).body.data[0];
     const newer = (await upload(d.kernel, low.token, OPTIONS, [{ name: 'newer-low.txt', content: paragraphs(3, 'newer') }])).body.data[0];
@@ -42,7 +42,7 @@ describe('the document queue', () => {
   }, 90_000);
 
   it('answers queue full (3027) past the configured length, storing nothing', async () => {
-    const busy = (await upload(d.kernel, low.token, OPTIONS, [{ name: 'busy.txt', content: paragraphs(120, 'busy') }])).body.data[0];
+    const busy = (await upload(d.kernel, low.token, OPTIONS, [{ name: 'busy.txt', content: paragraphs(1200, 'busy') }])).body.data[0];
     await waitForFile(d.kernel, low.token, busy.id, (f) => f.status === 'translating');
     await call(d.kernel, 'PUT', '/api/transFile/settings', d.adminToken, { maxFiles: 20, maxFileMb: 50, queueLength: 1, defaultQuotaMb: 2048 });
     const before = (await call(d.kernel, 'GET', '/api/transFile/list', low.token)).body.data.total;
@@ -57,7 +57,7 @@ describe('the document queue', () => {
   }, 90_000);
 
   it('terminates only a translating file, downloads only a completed one, and a retry finishes without sending finished batches again', async () => {
-    const res = await upload(d.kernel, low.token, OPTIONS, [{ name: 'long.txt', content: paragraphs(300, 'long') }]);
+    const res = await upload(d.kernel, low.token, OPTIONS, [{ name: 'long.txt', content: paragraphs(1000, 'long') }]);
     const id = res.body.data[0].id;
     const running = await waitForFile(d.kernel, low.token, id, (f) => f.status === 'translating' && f.segmentsDone >= 60);
     expect((await call(d.kernel, 'GET', `/api/transFile/download/${id}`, low.token)).status).toBe(409);
@@ -80,13 +80,13 @@ describe('the document queue', () => {
     const resent = d.peer.requests.slice(mark).flatMap((r) => (Array.isArray(r.body.q) ? (r.body.q as string[]) : [])).filter((q) => seen.has(q));
     expect(resent).toEqual([]);
     const text = (await call(d.kernel, 'GET', `/api/transFile/download/${id}`, low.token)).raw.toString('utf8');
-    expect(text.split('\n\n')).toHaveLength(300);
+    expect(text.split('\n\n')).toHaveLength(1000);
     expect(text.split('\n\n').every((p) => p.startsWith('[es] '))).toBe(true);
     expect((await call(d.kernel, 'POST', `/api/transFile/terminate/${id}`, low.token)).status).toBe(409);
   }, 90_000);
 
   it('deletes a file with its stored parts, cancelling its translation', async () => {
-    const res = await upload(d.kernel, low.token, OPTIONS, [{ name: 'gone.txt', content: paragraphs(200, 'gone') }]);
+    const res = await upload(d.kernel, low.token, OPTIONS, [{ name: 'gone.txt', content: paragraphs(1000, 'gone') }]);
     const id = res.body.data[0].id;
     await waitForFile(d.kernel, low.token, id, (f) => f.status === 'translating');
     const row = await d.kernel.database.db.selectFrom('trans_file_files').select(['task_id', 'source_key']).where('id', '=', id).executeTakeFirstOrThrow();

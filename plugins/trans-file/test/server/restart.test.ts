@@ -76,7 +76,7 @@ describe('a document across kill -9 of its server', () => {
     let base = server.url;
     let token = await login(base);
     await useOnlyLibreEngine(client(base) as unknown as TestKernel, token, peer.url, { source: 'en', target: 'es' });
-    const big = await uploadOver(base, token, 'big.txt', paragraphs(480, 'big'));
+    const big = await uploadOver(base, token, 'big.txt', paragraphs(1440, 'big'));
     const c = client(base);
     // Two batches of 60 done (checkpointed), many still to go.
     await expect.poll(async () => (await c.call('GET', `/api/transFile/get/${big.id}`, token)).body.data?.segmentsDone ?? 0, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(120);
@@ -114,7 +114,7 @@ describe('a document across kill -9 of its server', () => {
     const result = await fetch(`${base}/api/transFile/download/${big.id}`, { headers: { jwt: token } });
     const text = await result.text();
     const parts = text.split('\n\n');
-    expect(parts).toHaveLength(480);
+    expect(parts).toHaveLength(1440);
     parts.forEach((p, i) => expect(p).toBe(`[es] report. big the of ${i + 1} Paragraph`));
   }, 300_000);
 });

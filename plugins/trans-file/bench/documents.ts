@@ -1,0 +1,197 @@
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
+import { documentDocx } from '../server/docx-writer.js';
+
+/**
+ * `npm run bench -- documents`: a document of 20,000 words translated end to end (upload, queue,
+ * batches through the pipeline, result written, downloadable) by the document area, beside:
+ * - the engine itself: the same segments sent straight to the same Apertium APy, in the batches the
+ *   pipeline uses (25 a request, joined like the adapter joins them) with 8 requests in flight;
+ * - APy's own `/translateDoc` on the same file.
+ * txt always; docx when a format module for docx is registered (plugins/formats-office). Each figure
+ * is the best of BENCH_DOC_RUNS runs (default 2), APy warmed first. The engine is real: English to
+ * Spanish through Debian's Apertium.
+ */
+
+const WORDS = Number(process.env.BENCH_DOC_WORDS ?? 20_000);
+const RUNS = Number(process.env.BENCH_DOC_RUNS ?? 2);
+
+// Words Apertium's English-Spanish pair knows, so the engine does its whole work on each.
+const NOUNS = 'house car city water garden book report meeting market price company river school teacher student window door table road child family morning evening letter office street river engine machine customer product country government system project team result problem question answer plan budget contract price'.split(' ');
+const ADJECTIVES = 'red big small new old green quiet busy long short important simple difficult public private open early late happy strong'.split(' ');
+const VERBS = 'sees opens closes builds reads writes finds needs wants sells buys moves changes helps starts keeps shows brings sends carries'.split(' ');
+const ADVERBS = 'today quickly slowly again often always never carefully together already'.split(' ');
+
+function seeded(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Paragraphs of 2 to 4 sentences, about WORDS words in all. */
+function paragraphs(words: number): string[] {
+  const random = seeded(7);
+  const pick = (list: string[]) => list[Math.floor(random() * list.length)]!;
+  const sentence = () => {
+    const s = `The ${pick(ADJECTIVES)} ${pick(NOUNS)} ${pick(VERBS)} the ${pick(NOUNS)} of the ${pick(ADJECTIVES)} ${pick(NOUNS)} ${pick(ADVERBS)}.`;
+    return s;
+  };
+  const out: string[] = [];
+  let count = 0;
+  while (count < words) {
+    const n = 2 + Math.floor(random() * 3);
+    const p = Array.from({ length: n }, sentence).join(' ');
+    count += p.split(' ').length;
+    out.push(p);
+  }
+  return out;
+}
+
+/** The TCP port an engine process group of the kernel listens on (from /proc: its sockets in LISTEN). */
+function apyUrl(dataDir: string): string {
+  const records = JSON.parse(readFileSync(join(dataDir, 'engine-processes.json'), 'utf8')) as Array<{ pid: number }>;
+  const groups = new Set(records.map((r) => String(r.pid)));
+  const inodes = new Set<string>();
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue;
+    }
+    const pgrp = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2];
+    if (!groups.has(pgrp!)) continue;
+    try {
+      for (const fd of readdirSync(`/proc/${name}/fd`)) {
+        const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${name}/fd/${fd}`));
+        if (m) inodes.add(m[1]!);
+      }
+    } catch {
+      // A process that ended meanwhile.
+    }
+  }
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f[3] === '0A' && inodes.has(f[9]!)) return `http://127.0.0.1:${parseInt(f[1]!.split(':')[1]!, 16)}`;
+  }
+  throw new Error('the kernel runs no APy');
+}
+
+function multipart(fields: Record<string, string>, file: { name: string; content: Buffer }) {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  form.append('file', new Blob([file.content]), file.name);
+  return form;
+}
+
+async function endToEnd(k: TestKernel, base: string, token: string, file: { name: string; content: Buffer }): Promise<{ ms: number; segments: number; id: number }> {
+  const started = performance.now();
+  const form = new FormData();
+  form.set('sourceLang', 'en');
+  form.set('targetLang', 'es');
+  form.append('files', new Blob([file.content]), file.name);
+  const up = await (await fetch(`${base}/api/transFile/upload`, { method: 'POST', headers: { jwt: token }, body: form })).json();
+  if (up.code !== 200) throw new Error(`upload refused: ${JSON.stringify(up)}`);
+  const id = up.data[0].id as number;
+  let row: { status: string; segments: number };
+  for (;;) {
+    row = (await (await fetch(`${base}/api/transFile/get/${id}`, { headers: { jwt: token } })).json()).data;
+    if (row.status === 'completed') break;
+    if (['failed', 'unknown', 'parseFailed'].includes(row.status)) throw new Error(`the document ${row.status}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const res = await fetch(`${base}/api/transFile/download/${id}`, { headers: { jwt: token } });
+  await res.arrayBuffer();
+  void k;
+  return { ms: performance.now() - started, segments: row.segments, id };
+}
+
+/** The same segments straight to APy, 25 a request joined by a blank line (as the adapter sends them), 8 in flight. */
+async function direct(apy: string, segments: string[]): Promise<number> {
+  const chunks: string[][] = [];
+  for (let i = 0; i < segments.length; i += 25) chunks.push(segments.slice(i, i + 25));
+  const started = performance.now();
+  let next = 0;
+  const lane = async () => {
+    while (next < chunks.length) {
+      const chunk = chunks[next++]!;
+      const res = await fetch(`${apy}/translate`, { method: 'POST', body: new URLSearchParams({ langpair: 'eng|spa', q: chunk.join('\n\n'), markUnknown: 'no', format: 'txt' }) });
+      const body = (await res.json()) as { responseData?: { translatedText?: string } };
+      if (typeof body.responseData?.translatedText !== 'string') throw new Error(`APy answered ${res.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, lane));
+  return performance.now() - started;
+}
+
+async function translateDoc(apy: string, file: { name: string; content: Buffer }): Promise<number | string> {
+  const started = performance.now();
+  const res = await fetch(`${apy}/translateDoc`, { method: 'POST', body: multipart({ langpair: 'eng|spa', markUnknown: 'no' }, file) });
+  const body = Buffer.from(await res.arrayBuffer());
+  if (res.status !== 200) return `HTTP ${res.status}: ${body.toString('utf8').slice(0, 120)}`;
+  return performance.now() - started;
+}
+
+const best = (list: number[]) => Math.min(...list);
+const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+async function main() {
+  const kernel = await startTestKernel({ plugins: ['trans-file'] });
+  try {
+    await kernel.app.listen({ port: 0, host: '127.0.0.1' });
+    const base = `http://127.0.0.1:${(kernel.app.server.address() as { port: number }).port}`;
+    const token = await kernel.login('admin', ADMIN_PASSWORD);
+    const text = paragraphs(WORDS);
+    const words = text.join(' ').split(' ').length;
+    const files: Array<{ name: string; content: Buffer }> = [{ name: 'bench.txt', content: Buffer.from(`${text.join('\n\n')}\n`) }];
+    const formats = (await (await fetch(`${base}/api/transFile/setup`, { headers: { jwt: token } })).json()).data.formats as Array<{ id: string }>;
+    if (formats.some((f) => f.id === 'docx')) files.push({ name: 'bench.docx', content: documentDocx(text, 'Benchmark') });
+    else console.log('docx: no docx format registered (plugins/formats-office not in this build): txt only');
+
+    // Starts the local APy and warms English-Spanish.
+    await endToEnd(kernel, base, token, { name: 'warm.txt', content: Buffer.from('The red car is fast.\n') });
+    const apy = apyUrl(kernel.config.dataDir);
+
+    console.log(`document: ${words} words in ${text.length} paragraphs, English to Spanish, Apertium APy at ${apy}`);
+    for (const file of files) {
+      const e2e: number[] = [];
+      const raw: number[] = [];
+      const doc: Array<number | string> = [];
+      let segments: string[] = [];
+      const phases: string[] = [];
+      for (let run = 0; run < RUNS; run++) {
+        const r = await endToEnd(kernel, base, token, file);
+        e2e.push(r.ms);
+        const row = await kernel.database.db.selectFrom('trans_file_files').select(['created_at', 'started_at', 'finished_at']).where('id', '=', r.id).executeTakeFirstOrThrow();
+        const at = (v: unknown) => new Date(v as string).getTime();
+        phases.push(`wait ${at(row.started_at) - at(row.created_at)} ms, translate+write ${at(row.finished_at) - at(row.started_at)} ms`);
+        if (!segments.length) {
+          const rows = await kernel.database.db.selectFrom('trans_file_units').select('source').where('file_id', '=', r.id).orderBy('idx').execute();
+          segments = rows.map((u) => u.source as string);
+        }
+        raw.push(await direct(apy, segments));
+        doc.push(await translateDoc(apy, file));
+      }
+      const docMs = doc.filter((x): x is number => typeof x === 'number');
+      const docText = docMs.length ? s(best(docMs)) : String(doc[0]);
+      const ratio = best(e2e) / best(raw);
+      console.log(`${file.name} (${(file.content.length / 1024).toFixed(0)} KB, ${segments.length} segments):`);
+      console.log(`  end to end (upload to downloadable result)  ${s(best(e2e))}   runs: ${e2e.map(s).join(', ')}`);
+      console.log(`    inside: ${phases.join('; ')}`);
+      console.log(`  engine alone, same segments (naive baseline) ${s(best(raw))}   runs: ${raw.map(s).join(', ')}`);
+      console.log(`  APy /translateDoc on the same file           ${docText}`);
+      console.log(`  ratio end to end / engine alone: ${ratio.toFixed(2)} (target <= 1.25)${docMs.length ? `; /translateDoc / end to end: ${(best(docMs) / best(e2e)).toFixed(2)}` : ''}`);
+    }
+  } finally {
+    await kernel.shutdown();
+  }
+}
+
+await main();
+process.exit(0);
