@@ -5,7 +5,7 @@ import { contains, highlights } from '../../server/match/concordance.js';
 import { MemoryIndex } from '../../server/match/memory-index.js';
 import { editDistance, PENALTY, scoreHashes, scoreText } from '../../server/match/score.js';
 import { exactKey, fingerprint, normalise, tokenize } from '../../server/match/text.js';
-import { loadVocabulary, SentenceMaker } from '../../bench/corpus.js';
+import { loadVocabulary, SentenceMaker } from '../../bench/support/sentences.js';
 
 // The memory's matching on its own: the exact tier's normalising, the fuzzy score (OmegaT's token edit
 // distance with penalties), the differences shown, the candidate search against a brute-force scan, and
