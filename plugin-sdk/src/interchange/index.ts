@@ -4,3 +4,5 @@
  */
 export { readTmx, writeTmx, unitXml, segmentXml, nativeCode, platformLanguage, variantIn, sourceVariant, tmxDate, type TmxUnit, type TmxVariant, type TmxHeader, type TmxProp, type TmxWriteOptions, type ReadTmxOptions } from './tmx.js';
 export { xmlTokens, xmlText, XmlTokenizer, XmlDecoder, escapeXml, decodeEntities, XmlError, type XmlToken } from './xml-stream.js';
+export { readZip, writeZip, isZip, safeEntryName, ZipError, type ZipEntry } from './zip.js';
+export { parseXml, serializeXml, textOf, innerText, attrsOf, attrOf, withAttr, elementsOf, findElements, localName, type XElement, type XText, type XOther, type XNode, type XDocument } from './xml-tree.js';

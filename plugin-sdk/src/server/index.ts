@@ -444,3 +444,4 @@ export type {
 } from './pipeline.js';
 export { defineService, type PluginServices, type ServiceToken } from './services.js';
 export { documentTranslationService, type DocumentTranslationService } from './documents.js';
+export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './office.js';

@@ -12,7 +12,7 @@ import type { FileService } from './service.js';
 import type { AreaSettings } from './settings.js';
 import { presentFile, type File } from './store.js';
 import type { Db, JobsTable } from './tables.js';
-import { readZip, safeEntryName, writeZip, ZipError, type ZipEntry } from './zip.js';
+import { readZip, safeEntryName, writeZip, ZipError, type ZipEntry } from '@linguaport/sdk/interchange';
 
 /**
  * /transFileDog: a whole folder or zip archive translated in one go. Each file of a format the

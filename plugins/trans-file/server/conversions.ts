@@ -6,13 +6,13 @@ import { z } from 'zod';
 import { ApiError, Codes, idList, like, pageOf, type Caller, type LocalizedText, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
 import { canTake, idSchema, nextState, pdfConversion, TransitionError, type Actor } from '@linguaport/sdk/shared';
 import { badRequest, messages } from './messages.js';
-import { ConversionError, convertWithOffice, pdfPageCount } from './office.js';
+import { ConversionError, convertWithOffice, pdfPageCount } from '@linguaport/sdk/server';
 import type { Quotas } from './quota.js';
 import { fileReply, incoming } from './routes.js';
 import type { AreaSettings } from './settings.js';
 import { MANAGE } from './store.js';
 import type { ConversionsTable, Db } from './tables.js';
-import { isZip } from './zip.js';
+import { isZip } from '@linguaport/sdk/interchange';
 
 /**
  * /pdf: PDF conversion. A PDF becomes an editable docx (LibreOffice's PDF import: the text in frames

@@ -1,4 +1,4 @@
-import { writeZip } from './zip.js';
+import { writeZip } from '@linguaport/sdk/interchange';
 
 /**
  * The two bilingual documents this area writes itself, whatever the original format: a side-by-side

@@ -5,7 +5,7 @@ import { ApiError, Codes, pageOf, type ServerPluginContext, type TaskHandle } fr
 import { canTake, documentFile, idSchema, nextState, previewStatus, TransitionError } from '@linguaport/sdk/shared';
 import { unitEditSchema, type UnitRow } from '../shared/schemas.js';
 import { messages, stateRefusal } from './messages.js';
-import { convertWithOffice, pdfPages } from './office.js';
+import { convertWithOffice, pdfPages } from '@linguaport/sdk/server';
 import { buildResult, keys, readUnits, withTargets } from './result.js';
 import { USE } from './routes.js';
 import type { File, Store } from './store.js';

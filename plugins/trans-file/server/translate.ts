@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
 import { pdfConversion, nextState } from '@linguaport/sdk/shared';
-import { convertWithOffice } from './office.js';
+import { convertWithOffice } from '@linguaport/sdk/server';
 import { buildResult, keys, readUnits, removeStored, withTargets } from './result.js';
 import type { Store, File } from './store.js';
 import { fromEngineHtml, hasWords, needsHtml, toEngineHtml } from './tags.js';

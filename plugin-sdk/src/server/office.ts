@@ -6,7 +6,7 @@ import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 /**
- * Headless LibreOffice (Debian's `soffice`) and poppler's tools, as this area uses them: documents to
+ * Headless LibreOffice (Debian's `soffice`) and poppler's tools, for every area that converts documents: documents to
  * PDF, PDF to docx, documents to page images. One conversion at a time per server (LibreOffice takes
  * a core and a few hundred MB each; two cores are shared with the engines), each in a scratch folder
  * of its own with a profile this process owns, and killed at its deadline or when the caller aborts.

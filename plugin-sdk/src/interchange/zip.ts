@@ -1,15 +1,21 @@
 import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
 
 /**
- * Zip archives, the small subset this area needs: write entries (deflated, UTF-8 names) and read
- * the entries of an uploaded archive through its central directory, refusing what would hurt the
- * server (names that climb out of the folder, more than `maxEntries`, more than `maxBytes` unpacked:
+ * Zip archives, the subset documents and office formats need: write entries (deflated, UTF-8 names)
+ * and read the entries of an uploaded archive through its central directory, refusing what would hurt
+ * the server (names that climb out of the folder, more than `maxEntries`, more than `maxBytes` unpacked:
  * a zip bomb stops at the limit, not after filling the disk). No zip64, encryption or multi-part.
+ * An entry read from an archive keeps its compressed bytes (`raw`), so writing it back unchanged copies
+ * them instead of compressing again (office files are mostly pictures no format touches).
  */
 
 export interface ZipEntry {
   name: string;
   data: Buffer;
+  /** Written without compression (ODF's `mimetype` must be). */
+  store?: boolean;
+  /** The entry as the archive held it; used by `writeZip` as long as `data` is the same Buffer. */
+  raw?: { method: number; crc: number; packed: Buffer; of: Buffer };
 }
 
 const DOS_EPOCH = (d: Date) => {
@@ -25,10 +31,11 @@ export function writeZip(entries: ZipEntry[], at: Date = new Date()): Buffer {
   let offset = 0;
   for (const e of entries) {
     const name = Buffer.from(e.name, 'utf8');
-    const packed = deflateRawSync(e.data, { level: 6 });
-    const stored = packed.length >= e.data.length;
+    const copy = e.raw && e.raw.of === e.data && !e.store ? e.raw : null;
+    const packed = copy ? copy.packed : e.store ? e.data : deflateRawSync(e.data, { level: 6 });
+    const stored = copy ? copy.method === 0 : e.store || packed.length >= e.data.length;
     const body = stored ? e.data : packed;
-    const crc = crc32(e.data) >>> 0;
+    const crc = copy ? copy.crc : crc32(e.data) >>> 0;
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
@@ -109,6 +116,7 @@ export function readZip(buf: Buffer, limits: { maxEntries: number; maxBytes: num
   let unpacked = 0;
   for (let i = 0; i < count; i++) {
     if (at + 46 > buf.length || buf.readUInt32LE(at) !== 0x02014b50) throw new ZipError('the central directory is damaged', 'notZip');
+    const at0 = at;
     const flags = buf.readUInt16LE(at + 8);
     const method = buf.readUInt16LE(at + 10);
     const packedSize = buf.readUInt32LE(at + 20);
@@ -132,7 +140,9 @@ export function readZip(buf: Buffer, limits: { maxEntries: number; maxBytes: num
     // The declared size bounds the output, so a lying header cannot unpack more than it claims.
     const data = method === 0 ? Buffer.from(body) : inflateRawSync(body, { maxOutputLength: Math.max(size, 1) });
     if (data.length !== size) throw new ZipError(`the entry ${name} does not unpack to its declared size`, 'notZip');
-    out.push({ name, data });
+    const crc = buf.readUInt32LE(at0 + 16);
+    if ((crc32(data) >>> 0) !== crc) throw new ZipError(`the entry ${name} fails its checksum`, 'notZip');
+    out.push({ name, data, raw: { method, crc, packed: body, of: data } });
   }
   return out;
 }

@@ -1,0 +1,210 @@
+import type { FileFormat, ParsedFile, TranslationUnit, UnitContext, WriteOptions } from '@linguaport/sdk/shared';
+import { escapeXml, innerText, isZip, parseXml, readZip, serializeXml, writeZip, XmlError, type XDocument, type XElement, type XNode, type ZipEntry } from '@linguaport/sdk/interchange';
+import { readRunParagraph, type RunDialect } from './runs.js';
+
+/**
+ * Office documents as zip packages of XML parts (OOXML's docx, xlsx, pptx; ODF's odt, ods, odp): the
+ * shared reading and writing. A format names the parts it reads and, for each, walks the part's tree
+ * and hands its translatable pieces to a sink: run paragraphs (see runs.ts), elements that hold plain
+ * text, or anything with a writer of its own. Writing replaces only what was translated: a part with
+ * no changed unit is copied as it was (its compressed bytes too), a changed part is the original text
+ * with the changed paragraphs replaced, so everything else in it stays byte for byte.
+ */
+
+export interface UnitWriter {
+  node: XNode;
+  write(target: string, render: (nodes: XNode[]) => string): string;
+}
+
+export interface Sink {
+  /** A run paragraph (or rich string), with the paragraphs nested in it read after it by `nestedReader`. */
+  runs(el: XElement, dialect: RunDialect, context: UnitContext, isParagraph: (el: XElement) => boolean, nestedReader?: (el: XElement) => void): void;
+  /** An element holding plain text (a title, a chart label): its whole content is the unit. */
+  plain(el: XElement, context: UnitContext): void;
+  /** Any other piece with its own writer; answers the unit's id (null when there is no text). */
+  custom(source: string, context: UnitContext, writer: UnitWriter, tags?: TranslationUnit['tags']): string | null;
+}
+
+export interface PartReader {
+  (doc: XDocument, sink: Sink, part: string, extra: Record<string, unknown>): void;
+}
+
+export interface PackageOptions {
+  id: string;
+  name: string;
+  extensions: string[];
+  mimeTypes: string[];
+  /** Whether the package's parts make it this format (its main part is there). */
+  isPackage(names: Set<string>): boolean;
+  /** A quicker check of the bytes alone, where the format has one (ODF's leading mimetype entry). */
+  sniffBytes?(bytes: Uint8Array): boolean;
+  /** The reader of a part, or null for parts that hold nothing to translate. */
+  readerFor(part: string, names: Set<string>): PartReader | null;
+  /** A last pass over a written part (references to renamed sheets). */
+  transform?(part: string, xml: string, targets: Map<string, string>, skeleton: PackageSkeleton): string;
+}
+
+interface PartState {
+  doc: XDocument;
+  writers: Array<{ id: string; writer: UnitWriter }>;
+}
+
+export interface PackageSkeleton {
+  entries: ZipEntry[];
+  parts: Map<string, PartState>;
+  /** Anything a format keeps for its `transform` (sheet names by unit id). */
+  extra: Record<string, unknown>;
+}
+
+/** Unpacking limits: an office file may not unpack to more than this (a zip bomb stops here). */
+const LIMITS = { maxEntries: 20_000, maxBytes: 2 * 1024 * 1024 * 1024 };
+
+export class PackageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PackageError';
+  }
+}
+
+const decoder = new TextDecoder('utf-8');
+
+function xmlOf(data: Buffer, part: string): XDocument {
+  let text = decoder.decode(data);
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  try {
+    return parseXml(text);
+  } catch (err) {
+    if (err instanceof XmlError) throw new PackageError(`${part} is not well-formed XML: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The names in a zip's central directory without unpacking anything (for `sniff`). */
+export function entryNames(bytes: Uint8Array): Set<string> | null {
+  if (!isZip(bytes)) return null;
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let eocd = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 65_535); i--) {
+    if (buf.readUInt32LE(i) === 0x06054b50) {
+      eocd = i;
+      break;
+    }
+  }
+  if (eocd < 0) return null;
+  const count = buf.readUInt16LE(eocd + 10);
+  let at = buf.readUInt32LE(eocd + 16);
+  const names = new Set<string>();
+  for (let i = 0; i < count; i++) {
+    if (at + 46 > buf.length || buf.readUInt32LE(at) !== 0x02014b50) return null;
+    const length = buf.readUInt16LE(at + 28);
+    names.add(buf.subarray(at + 46, at + 46 + length).toString('utf8'));
+    at += 46 + length + buf.readUInt16LE(at + 30) + buf.readUInt16LE(at + 32);
+  }
+  return names;
+}
+
+export function officePackage(options: PackageOptions): FileFormat {
+  return {
+    id: options.id,
+    name: options.name,
+    extensions: options.extensions,
+    mimeTypes: options.mimeTypes,
+    sniff(bytes) {
+      if (options.sniffBytes) return isZip(bytes) && options.sniffBytes(bytes);
+      const names = entryNames(bytes);
+      return !!names && options.isPackage(names);
+    },
+    async parse(bytes): Promise<ParsedFile> {
+      let entries: ZipEntry[];
+      try {
+        entries = readZip(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), LIMITS);
+      } catch (err) {
+        throw new PackageError(`the file is not a readable ${options.name} package: ${(err as Error).message}`);
+      }
+      const names = new Set(entries.map((e) => e.name));
+      if (!options.isPackage(names)) throw new PackageError(`the package holds no ${options.name} document`);
+      const units: TranslationUnit[] = [];
+      const parts = new Map<string, PartState>();
+      const extra: Record<string, unknown> = {};
+      for (const entry of entries) {
+        const reader = options.readerFor(entry.name, names);
+        if (!reader) continue;
+        const doc = xmlOf(entry.data, entry.name);
+        const state: PartState = { doc, writers: [] };
+        const add = (source: string, tags: TranslationUnit['tags'], context: UnitContext, writer: UnitWriter) => {
+          const id = String(units.length + 1);
+          units.push({ id, source, tags, context: { position: units.length + 1, ...context } });
+          state.writers.push({ id, writer });
+          return id;
+        };
+        const sink: Sink = {
+          runs(el, dialect, context, isParagraph, nestedReader) {
+            const read = readRunParagraph(el, dialect, isParagraph);
+            if (read.source !== null) add(read.source, read.tags, context, { node: el, write: read.write });
+            // Paragraphs inside this one (a text box in a drawing) are units after it.
+            for (const inner of read.nested) (nestedReader ?? ((p) => sink.runs(p, dialect, context, isParagraph)))(inner);
+          },
+          plain(el, context) {
+            const text = innerText(el);
+            if (!text.trim() || el.children.some((c) => c.type === 'element')) return;
+            add(text, {}, context, { node: el, write: (target) => `${el.open}${escapeXml(target)}${el.close}` });
+          },
+          custom(source, context, writer, tags) {
+            return source.trim() ? add(source, tags ?? {}, context, writer) : null;
+          },
+        };
+        reader(doc, sink, entry.name, extra);
+        if (state.writers.length) parts.set(entry.name, state);
+      }
+      const skeleton: PackageSkeleton = { entries, parts, extra };
+      return { format: options.id, units, skeleton };
+    },
+    async write(file, units, writeOptions?: WriteOptions) {
+      const skeleton = file.skeleton as PackageSkeleton;
+      const targets = new Map<string, string>();
+      const sources = new Map(file.units.map((u) => [u.id, u.source]));
+      for (const u of units) if (u.target !== undefined && u.target !== sources.get(u.id)) targets.set(u.id, u.target);
+      const out: ZipEntry[] = [];
+      for (const entry of skeleton.entries) {
+        const state = skeleton.parts.get(entry.name);
+        const changed = state?.writers.some((w) => targets.has(w.id));
+        let xml: string | null = null;
+        if (state && changed) {
+          const replacements = new Map<XNode, string>();
+          const render = (nodes: XNode[]) => serializeXml(nodes, (n) => replacements.get(n));
+          // Nested paragraphs come after their container: write from the last, so a container is
+          // written with its text boxes already translated.
+          for (let i = state.writers.length - 1; i >= 0; i--) {
+            const { id, writer } = state.writers[i]!;
+            const target = targets.get(id);
+            if (target !== undefined) replacements.set(writer.node, writer.write(target, render));
+          }
+          xml = render(state.doc.children);
+        }
+        if (options.transform && /\.xml$/.test(entry.name)) {
+          const text = xml ?? decoder.decode(entry.data);
+          const after = options.transform(entry.name, text, targets, skeleton);
+          if (after !== text) xml = after;
+        }
+        if (xml === null) out.push(entry);
+        else out.push({ name: entry.name, data: Buffer.from(xml, 'utf8'), store: entry.raw?.method === 0 });
+      }
+      void writeOptions;
+      return writeZip(out);
+    },
+  };
+}
+
+/** Elements by local name under `root` (any prefix), in document order, not descending into matches. */
+export function elementsNamed(root: XDocument | XElement, names: Set<string>): XElement[] {
+  const out: XElement[] = [];
+  const walk = (list: XNode[]) => {
+    for (const c of list) {
+      if (c.type !== 'element') continue;
+      if (names.has(c.name)) out.push(c);
+      else walk(c.children);
+    }
+  };
+  walk(root.children);
+  return out;
+}
