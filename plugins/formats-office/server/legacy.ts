@@ -37,15 +37,15 @@ function legacy(input: { id: string; name: string; mime: string; modern: FileFor
 
 const isOle = (bytes: Uint8Array) => OLE.every((b, i) => bytes[i] === b);
 
-export const docFormat = legacy({ id: 'doc', name: 'Word 97-2003 document', mime: 'application/msword', modern: docxFormat, toModern: 'docx:"MS Word 2007 XML"', back: 'doc:"MS Word 97"', sniff: isOle });
-export const xlsFormat = legacy({ id: 'xls', name: 'Excel 97-2003 workbook', mime: 'application/vnd.ms-excel', modern: xlsxFormat, toModern: 'xlsx:"Calc MS Excel 2007 XML"', back: 'xls:"MS Excel 97"', sniff: isOle });
-export const pptFormat = legacy({ id: 'ppt', name: 'PowerPoint 97-2003 presentation', mime: 'application/vnd.ms-powerpoint', modern: pptxFormat, toModern: 'pptx:"Impress MS PowerPoint 2007 XML"', back: 'ppt:"MS PowerPoint 97"', sniff: isOle });
+export const docFormat = legacy({ id: 'doc', name: 'Word 97-2003 document', mime: 'application/msword', modern: docxFormat, toModern: 'docx:MS Word 2007 XML', back: 'doc:MS Word 97', sniff: isOle });
+export const xlsFormat = legacy({ id: 'xls', name: 'Excel 97-2003 workbook', mime: 'application/vnd.ms-excel', modern: xlsxFormat, toModern: 'xlsx:Calc MS Excel 2007 XML', back: 'xls:MS Excel 97', sniff: isOle });
+export const pptFormat = legacy({ id: 'ppt', name: 'PowerPoint 97-2003 presentation', mime: 'application/vnd.ms-powerpoint', modern: pptxFormat, toModern: 'pptx:Impress MS PowerPoint 2007 XML', back: 'ppt:MS PowerPoint 97', sniff: isOle });
 export const rtfFormat = legacy({
   id: 'rtf',
   name: 'Rich text',
   mime: 'application/rtf',
   modern: docxFormat,
-  toModern: 'docx:"MS Word 2007 XML"',
-  back: 'rtf:"Rich Text Format"',
+  toModern: 'docx:MS Word 2007 XML',
+  back: 'rtf:Rich Text Format',
   sniff: (bytes) => Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '{\\rtf',
 });

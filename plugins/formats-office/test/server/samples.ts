@@ -44,3 +44,38 @@ export function zipOf(parts: Record<string, string | Buffer>): Buffer {
 export function shout(source: string): string {
   return source.replace(/(<\/?\d+\/?>)|([^<]+)/g, (whole, tag: string | undefined) => (tag ? tag : `${whole.toUpperCase()}`)).replace(/([A-Z]{3,})/, '«$1');
 }
+
+const ODF_NS = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" xmlns:draw="urn:oasis:names:tc:opendocument:xmlns:drawing:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" xmlns:svg="urn:oasis:names:tc:opendocument:xmlns:svg-compatible:1.0" xmlns:presentation="urn:oasis:names:tc:opendocument:xmlns:presentation:1.0" xmlns:xlink="http://www.w3.org/1999/xlink" xmlns:dc="http://purl.org/dc/elements/1.1/" xmlns:meta="urn:oasis:names:tc:opendocument:xmlns:meta:1.0" xmlns:of="urn:oasis:names:tc:opendocument:xmlns:of:1.2" office:version="1.3"';
+
+/** Flat OpenDocument sources LibreOffice turns into every office format the tests read. */
+export const FLAT_TEXT = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document ${ODF_NS} office:mimetype="application/vnd.oasis.opendocument.text">
+<office:meta><dc:title>Quarterly figures</dc:title></office:meta>
+<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style><style:page-layout style:name="pm1"/></office:automatic-styles>
+<office:master-styles><style:master-page style:name="Standard" style:page-layout-name="pm1"><style:header><text:p>Company confidential</text:p></style:header><style:footer><text:p>Printed in Spain</text:p></style:footer></style:master-page></office:master-styles>
+<office:body><office:text>
+<text:h text:outline-level="1">The annual report</text:h>
+<text:p>Sales grew in the <text:span text:style-name="T1">north</text:span> of the country.<text:note text:id="n1" text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>Figures are estimates.</text:p></text:note-body></text:note></text:p>
+<text:p>See <text:a xlink:type="simple" xlink:href="https://example.org/">our website</text:a> for <text:s/>details.</text:p>
+<table:table table:name="Table1"><table:table-column table:number-columns-repeated="2"/><table:table-row><table:table-cell office:value-type="string"><text:p>Region</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>Growth</text:p></table:table-cell></table:table-row></table:table>
+</office:text></office:body></office:document>`;
+
+export const FLAT_SHEET = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document ${ODF_NS} office:mimetype="application/vnd.oasis.opendocument.spreadsheet">
+<office:body><office:spreadsheet>
+<table:table table:name="Prices"><table:table-row><table:table-cell office:value-type="string"><text:p>Green apples</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="12.5"><text:p>12.5</text:p></table:table-cell><table:table-cell table:formula="of:=[.B1]*2" office:value-type="float" office:value="25"><text:p>25</text:p></table:table-cell></table:table-row>
+<table:table-row><table:table-cell office:value-type="string"><text:p>Fresh bread</text:p></table:table-cell><table:table-cell table:formula="of:=['Notes sheet'.A1]" office:value-type="string" office:string-value="Keep cool"><text:p>Keep cool</text:p></table:table-cell></table:table-row></table:table>
+<table:table table:name="Notes sheet"><table:table-row><table:table-cell office:value-type="string"><text:p>Keep cool</text:p></table:table-cell></table:table-row></table:table>
+</office:spreadsheet></office:body></office:document>`;
+
+export const FLAT_SLIDES = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document ${ODF_NS} office:mimetype="application/vnd.oasis.opendocument.presentation">
+<office:automatic-styles><style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/></style:style></office:automatic-styles>
+<office:master-styles><style:master-page style:name="Default"/></office:master-styles>
+<office:body><office:presentation>
+<draw:page draw:name="page1" draw:master-page-name="Default">
+<draw:frame svg:x="1cm" svg:y="1cm" svg:width="20cm" svg:height="3cm"><draw:text-box><text:p>Welcome to the launch</text:p></draw:text-box></draw:frame>
+<draw:frame svg:x="1cm" svg:y="5cm" svg:width="20cm" svg:height="3cm"><draw:text-box><text:p>Our <text:span text:style-name="T1">new</text:span> product ships today.</text:p></draw:text-box></draw:frame>
+<presentation:notes><draw:frame svg:x="1cm" svg:y="15cm" svg:width="20cm" svg:height="5cm" presentation:class="notes"><draw:text-box><text:p>Speak slowly here.</text:p></draw:text-box></draw:frame></presentation:notes>
+</draw:page>
+</office:presentation></office:body></office:document>`;
