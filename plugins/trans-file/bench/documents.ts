@@ -142,7 +142,7 @@ const best = (list: number[]) => Math.min(...list);
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function main() {
-  const kernel = await startTestKernel({ plugins: ['trans-file'] });
+  const kernel = await startTestKernel({ plugins: ['trans-file', 'formats-office'] });
   try {
     await kernel.app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(kernel.app.server.address() as { port: number }).port}`;
