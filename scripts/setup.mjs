@@ -45,6 +45,9 @@ export const SYSTEM_PACKAGES = {
     // Interchange checks: our TMX, TBX, XLIFF and PO read back by another tool; XML checked against DTDs and schemas.
     { pkg: 'translate-toolkit', check: '/usr/bin/po2tmx', feature: 'TMX, TBX, XLIFF and PO read back by translate-toolkit in the tests' },
     { pkg: 'libxml2-utils', check: '/usr/bin/xmllint', feature: 'TMX and TBX validated against their DTD and schema in the tests' },
+    // Archives and office packages written by the platform are read back by Info-ZIP in the tests.
+    { pkg: 'zip', check: '/usr/bin/zip', feature: 'archive translation tests (zip)' },
+    { pkg: 'unzip', check: '/usr/bin/unzip', feature: 'archive and office package checks in the tests (unzip)' },
   ],
 };
 

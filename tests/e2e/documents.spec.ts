@@ -1,4 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -73,4 +74,50 @@ test('a document is uploaded, translated with live progress, previewed, edited a
   await expect(page).toHaveURL(/\/fileView2\?id=\d+/);
   await expect(page.getByTestId('target-page-1')).toBeVisible({ timeout: 90_000 });
   await expect(page.getByTestId('source-page-1')).toBeVisible();
+});
+
+test('a docx with a header, a footnote, a table and a bold word comes back translated with its formatting', async ({ page }) => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(join(tmpdir(), 'docx-e2e-'));
+  const name = `${unique('letter-')}.docx`;
+  const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+  const parts: Record<string, string> = {
+    '[Content_Types].xml': '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>',
+    '_rels/.rels': '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
+    'word/_rels/document.xml.rels': '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/><Relationship Id="rId5" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/></Relationships>',
+    'word/document.xml': `<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body><w:p><w:r><w:t xml:space="preserve">The red car is </w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>fast</w:t></w:r><w:r><w:t>.</w:t></w:r><w:r><w:footnoteReference w:id="1"/></w:r></w:p><w:tbl><w:tr><w:tc><w:p><w:r><w:t>The big house</w:t></w:r></w:p></w:tc></w:tr></w:tbl><w:sectPr><w:headerReference w:type="default" r:id="rId3"/></w:sectPr></w:body></w:document>`,
+    'word/header1.xml': `<?xml version="1.0" encoding="UTF-8"?><w:hdr ${W}><w:p><w:r><w:t>The garden</w:t></w:r></w:p></w:hdr>`,
+    'word/footnotes.xml': `<?xml version="1.0" encoding="UTF-8"?><w:footnotes ${W}><w:footnote w:id="1"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> The black cat.</w:t></w:r></w:p></w:footnote></w:footnotes>`,
+  };
+  const src = join(dir, 'src');
+  for (const [part, xml] of Object.entries(parts)) {
+    mkdirSync(join(src, part, '..'), { recursive: true });
+    writeFileSync(join(src, part), xml);
+  }
+  execFileSync('zip', ['-qr', join(dir, name), '.'], { cwd: src });
+
+  await signIn(page);
+  await page.goto(`${baseUrl()}/transFile`);
+  await page.getByTestId('open-upload').click();
+  await page.getByTestId('file-input').setInputFiles(join(dir, name));
+  await page.getByTestId('source-language').selectOption('en');
+  await page.getByTestId('target-language').selectOption('es');
+  await page.getByTestId('start-upload').click();
+  const row = page.getByRole('row', { name: new RegExp(name.replace(/[.]/g, '\\.')) });
+  await expect(row.locator('[data-testid^="file-status-"]')).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
+
+  await row.locator('[data-testid^="preview-"]').click();
+  await expect(page.getByTestId('source-0')).toContainText('The red car is');
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('view-download').click();
+  const file = (await (await downloading).path())!;
+  const part = (p: string) => execFileSync('unzip', ['-p', file, p]).toString('utf8');
+  // Apertium's Spanish in every part, the bold word still bold and the footnote reference kept.
+  expect(part('word/document.xml')).toMatch(/coche/);
+  expect(part('word/document.xml')).toMatch(/<w:r><w:rPr><w:b\/><\/w:rPr><w:t>[^<]*r[aá]pid[^<]*<\/w:t><\/w:r>/);
+  expect(part('word/document.xml')).toContain('<w:footnoteReference w:id="1"/>');
+  expect(part('word/document.xml')).toMatch(/casa/);
+  expect(part('word/header1.xml')).toMatch(/jard[ií]n/);
+  expect(part('word/footnotes.xml')).toMatch(/gato/);
+  execFileSync('unzip', ['-tq', file]);
 });

@@ -169,6 +169,7 @@ function odf(id: string, name: string, mime: string) {
     extensions: [id],
     mimeTypes: [mime],
     isPackage: (names) => names.has('content.xml') && names.has('mimetype'),
+    rank: (part) => ['meta.xml', 'content.xml', 'styles.xml', 'Object '].findIndex((p) => part.startsWith(p)),
     sniffBytes: (bytes) => Buffer.from(bytes.subarray(30, 30 + 8 + mime.length)).toString('latin1') === `mimetype${mime}`,
     readerFor(part) {
       if (part === 'content.xml') return odfPart('content');

@@ -60,6 +60,7 @@ export const docxFormat = officePackage({
   extensions: ['docx', 'docm', 'dotx'],
   mimeTypes: ['application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
   isPackage: (names) => names.has('word/document.xml'),
+  rank: (part) => ['word/document', 'word/header', 'word/footer', 'word/footnotes', 'word/endnotes', 'word/comments', 'word/charts', 'word/diagrams', 'docProps'].findIndex((p) => part.startsWith(p)),
   readerFor(part) {
     if (part === 'word/document.xml') return wordPart('body');
     if (numbered('word/header', part)) return wordPart('header');
@@ -80,6 +81,7 @@ export const pptxFormat = officePackage({
   extensions: ['pptx', 'pptm', 'potx', 'ppsx'],
   mimeTypes: ['application/vnd.openxmlformats-officedocument.presentationml.presentation'],
   isPackage: (names) => names.has('ppt/presentation.xml'),
+  rank: (part) => ['ppt/slides/', 'ppt/notesSlides/', 'ppt/charts/', 'ppt/diagrams/', 'ppt/slideLayouts/', 'ppt/slideMasters/', 'docProps'].findIndex((p) => part.startsWith(p)),
   readerFor(part) {
     if (numbered('ppt/slides/slide', part)) return drawingPart(`slide ${numberOf(part)}`);
     if (numbered('ppt/notesSlides/notesSlide', part)) return drawingPart(`slide notes ${numberOf(part)}`);
@@ -153,6 +155,7 @@ export const xlsxFormat = officePackage({
   extensions: ['xlsx', 'xlsm', 'xltx'],
   mimeTypes: ['application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
   isPackage: (names) => names.has('xl/workbook.xml'),
+  rank: (part) => ['xl/workbook.xml', 'xl/sharedStrings', 'xl/worksheets/', 'xl/comments', 'xl/charts/', 'xl/drawings/', 'docProps'].findIndex((p) => part.startsWith(p)),
   readerFor(part) {
     if (part === 'xl/sharedStrings.xml') {
       return (doc, sink) => {

@@ -38,6 +38,8 @@ export interface PackageOptions {
   isPackage(names: Set<string>): boolean;
   /** A quicker check of the bytes alone, where the format has one (ODF's leading mimetype entry). */
   sniffBytes?(bytes: Uint8Array): boolean;
+  /** Where a part's units come in reading order (lower first; parts of one rank by their number). */
+  rank?(part: string): number;
   /** The reader of a part, or null for parts that hold nothing to translate. */
   readerFor(part: string, names: Set<string>): PartReader | null;
   /** A last pass over a written part (references to renamed sheets). */
@@ -126,7 +128,10 @@ export function officePackage(options: PackageOptions): FileFormat {
       const units: TranslationUnit[] = [];
       const parts = new Map<string, PartState>();
       const extra: Record<string, unknown> = {};
-      for (const entry of entries) {
+      // Units in reading order (the body before its headers, slide 2 before slide 10), whatever the zip's order.
+      const numberIn = (name: string) => Number(/(\d+)\.xml$/.exec(name)?.[1] ?? 0);
+      const ordered = [...entries].sort((a, b) => (options.rank?.(a.name) ?? 0) - (options.rank?.(b.name) ?? 0) || numberIn(a.name) - numberIn(b.name));
+      for (const entry of ordered) {
         const reader = options.readerFor(entry.name, names);
         if (!reader) continue;
         const doc = xmlOf(entry.data, entry.name);
