@@ -14,7 +14,7 @@ let token: string;
 
 beforeAll(async () => {
   peer = await startLibrePeer();
-  kernel = await startTestKernel({ plugins: ['service', 'engine-libretranslate', 'formats-office', 'trans-file'] });
+  kernel = await startTestKernel({ plugins: ['service', 'engine-libretranslate', 'formats-office', 'formats-text', 'trans-file'] });
   token = await kernel.login('admin', ADMIN_PASSWORD);
   await useOnlyLibreEngine(kernel, token, peer.url, { source: 'en', target: 'es' });
 }, 120_000);
@@ -35,7 +35,7 @@ describe('office documents in the document area', () => {
   it('lists the office formats among those it takes', async () => {
     const res = await kernel.app.inject({ method: 'GET', url: '/api/transFile/setup', headers: { jwt: token } });
     const extensions = (res.json().data.formats as Array<{ extensions: string[] }>).flatMap((f) => f.extensions);
-    for (const ext of ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'doc', 'xls', 'ppt', 'rtf', 'txt']) expect(extensions).toContain(ext);
+    for (const ext of ['docx', 'xlsx', 'pptx', 'odt', 'ods', 'odp', 'doc', 'xls', 'ppt', 'rtf', 'txt', 'srt', 'vtt', 'po', 'json', 'md', 'html', 'xlf']) expect(extensions).toContain(ext);
   });
 
   it('translates every part of a docx and keeps its formatting', async () => {
