@@ -67,6 +67,11 @@ export interface FileFormat {
   /** Lower-case, without the dot. */
   extensions: string[];
   mimeTypes: string[];
+  /**
+   * The extension (without the dot) of what `write` gives, when it is not the original's: a PDF is
+   * written as an editable docx, a legacy file may come back in its modern form.
+   */
+  outputExtension?: string;
   /** Whether these bytes are this format (magic numbers, a root element); by extension alone when absent. */
   sniff?(bytes: Uint8Array): boolean;
   parse(bytes: Uint8Array, options?: { fileName?: string }): Promise<ParsedFile>;

@@ -58,7 +58,8 @@ export async function buildResult(
   const type: ResultType = file.result_type;
   const pairs = (): BilingualPair[] => units.map((u) => ({ source: readable(u.source, u, format), target: readable(u.target ?? u.source, u, format) }));
   if (type === 'translated') {
-    return { name: resultName(file.name, file.target_lang), bytes: await format.write(parsed, units, { targetLanguage: file.target_lang, mode: 'translated' }) };
+    const ext = format.outputExtension ? `.${format.outputExtension}` : undefined;
+    return { name: resultName(file.name, file.target_lang, ext), bytes: await format.write(parsed, units, { targetLanguage: file.target_lang, mode: 'translated' }) };
   }
   if (type === 'table') {
     const header = { source: languageName(file.source_lang), target: languageName(file.target_lang) };
@@ -70,7 +71,9 @@ export async function buildResult(
   const bilingual = await format.write(parsed, units, { targetLanguage: file.target_lang, mode: 'bilingual' });
   const translated = await format.write(parsed, units, { targetLanguage: file.target_lang, mode: 'translated' });
   const changed = units.some((u) => (u.target ?? u.source) !== u.source);
-  if (!changed || !Buffer.from(bilingual).equals(Buffer.from(translated))) return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`), bytes: bilingual };
+  if (!changed || !Buffer.from(bilingual).equals(Buffer.from(translated))) {
+    return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`, format.outputExtension ? `.${format.outputExtension}` : undefined), bytes: bilingual };
+  }
   return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`, DOCX), bytes: bilingualParagraphsDocx(pairs(), file.name) };
 }
 
