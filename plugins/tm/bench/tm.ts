@@ -13,7 +13,8 @@ import { readTmx, variantIn, writeTmx, type TmxUnit } from '@linguaport/sdk/inte
 import { tmMigrations, type TmDatabase } from '../server/tables.js';
 import { MemoryLookup } from '../server/lookup.js';
 import { FuzzyIndex } from '../server/fuzzy-index.js';
-import { exactHash, score } from '../server/match.js';
+import { scoreText } from '../server/match/score.js';
+import { exactKey } from '../server/match/text.js';
 
 const SIZE = Number(process.env.BENCH_TM_SIZE ?? 100_000);
 const QUERIES = 300;
@@ -78,7 +79,7 @@ try {
     for await (const u of readTmx(createReadStream(file))) {
       const s = variantIn(u, 'en')!;
       const g = variantIn(u, 'es')!;
-      batch.push({ library_id: lib.id, source: s.text, target: g.text, source_lang: 'en', target_lang: 'es', source_hash: exactHash(s.text), tags: '{}', creator_id: 1 } as never);
+      batch.push({ library_id: lib.id, source: s.text, target: g.text, source_lang: 'en', target_lang: 'es', source_hash: exactKey(s.text), tags: '{}', creator_id: 1 } as never);
       if (batch.length === 1000) await flush();
     }
     await flush();
@@ -108,7 +109,7 @@ try {
     const words = r.source.split(' ');
     const i = Math.floor(random() * words.length);
     words[i] = i === words.length - 1 ? `${word()}.` : word();
-    return { from: r.id, text: words.join(' '), expected: score(words.join(' '), r.source).score };
+    return { from: r.id, text: words.join(' '), expected: scoreText(words.join(' '), r.source).score };
   });
   const ours: number[] = [];
   let eligible = 0;

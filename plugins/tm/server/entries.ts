@@ -3,7 +3,7 @@ import type { Kysely, Selectable } from 'kysely';
 import { ApiError, Codes, idList, like, pageOf, pageOffset, pageQuery, say, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
 import { canTake, entryReview, idSchema, nextState, termSourceSchema, termTranslationSchema } from '@linguaport/sdk/shared';
 import type { Libraries } from './libraries.js';
-import { exactHash } from './match.js';
+import { exactKey } from './match/text.js';
 import type { TmDatabase } from './tables.js';
 
 /**
@@ -117,7 +117,7 @@ export function entryRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>, li
       const added = await db.transaction().execute(async (trx) => {
         const inserted = await trx
           .insertInto('tm_entries')
-          .values(rows.map((r) => ({ library_id: body.libraryId, source: r.source, target: r.target, source_lang: r.sourceLang, target_lang: r.targetLang, source_hash: exactHash(r.source), tags: '{}', quality: body.quality ?? null, creator_id: caller!.userId })))
+          .values(rows.map((r) => ({ library_id: body.libraryId, source: r.source, target: r.target, source_lang: r.sourceLang, target_lang: r.targetLang, source_hash: exactKey(r.source), tags: '{}', quality: body.quality ?? null, creator_id: caller!.userId })))
           .returningAll()
           .execute();
         await record(trx, inserted.map((e) => ({ library_id: e.library_id, entry_id: e.id, action: 'add', before: null, after: entryView(e as EntryRow) })), caller!.userId);
@@ -140,7 +140,7 @@ export function entryRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>, li
       const updated = await db.transaction().execute(async (trx) => {
         const row = await trx
           .updateTable('tm_entries')
-          .set({ source: body.source, target: body.target, source_hash: exactHash(body.source), quality: body.quality ?? entry!.quality, status, updated_at: new Date() })
+          .set({ source: body.source, target: body.target, source_hash: exactKey(body.source), quality: body.quality ?? entry!.quality, status, updated_at: new Date() })
           .where('id', '=', body.id)
           .returningAll()
           .executeTakeFirstOrThrow();

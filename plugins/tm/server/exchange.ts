@@ -7,7 +7,7 @@ import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits, type InlineTag } from '@linguaport/sdk/shared';
 import { platformLanguage, readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
 import type { Libraries } from './libraries.js';
-import { exactHash } from './match.js';
+import { exactKey } from './match/text.js';
 import type { TmDatabase } from './tables.js';
 
 /**
@@ -174,7 +174,7 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
                 target: r.target,
                 source_lang: sourceLang,
                 target_lang: targetLang,
-                source_hash: exactHash(r.source),
+                source_hash: exactKey(r.source),
                 tags: JSON.stringify(r.tags),
                 creator_id: caller!.userId,
               })),

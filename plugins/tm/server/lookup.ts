@@ -4,7 +4,9 @@ import { ApiError, Codes, type Caller, type PipelineSegment, type ServerPluginCo
 import { idNumberSchema } from '@linguaport/sdk/shared';
 import type { FuzzyIndex } from './fuzzy-index.js';
 import type { Libraries } from './libraries.js';
-import { exactHash, highlights, normalise, score, type DiffOp } from './match.js';
+import { highlights } from './match/concordance.js';
+import { scoreText, type DiffOp } from './match/score.js';
+import { exactKey, normalise } from './match/text.js';
 import type { TmDatabase } from './tables.js';
 
 /**
@@ -46,7 +48,7 @@ export class MemoryLookup {
   async exact(libraryIds: number[], sourceLang: string, targetLang: string, texts: string[]): Promise<Map<string, { entryId: number; libraryId: number; target: string }>> {
     const out = new Map<string, { entryId: number; libraryId: number; target: string }>();
     if (!libraryIds.length || !texts.length) return out;
-    const hashes = [...new Set(texts.map(exactHash))];
+    const hashes = [...new Set(texts.map(exactKey))];
     const rows = await this.live(libraryIds, sourceLang, targetLang)
       .select(['id', 'library_id', 'source', 'target', 'source_hash', 'status'])
       .where('source_hash', 'in', hashes)
@@ -56,7 +58,7 @@ export class MemoryLookup {
     const byHash = new Map<string, (typeof rows)[number]>();
     for (const r of rows) if (!byHash.has(r.source_hash)) byHash.set(r.source_hash, r);
     for (const text of texts) {
-      const r = byHash.get(exactHash(text));
+      const r = byHash.get(exactKey(text));
       // The hash is of the normalised text: confirm it, so a collision never passes as a match.
       if (r && normalise(r.source) === normalise(text)) out.set(text, { entryId: r.id, libraryId: r.library_id, target: r.target });
     }
@@ -66,11 +68,13 @@ export class MemoryLookup {
   /** The top `limit` matches of `text` scoring at least `minScore`, best first. */
   async fuzzy(libraryIds: number[], sourceLang: string, targetLang: string, text: string, limit = 5, minScore = SHOW_THRESHOLD): Promise<MemoryMatch[]> {
     if (!libraryIds.length || !text.trim()) return [];
-    const ids = (await Promise.all(libraryIds.map((id) => this.index.candidates(id, sourceLang, targetLang, text)))).flat();
+    // Disabled and failed entries are in the index too (it holds sources only): ask for more than shown.
+    const hits = (await Promise.all(libraryIds.map((id) => this.index.search(id, sourceLang, targetLang, text, limit * 4, minScore)))).flat();
+    const ids = hits.map((h) => h.id);
     if (!ids.length) return [];
     const rows = await this.live(libraryIds, sourceLang, targetLang).select(['id', 'library_id', 'source', 'target']).where('id', 'in', ids).execute();
     return rows
-      .map((r) => ({ entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, ...score(text, r.source) }))
+      .map((r) => ({ entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, ...scoreText(text, r.source) }))
       .filter((m) => m.score >= minScore)
       .sort((a, b) => b.score - a.score || b.entryId - a.entryId)
       .slice(0, limit);

@@ -194,7 +194,8 @@ describe('matching and every translation', () => {
     expect(m.body.data.matches[0]).toMatchObject({ source: 'Close the window before you leave the office.', score: expect.any(Number) });
     expect(m.body.data.matches[0].score).toBeGreaterThanOrEqual(80);
     expect(m.body.data.matches[0].score).toBeLessThan(100);
-    expect(m.body.data.matches[0].diff).toEqual(expect.arrayContaining([{ op: 'delete', text: 'window' }, { op: 'insert', text: 'door' }]));
+    // The differences as spans of the texts (each token with the white space after it), the kept parts around them.
+    expect(m.body.data.matches[0].diff).toEqual([{ op: 'equal', text: 'Close the ' }, { op: 'delete', text: 'window ' }, { op: 'insert', text: 'door ' }, { op: 'equal', text: 'before you leave the office.' }]);
     const number = await call('GET', `/api/TM/match?sourceLang=en&targetLang=es&text=${encodeURIComponent('Pay 40 euros before Friday.')}`, owner.token);
     const word = await call('GET', `/api/TM/match?sourceLang=en&targetLang=es&text=${encodeURIComponent('Pay 30 dollars before Friday.')}`, owner.token);
     expect(number.body.data.matches[0].score).toBeLessThan(word.body.data.matches[0].score);
