@@ -1,13 +1,18 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readZip } from '@linguaport/sdk/interchange';
 import { ADMIN_PASSWORD, startLibrePeer, startTestKernel, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
-import { DOCX_PARTS, zipOf } from './samples.js';
+import { DOCX_PARTS, FLAT_SHEET, FLAT_SLIDES, zipOf } from './samples.js';
 
 // The office formats in the document area: a docx with a header, a footer, a footnote, a table, a
 // bold word and a chart goes through /transFile (the real queue and pipeline, a LibreTranslate-
 // compatible peer on loopback as the engine) and comes back with every part translated and the bold
 // word still bold; the area lists the office formats among those it takes.
 
+const dir = mkdtempSync(join(tmpdir(), 'office-docs-'));
 let kernel: TestKernel;
 let peer: LibrePeer;
 let token: string;
@@ -21,7 +26,36 @@ beforeAll(async () => {
 afterAll(async () => {
   await kernel?.shutdown();
   await peer?.close();
+  rmSync(dir, { recursive: true, force: true });
 });
+
+/** An office file LibreOffice writes from a flat OpenDocument source. */
+function officeFile(source: string, flat: string, filter: string, ext: string): Buffer {
+  writeFileSync(join(dir, source), flat);
+  execFileSync('soffice', ['--headless', '--norestore', '--convert-to', filter, '--outdir', dir, join(dir, source)], { env: { ...process.env, HOME: dir }, timeout: 180_000, stdio: 'ignore' });
+  return readFileSync(join(dir, source.replace(/\.\w+$/, `.${ext}`)));
+}
+
+/** Uploads a file to /transFile, waits for it and answers the translated file's bytes. */
+async function translated(name: string, content: Buffer): Promise<Buffer> {
+  const body = multipart({ sourceLang: 'en', targetLang: 'es' }, name, content);
+  const up = await kernel.app.inject({ method: 'POST', url: '/api/transFile/upload', ...body });
+  expect(up.statusCode, up.body).toBe(200);
+  const id = up.json().data[0].id as number;
+  const deadline = Date.now() + 60_000;
+  let file: { status: string } = { status: '' };
+  while (Date.now() < deadline) {
+    file = (await kernel.app.inject({ method: 'GET', url: `/api/transFile/get/${id}`, headers: { jwt: token } })).json().data;
+    if (['completed', 'translateFail', 'parseFail', 'failed', 'parseFailed'].includes(file.status)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  expect(file.status, JSON.stringify(file)).toBe('completed');
+  const res = await kernel.app.inject({ method: 'GET', url: `/api/transFile/download/${id}?kind=result`, headers: { jwt: token } });
+  expect(res.statusCode).toBe(200);
+  return res.rawPayload;
+}
+
+const partsOf = (zip: Buffer) => Object.fromEntries(readZip(zip, { maxEntries: 1000, maxBytes: 1e8 }).map((e) => [e.name, e.data.toString('utf8')]));
 
 function multipart(fields: Record<string, string>, name: string, content: Buffer) {
   const boundary = `----office${Date.now()}`;
@@ -53,7 +87,7 @@ describe('office documents in the document area', () => {
     expect(file.status, JSON.stringify(file)).toBe('completed');
     const res = await kernel.app.inject({ method: 'GET', url: `/api/transFile/download/${id}?kind=result`, headers: { jwt: token } });
     expect(res.statusCode).toBe(200);
-    const parts = Object.fromEntries(readZip(res.rawPayload, { maxEntries: 100, maxBytes: 1e8 }).map((e) => [e.name, e.data.toString('utf8')]));
+    const parts = partsOf(res.rawPayload);
     // The peer answers "[es] " and the words reversed.
     expect(parts['word/header1.xml']).toContain('[es] confidential Company');
     expect(parts['word/footer1.xml']).toContain('[es] Spain in Printed');
@@ -67,4 +101,25 @@ describe('office documents in the document area', () => {
     expect(doc).toContain('<w:footnoteReference w:id="1"/>');
     expect(doc).toContain('r:id="rId9"');
   }, 90_000);
+
+  it('translates the cells and sheet names of an xlsx, leaving numbers and formulas alone', async () => {
+    const parts = partsOf(await translated('prices.xlsx', officeFile('sheet.fods', FLAT_SHEET, 'xlsx:Calc MS Excel 2007 XML', 'xlsx')));
+    expect(parts['xl/sharedStrings.xml']).toContain('[es] apples Green');
+    // Sheet names may not hold brackets: the translation's are spaces there.
+    expect(parts['xl/workbook.xml']).toContain('name="es  Prices"');
+    expect(parts['xl/worksheets/sheet1.xml']).toContain('<v>12.5</v>');
+    expect(parts['xl/worksheets/sheet1.xml']).toMatch(/<f[^>]*>[^<]*B1\*2<\/f>/);
+  }, 120_000);
+
+  it('translates the slides and notes of a pptx', async () => {
+    const parts = partsOf(await translated('launch.pptx', officeFile('slides.fodp', FLAT_SLIDES, 'pptx:Impress MS PowerPoint 2007 XML', 'pptx')));
+    expect(parts['ppt/slides/slide1.xml']).toContain('[es] launch the to Welcome');
+    expect(Object.entries(parts).some(([name, xml]) => name.startsWith('ppt/notesSlides/') && xml.includes('[es] here. slowly Speak'))).toBe(true);
+  }, 120_000);
+
+  it('translates an srt keeping its timings', async () => {
+    const srt = '1\r\n00:00:01,000 --> 00:00:03,500\r\nThe red car\r\n\r\n2\r\n00:00:04,000 --> 00:00:06,000\r\nis very fast.\r\n';
+    const out = (await translated('clip.srt', Buffer.from(srt))).toString('utf8');
+    expect(out).toBe('1\r\n00:00:01,000 --> 00:00:03,500\r\n[es] car red The\r\n\r\n2\r\n00:00:04,000 --> 00:00:06,000\r\n[es] fast. very is\r\n');
+  }, 60_000);
 });
