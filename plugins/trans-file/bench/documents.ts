@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { escapeXml, writeZip } from '@linguaport/sdk/interchange';
 import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
-import { documentDocx } from '../server/docx-writer.js';
 
 /**
  * `npm run bench -- documents`: a document of 20,000 words translated end to end (upload, queue,
@@ -51,6 +52,47 @@ function paragraphs(words: number): string[] {
     out.push(p);
   }
   return out;
+}
+
+const W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"';
+const para = (text: string) => {
+  // Every fifth paragraph has a bold word, as reports do.
+  const words = text.split(' ');
+  if (words.length < 6 || text.length % 5) return `<w:p><w:r><w:t>${escapeXml(text)}</w:t></w:r></w:p>`;
+  return `<w:p><w:r><w:t xml:space="preserve">${escapeXml(words.slice(0, 3).join(' '))} </w:t></w:r><w:r><w:rPr><w:b/></w:rPr><w:t>${escapeXml(words[3]!)}</w:t></w:r><w:r><w:t xml:space="preserve"> ${escapeXml(words.slice(4).join(' '))}</w:t></w:r></w:p>`;
+};
+
+/**
+ * A report as a docx: the paragraphs in the body, a two-column table every 25 paragraphs (its cells
+ * take the next paragraphs), a footnote every 40 (the next paragraph), a header and a footer; and, for
+ * the memory run, `pictureBytes` of incompressible media (what makes real office files large).
+ */
+function reportDocx(text: string[], pictureBytes = 0): Buffer {
+  const body: string[] = [];
+  const notes: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (i % 25 === 24 && i + 2 < text.length) {
+      body.push(`<w:tbl><w:tr><w:tc><w:p><w:r><w:t>${escapeXml(text[i]!)}</w:t></w:r></w:p></w:tc><w:tc><w:p><w:r><w:t>${escapeXml(text[i + 1]!)}</w:t></w:r></w:p></w:tc></w:tr></w:tbl>`);
+      i += 2;
+    } else if (i % 40 === 39 && i + 1 < text.length) {
+      const id = notes.length + 1;
+      notes.push(`<w:footnote w:id="${id}"><w:p><w:r><w:footnoteRef/></w:r><w:r><w:t xml:space="preserve"> ${escapeXml(text[i + 1]!)}</w:t></w:r></w:p></w:footnote>`);
+      body.push(para(text[i]!).replace('</w:p>', `<w:r><w:footnoteReference w:id="${id}"/></w:r></w:p>`));
+      i += 2;
+    } else body.push(para(text[i++]!));
+  }
+  const parts: Array<{ name: string; data: Buffer }> = [
+    { name: '[Content_Types].xml', data: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Default Extension="bin" ContentType="application/octet-stream"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/><Override PartName="/word/header1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.header+xml"/><Override PartName="/word/footer1.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footer+xml"/><Override PartName="/word/footnotes.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.footnotes+xml"/></Types>') },
+    { name: '_rels/.rels', data: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>') },
+    { name: 'word/_rels/document.xml.rels', data: Buffer.from('<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId3" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/header" Target="header1.xml"/><Relationship Id="rId4" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footer" Target="footer1.xml"/><Relationship Id="rId5" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/footnotes" Target="footnotes.xml"/></Relationships>') },
+    { name: 'word/document.xml', data: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:document ${W}><w:body>${body.join('')}<w:sectPr><w:headerReference w:type="default" r:id="rId3"/><w:footerReference w:type="default" r:id="rId4"/></w:sectPr></w:body></w:document>`) },
+    { name: 'word/header1.xml', data: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:hdr ${W}><w:p><w:r><w:t>The annual report of the company</w:t></w:r></w:p></w:hdr>`) },
+    { name: 'word/footer1.xml', data: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:ftr ${W}><w:p><w:r><w:t>The office of the city</w:t></w:r></w:p></w:ftr>`) },
+    { name: 'word/footnotes.xml', data: Buffer.from(`<?xml version="1.0" encoding="UTF-8"?><w:footnotes ${W}>${notes.join('')}</w:footnotes>`) },
+  ];
+  for (let k = 0, left = pictureBytes; left > 0; k++, left -= 4 * 1024 * 1024) parts.push({ name: `word/media/picture${k + 1}.bin`, data: randomBytes(Math.min(left, 4 * 1024 * 1024)) });
+  return writeZip(parts);
 }
 
 /** The TCP port an engine process group of the kernel listens on (from /proc: its sockets in LISTEN). */
@@ -151,7 +193,8 @@ async function main() {
     const words = text.join(' ').split(' ').length;
     const files: Array<{ name: string; content: Buffer }> = [{ name: 'bench.txt', content: Buffer.from(`${text.join('\n\n')}\n`) }];
     const formats = (await (await fetch(`${base}/api/transFile/setup`, { headers: { jwt: token } })).json()).data.formats as Array<{ id: string }>;
-    if (formats.some((f) => f.id === 'docx')) files.push({ name: 'bench.docx', content: documentDocx(text, 'Benchmark') });
+    const docx = formats.some((f) => f.id === 'docx');
+    if (docx) files.push({ name: 'bench.docx', content: reportDocx(text) });
     else console.log('docx: no docx format registered (plugins/formats-office not in this build): txt only');
 
     // Starts the local APy and warms English-Spanish.
@@ -187,6 +230,18 @@ async function main() {
       console.log(`  engine alone, same segments (naive baseline) ${s(best(raw))}   runs: ${raw.map(s).join(', ')}`);
       console.log(`  APy /translateDoc on the same file           ${docText}`);
       console.log(`  ratio end to end / engine alone: ${ratio.toFixed(2)} (target <= 1.25)${docMs.length ? `; /translateDoc / end to end: ${(best(docMs) / best(e2e)).toFixed(2)}` : ''}`);
+    }
+    if (docx) {
+      // Memory: the same report made 50 MB by its pictures, translated end to end while the server's
+      // resident memory is sampled (the kernel runs in this process).
+      const big = { name: 'big.docx', content: reportDocx(text, 48 * 1024 * 1024) };
+      global.gc?.();
+      const before = process.memoryUsage().rss;
+      let peak = before;
+      const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
+      const r = await endToEnd(kernel, base, token, big);
+      clearInterval(sampler);
+      console.log(`${big.name} (${(big.content.length / 1024 / 1024).toFixed(1)} MB, ${r.segments} segments): end to end ${s(r.ms)}, server memory growth ${((peak - before) / 1024 / 1024).toFixed(0)} MB (target < 300 MB)`);
     }
   } finally {
     await kernel.shutdown();
