@@ -3,4 +3,10 @@
  * them): libraries with ownership and per-user use and edit rights, entries with review, history and
  * imports. Server side; the console side is under `@linguaport/sdk/console`.
  */
-export {};
+export { OWNERSHIPS, LibraryAccess, libraryRoutes, libraryBody, libraryTables, rightsOf, createLibraryTables, type Ownership, type LibraryRow, type LibraryRights, type LibraryNoun, type LibraryTableNames, type LibraryUsageCheck, type LibraryRouteOptions } from './libraries.js';
+export { entryRoutes, entryTexts, entryLanguage, baseEntryView, historyWriter, type EntryRow, type EntryKind, type EntryRouteOptions, type HistoryRecord } from './entries.js';
+export { createLibraryKit, type LibraryKit, type LibraryKitOptions } from './kit.js';
+
+// The term bases' interchange formats (TBX-Basic, CSV term lists), until `@linguaport/sdk/interchange` exports them itself.
+export { readTbx, writeTbx, TbxError, isForbiddenStatus, type TbxConcept, type TbxTerm, type TbxLanguage, type TbxHeader } from '../interchange/tbx.js';
+export { readTermCsv, writeTermCsv, TermCsvError, type TermCsvRow, type TermCsvRejection, type TermCsvReading } from '../interchange/csv-terms.js';

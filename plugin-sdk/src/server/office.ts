@@ -95,12 +95,12 @@ export function convertWithOffice(bytes: Uint8Array, fileName: string, to: strin
   );
 }
 
-/** Page images of a PDF (PNG, `dpi` dots per inch), the first `maxPages` pages. */
-export function pdfPages(pdf: Uint8Array, options: { dpi?: number; maxPages?: number; signal?: AbortSignal } = {}): Promise<Buffer[]> {
+/** Page images of a PDF (PNG, `dpi` dots per inch), pages `firstPage` (default 1) to `maxPages`. */
+export function pdfPages(pdf: Uint8Array, options: { dpi?: number; firstPage?: number; maxPages?: number; signal?: AbortSignal } = {}): Promise<Buffer[]> {
   return scratch(async (dir) => {
     const input = join(dir, 'input.pdf');
     await writeFile(input, pdf);
-    await run('pdftoppm', ['-png', '-r', String(options.dpi ?? 60), '-l', String(options.maxPages ?? 50), input, join(dir, 'page')], { timeoutMs: 120_000, signal: options.signal });
+    await run('pdftoppm', ['-png', '-r', String(options.dpi ?? 60), '-f', String(options.firstPage ?? 1), '-l', String(options.maxPages ?? 50), input, join(dir, 'page')], { timeoutMs: 120_000, signal: options.signal });
     const names = (await readdir(dir)).filter((n) => n.startsWith('page') && n.endsWith('.png')).sort((a, b) => Number(/(\d+)\.png$/.exec(a)![1]) - Number(/(\d+)\.png$/.exec(b)![1]));
     return Promise.all(names.map((n) => readFile(join(dir, n))));
   });
