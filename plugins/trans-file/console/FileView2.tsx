@@ -11,7 +11,7 @@ interface PreviewState {
 }
 
 /** One page image, fetched through the shared client (the session header goes with it). */
-function PageImage({ url, alt, testId }: { url: string; alt: string; testId: string }) {
+export function PageImage({ url, alt, testId }: { url: string; alt: string; testId: string }) {
   const api = useApi();
   const [src, setSrc] = useState<string | null>(null);
   useEffect(() => {

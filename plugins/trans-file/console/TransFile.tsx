@@ -99,7 +99,22 @@ export function TransFile() {
   const columns: PagedColumn<FileRow>[] = useMemo(
     () => [
       ...(all ? [{ key: 'ownerName', title: t('owner') }] : []),
-      { key: 'name', title: t('name'), render: (r: FileRow) => <span data-testid={`file-name-${r.id}`}>{r.name}</span> },
+      {
+        key: 'name',
+        title: t('name'),
+        render: (r: FileRow) => (
+          <span data-testid={`file-name-${r.id}`}>
+            {r.name}
+            {r.ocr && (
+              <Tooltip content={t('ocrHint')}>
+                <Tag minimal intent={Intent.PRIMARY} style={{ marginLeft: 6 }} data-testid={`ocr-${r.id}`}>
+                  {t('ocrTag')}
+                </Tag>
+              </Tooltip>
+            )}
+          </span>
+        ),
+      },
       { key: 'createdAt', title: t('uploadTime'), render: (r: FileRow) => formatDate(r.createdAt) },
       { key: 'size', title: t('size'), render: (r: FileRow) => formatSize(r.size) },
       { key: 'direction', title: t('direction'), render: (r: FileRow) => `${name(r.sourceLang)} → ${name(r.targetLang)}` },
@@ -138,6 +153,11 @@ export function TransFile() {
                   <Tooltip content={t('previewRendered')}>
                     <Button icon="document-open" data-testid={`rendered-${r.id}`} aria-label={t('previewRendered')} onClick={() => navigate(`/fileView2?id=${r.id}`)} />
                   </Tooltip>
+                  {r.ocr && (
+                    <Tooltip content={t('previewOcr')}>
+                      <Button icon="eye-open" data-testid={`ocr-view-${r.id}`} aria-label={t('previewOcr')} onClick={() => navigate(`/fileViewOCR?id=${r.id}`)} />
+                    </Tooltip>
+                  )}
                 </>
               )}
               {allowed.includes('terminate') && (

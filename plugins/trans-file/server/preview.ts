@@ -240,4 +240,50 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
     },
   });
 
+  // /fileViewOCR: a scanned document's recognised text over its page images, block by block with the
+  // translation of each. The boxes are the format's (PDF points, with the page's size); the page
+  // images are rendered from the original on first view and kept with the file.
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/ocr/:id',
+    access: USE,
+    summary: 'The recognised text of a scanned document, page by page, with boxes and translations',
+    schema: { params: z.object({ id: idSchema }) },
+    response: { errors: [404, 409] },
+    async handler({ params, caller }) {
+      const { file } = await previewable(caller!, params.id);
+      const rows = await db.selectFrom('trans_file_units').select(['idx', 'source', 'target', 'part', 'style', 'meta']).where('file_id', '=', file.id).orderBy('idx').execute();
+      const pages = new Map<number, { number: number; width: number; height: number; blocks: Array<{ idx: number; source: string; target: string | null; ocr: boolean; x: number; y: number; w: number; h: number }> }>();
+      for (const r of rows) {
+        const meta = (typeof r.meta === 'string' ? JSON.parse(r.meta) : r.meta) as Record<string, string> | null;
+        const number = Number(/^page (\d+)$/.exec(r.part ?? '')?.[1] ?? 0);
+        if (!meta || !number) continue;
+        let page = pages.get(number);
+        if (!page) pages.set(number, (page = { number, width: Number(meta.pageWidth ?? 0), height: Number(meta.pageHeight ?? 0), blocks: [] }));
+        page.blocks.push({ idx: r.idx, source: r.source, target: r.target, ocr: r.style === 'ocr', x: Number(meta.x), y: Number(meta.y), w: Number(meta.w), h: Number(meta.h) });
+      }
+      return { id: file.id, name: file.name, ocr: file.ocr, pages: [...pages.values()].sort((a, b) => a.number - b.number) };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/transFile/ocr/:id/page/:page',
+    access: USE,
+    log: false,
+    summary: 'One page of a scanned document as an image',
+    schema: { params: z.object({ id: idSchema, page: z.coerce.number().int().min(1).max(5000) }) },
+    response: { envelope: false, contentType: 'image/png', errors: [404, 409, 2067] },
+    async handler({ params, caller }) {
+      const { file } = await previewable(caller!, params.id);
+      if (file.format !== 'pdf') throw new ApiError(Codes.FILE_NOT_FOUND, messages.notFound(`${file.name} p.${params.page}`));
+      const key = `files/${file.id}/ocr/page-${params.page}.png`;
+      if (!(await ctx.storage.exists(key))) {
+        const [png] = await pdfPages(await ctx.storage.get(file.source_key), { dpi: 100, firstPage: params.page, maxPages: params.page }).catch(() => []);
+        if (!png) throw new ApiError(Codes.FILE_NOT_FOUND, messages.notFound(`${file.name} p.${params.page}`));
+        await ctx.storage.put(key, png);
+      }
+      return { raw: true, contentType: 'image/png', body: ctx.storage.stream(key), headers: { 'cache-control': 'private, max-age=300' } };
+    },
+  });
 }

@@ -121,11 +121,11 @@ export function createFileService(deps: FileServiceDeps) {
       const chunk = units.slice(i, i + 1000);
       await db
         .insertInto('trans_file_units')
-        .values(chunk.map((u, k) => ({ file_id: file.id, idx: i + k, unit_id: u.id, source: u.source, target: null, origin: null, part: u.context.part ?? u.context.style ?? null })))
+        .values(chunk.map((u, k) => ({ file_id: file.id, idx: i + k, unit_id: u.id, source: u.source, target: null, origin: null, part: u.context.part ?? u.context.style ?? null, style: u.context.style ?? null, meta: u.context.meta ? JSON.stringify(u.context.meta) : null })))
         .execute();
       for (const u of chunk) characters += visibleCharacters(u.source);
     }
-    return store.systemMove(file.id, 'parsed', { segments: units.length, characters, segments_done: 0 });
+    return store.systemMove(file.id, 'parsed', { segments: units.length, characters, segments_done: 0, ocr: units.some((u) => u.context.style === 'ocr') });
   }
 
   /** Queues the file's translation as a task at its owner's priority. */

@@ -49,6 +49,7 @@ export function presentFile(f: File, ownerName: string | null = null): FileRow {
     percent: percentOf(f),
     error: f.error,
     resultName: f.result_name,
+    ocr: Boolean(f.ocr),
     createdAt: iso(f.created_at)!,
     startedAt: iso(f.started_at),
     finishedAt: iso(f.finished_at),

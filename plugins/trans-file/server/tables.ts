@@ -41,6 +41,8 @@ export interface FilesTable {
   download_token: ColumnType<string | null, string | null | undefined, string | null>;
   /** How it arrived: the console, the LibreTranslate-compatible API, or an archive. */
   via: 'console' | 'api' | 'archive';
+  /** Whether any text of it was recognised from page images (a scanned PDF). */
+  ocr: Generated<boolean>;
   created_at: Generated<Timestamp>;
   updated_at: Generated<Timestamp>;
   started_at: Timestamp | null;
@@ -56,6 +58,10 @@ export interface UnitsTable {
   origin: string | null;
   edited: Generated<boolean>;
   part: string | null;
+  /** The unit's style as its format reports it (`ocr` for recognised text, a paragraph style…). */
+  style: ColumnType<string | null, string | null | undefined, string | null>;
+  /** What the format says of where the unit stands (a PDF block's box and page size, a subtitle's timing). */
+  meta: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
 }
 
 export interface SettingsTable {
@@ -212,6 +218,14 @@ export const migrations: Migration[] = [
     async up(db) {
       await db.schema.alterTable('trans_file_files').addColumn('download_token', 'uuid').execute();
       await db.schema.createIndex('trans_file_files_download_token').on('trans_file_files').column('download_token').unique().execute();
+    },
+  },
+  {
+    name: '003_ocr_and_unit_meta',
+    async up(db) {
+      await db.schema.alterTable('trans_file_files').addColumn('ocr', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
+      await db.schema.alterTable('trans_file_units').addColumn('style', 'text').execute();
+      await db.schema.alterTable('trans_file_units').addColumn('meta', 'jsonb').execute();
     },
   },
 ];

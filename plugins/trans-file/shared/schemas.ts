@@ -111,6 +111,8 @@ export interface FileRow {
   percent: number;
   error: string | null;
   resultName: string | null;
+  /** Text recognised from page images (a scanned PDF): /fileViewOCR shows it over the pages. */
+  ocr: boolean;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;

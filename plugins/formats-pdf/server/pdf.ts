@@ -1,0 +1,208 @@
+import { readFile, writeFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
+import { restoreTags } from '@linguaport/sdk/shared';
+import { pagesDocx, type DocxPage } from './docx.js';
+import { isFolio, paragraphsOf, readBboxLayout, readTesseractTsv, type Block, type PageText } from './layout.js';
+import { inScratch, mapLimited, runTool, ToolError } from './tools.js';
+
+/**
+ * PDF documents. Read from the text layer (`pdftotext -bbox-layout`: every word with its box), or,
+ * for a page that has no text layer but a picture (a scan), by OCR (the page rendered with pdftoppm,
+ * read by tesseract). A unit is a paragraph, in reading order (columns one after the other), with its
+ * page and place. Written as an editable docx: a PDF cannot take longer text back in place, and a
+ * translator wants a document to correct, not a picture of one.
+ */
+
+export type PdfErrorCode = 'damaged' | 'encrypted' | 'tool';
+
+/** A PDF that cannot be read; `code` names the message in the locales (`formatsPdf.errors.<code>`). */
+export class PdfReadError extends Error {
+  constructor(
+    readonly code: PdfErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PdfReadError';
+  }
+}
+
+export interface PdfBlock {
+  /** The unit written here; absent for text that is not translated (page numbers), kept in `text`. */
+  unit?: string;
+  text?: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  fontSize: number;
+  lines: number;
+}
+
+export interface PdfSkeleton {
+  fileName?: string;
+  /** Pages read by OCR (1-based). */
+  ocrPages: number[];
+  pages: Array<{ number: number; width: number; height: number; blocks: PdfBlock[] }>;
+}
+
+export interface PdfFormatOptions {
+  /** Tesseract languages tried on scanned pages (those not installed are left out): `eng+chi_sim` by default. */
+  ocrLanguages?: string[];
+  /** Rendering resolution for OCR: 150 dpi reads body text as well as 300 dpi, in a quarter of the time. */
+  ocrDpi?: number;
+  /** OCR processes at once (each is one thread). */
+  ocrConcurrency?: number;
+}
+
+// A line's height over its font size: poppler's word boxes span ascent to descent (1.3 em for the fonts
+// it cannot measure, which is most embedded subsets); tesseract's span the ink of the line (about 0.9 em).
+const TEXT_EM_PER_LINE = 1.3;
+const OCR_EM_PER_LINE = 0.9;
+/** Fewer visible characters than this and the page counts as having no text layer. */
+const SCANNED_BELOW = 20;
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+/** Whether any page of a parsed PDF was read by OCR (its text may hold recognition errors). */
+export function isScanned(parsed: ParsedFile): boolean {
+  return ocrPagesOf(parsed).length > 0;
+}
+
+/** The pages (1-based) of a parsed PDF that were read by OCR. */
+export function ocrPagesOf(parsed: ParsedFile): number[] {
+  return (parsed.skeleton as Partial<PdfSkeleton> | null)?.ocrPages ?? [];
+}
+
+let installedLanguages: Promise<string[]> | null = null;
+
+/** Tesseract's installed languages, asked once per process. */
+function tesseractLanguages(): Promise<string[]> {
+  installedLanguages ??= runTool('tesseract', ['--list-langs'], { timeoutMs: 30_000 })
+    .then(({ stdout, stderr }) => (stdout + stderr).split('\n').slice(1).map((l) => l.trim()).filter((l) => /^[\w-]+$/.test(l)))
+    .catch(() => []);
+  return installedLanguages;
+}
+
+async function checkReadable(input: string): Promise<number> {
+  try {
+    const { stdout } = await runTool('pdfinfo', [input], { timeoutMs: 30_000 });
+    return Number(/^Pages:\s+(\d+)/m.exec(stdout)?.[1] ?? 0);
+  } catch (e) {
+    if (!(e instanceof ToolError) || e.exitCode === null) throw new PdfReadError('tool', `the PDF tools could not run: ${(e as Error).message}`);
+    if (/password/i.test(e.detail)) throw new PdfReadError('encrypted', 'the PDF is encrypted with a password and cannot be read');
+    throw new PdfReadError('damaged', `the PDF is damaged or not a PDF (${e.detail || 'pdfinfo refused it'})`);
+  }
+}
+
+/** Pages that hold at least one picture (`pdfimages -list`), so a page with neither text nor picture is not sent to OCR. */
+async function pagesWithImages(input: string): Promise<Set<number>> {
+  const { stdout } = await runTool('pdfimages', ['-list', input], { timeoutMs: 120_000 });
+  const pages = new Set<number>();
+  for (const line of stdout.split('\n').slice(2)) {
+    const page = Number(line.trim().split(/\s+/)[0]);
+    if (page > 0) pages.add(page);
+  }
+  return pages;
+}
+
+async function ocrPage(input: string, dir: string, page: number, width: number, height: number, languages: string, dpi: number): Promise<Block[]> {
+  const prefix = join(dir, `ocr-${page}`);
+  await runTool('pdftoppm', ['-png', '-gray', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', input, prefix], { timeoutMs: 120_000 });
+  const { stdout } = await runTool('tesseract', [`${prefix}.png`, '-', '-l', languages, 'tsv'], { timeoutMs: 180_000, env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
+  // Tesseract's lines, made into paragraphs the way text pages are: its own paragraphs take short
+  // columns for one text and join paragraphs that have no space between them.
+  return paragraphsOf(readTesseractTsv(stdout, { width, height }).flat(), OCR_EM_PER_LINE, 0.45);
+}
+
+const visibleChars = (page: PageText) => page.lines.reduce((n, l) => n + l.words.reduce((m, w) => m + w.text.replace(/\s/g, '').length, 0), 0);
+
+export function createPdfFormat(options: PdfFormatOptions = {}): FileFormat {
+  const wanted = options.ocrLanguages ?? ['eng', 'chi_sim'];
+  const dpi = options.ocrDpi ?? 150;
+  const concurrency = options.ocrConcurrency ?? Math.max(1, Math.min(2, availableParallelism()));
+
+  return {
+    id: 'pdf',
+    name: 'PDF document',
+    extensions: ['pdf'],
+    mimeTypes: ['application/pdf'],
+    outputExtension: 'docx',
+    sniff: (bytes) => Buffer.from(bytes.subarray(0, 5)).toString('latin1') === '%PDF-',
+
+    async parse(bytes, parseOptions): Promise<ParsedFile> {
+      return inScratch(async (dir) => {
+        const input = join(dir, 'input.pdf');
+        await writeFile(input, bytes);
+        await checkReadable(input);
+        const layout = join(dir, 'layout.html');
+        try {
+          await runTool('pdftotext', ['-bbox-layout', '-enc', 'UTF-8', input, layout], { timeoutMs: 600_000 });
+        } catch (e) {
+          throw new PdfReadError('damaged', `the PDF's text could not be read (${e instanceof ToolError ? e.detail : (e as Error).message})`);
+        }
+        const pages = readBboxLayout(await readFile(layout, 'utf8'));
+
+        const bare = pages.map((p, i) => ({ p, n: i + 1 })).filter(({ p }) => visibleChars(p) < SCANNED_BELOW);
+        const pictured = bare.length ? await pagesWithImages(input) : new Set<number>();
+        const toOcr = bare.filter(({ n }) => pictured.has(n));
+        const ocrBlocks = new Map<number, Block[]>();
+        if (toOcr.length) {
+          const installed = await tesseractLanguages();
+          const languages = wanted.filter((l) => installed.includes(l));
+          if (!installed.length) throw new PdfReadError('tool', 'the PDF has scanned pages and tesseract (OCR) is not installed');
+          const lang = (languages.length ? languages : installed.includes('eng') ? ['eng'] : [installed[0]!]).join('+');
+          const read = await mapLimited(toOcr, concurrency, ({ p, n }) => ocrPage(input, dir, n, p.width, p.height, lang, dpi));
+          toOcr.forEach(({ n }, i) => ocrBlocks.set(n, read[i]!));
+        }
+
+        const units: TranslationUnit[] = [];
+        const skeleton: PdfSkeleton = { fileName: parseOptions?.fileName, ocrPages: [...ocrBlocks.keys()], pages: [] };
+        pages.forEach((page, i) => {
+          const number = i + 1;
+          const ocr = ocrBlocks.get(number);
+          const blocks = ocr ?? paragraphsOf(page.lines, TEXT_EM_PER_LINE);
+          const placed: PdfBlock[] = [];
+          let position = 0;
+          for (const block of blocks) {
+            const text = block.text.trim();
+            if (!text) continue;
+            const box = { x: round(block.x0), y: round(block.y0), w: round(block.x1 - block.x0), h: round(block.y1 - block.y0), fontSize: block.fontSize, lines: block.lines.length };
+            if (isFolio(text)) {
+              placed.push({ ...box, text });
+              continue;
+            }
+            const id = `${number}.${++position}`;
+            placed.push({ ...box, unit: id });
+            // The page's size goes with the box, so a view can place the block over the page's image.
+            const meta = { x: String(box.x), y: String(box.y), w: String(box.w), h: String(box.h), fontSize: String(box.fontSize), lines: String(box.lines), pageWidth: String(round(page.width)), pageHeight: String(round(page.height)) };
+            units.push({ id, source: text, tags: {}, context: { part: `page ${number}`, position, ...(ocr ? { style: 'ocr' } : {}), meta } });
+          }
+          skeleton.pages.push({ number, width: round(page.width), height: round(page.height), blocks: placed });
+        });
+        return { format: 'pdf', units, skeleton };
+      });
+    },
+
+    async write(file, units, writeOptions) {
+      const skeleton = file.skeleton as PdfSkeleton;
+      const byId = new Map(file.units.map((u) => [u.id, u]));
+      for (const u of units) byId.set(u.id, u);
+      const pages: DocxPage[] = skeleton.pages.map((page) => ({
+        width: page.width,
+        height: page.height,
+        blocks: page.blocks.map((b) => {
+          const unit = b.unit ? byId.get(b.unit) : undefined;
+          const text = unit ? restoreTags(unit.target ?? unit.source, unit.tags) : (b.text ?? '');
+          const original = unit ? restoreTags(unit.source, unit.tags) : (b.text ?? '');
+          return { x: b.x, y: b.y, w: b.w, h: b.h, fontSize: b.fontSize, lines: b.lines, text, original };
+        }),
+      }));
+      const title = (skeleton.fileName ?? 'document.pdf').replace(/\.pdf$/i, '');
+      return pagesDocx(pages, title, writeOptions?.targetLanguage);
+    },
+  };
+}
+
+export const pdfFormat = createPdfFormat();

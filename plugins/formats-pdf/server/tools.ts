@@ -1,0 +1,98 @@
+import { spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * poppler's and tesseract's command-line tools, run the way the SDK runs LibreOffice: each in its own
+ * process group, killed at its deadline or when the caller aborts, in a scratch folder that is removed
+ * afterwards whatever happened.
+ */
+
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    /** The tool's own last words (stderr), for the message a caller builds. */
+    readonly detail: string,
+    readonly exitCode: number | null,
+  ) {
+    super(message);
+    this.name = 'ToolError';
+  }
+}
+
+export interface RunOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  env?: NodeJS.ProcessEnv;
+  cwd?: string;
+}
+
+export function runTool(command: string, args: string[], options: RunOptions): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    if (options.signal?.aborted) {
+      reject(options.signal.reason ?? new Error('aborted'));
+      return;
+    }
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    // Chunks joined once at the end: pdftotext's layout of a long book is tens of megabytes.
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    child.stdout.on('data', (d: Buffer) => out.push(d));
+    child.stderr.on('data', (d: Buffer) => err.push(d));
+    let timedOut = false;
+    const kill = () => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL');
+      } catch {
+        child.kill('SIGKILL');
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs);
+    const onAbort = () => kill();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    child.on('error', (e) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      reject(new ToolError(`${command} could not start: ${e.message}`, e.message, null));
+    });
+    child.on('close', (code, sig) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      const stdout = Buffer.concat(out).toString('utf8');
+      const stderr = Buffer.concat(err).toString('utf8');
+      const detail = (stderr || stdout).trim().split('\n').slice(-2).join(' ').slice(0, 300);
+      if (options.signal?.aborted) reject(options.signal.reason ?? new Error('aborted'));
+      else if (timedOut) reject(new ToolError(`${command} took longer than ${Math.round(options.timeoutMs / 1000)} s`, detail, null));
+      else if (code === 0) resolve({ stdout, stderr });
+      else reject(new ToolError(`${command} ended with ${sig ?? `code ${code}`}: ${detail}`, detail, code));
+    });
+  });
+}
+
+/** Runs `fn` in a fresh scratch folder, removed afterwards. */
+export async function inScratch<T>(fn: (dir: string) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(join(tmpdir(), 'linguaport-pdf-'));
+  try {
+    return await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** `fn` over `items` with at most `limit` running at once, results in the items' order. */
+export async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      results[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
