@@ -221,6 +221,11 @@ describe('guest sign-in', () => {
     expect(info.departmentRoleBos[0].roles[0].roleName).toBe('访客');
     // The same guest account every time.
     expect((await k.call('GET', '/api/user/getGuestUser')).body.data.userId).toBe(res.body.data.userId);
+    // One guest's language is not every guest's: the shared account's stays as it was.
+    const before = info.user.locale;
+    const other = before === 'en-US' ? 'zh-CN' : 'en-US';
+    expect((await k.call('PUT', '/api/user/locale', res.body.data.token, { locale: other })).body.code).toBe(200);
+    expect((await k.call('GET', '/api/user/getUserInfoByToken', res.body.data.token)).body.data.user.locale).toBe(before);
   });
 });
 

@@ -237,9 +237,10 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       method: 'PUT',
       url: '/user/locale',
       access: 'signed-in',
-      summary: 'Set own interface language',
+      summary: 'Set own interface language (the shared guest account keeps its own: a guest\'s choice stays in the browser)',
       schema: { body: z.object({ locale: z.enum(LOCALES) }) },
       async handler({ caller, body }) {
+        if (caller!.via !== 'session') return null;
         await db.updateTable('users').set({ locale: body.locale }).where('id', '=', caller!.userId).execute();
         return null;
       },
