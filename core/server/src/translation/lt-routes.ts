@@ -48,6 +48,12 @@ type Params = Record<string, unknown>;
 const json = (status: number, body: unknown, headers?: Record<string, string>): RawReply => ({ raw: true, status, contentType: 'application/json; charset=utf-8', body: JSON.stringify(body), ...(headers ? { headers } : {}) });
 const fail = (status: number, error: string, headers?: Record<string, string>) => json(status, { error }, headers);
 
+/**
+ * The language of this API's own refusals: LibreTranslate answers in English unless the client asks
+ * for another language, so a client that names none gets English here too.
+ */
+const ltLocale = (req: RequestContext) => (req.headers['accept-language'] || /(?:^|;\s*)locale=/.test(String(req.headers.cookie ?? '')) ? requestLocale(req.headers) : 'en-US');
+
 /** Seconds to the next UTC midnight, when daily character caps start again. */
 const secondsToMidnight = (at: Date) => Math.max(1, Math.ceil((Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + 1) - at.getTime()) / 1000));
 
@@ -136,14 +142,14 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
       windows.set(id, w);
     }
     if (++w.count > limit) {
-      return fail(429, `Too many requests: the limit is ${limit} per minute`, { 'retry-after': String(Math.max(1, Math.ceil((w.start + 60_000 - at) / 1000))) });
+      return fail(429, { 'zh-CN': `请求过于频繁：每分钟最多 ${limit} 次`, 'en-US': `Too many requests: the limit is ${limit} per minute` }[ltLocale(req)], { 'retry-after': String(Math.max(1, Math.ceil((w.start + 60_000 - at) / 1000))) });
     }
     return party;
   }
   const refused = (x: Party | RawReply): x is RawReply => (x as RawReply).raw === true;
 
   /** Keyless use: the address's characters today, refused past LT_KEYLESS_CAP (429 until midnight UTC). */
-  async function takeKeyless(address: string, characters: number): Promise<RawReply | null> {
+  async function takeKeyless(address: string, characters: number, req: RequestContext): Promise<RawReply | null> {
     const at = now();
     const day = at.toISOString().slice(0, 10);
     if (day !== keylessDay) {
@@ -154,7 +160,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     const cap = await readNumberSetting(deps.readSetting, 'LT_KEYLESS_CAP', 10_000);
     const used = keyless.get(id) ?? 0;
     if (used + characters > cap) {
-      return fail(429, `Character limit reached: ${used} of ${cap} characters used today without a key, this request has ${characters}`, { 'retry-after': String(secondsToMidnight(at)) });
+      return fail(429, { 'zh-CN': `已达字符上限：今日无密钥已用 ${used} / ${cap} 个字符，本次请求 ${characters} 个`, 'en-US': `Character limit reached: ${used} of ${cap} characters used today without a key, this request has ${characters}` }[ltLocale(req)], { 'retry-after': String(secondsToMidnight(at)) });
     }
     if (keyless.size > 50_000) keyless.clear();
     keyless.set(id, used + characters);
@@ -203,7 +209,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
       const party = await partyOf(p, req);
       if (refused(party)) return party;
       if (party.keyless) {
-        const over = await takeKeyless(party.address, (Array.isArray(q) ? (q as string[]) : [q as string]).reduce((n, t) => n + countCharacters(t, format), 0));
+        const over = await takeKeyless(party.address, (Array.isArray(q) ? (q as string[]) : [q as string]).reduce((n, t) => n + countCharacters(t, format), 0), req);
         if (over) return over;
       }
       // The engines give one translation: asked for alternatives, the answer holds an empty list (per text).

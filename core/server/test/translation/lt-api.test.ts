@@ -133,6 +133,8 @@ describe('LibreTranslate-compatible API', () => {
       }, { timeout: 10_000, interval: 10 })
       .toBe(429);
     expect(refused!.body.error).toMatch(/3 per minute/);
+    // In the client's language when it names one (English when it names none, as LibreTranslate).
+    expect((await lt('POST', '/detect', { body: { q: 'Hello there.', api_key: key }, headers: { 'accept-language': 'zh-CN' } })).body.error).toBe('请求过于频繁：每分钟最多 3 次');
     expect(Number(refused!.headers['retry-after'])).toBeGreaterThan(0);
     expect(Number(refused!.headers['retry-after'])).toBeLessThanOrEqual(60);
     // Another key is not held back.
