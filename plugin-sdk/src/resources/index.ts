@@ -7,6 +7,3 @@ export { OWNERSHIPS, LibraryAccess, libraryRoutes, libraryBody, libraryTables, r
 export { entryRoutes, entryTexts, entryLanguage, baseEntryView, historyWriter, type EntryRow, type EntryKind, type EntryRouteOptions, type HistoryRecord } from './entries.js';
 export { createLibraryKit, type LibraryKit, type LibraryKitOptions } from './kit.js';
 
-// The term bases' interchange formats (TBX-Basic, CSV term lists), until `@linguaport/sdk/interchange` exports them itself.
-export { readTbx, writeTbx, TbxError, isForbiddenStatus, type TbxConcept, type TbxTerm, type TbxLanguage, type TbxHeader } from '../interchange/tbx.js';
-export { readTermCsv, writeTermCsv, TermCsvError, type TermCsvRow, type TermCsvRejection, type TermCsvReading } from '../interchange/csv-terms.js';

@@ -1,17 +1,17 @@
 import type { Kysely } from 'kysely';
 import { defineServerPlugin } from '@linguaport/sdk/server';
+import { createLibraryKit } from '@linguaport/sdk/resources';
 import { memoryService } from '../shared/services.js';
-import { entryRoutes } from './entries.js';
+import { memoryEntries } from './entries.js';
 import { exchangeRoutes } from './exchange.js';
-import { Libraries, libraryRoutes, type LibraryUsageCheck } from './libraries.js';
 import { FuzzyIndex } from './fuzzy-index.js';
 import { MemoryLookup, lookupRoutes } from './lookup.js';
 import { tmMigrations, type TmDatabase } from './tables.js';
 
 /**
  * Translation memory (`/TM`, `/TMHistory`): memories with ownership and per-user rights, entries with
- * review and history, TMX/TXT/XLSX import and TMX/XLSX export, exact and fuzzy matching, concordance,
- * and the pipeline hook that puts exact matches into every translation.
+ * review and history (both from the SDK's library kit), TMX/TXT/XLSX import and TMX/XLSX export, exact
+ * and fuzzy matching, concordance, and the pipeline hook that puts exact matches into every translation.
  */
 const KEYS = { view: 'tm:view', add: 'tm:add', edit: 'tm:edit', delete: 'tm:delete', review: 'tm:review', import: 'tm:import', export: 'tm:export', manage: 'tm:library' };
 
@@ -19,14 +19,20 @@ export default defineServerPlugin({
   migrations: tmMigrations,
   setup(ctx) {
     const db = ctx.db as Kysely<TmDatabase>;
-    const libraries = new Libraries(db);
     const fuzzy = new FuzzyIndex(db);
     const lookup = new MemoryLookup(db, fuzzy);
-    const usage: LibraryUsageCheck[] = [];
     // Entries changed: the memory's fuzzy index is built again on its next lookup.
     const changed = (libraryId: number) => fuzzy.invalidate(libraryId);
-    libraryRoutes(ctx, db, libraries, usage, { view: KEYS.view, manage: KEYS.manage });
-    entryRoutes(ctx, db, libraries, KEYS, changed);
+    const { access: libraries, usage } = createLibraryKit({
+      ctx,
+      prefix: 'tm',
+      routes: '/TM',
+      historyRoute: '/TMHistory',
+      keys: KEYS,
+      noun: { zh: '记忆库', en: 'memory', enPlural: 'memories', entryZh: '记忆条目', entryEn: 'memory entry', entriesEn: 'memory entries' },
+      entries: memoryEntries,
+      changed,
+    });
     exchangeRoutes(ctx, db, libraries, { import: KEYS.import, export: KEYS.export }, changed);
     lookupRoutes(ctx, libraries, lookup, { view: KEYS.view });
 

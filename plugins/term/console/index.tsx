@@ -1,0 +1,538 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, ButtonGroup, Callout, Card, Checkbox, FileInput, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
+import {
+  ConfirmDialog,
+  definePlugin,
+  FormDialog,
+  PagedTable,
+  SearchBar,
+  useApi,
+  useLanguages,
+  useNotify,
+  usePermission,
+  usePlatform,
+  useTranslation,
+  type ApiErrorInfo,
+  type FormField,
+  type PageQuery,
+  type PageResult,
+} from '@linguaport/sdk/console';
+import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
+import { termEntrySchema } from '../shared/schemas.js';
+
+interface TermBase {
+  id: number;
+  name: string;
+  ownership: 'all' | 'department' | 'custom';
+  kind: 'personal' | 'shared';
+  entries: number;
+  isDefault: boolean;
+  mayEdit: boolean;
+  createdAt: string;
+  users: UserRight[];
+}
+interface UserRight {
+  userId: number;
+  username?: string;
+  use: boolean;
+  edit: boolean;
+}
+interface Term {
+  id: number;
+  source: string;
+  target: string;
+  sourceLang: string;
+  targetLang: string;
+  status: 'unchecked' | 'checked' | 'failed';
+  enabled: boolean;
+  forbidden: boolean;
+  partOfSpeech: string | null;
+  note: string | null;
+  domain: string | null;
+  createdAt: string;
+}
+interface Paged<T> {
+  records: T[];
+  total: number;
+}
+interface Hit {
+  start: number;
+  end: number;
+  text: string;
+  termId: number;
+  target: string;
+  forbidden: boolean;
+}
+
+/** The kit's table asks for `page`; the server's lists take `pageNum` and answer `records`. */
+const paged = async <T,>(get: Promise<Paged<T>>): Promise<PageResult<T>> => {
+  const r = await get;
+  return { rows: r.records, total: r.total };
+};
+
+/** The users listed on a term base, each with use and edit; found by name through `GET /term/users`. */
+function UserRights({ value, onChange }: { value: UserRight[]; onChange(v: UserRight[]): void }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const [q, setQ] = useState('');
+  const [found, setFound] = useState<{ id: number; username: string }[]>([]);
+  useEffect(() => {
+    if (!q.trim()) return setFound([]);
+    const timer = setTimeout(() => void api.get<{ id: number; username: string }[]>('/term/users', { params: { q }, silent: true }).then(setFound, () => setFound([])), 250);
+    return () => clearTimeout(timer);
+  }, [api, q]);
+  const set = (userId: number, patch: Partial<UserRight>) => onChange(value.map((u) => (u.userId === userId ? { ...u, ...patch } : u)));
+  return (
+    <div data-testid="term-user-rights">
+      <InputGroup leftIcon="search" placeholder={t('findUser')} value={q} onChange={(e) => setQ(e.target.value)} aria-label={t('findUser')} />
+      {found
+        .filter((f) => !value.some((v) => v.userId === f.id))
+        .slice(0, 6)
+        .map((f) => (
+          <Button key={f.id} small minimal icon="plus" text={f.username} onClick={() => onChange([...value, { userId: f.id, username: f.username, use: true, edit: false }])} />
+        ))}
+      {value.length > 0 && (
+        <HTMLTable compact style={{ width: '100%', marginTop: 6 }}>
+          <tbody>
+            {value.map((u) => (
+              <tr key={u.userId}>
+                <td>{u.username ?? `#${u.userId}`}</td>
+                <td>
+                  <Checkbox inline checked={u.use} label={t('rightUse')} onChange={() => set(u.userId, { use: !u.use })} />
+                  <Checkbox inline checked={u.edit} label={t('rightEdit')} onChange={() => set(u.userId, { edit: !u.edit })} />
+                  {!u.use && !u.edit && <Tag intent={Intent.WARNING}>{t('needsOneRight')}</Tag>}
+                </td>
+                <td>
+                  <Button small minimal icon="cross" aria-label={t('remove')} onClick={() => onChange(value.filter((x) => x.userId !== u.userId))} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </div>
+  );
+}
+
+function useLanguageOptions() {
+  const languages = useLanguages();
+  const { i18n } = useTranslation();
+  return useMemo(
+    () => (languages.state === 'ready' ? languages.languages.map((l) => ({ value: l.code, label: i18n.language === 'zh-CN' ? l.nameZh : l.nameEn })) : []),
+    [languages, i18n.language],
+  );
+}
+
+/** Import: TBX, CSV, TXT, XLS or XLSX (at most 5), with the languages of the terms and the rejection report. */
+function ImportCard({ termBase, onDone }: { termBase: TermBase; onDone(): void }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const languages = useLanguageOptions();
+  const [files, setFiles] = useState<File[]>([]);
+  const [langs, setLangs] = useState({ sourceLang: 'en', targetLang: 'zh-CN' });
+  const [busy, setBusy] = useState(false);
+  const [report, setReport] = useState<{ imported: number; rejected: number; rejections: { file: string; row: number; reason: string }[] } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const submit = async () => {
+    const form = new FormData();
+    form.set('libraryId', String(termBase.id));
+    form.set('sourceLang', langs.sourceLang);
+    form.set('targetLang', langs.targetLang);
+    for (const f of files) form.append('files', f);
+    setBusy(true);
+    setError(null);
+    try {
+      setReport(await api.post('/term/import', form, { silent: true }));
+      setFiles([]);
+      onDone();
+    } catch (err) {
+      setError((err as ApiErrorInfo).msg);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card data-testid="term-import">
+      <H5>{t('import')}</H5>
+      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+        <HTMLSelect aria-label={t('sourceLang')} value={langs.sourceLang} options={languages} onChange={(e) => setLangs({ ...langs, sourceLang: e.target.value })} />
+        →
+        <HTMLSelect aria-label={t('targetLang')} value={langs.targetLang} options={languages} onChange={(e) => setLangs({ ...langs, targetLang: e.target.value })} />
+        <FileInput
+          text={files.length ? files.map((f) => f.name).join(', ') : t('chooseFiles')}
+          inputProps={{ multiple: true, accept: '.tbx,.csv,.txt,.xls,.xlsx', 'data-testid': 'term-import-files' } as never}
+          onInputChange={(e) => setFiles([...((e.target as HTMLInputElement).files ?? [])].slice(0, 5))}
+        />
+        <Button intent={Intent.PRIMARY} icon="import" loading={busy} disabled={!files.length} onClick={() => void submit()} text={t('importNow')} data-testid="term-import-submit" />
+      </div>
+      <div style={{ color: '#5f6b7c', marginTop: 4 }}>{t('importHelp')}</div>
+      {error && <Callout intent={Intent.DANGER}>{error}</Callout>}
+      {report && (
+        <Callout intent={report.rejected ? Intent.WARNING : Intent.SUCCESS} data-testid="term-import-report" style={{ marginTop: 8 }}>
+          {t('importReport', { imported: report.imported, rejected: report.rejected })}
+          {report.rejections.length > 0 && (
+            <ul style={{ maxHeight: 160, overflowY: 'auto' }}>
+              {report.rejections.map((r) => (
+                <li key={`${r.file}:${r.row}:${r.reason}`}>{t('rejectedRow', { file: r.file, row: r.row, reason: r.reason })}</li>
+              ))}
+            </ul>
+          )}
+        </Callout>
+      )}
+    </Card>
+  );
+}
+
+/** The terms of the chosen term base found in a pasted text, marked where they occur. */
+function Recognise({ termBase }: { termBase: TermBase }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const languages = useLanguageOptions();
+  const [text, setText] = useState('');
+  const [langs, setLangs] = useState({ sourceLang: 'en', targetLang: 'zh-CN' });
+  const [hits, setHits] = useState<Hit[] | null>(null);
+  const [shown, setShown] = useState('');
+  const run = () =>
+    void api.post<{ hits: Hit[] }>('/term/recognise', { text, ...langs, termBaseIds: [termBase.id] }, { silent: true }).then(
+      (r) => {
+        setShown(text);
+        setHits(r.hits);
+      },
+      () => setHits([]),
+    );
+  const marked = () => {
+    const out: React.ReactNode[] = [];
+    let at = 0;
+    for (const h of hits ?? []) {
+      out.push(shown.slice(at, h.start), <mark key={h.start} title={h.target} style={h.forbidden ? { background: '#fa999c' } : undefined}>{shown.slice(h.start, h.end)}</mark>);
+      at = h.end;
+    }
+    out.push(shown.slice(at));
+    return out;
+  };
+  return (
+    <Card data-testid="term-recognise">
+      <H5>{t('recognise')}</H5>
+      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center', marginBottom: 6 }}>
+        <HTMLSelect aria-label={t('sourceLang')} value={langs.sourceLang} options={languages} onChange={(e) => setLangs({ ...langs, sourceLang: e.target.value })} />
+        →
+        <HTMLSelect aria-label={t('targetLang')} value={langs.targetLang} options={languages} onChange={(e) => setLangs({ ...langs, targetLang: e.target.value })} />
+        <Button icon="search-text" disabled={!text.trim()} text={t('recogniseNow')} onClick={run} />
+      </div>
+      <TextArea fill value={text} placeholder={t('recogniseHint')} aria-label={t('recogniseHint')} onChange={(e) => setText(e.target.value)} />
+      {hits && hits.length === 0 && <div style={{ marginTop: 6 }}>{t('noHits')}</div>}
+      {hits && hits.length > 0 && (
+        <>
+          <p style={{ marginTop: 6 }}>{marked()}</p>
+          <HTMLTable compact style={{ width: '100%' }}>
+            <tbody>
+              {hits.map((h) => (
+                <tr key={`${h.start}:${h.termId}`}>
+                  <td>{h.text}</td>
+                  <td>{h.target}</td>
+                  <td>{h.forbidden && <Tag intent={Intent.DANGER}>{t('forbidden')}</Tag>}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </>
+      )}
+    </Card>
+  );
+}
+
+type ReviewAction = 'pass' | 'reject' | 'enable' | 'disable';
+
+function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onChanged(): void; outerRefresh: number }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const notify = useNotify();
+  const perms = usePermission();
+  const languages = useLanguageOptions();
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [refresh, setRefresh] = useState(0);
+  const [selected, setSelected] = useState<Term[]>([]);
+  // A new term (no id) or the one being edited.
+  const [editing, setEditing] = useState<Partial<Term> | null>(null);
+  const [deleting, setDeleting] = useState(false);
+  const reload = () => {
+    setRefresh((n) => n + 1);
+    onChanged();
+  };
+  const load = (q: PageQuery) => paged(api.get<Paged<Term>>('/term/entry/list', { params: { libraryId: termBase.id, pageNum: q.page, pageSize: q.pageSize, sortBy: q.sortBy, sortOrder: q.sortOrder, ...filters } }));
+  // Each review button works on the selection only when every selected term allows it (the same machine the server reads).
+  const allows = (action: ReviewAction) => selected.length > 0 && selected.every((e) => actionsFrom(entryReview, e.status).includes(action));
+  const review = async (action: ReviewAction) => {
+    try {
+      await api.post('/term/entry/review', { ids: selected.map((e) => e.id), action }, { silent: true });
+      reload();
+    } catch (err) {
+      notify.error((err as ApiErrorInfo).msg);
+    }
+  };
+  const isNew = !editing?.id;
+  const fields: FormField[] = [
+    { name: 'source', label: t('source'), type: 'textarea', required: true },
+    { name: 'target', label: t('target'), type: 'textarea', required: true },
+    { name: 'sourceLang', label: t('sourceLang'), type: 'select', options: languages, required: true, disabled: !isNew },
+    { name: 'targetLang', label: t('targetLang'), type: 'select', options: languages, required: true, disabled: !isNew },
+    { name: 'partOfSpeech', label: t('partOfSpeech') },
+    { name: 'domain', label: t('domain') },
+    { name: 'note', label: t('note'), type: 'textarea' },
+    { name: 'forbidden', label: t('forbidden'), type: 'checkbox', helperText: t('forbiddenHelp') },
+    ...(isNew ? [{ name: 'bidirectional', label: t('bidirectional'), type: 'checkbox' as const }] : []),
+  ];
+  const canEdit = termBase.mayEdit;
+  const exportAs = (format: 'tbx' | 'csv' | 'xlsx') => void download(api, termBase, format).catch((err: ApiErrorInfo) => notify.error(err.msg));
+  return (
+    <div style={{ display: 'grid', gap: 8 }}>
+      <SearchBar
+        fields={[
+          { name: 'text', label: t('searchText') },
+          { name: 'status', label: t('status'), type: 'select', options: [{ value: '', label: t('all') }, ...entryReview.states.map((s) => ({ value: s, label: t(`status_${s}`) }))] },
+          { name: 'forbidden', label: t('forbidden'), type: 'select', options: [{ value: '', label: t('all') }, { value: 'true', label: t('yes') }, { value: 'false', label: t('no') }] },
+          { name: 'domain', label: t('domain') },
+        ]}
+        onSearch={(v) => setFilters(Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '')) as Record<string, string>)}
+        actions={
+          <>
+            {canEdit && perms.hasButton('term:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('addEntry')} onClick={() => setEditing({ sourceLang: 'en', targetLang: 'zh-CN', forbidden: false })} data-testid="term-add-entry" />}
+            {canEdit && perms.hasButton('term:edit') && <Button icon="edit" disabled={selected.length !== 1} text={t('edit')} onClick={() => setEditing(selected[0]!)} data-testid="term-edit-entry" />}
+            {canEdit && perms.hasButton('term:review') && (
+              <ButtonGroup>
+                <Button icon="tick" disabled={!allows('pass')} text={t('pass')} onClick={() => void review('pass')} data-testid="term-pass" />
+                <Button icon="cross" disabled={!allows('reject')} text={t('reject')} onClick={() => void review('reject')} data-testid="term-reject" />
+                <Button icon="eye-open" disabled={!allows('enable')} text={t('enable')} onClick={() => void review('enable')} />
+                <Button icon="eye-off" disabled={!allows('disable')} text={t('disable')} onClick={() => void review('disable')} />
+              </ButtonGroup>
+            )}
+            {canEdit && perms.hasButton('term:delete') && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('delete')} onClick={() => setDeleting(true)} />}
+            {perms.hasButton('term:export') && (
+              <ButtonGroup>
+                <Button icon="export" text="TBX" onClick={() => exportAs('tbx')} data-testid="term-export-tbx" />
+                <Button icon="export" text="CSV" onClick={() => exportAs('csv')} />
+                <Button icon="export" text="XLSX" onClick={() => exportAs('xlsx')} />
+              </ButtonGroup>
+            )}
+          </>
+        }
+      />
+      <PagedTable<Term>
+        testId="term-entry"
+        rowKey={(r) => r.id}
+        load={load}
+        reloadKey={`${termBase.id}:${JSON.stringify(filters)}`}
+        refreshKey={refresh + outerRefresh * 100000}
+        selectable={canEdit}
+        onSelectionChange={(_, rows) => setSelected(rows)}
+        emptyText={t('noEntries')}
+        columns={[
+          { key: 'source', title: t('source'), sortable: true },
+          { key: 'target', title: t('target'), sortable: true, render: (r) => (r.forbidden ? <><Tag intent={Intent.DANGER} minimal>{t('forbidden')}</Tag> {r.target}</> : r.target) },
+          { key: 'langs', title: t('direction'), render: (r) => `${r.sourceLang} → ${r.targetLang}` },
+          { key: 'partOfSpeech', title: t('partOfSpeech'), render: (r) => r.partOfSpeech ?? '' },
+          { key: 'domain', title: t('domain'), sortable: true, render: (r) => r.domain ?? '' },
+          { key: 'status', title: t('status'), sortable: true, render: (r) => <Tag intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },
+          { key: 'enabled', title: t('enabled'), render: (r) => (r.enabled ? t('yes') : t('no')) },
+          { key: 'createdAt', title: t('createdAt'), sortable: true, render: (r) => formatDate(r.createdAt) },
+        ]}
+      />
+      <FormDialog
+        isOpen={!!editing}
+        title={isNew ? t('addEntry') : t('editEntry')}
+        fields={fields}
+        schema={termEntrySchema}
+        initialValues={editing ?? {}}
+        onSubmit={async (v) => {
+          const extra = { partOfSpeech: (v.partOfSpeech as string) || null, domain: (v.domain as string) || null, note: (v.note as string) || null, forbidden: !!v.forbidden };
+          if (isNew) await api.post('/term/entry/add', { source: v.source, target: v.target, sourceLang: v.sourceLang, targetLang: v.targetLang, ...extra, libraryId: termBase.id, bidirectional: !!v.bidirectional }, { silent: true });
+          else await api.put('/term/entry/update', { id: editing!.id, source: v.source, target: v.target, ...extra }, { silent: true });
+          setEditing(null);
+          reload();
+        }}
+        onClose={() => setEditing(null)}
+      />
+      <ConfirmDialog
+        isOpen={deleting}
+        title={t('deleteEntries')}
+        message={t('deleteEntriesMessage')}
+        count={selected.length}
+        items={selected.map((e) => e.source)}
+        intent="danger"
+        onConfirm={async () => {
+          await api.delete('/term/entry/delete', { params: { ids: selected.map((e) => e.id).join(',') }, silent: true });
+          setDeleting(false);
+          reload();
+        }}
+        onClose={() => setDeleting(false)}
+      />
+    </div>
+  );
+}
+
+async function download(api: ReturnType<typeof useApi>, termBase: TermBase, format: 'tbx' | 'csv' | 'xlsx') {
+  const blob = await api.get<Blob>('/term/export', { params: { libraryId: termBase.id, format }, responseType: 'blob' });
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = `${termBase.name}.${format}`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** `/term`: the term bases the user may use, and the chosen one's terms, import, export and recognition. */
+function TermBases() {
+  const { t } = useTranslation();
+  const api = useApi();
+  const notify = useNotify();
+  const perms = usePermission();
+  const { navigate } = usePlatform();
+  const [list, setList] = useState<TermBase[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [chosen, setChosen] = useState<number | null>(null);
+  const [editing, setEditing] = useState<Partial<TermBase> | null>(null);
+  const [removing, setRemoving] = useState<TermBase | null>(null);
+  // Bumped after an import, so the terms list reads the new rows.
+  const [imports, setImports] = useState(0);
+  const load = useCallback(() => {
+    api.get<Paged<TermBase>>('/term/library/list', { params: { pageNum: 1, pageSize: 200 }, silent: true }).then(
+      (r) => {
+        setList(r.records);
+        setChosen((c) => (c && r.records.some((m) => m.id === c) ? c : (r.records[0]?.id ?? null)));
+      },
+      (err: ApiErrorInfo) => setError(err.msg),
+    );
+  }, [api]);
+  useEffect(load, [load]);
+  const termBase = list?.find((m) => m.id === chosen) ?? null;
+  const toggleDefault = (b: TermBase) =>
+    void api.put('/term/library/default', { id: b.id, isDefault: !b.isDefault }, { silent: true }).then(load, (err: ApiErrorInfo) => notify.error(err.msg));
+  const fields: FormField[] = [
+    { name: 'name', label: t('name'), required: true },
+    { name: 'ownership', label: t('ownership'), type: 'select', required: true, options: (['all', 'department', 'custom'] as const).map((o) => ({ value: o, label: t(`ownership_${o}`) })) },
+    { name: 'kind', label: t('kind'), type: 'select', options: [{ value: 'shared', label: t('kind_shared') }, { value: 'personal', label: t('kind_personal') }] },
+    { name: 'users', label: t('users'), type: 'custom', render: (v, set) => <UserRights value={(v as UserRight[]) ?? []} onChange={set} /> },
+    { name: 'isDefault', label: t('isDefault'), type: 'checkbox' },
+  ];
+  return (
+    <div data-testid="term-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
+      <H3>{t('title')}</H3>
+      {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
+      {!list && !error && <Spinner size={24} />}
+      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+        {list?.map((m) => (
+          <Button key={m.id} active={m.id === chosen} onClick={() => setChosen(m.id)} data-testid={`term-base-${m.id}`} text={`${m.name} (${m.entries})`} icon={m.isDefault ? 'star' : 'book'} />
+        ))}
+        {perms.hasButton('term:library') && <Button icon="add" intent={Intent.PRIMARY} text={t('addTermBase')} onClick={() => setEditing({ ownership: 'department', kind: 'shared', users: [], isDefault: false })} data-testid="term-add-base" />}
+        {termBase && <Button icon={termBase.isDefault ? 'star-empty' : 'star'} minimal text={termBase.isDefault ? t('unmakeDefault') : t('makeDefault')} onClick={() => toggleDefault(termBase)} data-testid="term-default" />}
+        {termBase?.mayEdit && perms.hasButton('term:library') && (
+          <>
+            <Button icon="edit" minimal text={t('editTermBase')} onClick={() => setEditing(termBase)} />
+            <Button icon="trash" minimal intent={Intent.DANGER} text={t('deleteTermBase')} onClick={() => setRemoving(termBase)} />
+          </>
+        )}
+        {termBase && <Button icon="history" minimal text={t('historyTitle')} onClick={() => navigate(`/termHistory?libraryId=${termBase.id}`)} />}
+      </div>
+      {list && list.length === 0 && <NonIdealState icon="book" title={t('noTermBases')} description={t('noTermBasesHelp')} />}
+      {termBase && (
+        <>
+          <Terms termBase={termBase} onChanged={load} outerRefresh={imports} />
+          {termBase.mayEdit && perms.hasButton('term:import') && (
+            <ImportCard
+              termBase={termBase}
+              onDone={() => {
+                setImports((n) => n + 1);
+                load();
+              }}
+            />
+          )}
+          <Recognise termBase={termBase} />
+        </>
+      )}
+      <FormDialog
+        isOpen={!!editing}
+        title={editing?.id ? t('editTermBase') : t('addTermBase')}
+        fields={fields}
+        initialValues={editing ?? {}}
+        onSubmit={async (v) => {
+          const body = { name: v.name, ownership: v.ownership, kind: v.kind ?? 'shared', users: ((v.users as UserRight[]) ?? []).map(({ userId, use, edit }) => ({ userId, use, edit })), isDefault: !!v.isDefault };
+          if (editing?.id) await api.put('/term/library/update', { ...body, id: editing.id }, { silent: true });
+          else await api.post('/term/library/add', body, { silent: true });
+          setEditing(null);
+          load();
+        }}
+        onClose={() => setEditing(null)}
+      />
+      <ConfirmDialog
+        isOpen={!!removing}
+        title={t('deleteTermBase')}
+        message={t('deleteTermBaseMessage', { name: removing?.name ?? '', count: removing?.entries ?? 0 })}
+        count={1}
+        items={removing ? [removing.name] : []}
+        intent="danger"
+        onConfirm={async () => {
+          await api.delete('/term/library/delete', { params: { id: removing!.id }, silent: true });
+          setRemoving(null);
+          load();
+        }}
+        onClose={() => setRemoving(null)}
+      />
+    </div>
+  );
+}
+
+interface HistoryRow {
+  id: number;
+  entryId: number;
+  action: string;
+  actorId: number;
+  at: string;
+  before: Partial<Term> | null;
+  after: Partial<Term> | null;
+}
+
+/** `/termHistory`: who did what to which term, with the term before and after. */
+function TermHistory() {
+  const { t } = useTranslation();
+  const api = useApi();
+  const [bases, setBases] = useState<TermBase[]>([]);
+  const initial = Number(new URLSearchParams(window.location.search).get('libraryId')) || null;
+  const [libraryId, setLibraryId] = useState<number | null>(initial);
+  const [action, setAction] = useState('');
+  useEffect(() => {
+    void api.get<Paged<TermBase>>('/term/library/list', { params: { pageNum: 1, pageSize: 200 }, silent: true }).then((r) => {
+      setBases(r.records);
+      setLibraryId((id) => id ?? r.records[0]?.id ?? null);
+    });
+  }, [api]);
+  const describe = (e: Partial<Term> | null) =>
+    e ? `${e.source ?? ''} → ${e.target ?? ''} (${e.status ? t(`status_${e.status}`) : ''}${e.enabled === false ? `, ${t('disabled')}` : ''}${e.forbidden ? `, ${t('forbidden')}` : ''})` : '—';
+  const actions = ['add', 'edit', 'delete', 'pass', 'reject', 'enable', 'disable'];
+  return (
+    <div data-testid="term-history-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
+      <H3>{t('historyTitle')}</H3>
+      <div style={{ display: 'flex', gap: 8 }}>
+        <HTMLSelect aria-label={t('chooseTermBase')} value={libraryId ?? ''} options={bases.map((m) => ({ value: m.id, label: m.name }))} onChange={(e) => setLibraryId(Number(e.target.value))} />
+        <HTMLSelect aria-label={t('what')} value={action} options={[{ value: '', label: t('all') }, ...actions.map((a) => ({ value: a, label: t(`action_${a}`) }))]} onChange={(e) => setAction(e.target.value)} />
+      </div>
+      {libraryId && (
+        <PagedTable<HistoryRow>
+          testId="term-history"
+          rowKey={(r) => r.id}
+          reloadKey={`${libraryId}:${action}`}
+          load={(q) => paged(api.get<Paged<HistoryRow>>('/termHistory/list', { params: { libraryId, pageNum: q.page, pageSize: q.pageSize, ...(action ? { action } : {}) } }))}
+          emptyText={t('noHistory')}
+          columns={[
+            { key: 'at', title: t('when'), render: (r) => formatDate(r.at) },
+            { key: 'actorId', title: t('who'), render: (r) => `#${r.actorId}` },
+            { key: 'action', title: t('what'), render: (r) => t(`action_${r.action}`) },
+            { key: 'before', title: t('before'), render: (r) => describe(r.before) },
+            { key: 'after', title: t('after'), render: (r) => describe(r.after) },
+          ]}
+        />
+      )}
+    </div>
+  );
+}
+
+export default definePlugin({ id: 'term', views: { TermBases, TermHistory } });

@@ -1,0 +1,298 @@
+import { createReadStream } from 'node:fs';
+import { Readable } from 'node:stream';
+import { z } from 'zod';
+import type { Kysely } from 'kysely';
+import * as XLSX from '@e965/xlsx';
+import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
+import { hasReservedMarker, idSchema, isOnlySpecialOrDigits } from '@linguaport/sdk/shared';
+import { platformLanguage, readTbx, readTermCsv, TermCsvError, writeTbx, writeTermCsv, XmlError, type TbxConcept } from '@linguaport/sdk/interchange';
+import type { LibraryAccess } from '@linguaport/sdk/resources';
+import { TERM_MAX_LENGTH } from './entries.js';
+import type { TermDatabase } from './tables.js';
+
+/**
+ * Import and export of a term base's entries. In: TXT with a tab between source and translation and
+ * CSV term lists (UTF-8 without BOM, at most 2 MB a file: spec 02 sections 5 and 9), XLS and XLSX
+ * (source and translation in the first two columns, then optionally part of speech, note, domain and
+ * forbidden) and TBX (v2 or v3, any dialect: each source term of a concept paired with each target
+ * term), at most 5 files a call. Each row is checked as an added term would be; rejected rows are
+ * reported with their file, row number (a TBX's concept number) and reason, and the accepted ones
+ * land in one transaction. Out: the checked entries only (spec 02 section 4), as TBX-Basic, CSV or XLSX.
+ */
+
+export const TXT_MAX_BYTES = 2 * 1024 * 1024;
+export const FILE_MAX_BYTES = 20 * 1024 * 1024;
+export const MAX_FILES = 5;
+
+const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
+
+export interface TermRow {
+  file: string;
+  row: number;
+  source: string;
+  target: string;
+  partOfSpeech?: string | null;
+  note?: string | null;
+  domain?: string | null;
+  forbidden?: boolean;
+}
+export interface Rejection {
+  file: string;
+  row: number;
+  reason: string;
+}
+
+type Say = (zh: string, en: string) => string;
+
+async function readAll(path: string): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const c of createReadStream(path)) chunks.push(c as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** UTF-8 without a byte-order mark, or a 400 naming the file. */
+export function utf8Text(bytes: Buffer, file: string, t: Say): string {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) throw new ApiError(Codes.BAD_REQUEST, t(`${file}：文件带有 BOM，请保存为不带 BOM 的 UTF-8`, `${file}: the file starts with a byte-order mark; save it as UTF-8 without BOM`));
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new ApiError(Codes.BAD_REQUEST, t(`${file}：文件不是 UTF-8 编码`, `${file}: the file is not UTF-8 encoded`));
+  }
+}
+
+function* txtRows(text: string, file: string, t: Say): Generator<TermRow | Rejection> {
+  const lines = text.split(/\r?\n/);
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (!line.trim()) continue;
+    const cells = line.split('\t');
+    if (cells.length < 2) yield { file, row: i + 1, reason: t('没有制表符分隔原文和译文', 'no tab between the source and the translation') };
+    else yield { file, row: i + 1, source: cells[0]!.trim(), target: cells[1]!.trim() };
+  }
+}
+
+function csvRows(text: string, file: string, sourceLang: string, targetLang: string, t: Say): Array<TermRow | Rejection> {
+  let reading;
+  try {
+    reading = readTermCsv(text, { sourceLanguage: sourceLang, targetLanguage: targetLang });
+  } catch (err) {
+    if (err instanceof TermCsvError) throw new ApiError(Codes.BAD_REQUEST, t(`${file}：无法读取该 CSV 文件（${err.message}）`, `${file}: the CSV file cannot be read (${err.message})`));
+    throw err;
+  }
+  const reasons: Record<string, [string, string]> = {
+    emptySource: ['原文为空', 'the source is empty'],
+    emptyTarget: ['译文为空', 'the translation is empty'],
+    emptySourceAndTarget: ['原文和译文为空', 'the source and the translation are empty'],
+  };
+  const out: Array<TermRow | Rejection> = reading.rows.map((r) => ({ file, row: r.row, source: r.source, target: r.target, note: r.note || null }));
+  for (const r of reading.rejected) {
+    const known = reasons[r.code];
+    out.push({ file, row: r.row, reason: known ? t(...known) : t(`格式错误（${r.reason}）`, r.reason) });
+  }
+  return out.sort((a, b) => a.row - b.row);
+}
+
+async function tbxRows(path: string, file: string, sourceLang: string, targetLang: string, t: Say): Promise<Array<TermRow | Rejection>> {
+  const out: Array<TermRow | Rejection> = [];
+  let n = 0;
+  try {
+    for await (const concept of readTbx(createReadStream(path))) {
+      n++;
+      const s = concept.languages.find((l) => platformLanguage(l.lang) === sourceLang);
+      const g = concept.languages.find((l) => platformLanguage(l.lang) === targetLang);
+      if (!s || !g) {
+        const missing = !s ? sourceLang : targetLang;
+        out.push({ file, row: n, reason: t(`概念没有 ${missing} 的术语`, `the concept has no ${missing} term`) });
+        continue;
+      }
+      for (const st of s.terms) {
+        for (const gt of g.terms) {
+          // A deprecated or superseded target term is a translation not to use.
+          out.push({ file, row: n, source: st.term.trim(), target: gt.term.trim(), forbidden: gt.forbidden, partOfSpeech: st.partOfSpeech ?? gt.partOfSpeech ?? null, note: gt.note ?? st.note ?? concept.note ?? null, domain: concept.subjectField ?? null });
+        }
+      }
+    }
+  } catch (err) {
+    if (err instanceof XmlError) throw new ApiError(Codes.BAD_REQUEST, t(`${file}：不是有效的 TBX 文件（${err.message}）`, `${file}: not a valid TBX file (${err.message})`));
+    throw err;
+  }
+  return out;
+}
+
+const YES = /^(1|true|yes|y|x|是|禁用|forbidden)$/i;
+
+function sheetRows(bytes: Buffer, file: string, t: Say): Array<TermRow | Rejection> {
+  let book: XLSX.WorkBook;
+  try {
+    book = XLSX.read(bytes, { type: 'buffer', dense: true });
+  } catch {
+    throw new ApiError(Codes.BAD_REQUEST, t(`${file}：无法读取该电子表格`, `${file}: the spreadsheet cannot be read`));
+  }
+  const sheet = book.Sheets[book.SheetNames[0]!];
+  if (!sheet) return [];
+  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, blankrows: false, defval: '' });
+  const out: TermRow[] = [];
+  for (let i = 0; i < rows.length; i++) {
+    const [a, b, pos, note, domain, forbidden] = rows[i]!.map((c) => String(c ?? '').trim());
+    // A header row naming the columns is not a term.
+    if (i === 0 && /^(source|term|原文|源文|术语)/i.test(a ?? '') && /^(translation|target|译文|目标)/i.test(b ?? '')) continue;
+    out.push({ file, row: i + 1, source: a ?? '', target: b ?? '', partOfSpeech: pos || null, note: note || null, domain: domain || null, forbidden: YES.test(forbidden ?? '') });
+  }
+  return out;
+}
+
+/** Why a row cannot be a term (as the add form would say), or null. */
+export function rejectionOf(r: TermRow, t: Say): string | null {
+  if (!r.source) return t('原文为空', 'the source is empty');
+  if (isOnlySpecialOrDigits(r.source)) return t('原文不能只包含特殊字符、数字或二者的组合', 'the source is only special characters, digits or a mix of the two');
+  if (!r.target) return t('译文为空', 'the translation is empty');
+  if (hasReservedMarker(r.target)) return t('译文包含保留标记', 'the translation contains a reserved marker');
+  if (r.source.length > TERM_MAX_LENGTH || r.target.length > TERM_MAX_LENGTH) return t(`文本超过 ${TERM_MAX_LENGTH} 个字符`, `a text is longer than ${TERM_MAX_LENGTH} characters`);
+  return null;
+}
+
+export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase>, access: LibraryAccess, keys: { import: string; export: string }, changed: (libraryId: number) => void) {
+  ctx.route({
+    method: 'POST',
+    url: '/term/import',
+    access: { permission: keys.import },
+    summary: 'Import TBX, CSV, TXT (tab-separated), XLS or XLSX files into a term base',
+    upload: { maxBytes: MAX_FILES * FILE_MAX_BYTES },
+    schema: {
+      body: z.object({
+        libraryId: idSchema,
+        sourceLang: z.string().trim().min(2, 'validation.required').max(20),
+        targetLang: z.string().trim().min(2, 'validation.required').max(20),
+        files: z.union([uploaded, z.array(uploaded)]).transform((f) => (Array.isArray(f) ? f : [f])),
+      }),
+    },
+    response: { errors: [404, 413] },
+    async handler({ body, caller, headers }) {
+      const t: Say = (zh, en) => say(headers, zh, en);
+      await access.assert(caller!, body.libraryId, 'edit', headers);
+      const sourceLang = platformLanguage(body.sourceLang);
+      const targetLang = platformLanguage(body.targetLang);
+      if (sourceLang === targetLang) throw new ApiError(Codes.BAD_REQUEST, t('源语言和目标语言不能相同', 'The source and target languages must differ'));
+      if (body.files.length > MAX_FILES) throw new ApiError(Codes.BAD_REQUEST, t(`一次最多导入 ${MAX_FILES} 个文件`, `At most ${MAX_FILES} files at a time`));
+      const accepted: TermRow[] = [];
+      const rejected: Rejection[] = [];
+      for (const f of body.files) {
+        const ext = f.filename.toLowerCase().split('.').pop() ?? '';
+        if (f.size === 0) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不能上传空文件`, `${f.filename}: cannot upload an empty file`));
+        const limit = ext === 'txt' || ext === 'csv' ? TXT_MAX_BYTES : FILE_MAX_BYTES;
+        if (f.size > limit) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：文件超过 ${limit / 1024 / 1024} MB`, `${f.filename}: the file is over ${limit / 1024 / 1024} MB`));
+        let rows: Iterable<TermRow | Rejection>;
+        if (ext === 'txt') rows = txtRows(utf8Text(await readAll(f.path), f.filename, t), f.filename, t);
+        else if (ext === 'csv') rows = csvRows(utf8Text(await readAll(f.path), f.filename, t), f.filename, sourceLang, targetLang, t);
+        else if (ext === 'xlsx' || ext === 'xls') rows = sheetRows(await readAll(f.path), f.filename, t);
+        else if (ext === 'tbx' || ext === 'xml') rows = await tbxRows(f.path, f.filename, sourceLang, targetLang, t);
+        else throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不支持的格式（可导入 TBX、CSV、TXT、XLS、XLSX）`, `${f.filename}: not a supported format (TBX, CSV, TXT, XLS and XLSX can be imported)`));
+        for (const r of rows) {
+          if ('reason' in r) rejected.push(r);
+          else {
+            const reason = rejectionOf(r, t);
+            if (reason) rejected.push({ file: r.file, row: r.row, reason });
+            else accepted.push(r);
+          }
+        }
+      }
+      await db.transaction().execute(async (trx) => {
+        for (let i = 0; i < accepted.length; i += 1000) {
+          await trx
+            .insertInto('term_entries')
+            .values(
+              accepted.slice(i, i + 1000).map((r) => ({
+                library_id: body.libraryId,
+                source: r.source,
+                target: r.target,
+                source_lang: sourceLang,
+                target_lang: targetLang,
+                forbidden: !!r.forbidden,
+                part_of_speech: r.partOfSpeech ?? null,
+                note: r.note ?? null,
+                domain: r.domain ?? null,
+                creator_id: caller!.userId,
+              })),
+            )
+            .execute();
+        }
+      });
+      if (accepted.length) changed(body.libraryId);
+      return { imported: accepted.length, rejected: rejected.length, rejections: rejected.slice(0, 1000) };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/term/export',
+    access: { permission: keys.export },
+    summary: 'Export the checked entries of a term base as TBX-Basic (v2 or v3), CSV or XLSX',
+    schema: {
+      query: z.object({
+        libraryId: idSchema,
+        format: z.enum(['tbx', 'csv', 'xlsx']).default('tbx'),
+        version: z.coerce.number().pipe(z.union([z.literal(2), z.literal(3)])).default(2),
+        sourceLang: z.string().trim().max(20).optional(),
+        targetLang: z.string().trim().max(20).optional(),
+      }),
+    },
+    response: { envelope: false, contentType: 'application/x-tbx+xml', errors: [404] },
+    async handler({ query, caller, headers }) {
+      const t: Say = (zh, en) => say(headers, zh, en);
+      await access.assert(caller!, query.libraryId, 'use', headers);
+      const lib = await db.selectFrom('term_libraries').select('name').where('id', '=', query.libraryId).executeTakeFirstOrThrow();
+      const safe = lib.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'terms';
+      const attachment = (ext: string) => ({ 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(safe)}.${ext}` });
+      let base = db.selectFrom('term_entries').where('library_id', '=', query.libraryId).where('status', '=', 'checked');
+      if (query.sourceLang) base = base.where('source_lang', '=', query.sourceLang);
+      if (query.targetLang) base = base.where('target_lang', '=', query.targetLang);
+      const checked = async function* () {
+        let after = 0;
+        for (;;) {
+          const page = await base.selectAll().where('id', '>', after).orderBy('id').limit(1000).execute();
+          if (!page.length) return;
+          yield* page;
+          after = page[page.length - 1]!.id;
+        }
+      };
+      const directions = await base.select(['source_lang', 'target_lang']).groupBy(['source_lang', 'target_lang']).orderBy('source_lang').execute();
+
+      if (query.format === 'csv') {
+        // A CSV names one direction in its header.
+        if (directions.length > 1) throw new ApiError(Codes.BAD_REQUEST, t('该术语库有多个语言方向，请选择要导出为 CSV 的源语言和目标语言', 'The term base holds several language directions: choose the source and target language to export as CSV'));
+        const rows: Array<{ source: string; target: string; note?: string }> = [];
+        for await (const e of checked()) rows.push({ source: e.source, target: e.target, note: e.note ?? undefined });
+        const dir = directions[0] ?? { source_lang: query.sourceLang ?? 'source', target_lang: query.targetLang ?? 'target' };
+        const body = Buffer.from(writeTermCsv(rows, { sourceLanguage: dir.source_lang, targetLanguage: dir.target_lang }), 'utf8');
+        return { raw: true, contentType: 'text/csv; charset=utf-8', body, headers: attachment('csv') };
+      }
+      if (query.format === 'xlsx') {
+        const rows: string[][] = [['Source', 'Translation', 'Source language', 'Target language', 'Part of speech', 'Note', 'Domain', 'Forbidden']];
+        for await (const e of checked()) rows.push([e.source, e.target, e.source_lang, e.target_lang, e.part_of_speech ?? '', e.note ?? '', e.domain ?? '', e.forbidden ? 'yes' : '']);
+        const book = XLSX.utils.book_new();
+        XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Terms');
+        const body = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
+        return { raw: true, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body, headers: attachment('xlsx') };
+      }
+      // A concept per entry: its source term, and its translation (deprecated when forbidden).
+      const concepts = async function* (): AsyncGenerator<TbxConcept> {
+        for await (const e of checked()) {
+          yield {
+            id: `t${e.id}`,
+            ...(e.domain ? { subjectField: e.domain } : {}),
+            languages: [
+              { lang: e.source_lang, terms: [{ term: e.source, forbidden: false, ...(e.part_of_speech ? { partOfSpeech: e.part_of_speech } : {}) }] },
+              { lang: e.target_lang, terms: [{ term: e.target, forbidden: e.forbidden, ...(e.part_of_speech ? { partOfSpeech: e.part_of_speech } : {}), ...(e.note ? { note: e.note } : {}) }] },
+            ],
+          };
+        }
+      };
+      return {
+        raw: true,
+        contentType: 'application/x-tbx+xml; charset=utf-8',
+        body: Readable.from(writeTbx(concepts(), { version: query.version as 2 | 3, title: lib.name, sourceLanguage: directions[0]?.source_lang ?? 'en' })),
+        headers: attachment('tbx'),
+      };
+    },
+  });
+}

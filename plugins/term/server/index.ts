@@ -1,0 +1,51 @@
+import type { Kysely } from 'kysely';
+import { defineServerPlugin } from '@linguaport/sdk/server';
+import { createLibraryKit } from '@linguaport/sdk/resources';
+import { termService } from '../shared/services.js';
+import { termEntries } from './entries.js';
+import { exchangeRoutes } from './exchange.js';
+import { recogniseRoutes, TermRecognition } from './recognise.js';
+import { termMigrations, type TermDatabase } from './tables.js';
+
+/**
+ * Term bases (`/term`, `/termHistory`): term bases with ownership and per-user rights, terms with
+ * review and history (both from the SDK's library kit, as the memory area uses it), TXT/XLSX import and
+ * XLSX export, term recognition, and the pipeline hook that requires the recognised terms of every
+ * translation and checks the engine's output for them.
+ */
+const KEYS = { view: 'term:view', add: 'term:add', edit: 'term:edit', delete: 'term:delete', review: 'term:review', import: 'term:import', export: 'term:export', manage: 'term:library' };
+
+export default defineServerPlugin({
+  migrations: termMigrations,
+  setup(ctx) {
+    const db = ctx.db as Kysely<TermDatabase>;
+    const recognition = new TermRecognition(db);
+    // Terms changed: the term base's matchers are built again on their next use.
+    const changed = (libraryId: number) => recognition.invalidate(libraryId);
+    const { access, usage } = createLibraryKit({
+      ctx,
+      prefix: 'term',
+      routes: '/term',
+      historyRoute: '/termHistory',
+      keys: KEYS,
+      noun: { zh: '术语库', en: 'term base', enPlural: 'term bases', entryZh: '术语', entryEn: 'term', entriesEn: 'terms' },
+      entries: termEntries,
+      changed,
+    });
+    exchangeRoutes(ctx, db, access, { import: KEYS.import, export: KEYS.export }, changed);
+    recogniseRoutes(ctx, access, recognition, { view: KEYS.view });
+
+    ctx.services.provide(termService, {
+      async recognise(i) {
+        const caller = { userId: i.userId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set<string>(), via: 'session' as const };
+        const usable = await access.usable(caller);
+        const bases = i.termBases?.length ? i.termBases.filter((id) => usable.has(id)) : await access.defaultsFor(caller);
+        return recognition.recognise(bases, i.sourceLang, i.targetLang, i.text);
+      },
+      registerUsage(check) {
+        usage.push(check);
+        return () => void usage.splice(usage.indexOf(check), 1);
+      },
+    });
+  },
+});

@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { sql, type Kysely } from 'kysely';
+import { ApiError, Codes, type Caller, type PipelineContext, type PipelineSegment, type ServerPluginContext } from '@linguaport/sdk/server';
+import { idSchema } from '@linguaport/sdk/shared';
+import type { LibraryAccess } from '@linguaport/sdk/resources';
+import { findAll, fold, TermMatcher, type TermHit } from './matcher.js';
+import type { TermDatabase } from './tables.js';
+
+/**
+ * Term recognition: the terms of chosen term bases found in a source text (`POST /term/recognise`),
+ * and the pipeline hook that makes them required terms of every translation and checks the engine's
+ * output for them. Failed and disabled terms are never recognised; checked ones win over unchecked
+ * ones with the same source, then the newest.
+ */
+
+/** One matcher per term base and language pair, built on first use and dropped when the base's terms change. */
+export class TermRecognition {
+  private readonly cache = new Map<string, Promise<TermMatcher>>();
+
+  constructor(private readonly db: Kysely<TermDatabase>) {}
+
+  invalidate(libraryId: number): void {
+    for (const key of this.cache.keys()) if (key.startsWith(`${libraryId}|`)) this.cache.delete(key);
+  }
+
+  matcher(libraryId: number, sourceLang: string, targetLang: string): Promise<TermMatcher> {
+    const key = `${libraryId}|${sourceLang}|${targetLang}`;
+    let m = this.cache.get(key);
+    if (!m) {
+      m = this.build(libraryId, sourceLang, targetLang);
+      this.cache.set(key, m);
+      // A failed build is not kept: the next call tries again.
+      m.catch(() => this.cache.get(key) === m && this.cache.delete(key));
+    }
+    return m;
+  }
+
+  private async build(libraryId: number, sourceLang: string, targetLang: string): Promise<TermMatcher> {
+    const rows = await this.db
+      .selectFrom('term_entries')
+      .select(['id', 'library_id', 'source', 'target', 'forbidden'])
+      .where('library_id', '=', libraryId)
+      .where('source_lang', '=', sourceLang)
+      .where('target_lang', '=', targetLang)
+      .where('status', '!=', 'failed')
+      .where('enabled', '=', true)
+      .orderBy(sql`case when status = 'checked' then 0 else 1 end`)
+      .orderBy('id', 'desc')
+      .execute();
+    return new TermMatcher(rows.map((r) => ({ id: r.id, libraryId: r.library_id, source: r.source, target: r.target, forbidden: r.forbidden })));
+  }
+
+  /** The terms of these term bases (in order of preference) in `text`. */
+  async recognise(libraryIds: number[], sourceLang: string, targetLang: string, text: string): Promise<TermHit[]> {
+    if (!libraryIds.length || !text.trim()) return [];
+    const matchers = await Promise.all(libraryIds.map((id) => this.matcher(id, sourceLang, targetLang)));
+    return findAll(text, matchers);
+  }
+}
+
+/** The term bases a request may read: those it names (each checked), else the caller's defaults. */
+export async function termBasesFor(access: LibraryAccess, caller: Caller, named: readonly (number | string)[] | undefined, headers: Record<string, unknown>): Promise<number[]> {
+  if (named && named.length) {
+    const ids = [...new Set(named.map(Number))];
+    for (const id of ids) await access.assert(caller, id, 'use', headers);
+    return ids;
+  }
+  return access.defaultsFor(caller);
+}
+
+/** Whether a translation holds a term's target (case ignored; whole words are not asked for: inflected targets vary). */
+export const holds = (translation: string, target: string) => fold(translation).includes(fold(target.trim()));
+
+export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess, recognition: TermRecognition, keys: { view: string }) {
+  ctx.route({
+    method: 'POST',
+    url: '/term/recognise',
+    access: { permission: keys.view },
+    summary: "The terms of term bases (the caller's defaults unless named) found in a text",
+    schema: {
+      body: z.object({
+        text: z.string().min(1, 'validation.required').max(100_000),
+        sourceLang: z.string().trim().min(2, 'validation.required').max(20),
+        targetLang: z.string().trim().min(2, 'validation.required').max(20),
+        termBaseIds: z.array(idSchema).max(20).optional(),
+      }),
+    },
+    async handler({ body, caller, headers }) {
+      const termBases = await termBasesFor(access, caller!, body.termBaseIds, headers);
+      return { termBases, hits: await recognition.recognise(termBases, body.sourceLang, body.targetLang, body.text) };
+    },
+  });
+
+  // Hits found before the engine, per request, for the check after it.
+  const found = new WeakMap<PipelineContext, Map<string, TermHit[]>>();
+
+  ctx.pipeline.register({
+    name: 'term',
+    order: 20,
+    // Between the memory's matches and the engine: the segments still open get their terms as required terms.
+    async terms(segments: PipelineSegment[], pctx) {
+      if (!pctx.callerId || !segments.length) return;
+      const caller: Caller = { userId: pctx.callerId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set(), via: 'session' };
+      let termBases: number[];
+      try {
+        termBases = await termBasesFor(access, await callerWithDepartment(ctx, caller), pctx.resources.termBases, {});
+      } catch (err) {
+        if (err instanceof ApiError && err.code === Codes.FORBIDDEN) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '权限不足：您不能使用所选的术语库', 'en-US': 'Insufficient permission: you may not use a chosen term base' });
+        throw err;
+      }
+      if (!termBases.length) return;
+      const bySegment = new Map<string, TermHit[]>();
+      const required = new Set(pctx.terms.map((t) => `${t.source}\u0000${t.target}`));
+      for (const s of segments) {
+        const hits = await recognition.recognise(termBases, pctx.source, pctx.target, s.source);
+        if (!hits.length) continue;
+        bySegment.set(s.id, hits);
+        for (const h of hits) {
+          // A forbidden term is checked after the engine, never asked for.
+          const key = `${h.source}\u0000${h.target}`;
+          if (h.forbidden || required.has(key)) continue;
+          required.add(key);
+          pctx.terms.push({ source: h.source, target: h.target });
+        }
+      }
+      if (bySegment.size) found.set(pctx, bySegment);
+    },
+    afterEngine(segments, pctx) {
+      const bySegment = found.get(pctx);
+      if (!bySegment) return;
+      // The pipeline's context names no interface language: the warning carries both.
+      for (const s of segments) {
+        const hits = bySegment.get(s.id);
+        if (!hits) continue;
+        for (const h of hits) {
+          if (!h.forbidden && !holds(s.target, h.target)) {
+            s.issues.push({ hook: 'term', severity: 'warning', code: 'term-missing', message: `术语“${h.text}”应译为“${h.target}” / The term "${h.text}" should read "${h.target}"` });
+          } else if (h.forbidden && holds(s.target, h.target)) {
+            s.issues.push({ hook: 'term', severity: 'warning', code: 'term-forbidden', message: `译文使用了禁用术语“${h.target}” / The translation uses the forbidden term "${h.target}"` });
+          }
+        }
+      }
+      found.delete(pctx);
+    },
+  });
+}
+
+/**
+ * The hook knows the caller's id only: its department (for department-shared term bases) and whether
+ * it is a super administrator are read through the kernel's membership tables (as the memory area does).
+ */
+async function callerWithDepartment(ctx: ServerPluginContext, caller: Caller): Promise<Caller> {
+  const row = await sql<{ department_id: number | null; is_super: boolean }>`
+    select udr.department_id, coalesce(bool_or(r.is_super), false) as is_super
+    from user_department_roles udr join roles r on r.id = udr.role_id
+    where udr.user_id = ${caller.userId}
+    group by udr.department_id order by udr.department_id limit 1`.execute(ctx.db);
+  const first = row.rows[0];
+  return { ...caller, departmentId: first?.department_id ?? null, isSuperAdmin: !!first?.is_super };
+}
