@@ -1,5 +1,6 @@
 import type { FileFormat, InlineTag, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
 import { placeholderNumbers, restoreTags } from '@linguaport/sdk/shared';
+import { decodeTextBytes, encodeTextBytes, linesOf, TextEncodingError, type TextEncoding } from '@linguaport/sdk/interchange';
 
 /**
  * Plain text. A unit is a paragraph: lines up to a blank line. Inside a paragraph each line break is a
@@ -9,63 +10,17 @@ import { placeholderNumbers, restoreTags } from '@linguaport/sdk/shared';
  * back in the same encoding; other encodings are refused rather than garbled.
  */
 
-type Encoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be';
 type Piece = string | { unit: string };
 interface Skeleton {
-  encoding: Encoding;
+  encoding: TextEncoding;
   pieces: Piece[];
 }
 
-export class UnsupportedEncodingError extends Error {
-  constructor() {
-    super('the text is not UTF-8 or UTF-16 with a byte-order mark');
-    this.name = 'UnsupportedEncodingError';
-  }
-}
+/** Bytes that are no UTF-8 or UTF-16 with a byte-order mark (the SDK's TextEncodingError, under the name this module always had). */
+export { TextEncodingError as UnsupportedEncodingError };
 
-function decode(bytes: Uint8Array): { text: string; encoding: Encoding } {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(3)), encoding: 'utf-8-bom' };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(2)), encoding: 'utf-16le' };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) {
-    const swapped = Buffer.from(bytes.subarray(2));
-    swapped.swap16();
-    return { text: new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true }).decode(swapped), encoding: 'utf-16be' };
-  }
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'utf-8' };
-  } catch {
-    throw new UnsupportedEncodingError();
-  }
-}
-
-function encode(text: string, encoding: Encoding): Uint8Array {
-  switch (encoding) {
-    case 'utf-8':
-      return Buffer.from(text, 'utf8');
-    case 'utf-8-bom':
-      return Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]);
-    case 'utf-16le':
-      return Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
-    case 'utf-16be': {
-      const body = Buffer.from(text, 'utf16le');
-      body.swap16();
-      return Buffer.concat([Buffer.from([0xfe, 0xff]), body]);
-    }
-  }
-}
-
-/** Lines with their own ending kept (`\r\n`, `\n`, `\r`, or none for the last). */
-function linesOf(text: string): Array<{ body: string; end: string }> {
-  const out: Array<{ body: string; end: string }> = [];
-  const re = /([^\r\n]*)(\r\n|\n|\r|$)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    if (m[0] === '' && re.lastIndex >= text.length) break;
-    out.push({ body: m[1]!, end: m[2]! });
-    if (m[0] === '') re.lastIndex++;
-  }
-  return out;
-}
+const decode = decodeTextBytes;
+const encode = encodeTextBytes;
 
 export const txtFormat: FileFormat = {
   id: 'txt',

@@ -1,5 +1,6 @@
 import type { InlineTag, TranslationUnit } from '@linguaport/sdk/shared';
 import { placeholderNumbers } from '@linguaport/sdk/shared';
+import { decodeTextBytes, encodeTextBytes, linesOf, type TextEncoding, type TextLine } from '@linguaport/sdk/interchange';
 
 /**
  * What the text formats of this plugin share: reading bytes as text in the encoding they came in,
@@ -9,7 +10,7 @@ import { placeholderNumbers } from '@linguaport/sdk/shared';
  * spell differently survive the identity round trip; only changed units are encoded afresh.
  */
 
-export type Encoding = 'utf-8' | 'utf-8-bom' | 'utf-16le' | 'utf-16be';
+export type Encoding = TextEncoding;
 
 export class FormatError extends Error {
   constructor(format: string, message: string) {
@@ -20,38 +21,13 @@ export class FormatError extends Error {
 
 export function decodeText(bytes: Uint8Array, format: string): { text: string; encoding: Encoding } {
   try {
-    if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(3)), encoding: 'utf-8-bom' };
-    if (bytes[0] === 0xff && bytes[1] === 0xfe) return { text: new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true }).decode(bytes.subarray(2)), encoding: 'utf-16le' };
-    if (bytes[0] === 0xfe && bytes[1] === 0xff) {
-      const swapped = Buffer.from(bytes.subarray(2));
-      if (swapped.length % 2) throw new Error('odd length');
-      swapped.swap16();
-      return { text: new TextDecoder('utf-16le', { fatal: true, ignoreBOM: true }).decode(swapped), encoding: 'utf-16be' };
-    }
-    const text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-    // A NUL in UTF-8 text is binary data under a text file's name.
-    if (text.includes('\u0000')) throw new Error('NUL');
-    return { text, encoding: 'utf-8' };
-  } catch {
-    throw new FormatError(format, 'the file is not text (not UTF-8, nor UTF-16 with a byte-order mark)');
+    return decodeTextBytes(bytes);
+  } catch (err) {
+    throw new FormatError(format, (err as Error).message);
   }
 }
 
-export function encodeText(text: string, encoding: Encoding): Uint8Array {
-  switch (encoding) {
-    case 'utf-8':
-      return new Uint8Array(Buffer.from(text, 'utf8'));
-    case 'utf-8-bom':
-      return new Uint8Array(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(text, 'utf8')]));
-    case 'utf-16le':
-      return new Uint8Array(Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]));
-    case 'utf-16be': {
-      const body = Buffer.from(text, 'utf16le');
-      body.swap16();
-      return new Uint8Array(Buffer.concat([Buffer.from([0xfe, 0xff]), body]));
-    }
-  }
-}
+export const encodeText = encodeTextBytes;
 
 /** The text of bytes for `sniff`: null when they are not text at all. */
 export function textOf(bytes: Uint8Array): string | null {
@@ -67,23 +43,8 @@ export function textOf(bytes: Uint8Array): string | null {
   }
 }
 
-export interface Line {
-  body: string;
-  end: string;
-}
-
-/** Lines with their own ending kept (`\r\n`, `\n`, `\r`, or none for the last). */
-export function linesOf(text: string): Line[] {
-  const out: Line[] = [];
-  const re = /([^\r\n]*)(\r\n|\n|\r|$)/g;
-  let m: RegExpExecArray | null;
-  while ((m = re.exec(text)) !== null) {
-    if (m[0] === '' && re.lastIndex >= text.length) break;
-    out.push({ body: m[1]!, end: m[2]! });
-    if (m[0] === '') re.lastIndex++;
-  }
-  return out;
-}
+export type Line = TextLine;
+export { linesOf };
 
 type Part = { text: string } | { standalone: string; key?: unknown } | { open: string; closing: string; ref: number; closed: boolean; key?: unknown } | { close: number };
 
