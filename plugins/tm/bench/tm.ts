@@ -55,7 +55,7 @@ try {
   const units = function* (): Generator<TmxUnit> {
     for (let i = 0; i < SIZE; i++) {
       const s = sentence();
-      yield { variants: [{ lang: 'en', text: s, tags: {} }, { lang: 'es', text: `ES ${s}`, tags: {} }], props: {}, notes: [] };
+      yield { variants: [{ lang: 'en', text: s, tags: {} }, { lang: 'es', text: `ES ${s}`, tags: {} }], props: [], notes: [] };
     }
   };
   for await (const chunk of writeTmx(units(), { srclang: 'en' })) if (!out.write(chunk)) await once(out, 'drain');

@@ -128,7 +128,7 @@ function apyUrl(dataDir: string): string {
 function multipart(fields: Record<string, string>, file: { name: string; content: Buffer }) {
   const form = new FormData();
   for (const [k, v] of Object.entries(fields)) form.set(k, v);
-  form.append('file', new Blob([file.content]), file.name);
+  form.append('file', new Blob([file.content as unknown as BlobPart]), file.name);
   return form;
 }
 
@@ -137,7 +137,7 @@ async function endToEnd(k: TestKernel, base: string, token: string, file: { name
   const form = new FormData();
   form.set('sourceLang', 'en');
   form.set('targetLang', 'es');
-  form.append('files', new Blob([file.content]), file.name);
+  form.append('files', new Blob([file.content as unknown as BlobPart]), file.name);
   const up = await (await fetch(`${base}/api/transFile/upload`, { method: 'POST', headers: { jwt: token }, body: form })).json();
   if (up.code !== 200) throw new Error(`upload refused: ${JSON.stringify(up)}`);
   const id = up.data[0].id as number;
