@@ -121,3 +121,41 @@ test('a docx with a header, a footnote, a table and a bold word comes back trans
   expect(part('word/footnotes.xml')).toMatch(/gato/);
   execFileSync('unzip', ['-tq', file]);
 });
+
+test('a scanned PDF is marked OCR and its recognised text is shown over the page with its translation', async ({ page }) => {
+  test.setTimeout(180_000);
+  const dir = mkdtempSync(join(tmpdir(), 'ocr-e2e-'));
+  const office = (args: string[]) => execFileSync('soffice', ['--headless', '--norestore', ...args], { cwd: dir, env: { ...process.env, HOME: dir }, timeout: 120_000, stdio: 'ignore' });
+  // A page of large clear text, printed to PDF, rasterised, and made a PDF of the picture alone.
+  writeFileSync(
+    join(dir, 'page.fodt'),
+    `<?xml version="1.0" encoding="UTF-8"?><office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" xmlns:fo="urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0" office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.text"><office:automatic-styles><style:style style:name="P1" style:family="paragraph"><style:text-properties fo:font-size="20pt"/></style:style></office:automatic-styles><office:body><office:text><text:p text:style-name="P1">The red car is fast.</text:p><text:p text:style-name="P1">The house has a big garden.</text:p></office:text></office:body></office:document>`,
+  );
+  office(['--convert-to', 'pdf', '--outdir', dir, join(dir, 'page.fodt')]);
+  execFileSync('pdftoppm', ['-png', '-r', '150', '-f', '1', '-l', '1', '-singlefile', join(dir, 'page.pdf'), join(dir, 'scan')]);
+  office(['--convert-to', 'pdf', '--outdir', dir, join(dir, 'scan.png')]);
+  const name = `${unique('scan-')}.pdf`;
+  writeFileSync(join(dir, name), readFileSync(join(dir, 'scan.pdf')));
+
+  await signIn(page);
+  await page.goto(`${baseUrl()}/transFile`);
+  await page.getByTestId('open-upload').click();
+  await page.getByTestId('file-input').setInputFiles(join(dir, name));
+  await page.getByTestId('source-language').selectOption('en');
+  await page.getByTestId('target-language').selectOption('es');
+  await page.getByTestId('start-upload').click();
+  const row = page.getByRole('row', { name: new RegExp(name.replace(/[.]/g, '\\.')) });
+  await expect(row.locator('[data-testid^="file-status-"]')).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
+  await expect(row.locator('[data-testid^="ocr-"]').first()).toHaveText('OCR');
+
+  await row.locator('[data-testid^="ocr-view-"]').click();
+  await expect(page).toHaveURL(/\/fileViewOCR\?id=\d+/);
+  await expect(page.getByTestId('ocr-page')).toHaveText('Page 1 of 1');
+  await expect(page.getByTestId('ocr-image-1')).toBeVisible();
+  await expect(page.getByTestId('ocr-box-0')).toBeVisible();
+  await expect(page.getByTestId('ocr-text-0')).toContainText('red car');
+  await expect(page.getByTestId('ocr-target-0')).toContainText('coche');
+  // The translation laid over the page, in the block's box.
+  await page.getByText('Show the translation on the page').click();
+  await expect(page.getByTestId('ocr-box-0')).toContainText('coche');
+});
