@@ -7,3 +7,4 @@ export { OWNERSHIPS, LibraryAccess, libraryRoutes, libraryBody, libraryTables, r
 export { entryRoutes, entryTexts, entryLanguage, baseEntryView, historyWriter, type EntryRow, type EntryKind, type EntryRouteOptions, type HistoryRecord } from './entries.js';
 export { createLibraryKit, type LibraryKit, type LibraryKitOptions } from './kit.js';
 
+export { defineResourceImport, IMPORT_TEXT_MAX_BYTES, IMPORT_STREAMED_MAX_BYTES, IMPORT_MAX_FILES, IMPORT_BATCH, IMPORT_MAX_REJECTIONS, type ResourceImportOptions, type ImportRow, type ImportRejection, type ImportResult, type ImportSource, type ImportTarget, type ImportFormat, type ImportTaskView } from './imports.js';

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, Checkbox, FileInput, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, Checkbox, FileInput, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import {
   ConfirmDialog,
   definePlugin,
@@ -9,6 +9,8 @@ import {
   useApi,
   useLanguages,
   useNotify,
+  useTask,
+  taskFraction,
   usePermission,
   usePlatform,
   useTranslation,
@@ -123,16 +125,48 @@ function useLanguageOptions() {
   );
 }
 
+interface ImportReport {
+  imported: number;
+  rejected: number;
+  rejections: { file: string; row: number; reason: string }[];
+}
+
 /** Import: TBX, CSV, TXT, XLS or XLSX (at most 5), with the languages of the terms and the rejection report. */
 function ImportCard({ termBase, onDone }: { termBase: TermBase; onDone(): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const api = useApi();
   const languages = useLanguageOptions();
   const [files, setFiles] = useState<File[]>([]);
   const [langs, setLangs] = useState({ sourceLang: 'en', targetLang: 'zh-CN' });
   const [busy, setBusy] = useState(false);
-  const [report, setReport] = useState<{ imported: number; rejected: number; rejections: { file: string; row: number; reason: string }[] } | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const notify = useNotify();
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const [shown, setShown] = useState(true);
+  const running = useTask<ImportReport>(taskId);
+  const say = (zh: string, en: string) => (i18n.language === 'zh-CN' ? zh : en);
+  const state = running.task?.state;
+  useEffect(() => {
+    const task = running.task;
+    if (!task || !taskId) return;
+    if (task.state === 'completed' && task.output) {
+      setReport(task.output);
+      setShown(true);
+      setTaskId(null);
+      notify.success(say(`${task.title ?? ''} 导入完成：${task.output.imported} 条，拒绝 ${task.output.rejected} 条`, `${task.title ?? ''} imported: ${task.output.imported}, rejected ${task.output.rejected}`));
+      onDone();
+    } else if (task.state === 'failed') {
+      setError(task.error ?? say('导入失败', 'The import failed'));
+      setTaskId(null);
+      notify.error(say(`${task.title ?? ''} 导入失败`, `${task.title ?? ''}: the import failed`));
+    } else if (task.state === 'cancelled') {
+      setTaskId(null);
+      notify.info(say(`${task.title ?? ''} 导入已取消，未导入任何内容`, `${task.title ?? ''}: import cancelled, nothing was imported`));
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state]);
+  const fraction = running.task ? taskFraction(running.task) : null;
   const submit = async () => {
     const form = new FormData();
     form.set('libraryId', String(termBase.id));
@@ -142,9 +176,17 @@ function ImportCard({ termBase, onDone }: { termBase: TermBase; onDone(): void }
     setBusy(true);
     setError(null);
     try {
-      setReport(await api.post('/term/import', form, { silent: true }));
+      const answer = await api.post<ImportReport | { taskId: string }>('/term/import', form, { silent: true });
       setFiles([]);
-      onDone();
+      if ('taskId' in answer) {
+        // A large file is imported by a task: its progress shows here, and the card may be hidden meanwhile.
+        setTaskId(answer.taskId);
+        setShown(true);
+        setReport(null);
+      } else {
+        setReport(answer);
+        onDone();
+      }
     } catch (err) {
       setError((err as ApiErrorInfo).msg);
     } finally {
@@ -163,13 +205,29 @@ function ImportCard({ termBase, onDone }: { termBase: TermBase; onDone(): void }
           inputProps={{ multiple: true, accept: '.tbx,.csv,.txt,.xls,.xlsx', 'data-testid': 'term-import-files' } as never}
           onInputChange={(e) => setFiles([...((e.target as HTMLInputElement).files ?? [])].slice(0, 5))}
         />
-        <Button intent={Intent.PRIMARY} icon="import" loading={busy} disabled={!files.length} onClick={() => void submit()} text={t('importNow')} data-testid="term-import-submit" />
+        <Button intent={Intent.PRIMARY} icon="import" loading={busy} disabled={!files.length || !!taskId} onClick={() => void submit()} text={t('importNow')} data-testid="term-import-submit" />
       </div>
       <div style={{ color: '#5f6b7c', marginTop: 4 }}>{t('importHelp')}</div>
       {error && <Callout intent={Intent.DANGER}>{error}</Callout>}
+      {taskId && !shown && <Button minimal small icon="eye-open" text={say('导入进行中：显示进度', 'Import running: show progress')} onClick={() => setShown(true)} />}
+      {taskId && shown && (
+        <Callout intent={Intent.PRIMARY} data-testid="term-import-progress" style={{ marginTop: 8 }}>
+          <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
+            <span>
+              {running.task?.title} {fraction === null ? say('排队中', 'queued') : `${Math.floor(fraction * 100)}%`} {running.task?.progress.message ?? ''}
+            </span>
+            <ButtonGroup minimal>
+              {running.cancellable && <Button small icon="cross" text={say('取消', 'Cancel')} onClick={() => void running.cancel()} />}
+              <Button small icon="eye-off" text={say('隐藏（导入继续）', 'Hide (the import goes on)')} onClick={() => setShown(false)} />
+            </ButtonGroup>
+          </div>
+          <ProgressBar value={fraction ?? undefined} intent={Intent.PRIMARY} />
+        </Callout>
+      )}
       {report && (
         <Callout intent={report.rejected ? Intent.WARNING : Intent.SUCCESS} data-testid="term-import-report" style={{ marginTop: 8 }}>
           {t('importReport', { imported: report.imported, rejected: report.rejected })}
+          {report.rejected > report.rejections.length && <div>{say(`仅列出前 ${report.rejections.length} 条拒绝`, `The first ${report.rejections.length} rejections are listed`)}</div>}
           {report.rejections.length > 0 && (
             <ul style={{ maxHeight: 160, overflowY: 'auto' }}>
               {report.rejections.map((r) => (

@@ -1,12 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits } from '@linguaport/sdk/shared';
 import { platformLanguage, readTbx, readTermCsv, TermCsvError, writeTbx, writeTermCsv, XmlError, type TbxConcept } from '@linguaport/sdk/interchange';
-import type { LibraryAccess } from '@linguaport/sdk/resources';
+import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, type ImportSource, type LibraryAccess } from '@linguaport/sdk/resources';
 import { TERM_MAX_LENGTH } from './entries.js';
 import type { TermDatabase } from './tables.js';
 
@@ -15,16 +15,15 @@ import type { TermDatabase } from './tables.js';
  * CSV term lists (UTF-8 without BOM, at most 2 MB a file: spec 02 sections 5 and 9), XLS and XLSX
  * (source and translation in the first two columns, then optionally part of speech, note, domain and
  * forbidden) and TBX (v2 or v3, any dialect: each source term of a concept paired with each target
- * term), at most 5 files a call. Each row is checked as an added term would be; rejected rows are
+ * term; up to 1 GB, imported by a task over 2 MB: see `defineResourceImport`), at most 5 files a call. Each row is checked as an added term would be; rejected rows are
  * reported with their file, row number (a TBX's concept number) and reason, and the accepted ones
  * land in one transaction. Out: the checked entries only (spec 02 section 4), as TBX-Basic, CSV or XLSX.
  */
 
 export const TXT_MAX_BYTES = 2 * 1024 * 1024;
 export const FILE_MAX_BYTES = 20 * 1024 * 1024;
+export const TBX_MAX_BYTES = IMPORT_STREAMED_MAX_BYTES;
 export const MAX_FILES = 5;
-
-const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
 
 export interface TermRow {
   file: string;
@@ -92,23 +91,22 @@ function csvRows(text: string, file: string, sourceLang: string, targetLang: str
   return out.sort((a, b) => a.row - b.row);
 }
 
-async function tbxRows(path: string, file: string, sourceLang: string, targetLang: string, t: Say): Promise<Array<TermRow | Rejection>> {
-  const out: Array<TermRow | Rejection> = [];
+async function* tbxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: string, targetLang: string, t: Say): AsyncGenerator<TermRow | Rejection> {
   let n = 0;
   try {
-    for await (const concept of readTbx(createReadStream(path))) {
+    for await (const concept of readTbx(bytes)) {
       n++;
       const s = concept.languages.find((l) => platformLanguage(l.lang) === sourceLang);
       const g = concept.languages.find((l) => platformLanguage(l.lang) === targetLang);
       if (!s || !g) {
         const missing = !s ? sourceLang : targetLang;
-        out.push({ file, row: n, reason: t(`概念没有 ${missing} 的术语`, `the concept has no ${missing} term`) });
+        yield { file, row: n, reason: t(`概念没有 ${missing} 的术语`, `the concept has no ${missing} term`) };
         continue;
       }
       for (const st of s.terms) {
         for (const gt of g.terms) {
           // A deprecated or superseded target term is a translation not to use.
-          out.push({ file, row: n, source: st.term.trim(), target: gt.term.trim(), forbidden: gt.forbidden, partOfSpeech: st.partOfSpeech ?? gt.partOfSpeech ?? null, note: gt.note ?? st.note ?? concept.note ?? null, domain: concept.subjectField ?? null });
+          yield { file, row: n, source: st.term.trim(), target: gt.term.trim(), forbidden: gt.forbidden, partOfSpeech: st.partOfSpeech ?? gt.partOfSpeech ?? null, note: gt.note ?? st.note ?? concept.note ?? null, domain: concept.subjectField ?? null };
         }
       }
     }
@@ -116,7 +114,6 @@ async function tbxRows(path: string, file: string, sourceLang: string, targetLan
     if (err instanceof XmlError) throw new ApiError(Codes.BAD_REQUEST, t(`${file}：不是有效的 TBX 文件（${err.message}）`, `${file}: not a valid TBX file (${err.message})`));
     throw err;
   }
-  return out;
 }
 
 const YES = /^(1|true|yes|y|x|是|禁用|forbidden)$/i;
@@ -152,74 +149,56 @@ export function rejectionOf(r: TermRow, t: Say): string | null {
 }
 
 export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase>, access: LibraryAccess, keys: { import: string; export: string }, changed: (libraryId: number) => void) {
-  ctx.route({
-    method: 'POST',
-    url: '/term/import',
-    access: { permission: keys.import },
+  const text = async (f: ImportSource, t: Say) => utf8Text(await readAll(f.path), f.file, t);
+  void defineResourceImport<TermRow>({
+    ctx,
+    db,
+    access,
+    route: '/term/import',
+    permission: keys.import,
     summary: 'Import TBX, CSV, TXT (tab-separated), XLS or XLSX files into a term base',
-    upload: { maxBytes: MAX_FILES * FILE_MAX_BYTES },
-    schema: {
-      body: z.object({
-        libraryId: idSchema,
-        sourceLang: z.string().trim().min(2, 'validation.required').max(20),
-        targetLang: z.string().trim().min(2, 'validation.required').max(20),
-        files: z.union([uploaded, z.array(uploaded)]).transform((f) => (Array.isArray(f) ? f : [f])),
-      }),
+    task: 'import-terms',
+    formats: {
+      tbx: { maxBytes: TBX_MAX_BYTES, streamed: true },
+      xml: { maxBytes: TBX_MAX_BYTES, streamed: true },
+      txt: { maxBytes: TXT_MAX_BYTES },
+      csv: { maxBytes: TXT_MAX_BYTES },
+      xlsx: { maxBytes: FILE_MAX_BYTES },
+      xls: { maxBytes: FILE_MAX_BYTES },
     },
-    response: { errors: [404, 413] },
-    async handler({ body, caller, headers }) {
-      const t: Say = (zh, en) => say(headers, zh, en);
-      await access.assert(caller!, body.libraryId, 'edit', headers);
-      const sourceLang = platformLanguage(body.sourceLang);
-      const targetLang = platformLanguage(body.targetLang);
-      if (sourceLang === targetLang) throw new ApiError(Codes.BAD_REQUEST, t('源语言和目标语言不能相同', 'The source and target languages must differ'));
-      if (body.files.length > MAX_FILES) throw new ApiError(Codes.BAD_REQUEST, t(`一次最多导入 ${MAX_FILES} 个文件`, `At most ${MAX_FILES} files at a time`));
-      const accepted: TermRow[] = [];
-      const rejected: Rejection[] = [];
-      for (const f of body.files) {
-        const ext = f.filename.toLowerCase().split('.').pop() ?? '';
-        if (f.size === 0) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不能上传空文件`, `${f.filename}: cannot upload an empty file`));
-        const limit = ext === 'txt' || ext === 'csv' ? TXT_MAX_BYTES : FILE_MAX_BYTES;
-        if (f.size > limit) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：文件超过 ${limit / 1024 / 1024} MB`, `${f.filename}: the file is over ${limit / 1024 / 1024} MB`));
-        let rows: Iterable<TermRow | Rejection>;
-        if (ext === 'txt') rows = txtRows(utf8Text(await readAll(f.path), f.filename, t), f.filename, t);
-        else if (ext === 'csv') rows = csvRows(utf8Text(await readAll(f.path), f.filename, t), f.filename, sourceLang, targetLang, t);
-        else if (ext === 'xlsx' || ext === 'xls') rows = sheetRows(await readAll(f.path), f.filename, t);
-        else if (ext === 'tbx' || ext === 'xml') rows = await tbxRows(f.path, f.filename, sourceLang, targetLang, t);
-        else throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不支持的格式（可导入 TBX、CSV、TXT、XLS、XLSX）`, `${f.filename}: not a supported format (TBX, CSV, TXT, XLS and XLSX can be imported)`));
-        for (const r of rows) {
-          if ('reason' in r) rejected.push(r);
-          else {
-            const reason = rejectionOf(r, t);
-            if (reason) rejected.push({ file: r.file, row: r.row, reason });
-            else accepted.push(r);
-          }
-        }
-      }
-      await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < accepted.length; i += 1000) {
-          await trx
-            .insertInto('term_entries')
-            .values(
-              accepted.slice(i, i + 1000).map((r) => ({
-                library_id: body.libraryId,
-                source: r.source,
-                target: r.target,
-                source_lang: sourceLang,
-                target_lang: targetLang,
-                forbidden: !!r.forbidden,
-                part_of_speech: r.partOfSpeech ?? null,
-                note: r.note ?? null,
-                domain: r.domain ?? null,
-                creator_id: caller!.userId,
-              })),
-            )
-            .execute();
-        }
-      });
-      if (accepted.length) changed(body.libraryId);
-      return { imported: accepted.length, rejected: rejected.length, rejections: rejected.slice(0, 1000) };
+    unsupported: (file, t) => t(`${file}：不支持的格式（可导入 TBX、CSV、TXT、XLS、XLSX）`, `${file}: not a supported format (TBX, CSV, TXT, XLS and XLSX can be imported)`),
+    async *rows(f, langs, t) {
+      if (f.ext === 'tbx' || f.ext === 'xml') yield* tbxRows(f.stream(), f.file, langs.sourceLang, langs.targetLang, t);
+      else if (f.ext === 'txt') yield* txtRows(await text(f, t), f.file, t);
+      else if (f.ext === 'csv') yield* csvRows(await text(f, t), f.file, langs.sourceLang, langs.targetLang, t);
+      else yield* sheetRows(await readAll(f.path), f.file, t);
     },
+    reject: rejectionOf,
+    async insert(trx, rows, to) {
+      await (trx as Transaction<TermDatabase>)
+        .insertInto('term_entries')
+        .values(
+          rows.map((r) => ({
+            library_id: to.libraryId,
+            source: r.source,
+            target: r.target,
+            source_lang: to.sourceLang,
+            target_lang: to.targetLang,
+            forbidden: !!r.forbidden,
+            part_of_speech: r.partOfSpeech ?? null,
+            note: r.note ?? null,
+            domain: r.domain ?? null,
+            creator_id: to.userId,
+            created_at: to.stamp,
+          })),
+        )
+        .execute();
+    },
+    async landed(trx, to) {
+      const row = await (trx as Transaction<TermDatabase>).selectFrom('term_entries').select('id').where('library_id', '=', to.libraryId).where('creator_id', '=', to.userId).where('created_at', '=', to.stamp).limit(1).executeTakeFirst();
+      return !!row;
+    },
+    changed,
   });
 
   ctx.route({

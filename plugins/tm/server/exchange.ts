@@ -1,11 +1,12 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits, type InlineTag } from '@linguaport/sdk/shared';
 import { platformLanguage, readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
+import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, type ImportRejection } from '@linguaport/sdk/resources';
 import type { Libraries } from './libraries.js';
 import { exactKey } from './match/text.js';
 import type { TmDatabase } from './tables.js';
@@ -14,17 +15,17 @@ import type { TmDatabase } from './tables.js';
  * Import and export of a memory's entries. In: TMX 1.4b (any tool's, levels 1 and 2), TXT with a tab
  * between source and translation, XLS and XLSX (source and translation in the first two columns).
  * TXT must be UTF-8 without a BOM (spec 02 section 5), at most 2 MB a file and 5 files a call
- * (section 9); TMX and spreadsheets up to 50 MB. Each row is checked as an added entry would be;
- * rejected rows are reported with their file, row number and reason, and the accepted ones land in
- * one transaction: a failed import leaves nothing behind. Out: the checked entries only (spec 02
+ * (section 9); spreadsheets up to 50 MB, TMX up to 1 GB (over 2 MB it is imported by a task: see
+ * `defineResourceImport`). Each row is checked as an added entry would be; rejected rows are reported
+ * with their file, row (a TMX's unit) number and reason, and the accepted ones land in one
+ * transaction: a failed import leaves nothing behind. Out: the checked entries only (spec 02
  * section 4), as TMX 1.4b or XLSX, streamed.
  */
 
 export const TXT_MAX_BYTES = 2 * 1024 * 1024;
 export const FILE_MAX_BYTES = 50 * 1024 * 1024;
+export const TMX_MAX_BYTES = IMPORT_STREAMED_MAX_BYTES;
 export const MAX_FILES = 5;
-
-const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
 
 interface Row {
   file: string;
@@ -33,11 +34,7 @@ interface Row {
   target: string;
   tags: Record<string, InlineTag>;
 }
-interface Rejection {
-  file: string;
-  row: number;
-  reason: string;
-}
+type Rejection = ImportRejection;
 
 type Say = (zh: string, en: string) => string;
 
@@ -86,10 +83,10 @@ async function* sheetRows(path: string, file: string, say: Say): AsyncGenerator<
   }
 }
 
-async function* tmxRows(path: string, file: string, sourceLang: string, targetLang: string, say: Say): AsyncGenerator<Row | Rejection> {
+async function* tmxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: string, targetLang: string, say: Say): AsyncGenerator<Row | Rejection> {
   let n = 0;
   try {
-    for await (const unit of readTmx(createReadStream(path))) {
+    for await (const unit of readTmx(bytes)) {
       n++;
       const s = variantIn(unit, sourceLang);
       const t = variantIn(unit, targetLang);
@@ -119,72 +116,41 @@ function rejectionOf(r: Row, say: Say): string | null {
 }
 
 export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>, libraries: Libraries, keys: { import: string; export: string }, changed: (libraryId: number) => void) {
-  ctx.route({
-    method: 'POST',
-    url: '/TM/import',
-    access: { permission: keys.import },
+  void defineResourceImport<Row>({
+    ctx,
+    db,
+    access: libraries,
+    route: '/TM/import',
+    permission: keys.import,
     summary: 'Import TMX, TXT (tab-separated), XLS or XLSX files into a memory',
-    upload: { maxBytes: MAX_FILES * FILE_MAX_BYTES },
-    schema: {
-      body: z.object({
-        libraryId: idSchema,
-        sourceLang: z.string().trim().min(2, 'validation.required').max(20),
-        targetLang: z.string().trim().min(2, 'validation.required').max(20),
-        files: z.union([uploaded, z.array(uploaded)]).transform((f) => (Array.isArray(f) ? f : [f])),
-      }),
+    task: 'import-memory',
+    formats: { tmx: { maxBytes: TMX_MAX_BYTES, streamed: true }, txt: { maxBytes: TXT_MAX_BYTES }, xlsx: { maxBytes: FILE_MAX_BYTES }, xls: { maxBytes: FILE_MAX_BYTES } },
+    unsupported: (file, t) => t(`${file}：不支持的格式（可导入 TMX、TXT、XLS、XLSX）`, `${file}: not a supported format (TMX, TXT, XLS and XLSX can be imported)`),
+    rows: (f, langs, t) => (f.ext === 'tmx' ? tmxRows(f.stream(), f.file, langs.sourceLang, langs.targetLang, t) : f.ext === 'txt' ? txtRows(f.path, f.file, t) : sheetRows(f.path, f.file, t)),
+    reject: rejectionOf,
+    async insert(trx, rows, to) {
+      await (trx as Transaction<TmDatabase>)
+        .insertInto('tm_entries')
+        .values(
+          rows.map((r) => ({
+            library_id: to.libraryId,
+            source: r.source,
+            target: r.target,
+            source_lang: to.sourceLang,
+            target_lang: to.targetLang,
+            source_hash: exactKey(r.source),
+            tags: JSON.stringify(r.tags),
+            creator_id: to.userId,
+            created_at: to.stamp,
+          })),
+        )
+        .execute();
     },
-    response: { errors: [404, 413] },
-    async handler({ body, caller, headers }) {
-      const t: Say = (zh, en) => say(headers, zh, en);
-      await libraries.assert(caller!, body.libraryId, 'edit', headers);
-      const sourceLang = platformLanguage(body.sourceLang);
-      const targetLang = platformLanguage(body.targetLang);
-      if (sourceLang === targetLang) throw new ApiError(Codes.BAD_REQUEST, t('源语言和目标语言不能相同', 'The source and target languages must differ'));
-      if (body.files.length > MAX_FILES) throw new ApiError(Codes.BAD_REQUEST, t(`一次最多导入 ${MAX_FILES} 个文件`, `At most ${MAX_FILES} files at a time`));
-      const accepted: Row[] = [];
-      const rejected: Rejection[] = [];
-      for (const f of body.files) {
-        const ext = f.filename.toLowerCase().split('.').pop() ?? '';
-        if (f.size === 0) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不能上传空文件`, `${f.filename}: cannot upload an empty file`));
-        const limit = ext === 'txt' ? TXT_MAX_BYTES : FILE_MAX_BYTES;
-        if (f.size > limit) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：文件超过 ${limit / 1024 / 1024} MB`, `${f.filename}: the file is over ${limit / 1024 / 1024} MB`));
-        const rows =
-          ext === 'tmx' ? tmxRows(f.path, f.filename, sourceLang, targetLang, t)
-          : ext === 'txt' ? txtRows(f.path, f.filename, t)
-          : ext === 'xlsx' || ext === 'xls' ? sheetRows(f.path, f.filename, t)
-          : null;
-        if (!rows) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不支持的格式（可导入 TMX、TXT、XLS、XLSX）`, `${f.filename}: not a supported format (TMX, TXT, XLS and XLSX can be imported)`));
-        for await (const r of rows) {
-          if ('reason' in r) rejected.push(r);
-          else {
-            const reason = rejectionOf(r, t);
-            if (reason) rejected.push({ file: r.file, row: r.row, reason });
-            else accepted.push(r);
-          }
-        }
-      }
-      await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < accepted.length; i += 1000) {
-          await trx
-            .insertInto('tm_entries')
-            .values(
-              accepted.slice(i, i + 1000).map((r) => ({
-                library_id: body.libraryId,
-                source: r.source,
-                target: r.target,
-                source_lang: sourceLang,
-                target_lang: targetLang,
-                source_hash: exactKey(r.source),
-                tags: JSON.stringify(r.tags),
-                creator_id: caller!.userId,
-              })),
-            )
-            .execute();
-        }
-      });
-      if (accepted.length) changed(body.libraryId);
-      return { imported: accepted.length, rejected: rejected.length, rejections: rejected.slice(0, 1000) };
+    async landed(trx, to) {
+      const row = await (trx as Transaction<TmDatabase>).selectFrom('tm_entries').select('id').where('library_id', '=', to.libraryId).where('creator_id', '=', to.userId).where('created_at', '=', to.stamp).limit(1).executeTakeFirst();
+      return !!row;
     },
+    changed,
   });
 
   ctx.route({

@@ -1,0 +1,24 @@
+import type { Kysely } from 'kysely';
+import { defineServerPlugin } from '@linguaport/sdk/server';
+import { alignmentRoutes } from './alignment.js';
+import { cleaningRoutes } from './cleaning.js';
+import { corpusAccess, corpusRoutes } from './corpora.js';
+import { exchangeRoutes } from './exchange.js';
+import { corpusMigrations, type CorpusDatabase } from './tables.js';
+
+/**
+ * Corpus management (`/corpus`): bilingual corpora of an owner, their pairs, imports (TMX, TXT, XLSX,
+ * two line-aligned TXT files) and exports (TMX, TXT), cleaning as a task with a report to apply, and
+ * Gale-Church sentence alignment of two monolingual texts into a draft to review.
+ */
+export default defineServerPlugin({
+  migrations: corpusMigrations,
+  async setup(ctx) {
+    const db = ctx.db as Kysely<CorpusDatabase>;
+    const access = corpusAccess(ctx, db);
+    corpusRoutes(ctx, db, access);
+    exchangeRoutes(ctx, db, access);
+    await cleaningRoutes(ctx, db, access);
+    alignmentRoutes(ctx, db, access);
+  },
+});
