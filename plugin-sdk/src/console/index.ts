@@ -169,7 +169,7 @@ export function useTranslation(ns?: string | string[]) {
 }
 
 // The shared language select (plugin language-sorting serves its list).
-export { LanguageSelect, useLanguages, languageName, type Language, type LanguageSelectProps, type LanguagesState } from './ui/LanguageSelect.js';
+export { LanguageSelect, useLanguages, useLanguageOptions, languageName, type Language, type LanguageSelectProps, type LanguagesState } from './ui/LanguageSelect.js';
 
 // The shared UI kit (paged table, search bar, form and confirm dialogs, upload, status tag, empty state).
 export * from './ui/index.js';

@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, Checkbox, FileInput, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
+import { useCallback, useEffect, useState } from 'react';
+import { Button, ButtonGroup, Callout, Card, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import {
   ConfirmDialog,
   definePlugin,
@@ -7,10 +7,10 @@ import {
   PagedTable,
   SearchBar,
   useApi,
-  useLanguages,
+  useLanguageOptions,
+  LibraryUserRights,
+  ResourceImportCard,
   useNotify,
-  useTask,
-  taskFraction,
   usePermission,
   usePlatform,
   useTranslation,
@@ -61,174 +61,22 @@ const paged = async <T,>(get: Promise<Paged<T>>): Promise<PageResult<T>> => {
   return { rows: r.records, total: r.total };
 };
 
-/** The users listed on a memory, each with use and edit; found by name through `GET /TM/users`. */
-function UserRights({ value, onChange }: { value: UserRight[]; onChange(v: UserRight[]): void }) {
-  const { t } = useTranslation();
-  const api = useApi();
-  const [q, setQ] = useState('');
-  const [found, setFound] = useState<{ id: number; username: string }[]>([]);
-  useEffect(() => {
-    if (!q.trim()) return setFound([]);
-    const timer = setTimeout(() => void api.get<{ id: number; username: string }[]>('/TM/users', { params: { q }, silent: true }).then(setFound, () => setFound([])), 250);
-    return () => clearTimeout(timer);
-  }, [api, q]);
-  const set = (userId: number, patch: Partial<UserRight>) => onChange(value.map((u) => (u.userId === userId ? { ...u, ...patch } : u)));
-  return (
-    <div data-testid="tm-user-rights">
-      <InputGroup leftIcon="search" placeholder={t('findUser')} value={q} onChange={(e) => setQ(e.target.value)} aria-label={t('findUser')} />
-      {found
-        .filter((f) => !value.some((v) => v.userId === f.id))
-        .slice(0, 6)
-        .map((f) => (
-          <Button key={f.id} small minimal icon="plus" text={f.username} onClick={() => onChange([...value, { userId: f.id, username: f.username, use: true, edit: false }])} />
-        ))}
-      {value.length > 0 && (
-        <HTMLTable compact style={{ width: '100%', marginTop: 6 }}>
-          <tbody>
-            {value.map((u) => (
-              <tr key={u.userId}>
-                <td>{u.username ?? `#${u.userId}`}</td>
-                <td>
-                  <Checkbox inline checked={u.use} label={t('rightUse')} onChange={() => set(u.userId, { use: !u.use })} />
-                  <Checkbox inline checked={u.edit} label={t('rightEdit')} onChange={() => set(u.userId, { edit: !u.edit })} />
-                  {!u.use && !u.edit && <Tag intent={Intent.WARNING}>{t('needsOneRight')}</Tag>}
-                </td>
-                <td>
-                  <Button small minimal icon="cross" aria-label={t('remove')} onClick={() => onChange(value.filter((x) => x.userId !== u.userId))} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      )}
-    </div>
-  );
-}
-
-function useLanguageOptions() {
-  const languages = useLanguages();
-  const { i18n } = useTranslation();
-  return useMemo(
-    () => (languages.state === 'ready' ? languages.languages.map((l) => ({ value: l.code, label: i18n.language === 'zh-CN' ? l.nameZh : l.nameEn })) : []),
-    [languages, i18n.language],
-  );
-}
-
-interface ImportReport {
-  imported: number;
-  rejected: number;
-  rejections: { file: string; row: number; reason: string }[];
-}
-
-/** Import: TMX, TXT, XLS or XLSX (at most 5), with the languages of the entries and the rejection report. */
+/** Import into the memory: the SDK's card, with this area's formats and wording. */
 function ImportCard({ memory, onDone }: { memory: Memory; onDone(): void }) {
-  const { t, i18n } = useTranslation();
-  const api = useApi();
+  const { t } = useTranslation();
   const languages = useLanguageOptions();
-  const [files, setFiles] = useState<File[]>([]);
-  const [langs, setLangs] = useState({ sourceLang: 'en', targetLang: 'es' });
-  const [busy, setBusy] = useState(false);
-  const [report, setReport] = useState<ImportReport | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const notify = useNotify();
-  const [taskId, setTaskId] = useState<string | null>(null);
-  const [shown, setShown] = useState(true);
-  const running = useTask<ImportReport>(taskId);
-  const say = (zh: string, en: string) => (i18n.language === 'zh-CN' ? zh : en);
-  const state = running.task?.state;
-  useEffect(() => {
-    const task = running.task;
-    if (!task || !taskId) return;
-    if (task.state === 'completed' && task.output) {
-      setReport(task.output);
-      setShown(true);
-      setTaskId(null);
-      notify.success(say(`${task.title ?? ''} 导入完成：${task.output.imported} 条，拒绝 ${task.output.rejected} 条`, `${task.title ?? ''} imported: ${task.output.imported}, rejected ${task.output.rejected}`));
-      onDone();
-    } else if (task.state === 'failed') {
-      setError(task.error ?? say('导入失败', 'The import failed'));
-      setTaskId(null);
-      notify.error(say(`${task.title ?? ''} 导入失败`, `${task.title ?? ''}: the import failed`));
-    } else if (task.state === 'cancelled') {
-      setTaskId(null);
-      notify.info(say(`${task.title ?? ''} 导入已取消，未导入任何内容`, `${task.title ?? ''}: import cancelled, nothing was imported`));
-    }
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [state]);
-  const fraction = running.task ? taskFraction(running.task) : null;
-  const submit = async () => {
-    const form = new FormData();
-    form.set('libraryId', String(memory.id));
-    form.set('sourceLang', langs.sourceLang);
-    form.set('targetLang', langs.targetLang);
-    for (const f of files) form.append('files', f);
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await api.post<ImportReport | { taskId: string }>('/TM/import', form, { silent: true });
-      setFiles([]);
-      if ('taskId' in answer) {
-        // A large file is imported by a task: its progress shows here, and the card may be hidden meanwhile.
-        setTaskId(answer.taskId);
-        setShown(true);
-        setReport(null);
-      } else {
-        setReport(answer);
-        onDone();
-      }
-    } catch (err) {
-      setError((err as ApiErrorInfo).msg);
-    } finally {
-      setBusy(false);
-    }
-  };
   return (
-    <Card data-testid="tm-import">
-      <H5>{t('import')}</H5>
-      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
-        <HTMLSelect aria-label={t('sourceLang')} value={langs.sourceLang} options={languages} onChange={(e) => setLangs({ ...langs, sourceLang: e.target.value })} />
-        →
-        <HTMLSelect aria-label={t('targetLang')} value={langs.targetLang} options={languages} onChange={(e) => setLangs({ ...langs, targetLang: e.target.value })} />
-        <FileInput
-          text={files.length ? files.map((f) => f.name).join(', ') : t('chooseFiles')}
-          inputProps={{ multiple: true, accept: '.tmx,.txt,.xls,.xlsx', 'data-testid': 'tm-import-files' } as never}
-          onInputChange={(e) => setFiles([...((e.target as HTMLInputElement).files ?? [])].slice(0, 5))}
-        />
-        <Button intent={Intent.PRIMARY} icon="import" loading={busy} disabled={!files.length || !!taskId} onClick={() => void submit()} text={t('importNow')} data-testid="tm-import-submit" />
-      </div>
-      <div style={{ color: '#5f6b7c', marginTop: 4 }}>{t('importHelp')}</div>
-      {error && <Callout intent={Intent.DANGER}>{error}</Callout>}
-      {taskId && !shown && <Button minimal small icon="eye-open" text={say('导入进行中：显示进度', 'Import running: show progress')} onClick={() => setShown(true)} />}
-      {taskId && shown && (
-        <Callout intent={Intent.PRIMARY} data-testid="tm-import-progress" style={{ marginTop: 8 }}>
-          <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
-            <span>
-              {running.task?.title} {fraction === null ? say('排队中', 'queued') : `${Math.floor(fraction * 100)}%`} {running.task?.progress.message ?? ''}
-            </span>
-            <ButtonGroup minimal>
-              {running.cancellable && <Button small icon="cross" text={say('取消', 'Cancel')} onClick={() => void running.cancel()} />}
-              <Button small icon="eye-off" text={say('隐藏（导入继续）', 'Hide (the import goes on)')} onClick={() => setShown(false)} />
-            </ButtonGroup>
-          </div>
-          <ProgressBar value={fraction ?? undefined} intent={Intent.PRIMARY} />
-        </Callout>
-      )}
-      {report && (
-        <Callout intent={report.rejected ? Intent.WARNING : Intent.SUCCESS} data-testid="tm-import-report" style={{ marginTop: 8 }}>
-          {t('importReport', { imported: report.imported, rejected: report.rejected })}
-          {report.rejected > report.rejections.length && <div>{say(`仅列出前 ${report.rejections.length} 条拒绝`, `The first ${report.rejections.length} rejections are listed`)}</div>}
-          {report.rejections.length > 0 && (
-            <ul style={{ maxHeight: 160, overflowY: 'auto' }}>
-              {report.rejections.map((r) => (
-                <li key={`${r.file}:${r.row}`}>
-                  {r.file} #{r.row}: {r.reason}
-                </li>
-              ))}
-            </ul>
-          )}
-        </Callout>
-      )}
-    </Card>
+    <ResourceImportCard
+      url="/TM/import"
+      libraryId={memory.id}
+      accept={['.tmx', '.txt', '.xls', '.xlsx']}
+      languages={languages}
+      defaultLanguages={{ sourceLang: 'en', targetLang: 'es' }}
+      help={t('importHelp')}
+      reportText={(r) => t('importReport', { imported: r.imported, rejected: r.rejected })}
+      testIdPrefix="tm"
+      onDone={onDone}
+    />
   );
 }
 
@@ -424,7 +272,7 @@ function Memories() {
     { name: 'name', label: t('name'), required: true },
     { name: 'ownership', label: t('ownership'), type: 'select', required: true, options: (['all', 'department', 'custom'] as const).map((o) => ({ value: o, label: t(`ownership_${o}`) })) },
     { name: 'kind', label: t('kind'), type: 'select', options: [{ value: 'shared', label: t('kind_shared') }, { value: 'personal', label: t('kind_personal') }] },
-    { name: 'users', label: t('users'), type: 'custom', render: (v, set) => <UserRights value={(v as UserRight[]) ?? []} onChange={set} /> },
+    { name: 'users', label: t('users'), type: 'custom', render: (v, set) => <LibraryUserRights usersUrl="/TM/users" testId="tm-user-rights" value={(v as UserRight[]) ?? []} onChange={set} /> },
     { name: 'isDefault', label: t('isDefault'), type: 'checkbox' },
   ];
   return (

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { useBus, usePlatform } from '../index.js';
 
 /** One enabled language of `GET /api/language/list` (plugin language-sorting), in the admin's order. */
@@ -31,6 +32,13 @@ export function useLanguages(): LanguagesState {
 }
 
 /** The language's name in the console's current language. */
+/** The engines' languages as options of a select (`{value: code, label: name}`), named in the console's language. */
+export function useLanguageOptions(): { value: string; label: string }[] {
+  const languages = useLanguages();
+  const { i18n } = useTranslation();
+  return useMemo(() => (languages.state === 'ready' ? languages.languages.map((l) => ({ value: l.code, label: languageName(l, i18n.language) })) : []), [languages, i18n.language]);
+}
+
 export function languageName(language: Pick<Language, 'nameZh' | 'nameEn'>, uiLanguage: string): string {
   return uiLanguage.startsWith('zh') ? language.nameZh : language.nameEn;
 }

@@ -7,6 +7,8 @@ import type {
   SearchBarProps,
   StatusTagProps,
   UploadButtonProps,
+  LibraryUserRightsProps,
+  ResourceImportCardProps,
 } from './types.js';
 
 export type * from './types.js';
@@ -55,3 +57,5 @@ export const ConfirmDialog = wrap<ConfirmDialogProps>((k) => k.ConfirmDialog);
 export const UploadButton = wrap<UploadButtonProps>((k) => k.UploadButton);
 export const StatusTag = wrap<StatusTagProps>((k) => k.StatusTag);
 export const EmptyState = wrap<EmptyStateProps>((k) => k.EmptyState);
+export const LibraryUserRights = wrap<LibraryUserRightsProps>((k) => k.LibraryUserRights);
+export const ResourceImportCard = wrap<ResourceImportCardProps>((k) => k.ResourceImportCard);

@@ -6,3 +6,4 @@ export { ConfirmDialog } from './ConfirmDialog.js';
 export { UploadButton } from './UploadButton.js';
 export { StatusTag } from './StatusTag.js';
 export { EmptyState } from './EmptyState.js';
+export { LibraryUserRights, ResourceImportCard } from './resources.js';

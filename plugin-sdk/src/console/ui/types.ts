@@ -138,3 +138,41 @@ export interface EmptyStateProps {
   description?: ReactNode;
   action?: ReactNode;
 }
+
+/** A user listed on a language-resource library with their rights. */
+export interface LibraryUserRight {
+  userId: number;
+  username?: string;
+  use: boolean;
+  edit: boolean;
+}
+
+export interface LibraryUserRightsProps {
+  value: LibraryUserRight[];
+  onChange(value: LibraryUserRight[]): void;
+  /** The area's user search (`/TM/users`, `/term/users`): `?q=` answers `{id, username}[]`. */
+  usersUrl: string;
+  testId?: string;
+}
+
+export interface ResourceImportReport {
+  imported: number;
+  rejected: number;
+  rejections: { file: string; row: number; reason: string }[];
+}
+
+export interface ResourceImportCardProps {
+  /** The area's import call (`/TM/import`): multipart `libraryId`, `sourceLang`, `targetLang`, `files`. */
+  url: string;
+  libraryId: number;
+  /** File name endings offered by the chooser: ['.tmx', '.txt']. */
+  accept: string[];
+  languages: { value: string; label: string }[];
+  defaultLanguages: { sourceLang: string; targetLang: string };
+  help?: ReactNode;
+  /** The report's first line in the area's own words ("3 entries imported, 1 rejected"). */
+  reportText(report: ResourceImportReport): ReactNode;
+  /** Prefix of the card's test ids (`tm` gives `tm-import`, `tm-import-files`…). */
+  testIdPrefix: string;
+  onDone(): void;
+}

@@ -1,0 +1,171 @@
+import { Button, ButtonGroup, Callout, Card, Checkbox, FileInput, H5, HTMLSelect, HTMLTable, InputGroup, Intent, ProgressBar, Tag } from '@blueprintjs/core';
+import { useEffect, useState, type ReactNode } from 'react';
+import { taskFraction, useTask } from '../tasks.js';
+import { useApi, useNotify, type ApiErrorInfo } from '../index.js';
+import type { LibraryUserRight, ResourceImportCardProps, ResourceImportReport, LibraryUserRightsProps } from './types.js';
+import { useKitText } from './useKitText.js';
+
+/**
+ * The parts of the language-resource screens every library area shares (memories, term bases, and
+ * the areas after them): the users of a library with their use and edit rights, and the import card
+ * with the rejection report and, for a large file imported by a task, its live progress.
+ */
+
+/** The users listed on a library, each with use and edit; found by name through the area's `users` call. */
+export function LibraryUserRights({ value, onChange, usersUrl, testId }: LibraryUserRightsProps): ReactNode {
+  const { t } = useKitText();
+  const api = useApi();
+  const [q, setQ] = useState('');
+  const [found, setFound] = useState<{ id: number; username: string }[]>([]);
+  useEffect(() => {
+    if (!q.trim()) return setFound([]);
+    const timer = setTimeout(() => void api.get<{ id: number; username: string }[]>(usersUrl, { params: { q }, silent: true }).then(setFound, () => setFound([])), 250);
+    return () => clearTimeout(timer);
+  }, [api, q, usersUrl]);
+  const set = (userId: number, patch: Partial<LibraryUserRight>) => onChange(value.map((u) => (u.userId === userId ? { ...u, ...patch } : u)));
+  return (
+    <div data-testid={testId}>
+      <InputGroup leftIcon="search" placeholder={t('findUser')} value={q} onChange={(e) => setQ(e.target.value)} aria-label={t('findUser')} />
+      {found
+        .filter((f) => !value.some((v) => v.userId === f.id))
+        .slice(0, 6)
+        .map((f) => (
+          <Button key={f.id} small minimal icon="plus" text={f.username} onClick={() => onChange([...value, { userId: f.id, username: f.username, use: true, edit: false }])} />
+        ))}
+      {value.length > 0 && (
+        <HTMLTable compact style={{ width: '100%', marginTop: 6 }}>
+          <tbody>
+            {value.map((u) => (
+              <tr key={u.userId}>
+                <td>{u.username ?? `#${u.userId}`}</td>
+                <td>
+                  <Checkbox inline checked={u.use} label={t('rightUse')} onChange={() => set(u.userId, { use: !u.use })} />
+                  <Checkbox inline checked={u.edit} label={t('rightEdit')} onChange={() => set(u.userId, { edit: !u.edit })} />
+                  {!u.use && !u.edit && <Tag intent={Intent.WARNING}>{t('needsOneRight')}</Tag>}
+                </td>
+                <td>
+                  <Button small minimal icon="cross" aria-label={t('remove')} onClick={() => onChange(value.filter((x) => x.userId !== u.userId))} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </div>
+  );
+}
+
+/**
+ * Import into a library: files (at most 5) with the languages of their entries. A small file is
+ * answered at once with its report; a large one is imported by a task, whose progress shows here (the
+ * card may be hidden meanwhile, and a toast says when it is done).
+ */
+export function ResourceImportCard({ url, libraryId, accept, languages, defaultLanguages, help, reportText, testIdPrefix, onDone }: ResourceImportCardProps): ReactNode {
+  const { t } = useKitText();
+  const api = useApi();
+  const notify = useNotify();
+  const [files, setFiles] = useState<File[]>([]);
+  const [langs, setLangs] = useState(defaultLanguages);
+  const [busy, setBusy] = useState(false);
+  const [report, setReport] = useState<ResourceImportReport | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const [shown, setShown] = useState(true);
+  const running = useTask<ResourceImportReport>(taskId);
+  const state = running.task?.state;
+  useEffect(() => {
+    const task = running.task;
+    if (!task || !taskId) return;
+    const title = task.title ?? '';
+    if (task.state === 'completed' && task.output) {
+      setReport(task.output);
+      setShown(true);
+      setTaskId(null);
+      notify.success(t('importDone', { title, imported: task.output.imported, rejected: task.output.rejected }));
+      onDone();
+    } else if (task.state === 'failed') {
+      setError(task.error ?? t('importFailed', { title }));
+      setTaskId(null);
+      notify.error(t('importFailed', { title }));
+    } else if (task.state === 'cancelled') {
+      setTaskId(null);
+      notify.info(t('importCancelled', { title }));
+    }
+    // Only a change of state matters here (progress events re-render through `running`).
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [state]);
+  const fraction = running.task ? taskFraction(running.task) : null;
+  const submit = async () => {
+    const form = new FormData();
+    form.set('libraryId', String(libraryId));
+    form.set('sourceLang', langs.sourceLang);
+    form.set('targetLang', langs.targetLang);
+    for (const f of files) form.append('files', f);
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await api.post<ResourceImportReport | { taskId: string }>(url, form, { silent: true });
+      setFiles([]);
+      if ('taskId' in answer) {
+        setTaskId(answer.taskId);
+        setShown(true);
+        setReport(null);
+      } else {
+        setReport(answer);
+        onDone();
+      }
+    } catch (err) {
+      setError((err as ApiErrorInfo).msg);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Card data-testid={`${testIdPrefix}-import`}>
+      <H5>{t('import')}</H5>
+      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+        <HTMLSelect aria-label={t('sourceLang')} value={langs.sourceLang} options={languages} onChange={(e) => setLangs({ ...langs, sourceLang: e.target.value })} />
+        →
+        <HTMLSelect aria-label={t('targetLang')} value={langs.targetLang} options={languages} onChange={(e) => setLangs({ ...langs, targetLang: e.target.value })} />
+        <FileInput
+          text={files.length ? files.map((f) => f.name).join(', ') : t('chooseFiles')}
+          inputProps={{ multiple: true, accept: accept.join(','), 'data-testid': `${testIdPrefix}-import-files` } as never}
+          onInputChange={(e) => setFiles([...((e.target as HTMLInputElement).files ?? [])].slice(0, 5))}
+        />
+        <Button intent={Intent.PRIMARY} icon="import" loading={busy} disabled={!files.length || !!taskId} onClick={() => void submit()} text={t('importNow')} data-testid={`${testIdPrefix}-import-submit`} />
+      </div>
+      {help && <div style={{ color: '#5f6b7c', marginTop: 4 }}>{help}</div>}
+      {error && <Callout intent={Intent.DANGER}>{error}</Callout>}
+      {taskId && !shown && <Button minimal small icon="eye-open" text={t('importShow')} onClick={() => setShown(true)} />}
+      {taskId && shown && (
+        <Callout intent={Intent.PRIMARY} data-testid={`${testIdPrefix}-import-progress`} style={{ marginTop: 8 }}>
+          <div style={{ display: 'flex', justifyContent: 'space-between', gap: 8 }}>
+            <span>
+              {running.task?.title} {fraction === null ? t('importQueued') : `${Math.floor(fraction * 100)}%`} {running.task?.progress.message ?? ''}
+            </span>
+            <ButtonGroup minimal>
+              {running.cancellable && <Button small icon="cross" text={t('importCancel')} onClick={() => void running.cancel()} />}
+              <Button small icon="eye-off" text={t('importHide')} onClick={() => setShown(false)} />
+            </ButtonGroup>
+          </div>
+          <ProgressBar value={fraction ?? undefined} intent={Intent.PRIMARY} />
+        </Callout>
+      )}
+      {report && (
+        <Callout intent={report.rejected ? Intent.WARNING : Intent.SUCCESS} data-testid={`${testIdPrefix}-import-report`} style={{ marginTop: 8 }}>
+          {reportText(report)}
+          {report.rejected > report.rejections.length && <div>{t('importFirstRejections', { count: report.rejections.length })}</div>}
+          {report.rejections.length > 0 && (
+            <ul style={{ maxHeight: 160, overflowY: 'auto' }}>
+              {report.rejections.map((r) => (
+                <li key={`${r.file}:${r.row}`}>
+                  {r.file} #{r.row}: {r.reason}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Callout>
+      )}
+    </Card>
+  );
+}
