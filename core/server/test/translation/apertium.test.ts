@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failsNode } from '../../src/translation/adapter.js';
-import { createApertiumAdapter } from '../../src/translation/apertium/adapter.js';
+import { createApertiumAdapter, protectTerms } from '../../src/translation/apertium/adapter.js';
 import { ApyProcess, type ApyExit } from '../../src/translation/apertium/apy-process.js';
 import { processGroupMembers } from '../../src/translation/engine-processes.js';
 import { translateText } from '../../src/translation/pipeline.js';
@@ -71,6 +71,30 @@ describe.skipIf(!installed)('managed APy and the Apertium adapter', () => {
     expect(out).toBe('El coche <b>rojo</b>');
     const [entities] = await engine.translate({ source: 'en', target: 'es', segments: ['Two &amp; three &lt; five'], format: 'html' });
     expect(entities).toBe('Dos &amp; tres &lt; cinco');
+  });
+
+  it('puts required terms in as the term base says, in text and html, whatever its dictionaries hold', async () => {
+    const engine = createApertiumAdapter({ url: apy.url });
+    const terms = [{ source: 'gateway', target: 'pasarela' }, { source: 'red car', target: 'bólido' }];
+    const [plain, html, none] = await Promise.all([
+      engine.translate({ source: 'en', target: 'es', segments: ['The Gateway blocks the red car.', 'Gateways are not a gateway.'], format: 'text', terms }),
+      engine.translate({ source: 'en', target: 'es', segments: ['The <b>gateway</b> blocks the house.'], format: 'html', terms }),
+      engine.translate({ source: 'en', target: 'es', segments: ['The red car blocks the gateway.'], format: 'text' }),
+    ]);
+    expect(plain[0]).toMatch(/pasarela/);
+    expect(plain[0]).toMatch(/bólido/);
+    expect(plain[0]).not.toMatch(/coche/);
+    // Whole words only: "Gateways" is another word.
+    expect(plain[1]!.match(/pasarela/g)).toHaveLength(1);
+    expect(html[0]).toMatch(/<b>pasarela<\/b>/);
+    expect(none[0]).toMatch(/coche/);
+  });
+
+  it('protects terms case-insensitively, longest first, CJK without word edges', () => {
+    const p = protectTerms(['The Red Car and the red carpet.', '我们的防火墙很好'], [{ source: 'red', target: 'rojo' }, { source: 'red car', target: 'bólido' }, { source: '防火墙', target: 'firewall' }]);
+    expect(p.segments[0]).not.toMatch(/Red Car/);
+    expect(p.restore(p.segments[0]!)).toBe('The bólido and the rojo carpet.');
+    expect(p.restore(p.segments[1]!)).toBe('我们的firewall很好');
   });
 
   it('leaves no unknown-word marks', async () => {

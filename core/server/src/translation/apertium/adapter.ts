@@ -9,8 +9,12 @@ import { fromApertiumCode, toApertiumCode } from '../languages.js';
  * text segments joined by a blank line (`format=txt`), html segments each wrapped in `<p>` (a
  * Transfuse block, `format=html`). Both keep sentences apart, so the output equals translating
  * each segment alone. A segment that contains the separator, or an answer that splits into
- * the wrong count, falls back to one request per segment. Apertium has no notion of domain or
- * required terms; the pipeline's hooks handle terms.
+ * the wrong count, falls back to one request per segment. Apertium has no notion of domain.
+ *
+ * Required terms (a term base's, through the pipeline's terms stage) are protected: each occurrence of
+ * a term's source becomes a placeholder word Apertium does not know and passes through unchanged
+ * (`Xlpterm7x`), and the placeholder becomes the term's translation in the output, so the term comes
+ * out as the term base says whatever Apertium's dictionaries hold.
  */
 
 export interface ApertiumOptions {
@@ -24,6 +28,27 @@ export interface ApertiumOptions {
 }
 
 const TEXT_SEPARATOR = '\n\n';
+
+/** Words Apertium leaves as they are (unknown to every dictionary), one per required term. */
+const termToken = (n: number) => `Xlpterm${n}x`;
+const TERM_TOKEN = /Xlpterm(\d+)x/g;
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The segments with each required term's occurrences (case-insensitive, whole words; CJK without word
+ * edges) replaced by placeholders, and a function putting the terms' translations in their place.
+ */
+export function protectTerms(segments: string[], terms: Array<{ source: string; target: string }>): { segments: string[]; restore(text: string): string } {
+  const usable = [...terms].filter((t) => t.source.trim() && t.target.trim()).sort((a, b) => b.source.length - a.source.length);
+  if (!usable.length) return { segments, restore: (text) => text };
+  const patterns = usable.map((t) => {
+    const body = escapeRegExp(t.source.trim()).replace(/\s+/g, '\\s+');
+    const cjk = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u.test(t.source);
+    return new RegExp(cjk ? body : `(?<![\\p{L}\\p{N}])${body}(?![\\p{L}\\p{N}])`, 'giu');
+  });
+  const protectedSegments = segments.map((segment) => patterns.reduce((out, re, i) => out.replace(re, termToken(i)), segment));
+  return { segments: protectedSegments, restore: (text) => text.replace(TERM_TOKEN, (whole, n: string) => usable[Number(n)]?.target ?? whole) };
+}
 const BLOCK = /<p>([\s\S]*?)<\/p>/g;
 
 interface ApyReply {
@@ -89,12 +114,16 @@ export function createApertiumAdapter(options: ApertiumOptions): EngineAdapter {
       // Blank segments need no engine, and would shift the joined text's blocks.
       const todo = batch.segments.map((s, i) => ({ s, i })).filter(({ s }) => s.trim() !== '');
       if (todo.length === 0) return out;
-      const sources = todo.map(({ s }) => s.trim());
+      const terms = protectTerms(
+        todo.map(({ s }) => s.trim()),
+        batch.terms ?? [],
+      );
+      const sources = terms.segments;
       const joined = await translateJoined(langpair, sources, batch.format, signal);
       const results =
         joined ?? (await mapLimit(sources, options.fallbackConcurrency ?? 4, (s) => call(langpair, s, batch.format, signal)));
       todo.forEach(({ s, i }, k) => {
-        out[i] = keepOuterWhitespace(s, results[k]);
+        out[i] = keepOuterWhitespace(s, terms.restore(results[k]!));
       });
       return out;
     },
