@@ -71,6 +71,28 @@ test('an administrator builds a term base, reviews, exchanges TBX and finds its 
   // Only checked terms leave: the imported one is still unchecked.
   expect(tbx).not.toContain('负载均衡器');
 
+  // From text translation: "Add a term" puts one into the default term base, and the next translation
+  // uses it (the term hook requires it; Apertium gets it protected and writes the term base's word).
+  const coined = `${word}x`;
+  const required = `Pasarela${word.slice(-4)}`;
+  await page.goto(`${baseUrl()}/transText`);
+  await page.getByTestId('source-language').selectOption('en');
+  await page.getByTestId('target-language').selectOption('es');
+  await page.getByTestId('source-text').fill(`The ${coined} is fast.`);
+  await page.getByTestId('translate').click();
+  await expect(page.getByTestId('target-text')).toHaveValue(new RegExp(coined));
+  await page.getByTestId('add-term').click();
+  await expect(page.getByTestId('term-add-form').getByRole('combobox')).toHaveValue(/\d+/);
+  await page.getByTestId('term-add-source').fill(coined);
+  await page.getByTestId('term-add-target').fill(required);
+  await page.getByTestId('term-add-save').click();
+  await expect(page.getByTestId('term-add-form')).toBeHidden();
+  await expect(page.getByTestId('term-panel')).toContainText(`${coined} → ${required}`);
+  await page.getByTestId('translate').click();
+  await expect(page.getByTestId('target-text')).toHaveValue(new RegExp(required));
+
+  await page.goto(`${baseUrl()}/term`);
+  await page.getByRole('button', { name: new RegExp(`^${name} \\(\\d+\\)$`) }).click();
   await page.getByRole('button', { name: 'Term review history' }).click();
   await expect(page.getByTestId('term-history-view')).toBeVisible();
   await expect(page.getByTestId('term-history-table')).toContainText('Passed');

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, H3, H5, HTMLSelect, HTMLTable, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import {
   ConfirmDialog,
   definePlugin,
@@ -18,6 +18,7 @@ import {
   type FormField,
   type PageQuery,
   type PageResult,
+  type SlotViewProps,
 } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 import { termEntrySchema } from '../shared/schemas.js';
@@ -443,4 +444,113 @@ function TermHistory() {
   );
 }
 
-export default definePlugin({ id: 'term', views: { TermBases, TermHistory } });
+interface PanelProps {
+  text: string;
+  source: string;
+  target: string;
+}
+
+/** Beside a text translation: the terms of the user's default term bases found in the source, with the translation each requires. */
+function TermsPanel({ props }: SlotViewProps<PanelProps>) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const [hits, setHits] = useState<Hit[]>([]);
+  const key = `${props.source}|${props.target}|${props.text}`;
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      void api.post<{ hits: Hit[] }>('/term/recognise', { text: props.text, sourceLang: props.source, targetLang: props.target }, { silent: true }).then(
+        (r) => live && setHits(r.hits),
+        () => live && setHits([]),
+      );
+    load();
+    // A term added from the translation screen shows at once.
+    window.addEventListener(TERM_ADDED, load);
+    return () => {
+      live = false;
+      window.removeEventListener(TERM_ADDED, load);
+    };
+    // The key holds everything the lookup depends on.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [api, key]);
+  if (!hits.length) return null;
+  return (
+    <Card data-testid="term-panel">
+      <H5>{t('panelTitle')}</H5>
+      {hits.map((h) => (
+        <div key={`${h.start}:${h.termId}`} data-testid="term-panel-hit">
+          {h.text} → {h.target} {h.forbidden && <Tag minimal intent={Intent.DANGER}>{t('forbidden')}</Tag>}
+        </div>
+      ))}
+    </Card>
+  );
+}
+
+const TERM_ADDED = 'linguaport:term-added';
+
+/**
+ * "Add a term" among the text translation's actions: into a term base the user may edit (their
+ * default first), the source prefilled with the text selected on the page.
+ */
+function TermAddAction({ props }: SlotViewProps<PanelProps>) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const notify = useNotify();
+  // The slot asks for term:add; the text translation's own button permission is needed too.
+  const mayAdd = usePermission().hasButton('transText:addTerm');
+  const [open, setOpen] = useState(false);
+  const [bases, setBases] = useState<TermBase[] | null>(null);
+  const [draft, setDraft] = useState({ libraryId: 0, source: '', target: '' });
+  const [error, setError] = useState<string | null>(null);
+  const start = () => {
+    setError(null);
+    setDraft({ libraryId: 0, source: window.getSelection()?.toString().trim().slice(0, 200) ?? '', target: '' });
+    setOpen(true);
+    void api.get<Paged<TermBase>>('/term/library/list', { params: { pageNum: 1, pageSize: 100 }, silent: true }).then(
+      (r) => {
+        const editable = r.records.filter((b) => b.mayEdit);
+        setBases(editable);
+        setDraft((d) => ({ ...d, libraryId: (editable.find((b) => b.isDefault) ?? editable[0])?.id ?? 0 }));
+      },
+      () => setBases([]),
+    );
+  };
+  const save = async () => {
+    try {
+      await api.post('/term/entry/add', { libraryId: draft.libraryId, source: draft.source, target: draft.target, sourceLang: props.source, targetLang: props.target, forbidden: false, bidirectional: false }, { silent: true });
+      notify.success(t('panelAdded', { name: bases?.find((b) => b.id === draft.libraryId)?.name ?? '' }));
+      setOpen(false);
+      window.dispatchEvent(new Event(TERM_ADDED));
+    } catch (err) {
+      setError((err as ApiErrorInfo).msg);
+    }
+  };
+  if (!mayAdd) return null;
+  return (
+    <>
+      <Button icon="add" text={t('panelAdd')} onClick={start} data-testid="add-term" />
+      <Dialog isOpen={open} onClose={() => setOpen(false)} title={t('panelAdd')}>
+        <div className={Classes.DIALOG_BODY} style={{ display: 'grid', gap: 8 }} data-testid="term-add-form">
+          {!bases && <Spinner size={20} />}
+          {bases && bases.length === 0 && <Callout intent={Intent.WARNING}>{t('panelNoBase')}</Callout>}
+          {bases && bases.length > 0 && (
+            <>
+              <HTMLSelect aria-label={t('panelAddTo')} value={draft.libraryId} options={bases.map((b) => ({ value: b.id, label: b.name }))} onChange={(e) => setDraft({ ...draft, libraryId: Number(e.target.value) })} />
+              <InputGroup aria-label={t('source')} placeholder={t('source')} value={draft.source} onChange={(e) => setDraft({ ...draft, source: e.target.value })} data-testid="term-add-source" />
+              <InputGroup aria-label={t('target')} placeholder={t('target')} value={draft.target} onChange={(e) => setDraft({ ...draft, target: e.target.value })} data-testid="term-add-target" />
+              {error && <Callout intent={Intent.DANGER}>{error}</Callout>}
+            </>
+          )}
+        </div>
+        <div className={Classes.DIALOG_FOOTER}>
+          <div className={Classes.DIALOG_FOOTER_ACTIONS}>
+            <Button text={t('cancel')} onClick={() => setOpen(false)} />
+            <Button intent={Intent.PRIMARY} text={t('save')} disabled={!draft.libraryId || !draft.source.trim() || !draft.target.trim()} onClick={() => void save()} data-testid="term-add-save" />
+          </div>
+        </div>
+      </Dialog>
+    </>
+  );
+}
+
+export default definePlugin({ id: 'term', views: { TermBases, TermHistory, TermsPanel, TermAddAction } });

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, Intent, Spinner, Tag, TextArea, Tooltip } from '@blueprintjs/core';
-import { definePlugin, Slot, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { definePlugin, Slot, useApi, useNotify, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 
 interface EngineLanguage {
@@ -52,7 +52,6 @@ function TransText() {
   const { t, i18n } = useTranslation('transText');
   const api = useApi();
   const notify = useNotify();
-  const permissions = usePermission();
   const [setup, setSetup] = useState<Setup | null>(null);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [source, setSource] = useState(AUTO);
@@ -276,11 +275,9 @@ function TransText() {
                 <Button icon="edit" data-testid="edit" disabled={!result} onClick={() => { setDraft(result?.text ?? ''); setEditing(true); }} text={t('edit')} />
               )}
               <Button icon="duplicate" data-testid="copy" disabled={!result} onClick={copy} text={t('copy')} />
-              {permissions.hasButton('transText:addTerm') && (
-                // Extension point: the term area (dictionaries) is a later plugin; until a dictionary is selectable the button explains why it is off.
-                <Tooltip content={t('needDictionary')}>
-                  <Button icon="add" data-testid="add-term" disabled text={t('addTerm')} />
-                </Tooltip>
+              {result && resultFor && (
+                // Actions other areas add beside Edit and Copy (the term area's "Add a term").
+                <Slot<TransTextPanelProps> name="transText.actions" props={{ text: resultFor.text, source: result.source, target: result.target, segments: result.segments ?? [] }} />
               )}
             </ButtonGroup>
           </div>
