@@ -2,13 +2,15 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { escapeXml, writeZip } from '@linguaport/sdk/interchange';
+import { needsHtml, toEngineHtml } from '../server/tags.js';
 import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 /**
  * `npm run bench -- documents`: a document of 20,000 words translated end to end (upload, queue,
  * batches through the pipeline, result written, downloadable) by the document area, beside:
  * - the engine itself: the same segments sent straight to the same Apertium APy, in the batches the
- *   pipeline uses (25 a request, joined like the adapter joins them) with 8 requests in flight;
+ *   pipeline uses (25 a request, joined like the adapter joins them; those with inline markup as html,
+ *   as any client keeping the formatting must send them) with 8 requests in flight;
  * - APy's own `/translateDoc` on the same file.
  * txt always; docx when a format module for docx is registered (plugins/formats-office). Each figure
  * is the best of BENCH_DOC_RUNS runs (default 2), APy warmed first. The engine is real: English to
@@ -154,16 +156,23 @@ async function endToEnd(k: TestKernel, base: string, token: string, file: { name
   return { ms: performance.now() - started, segments: row.segments, id };
 }
 
-/** The same segments straight to APy, 25 a request joined by a blank line (as the adapter sends them), 8 in flight. */
+/**
+ * The same segments straight to APy, as any client keeping the formatting must send them: plain ones as
+ * text (25 a request joined by a blank line, as the adapter joins them), those with inline markup as
+ * html (25 a request, each in a <p>), 8 requests in flight.
+ */
 async function direct(apy: string, segments: string[]): Promise<number> {
-  const chunks: string[][] = [];
-  for (let i = 0; i < segments.length; i += 25) chunks.push(segments.slice(i, i + 25));
+  const chunks: Array<{ format: 'txt' | 'html'; q: string }> = [];
+  const plain = segments.filter((s) => !needsHtml(s));
+  const marked = segments.filter((s) => needsHtml(s)).map(toEngineHtml);
+  for (let i = 0; i < plain.length; i += 25) chunks.push({ format: 'txt', q: plain.slice(i, i + 25).join('\n\n') });
+  for (let i = 0; i < marked.length; i += 25) chunks.push({ format: 'html', q: marked.slice(i, i + 25).map((h) => `<p>${h}</p>`).join('') });
   const started = performance.now();
   let next = 0;
   const lane = async () => {
     while (next < chunks.length) {
       const chunk = chunks[next++]!;
-      const res = await fetch(`${apy}/translate`, { method: 'POST', body: new URLSearchParams({ langpair: 'eng|spa', q: chunk.join('\n\n'), markUnknown: 'no', format: 'txt' }) });
+      const res = await fetch(`${apy}/translate`, { method: 'POST', body: new URLSearchParams({ langpair: 'eng|spa', q: chunk.q, markUnknown: 'no', format: chunk.format }) });
       const body = (await res.json()) as { responseData?: { translatedText?: string } };
       if (typeof body.responseData?.translatedText !== 'string') throw new Error(`APy answered ${res.status}`);
     }

@@ -35,8 +35,20 @@ interface Unit {
   source: string;
 }
 
-/** Units in engine batches: at most BATCH_SEGMENTS units and BATCH_CHARACTERS characters each. */
+/**
+ * Units in engine batches: at most BATCH_SEGMENTS units and BATCH_CHARACTERS characters each. Units
+ * with inline markup (which travel as html) are batched apart from plain ones, so a batch is one
+ * engine request of one format: an html request costs the engine more than a text one (Apertium runs
+ * it through its html deformatter), and a file whose every fifth paragraph has a bold word would
+ * otherwise make an html request of a few units per batch.
+ */
 export function batchesOf(units: Unit[], maxSegments = BATCH_SEGMENTS, maxCharacters = BATCH_CHARACTERS): Unit[][] {
+  const plain = units.filter((u) => !needsHtml(u.source));
+  const marked = units.filter((u) => needsHtml(u.source));
+  return [...batchesOfOne(plain, maxSegments, maxCharacters), ...batchesOfOne(marked, maxSegments, maxCharacters)];
+}
+
+function batchesOfOne(units: Unit[], maxSegments: number, maxCharacters: number): Unit[][] {
   const out: Unit[][] = [];
   let current: Unit[] = [];
   let chars = 0;
