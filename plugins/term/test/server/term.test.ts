@@ -346,15 +346,20 @@ describe('files in and out', () => {
 
 describe('every translation', () => {
   it('requires the recognised terms and warns when the output lacks one, or uses a forbidden one', async () => {
-    // Apertium says "coche" for car: a term asking for "automóvil" is missing from its output.
+    // Apertium says "coche" for car; the term base asks for "automóvil", and Apertium, given the term, writes it.
     await add(owner.token, { source: 'car', target: 'automóvil' });
     const res = await call('POST', '/api/transText/translate', owner.token, { text: 'The red car is fast.', source: 'en', target: 'es' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const issues = res.body.data.segments[0].issues;
-    expect(issues).toEqual([expect.objectContaining({ hook: 'term', severity: 'warning', code: 'term-missing', message: expect.stringContaining('The term "car" should read "automóvil"') })]);
+    expect(res.body.data.text).toContain('automóvil');
+    expect(res.body.data.segments[0].issues).toEqual([]);
+    // An engine that ignores the term: the output is flagged.
+    await call('PUT', '/api/termProbe/ignore', owner.token, { word: 'automóvil', instead: 'coche' });
+    const ignored = await call('POST', '/api/transText/translate', owner.token, { text: 'The blue car is fast.', source: 'en', target: 'es' });
+    expect(ignored.body.data.segments[0].issues).toEqual([expect.objectContaining({ hook: 'term', severity: 'warning', code: 'term-missing', message: expect.stringContaining('The term "car" should read "automóvil"') })]);
     await add(owner.token, { source: 'red', target: 'rojo', forbidden: true });
     const forbidden = await call('POST', '/api/transText/translate', owner.token, { text: 'The red car is fast.', source: 'en', target: 'es' });
     expect(forbidden.body.data.segments[0].issues.map((i: { code: string }) => i.code).sort()).toEqual(['term-forbidden', 'term-missing']);
+    await call('PUT', '/api/termProbe/ignore', owner.token, {});
     // The engine was asked for the term, never for the forbidden one.
     const seen = (await call('GET', '/api/termProbe/seen', owner.token)).body.data;
     expect(seen[seen.length - 1]).toEqual([{ source: 'car', target: 'automóvil' }]);
