@@ -432,7 +432,12 @@ function Corpora() {
             load={(q) => paged(api.get<Paged<Corpus>>('/corpus/list', { params: { ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)), pageNum: q.page, pageSize: q.pageSize } }))}
             emptyText={t('noCorpora')}
             columns={[
-              { key: 'name', title: t('name'), render: (c) => <a onClick={() => setOpen(c)}>{c.name}</a> },
+              { key: 'name', title: t('name'), render: (c) => (
+                  // A real link: reachable by keyboard and announced as one.
+                  <a href={`#corpus-${c.id}`} onClick={(e) => { e.preventDefault(); setOpen(c); }}>
+                    {c.name}
+                  </a>
+                ) },
               { key: 'langs', title: t('languages'), render: (c) => `${c.sourceLang} → ${c.targetLang}` },
               { key: 'domain', title: t('domain'), render: (c) => c.domain ?? '—' },
               { key: 'pairs', title: t('pairs') },
