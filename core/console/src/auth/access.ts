@@ -10,6 +10,10 @@ import type { PermissionStore } from './permissions.js';
 import type { SessionStore } from './session.js';
 import type { PermissionMenuList, UserInfo } from './types.js';
 
+/** Tries and pause when the server asks to wait for a sign-in key (it says about a second). */
+const KEY_RETRIES = 3;
+const KEY_RETRY_MS = 1_500;
+
 /**
  * The effectful half of the navigation guard and the sign-in calls: fetch user info, the menu
  * list and the registry when `decide` says `load`, then decide again.
@@ -91,8 +95,20 @@ export class AccessService {
     this.permissions.set(menus);
   }
 
+  /**
+   * A one-time key for encrypting the password. The server gives one address only so many a minute
+   * and otherwise says to wait a moment (429): a shared office address or a quick second try gets its
+   * key after a short wait instead of an error.
+   */
   async fetchPublicKey(): Promise<string> {
-    return this.http.get<string>('/user/getOnePublicKey');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.http.get<string>('/user/getOnePublicKey', { silent: attempt < KEY_RETRIES });
+      } catch (err) {
+        if ((err as { status?: number }).status !== 429 || attempt >= KEY_RETRIES) throw err;
+        await new Promise((r) => setTimeout(r, KEY_RETRY_MS));
+      }
+    }
   }
 
   /**
