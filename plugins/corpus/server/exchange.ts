@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import * as XLSX from '@e965/xlsx';
+import { spreadsheetPairs } from '@linguaport/sdk/resources';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
@@ -68,23 +68,7 @@ async function* txtRows(f: Uploaded, t: Say): AsyncGenerator<Row | Rejection> {
 }
 
 async function* sheetRows(f: Uploaded, t: Say): AsyncGenerator<Row | Rejection> {
-  let book: XLSX.WorkBook;
-  try {
-    book = XLSX.read(await readFile(f.path), { type: 'buffer', dense: true });
-  } catch {
-    throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：无法读取该电子表格`, `${f.filename}: the spreadsheet cannot be read`));
-  }
-  const sheet = book.Sheets[book.SheetNames[0]!];
-  if (!sheet) return;
-  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, blankrows: false, defval: '' });
-  for (let i = 0; i < rows.length; i++) {
-    const [a, b] = rows[i]!;
-    const source = String(a ?? '').trim();
-    const target = String(b ?? '').trim();
-    // A header row naming the columns is not a pair.
-    if (i === 0 && /^(source|原文|源文)/i.test(source) && /^(translation|target|译文|目标)/i.test(target)) continue;
-    yield { file: f.filename, row: i + 1, source, target };
-  }
+  for (const r of spreadsheetPairs(await readFile(f.path), f.filename, t)) yield { file: f.filename, ...r };
 }
 
 async function* tmxRows(f: Uploaded, sourceLang: string, targetLang: string, t: Say): AsyncGenerator<Row | Rejection> {

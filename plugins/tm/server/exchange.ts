@@ -6,7 +6,7 @@ import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits, type InlineTag } from '@linguaport/sdk/shared';
 import { platformLanguage, readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
-import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, type ImportRejection } from '@linguaport/sdk/resources';
+import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, spreadsheetPairs, type ImportRejection } from '@linguaport/sdk/resources';
 import type { Libraries } from './libraries.js';
 import { exactKey } from './match/text.js';
 import type { TmDatabase } from './tables.js';
@@ -64,23 +64,7 @@ async function readAll(path: string): Promise<Buffer> {
 }
 
 async function* sheetRows(path: string, file: string, say: Say): AsyncGenerator<Row | Rejection> {
-  let book: XLSX.WorkBook;
-  try {
-    book = XLSX.read(await readAll(path), { type: 'buffer', dense: true });
-  } catch {
-    throw new ApiError(Codes.BAD_REQUEST, say(`${file}：无法读取该电子表格`, `${file}: the spreadsheet cannot be read`));
-  }
-  const sheet = book.Sheets[book.SheetNames[0]!];
-  if (!sheet) return;
-  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, blankrows: false, defval: '' });
-  for (let i = 0; i < rows.length; i++) {
-    const [a, b] = rows[i]!;
-    const source = String(a ?? '').trim();
-    const target = String(b ?? '').trim();
-    // A header row naming the columns is not an entry.
-    if (i === 0 && /^(source|原文|源文)/i.test(source) && /^(translation|target|译文|目标)/i.test(target)) continue;
-    yield { file, row: i + 1, source, target, tags: {} };
-  }
+  for (const r of spreadsheetPairs(await readAll(path), file, say)) yield { file, ...r, tags: {} };
 }
 
 async function* tmxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: string, targetLang: string, say: Say): AsyncGenerator<Row | Rejection> {
