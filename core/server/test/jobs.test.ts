@@ -123,6 +123,45 @@ describe(`job queue (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () =
     expect(await jobs.forPlugin('term').getJob('import', '00000000-0000-0000-0000-000000000000')).toBeNull();
   });
 
+  it('finishes its own statements before stop returns, so closing the database next loses nothing', async () => {
+    const own = await openTestDatabase();
+    // Completion statements take a while, as on a busy server: pg-boss sends one it does not await.
+    const slow = Object.create(own.database) as typeof own.database;
+    slow.query = async (text, values) => {
+      if (/state = 'completed'|completed_on/i.test(text)) await new Promise((r) => setTimeout(r, 400));
+      return own.database.query(text, values);
+    };
+    const rejections: unknown[] = [];
+    const onRejection = (reason: unknown) => void rejections.push(reason);
+    process.on('unhandledRejection', onRejection);
+    const service = await createJobService(slow, { logger });
+    try {
+      const queue = service.forPlugin('late');
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      let started = false;
+      await queue.work('finish', async () => {
+        started = true;
+        await gate;
+        return { done: true };
+      });
+      const id = await queue.send('finish', {});
+      await waitFor(() => started).toBe(true);
+      const stopping = service.stop();
+      release();
+      await stopping;
+      await own.database.close();
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(rejections).toEqual([]);
+      const reopened = await own.open();
+      const rows = await reopened.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE id = $1`, [id]);
+      expect(rows[0]?.state).toBe('completed');
+    } finally {
+      process.off('unhandledRejection', onRejection);
+      await own.cleanup();
+    }
+  });
+
   it('keeps an accepted job across a restart of the service and the database', async () => {
     const id = await jobs.forPlugin('durable').send('convert', { file: 'a.docx' });
     await jobs.stop();

@@ -38,9 +38,30 @@ const QUEUE_DEFAULTS = {
  * parameterised text as one statement and parameterless text (pg-boss's multi-statement schema
  * and maintenance scripts) over the simple protocol, on PGlite and PostgreSQL alike.
  */
-function bossDb(database: Database) {
+function bossDb(database: Database, logger: Pick<Logger, 'error'>) {
+  const inFlight = new Set<Promise<unknown>>();
+  let closed = false;
   return {
-    executeSql: async (text: string, values?: unknown[]) => ({ rows: await database.query(text, values) }),
+    executeSql(text: string, values?: unknown[]) {
+      // pg-boss completes a worker's batch without awaiting it; once the queue has stopped (and the
+      // database may be closing) such a late statement is logged, never an unhandled rejection.
+      const run = database.query(text, values).then(
+        (rows) => ({ rows }),
+        (err: Error) => {
+          if (!closed) throw err;
+          logger.error(`job queue: statement after stop not run: ${err.message}`);
+          return { rows: [] as any[] };
+        },
+      );
+      inFlight.add(run);
+      void run.finally(() => inFlight.delete(run)).catch(() => undefined);
+      return run;
+    },
+    /** Waits for the statements already sent, then absorbs the failures of any sent later. */
+    async drain() {
+      closed = true;
+      while (inFlight.size) await Promise.allSettled([...inFlight]);
+    },
   };
 }
 
@@ -72,8 +93,9 @@ export async function createJobService(database: Database, options: JobServiceOp
   const defaultBatchSize = options.batchSize ?? 5;
   const logger = options.logger ?? { error: (msg: string, extra?: object) => console.error(msg, extra ?? '') };
 
+  const db = bossDb(database, logger);
   const boss = new PgBoss({
-    db: bossDb(database) as unknown as PgBoss.Db,
+    db: db as unknown as PgBoss.Db,
     schema: SCHEMA,
     migrate: true,
     supervise: true,
@@ -192,6 +214,7 @@ export async function createJobService(database: Database, options: JobServiceOp
       if (stopped) return;
       stopped = true;
       await boss.stop({ graceful: true, wait: true, timeout: options.stopTimeoutMs ?? 30_000 });
+      await db.drain();
     },
   };
 }
