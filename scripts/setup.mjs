@@ -33,10 +33,18 @@ export const SYSTEM_PACKAGES = {
     { pkg: 'tesseract-ocr', check: '/usr/bin/tesseract', feature: 'OCR of scanned documents and pictures' },
     { pkg: 'tesseract-ocr-eng', feature: 'OCR of English' },
     { pkg: 'tesseract-ocr-chi-sim', feature: 'OCR of Chinese' },
+    // Translated pictures are drawn with a font that has Chinese and Latin glyphs.
+    { pkg: 'fonts-noto-cjk', check: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', feature: 'translated pictures (CJK-capable font)' },
+    { pkg: 'fonts-dejavu-core', feature: 'translated pictures (Latin font)' },
+    // Audio and video: probing, audio extraction, conversion and burned-in subtitles; English speech recognition.
+    { pkg: 'ffmpeg', check: '/usr/bin/ffmpeg', feature: 'audio and video translation and conversion (ffmpeg, ffprobe)' },
+    { pkg: 'pocketsphinx', check: '/usr/bin/pocketsphinx_continuous', feature: 'built-in speech recognition (English)' },
+    { pkg: 'pocketsphinx-en-us', feature: 'built-in speech recognition (English model)' },
   ],
   test: [
     { pkg: 'chromium', check: '/usr/bin/chromium', feature: 'end-to-end tests in Chromium' },
-    { pkg: 'fonts-noto-cjk', feature: 'Chinese glyphs in screenshots' },
+    // Test speech: distinct, repeatable voices for speech recognition, interpretation and voiceprint tests.
+    { pkg: 'espeak-ng', check: '/usr/bin/espeak-ng', feature: 'test speech for the speech and voiceprint tests' },
     { pkg: 'postgresql', check: '/usr/lib/postgresql', feature: 'integration tests against PostgreSQL' },
     { pkg: 'slapd', check: '/usr/sbin/slapd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
     { pkg: 'ldap-utils', check: '/usr/bin/ldapadd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },

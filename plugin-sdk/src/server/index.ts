@@ -445,3 +445,6 @@ export type {
 export { defineService, type PluginServices, type ServiceToken } from './services.js';
 export { documentTranslationService, type DocumentTranslationService } from './documents.js';
 export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './office.js';
+// Command-line tools run with a deadline and abort, in scratch folders; page layout of words with boxes (PDF text, OCR).
+export { runTool, inScratch, mapLimited, ToolError, type RunOptions } from './tools.js';
+export { readBboxLayout, readTesseractTsv, paragraphsOf, blocksOf, blockText, lineText, splitAtGaps, toBlock, isFolio, columnGroups, readingOrder, type Box, type Word, type Line, type Block, type PageText } from './layout.js';

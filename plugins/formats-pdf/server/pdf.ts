@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
 import { restoreTags } from '@linguaport/sdk/shared';
 import { pagesDocx, type DocxPage } from './docx.js';
-import { isFolio, paragraphsOf, readBboxLayout, readTesseractTsv, type Block, type PageText } from './layout.js';
-import { inScratch, mapLimited, runTool, ToolError } from './tools.js';
+import { inScratch, isFolio, mapLimited, paragraphsOf, readBboxLayout, readTesseractTsv, runTool, ToolError, type Block, type PageText } from '@linguaport/sdk/server';
 
 /**
  * PDF documents. Read from the text layer (`pdftotext -bbox-layout`: every word with its box), or,

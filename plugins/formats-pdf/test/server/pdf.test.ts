@@ -6,7 +6,7 @@ import { decodeEntities, readZip } from '@linguaport/sdk/interchange';
 import type { ParsedFile } from '@linguaport/sdk/shared';
 import { randomText, seededRandom } from '@linguaport/sdk/testing';
 import { fittedFontSize } from '../../server/docx.js';
-import { blockText, blocksOf, isFolio, paragraphsOf, readingOrder, splitAtGaps, type Line } from '../../server/layout.js';
+import { blockText, blocksOf, isFolio, paragraphsOf, readingOrder, splitAtGaps, type Line } from '@linguaport/sdk/server';
 import { isScanned, ocrPagesOf, pdfFormat, PdfReadError, type PdfSkeleton } from '../../server/pdf.js';
 import { CHINESE, HEADING, LEFT_COLUMN, makeFixtures, PARAGRAPHS, RIGHT_COLUMN, printedByOffice, SECOND_PAGE } from './samples.js';
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * poppler's and tesseract's command-line tools, run the way the SDK runs LibreOffice: each in its own
+ * Command-line tools (poppler, tesseract, ffmpeg, pocketsphinx), run the way the SDK runs LibreOffice: each in its own
  * process group, killed at its deadline or when the caller aborts, in a scratch folder that is removed
  * afterwards whatever happened.
  */
@@ -75,7 +75,7 @@ export function runTool(command: string, args: string[], options: RunOptions): P
 
 /** Runs `fn` in a fresh scratch folder, removed afterwards. */
 export async function inScratch<T>(fn: (dir: string) => Promise<T>): Promise<T> {
-  const dir = await mkdtemp(join(tmpdir(), 'linguaport-pdf-'));
+  const dir = await mkdtemp(join(tmpdir(), 'linguaport-tool-'));
   try {
     return await fn(dir);
   } finally {
