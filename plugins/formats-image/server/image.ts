@@ -1,0 +1,456 @@
+import { writeFile, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { createCanvas, GlobalFonts, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
+import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
+import { inScratch, paragraphsOf, readTesseractTsv, runTool, ToolError, type Block } from '@linguaport/sdk/server';
+
+/**
+ * Pictures (png, jpeg, webp, tiff, bmp): read by OCR, written back as the same picture with each text
+ * block covered and its translation drawn in its place.
+ * - parse: tesseract (TSV: words with boxes and confidences) on the original bytes, while the picture is
+ *   decoded for its pixels; words become lines and blocks in reading order (the SDK's layout, as scanned
+ *   PDF pages); each block is a unit with its box, confidence and the colours sampled around and inside
+ *   it (`context.meta`), so the writer and the views need nothing else.
+ * - write: the original picture, each block's box filled with the colour around it, the translation
+ *   wrapped into the box at the largest size that fits, in the block's text colour.
+ */
+
+export type PictureKind = 'png' | 'jpeg' | 'webp' | 'tiff' | 'bmp';
+
+export type PictureErrorCode = 'damaged' | 'tooLarge' | 'tool';
+
+/** A picture that cannot be read; `code` names the message in the locales (`formatsImage.errors.<code>`). */
+export class PictureReadError extends Error {
+  constructor(
+    readonly code: PictureErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'PictureReadError';
+  }
+}
+
+export interface PictureBlock {
+  unit: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  fontSize: number;
+  lines: number;
+  /** Mean word confidence (0–100). */
+  confidence: number;
+  /** Sampled colours, `#rrggbb`. */
+  background: string;
+  color: string;
+}
+
+export interface PictureSkeleton {
+  kind: PictureKind;
+  fileName?: string;
+  width: number;
+  height: number;
+  blocks: PictureBlock[];
+  /** The original picture, which the writer draws on. */
+  original: Uint8Array;
+}
+
+export interface PictureFormatOptions {
+  /** Tesseract languages tried when the file's source language is not given: every installed one of these. */
+  ocrLanguages?: string[];
+  /** The most pixels a picture may have (a decompression bomb is refused before it is decoded). */
+  maxPixels?: number;
+  /** Words below this confidence are left out (tesseract's guesses at texture and edges). */
+  minWordConfidence?: number;
+}
+
+const KINDS: Record<PictureKind, { name: string; extensions: string[]; mime: string }> = {
+  png: { name: 'PNG picture', extensions: ['png'], mime: 'image/png' },
+  jpeg: { name: 'JPEG picture', extensions: ['jpg', 'jpeg'], mime: 'image/jpeg' },
+  webp: { name: 'WebP picture', extensions: ['webp'], mime: 'image/webp' },
+  tiff: { name: 'TIFF picture', extensions: ['tiff', 'tif'], mime: 'image/tiff' },
+  bmp: { name: 'BMP picture', extensions: ['bmp'], mime: 'image/bmp' },
+};
+
+/** The picture type by its magic bytes, or null. */
+export function pictureKind(bytes: Uint8Array): PictureKind | null {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 16));
+  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
+  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
+  if (b.length >= 4 && (b.toString('latin1', 0, 4) === 'II*\0' || b.toString('latin1', 0, 4) === 'MM\0*')) return 'tiff';
+  if (b.length >= 14 && b.toString('latin1', 0, 2) === 'BM') return 'bmp';
+  return null;
+}
+
+/** Width and height from the header, without decoding (null when the header is not readable). */
+export function pictureSize(bytes: Uint8Array): { width: number; height: number } | null {
+  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  const kind = pictureKind(b);
+  try {
+    if (kind === 'png') return b.length >= 24 ? { width: b.readUInt32BE(16), height: b.readUInt32BE(20) } : null;
+    if (kind === 'bmp') return b.length >= 26 ? { width: Math.abs(b.readInt32LE(18)), height: Math.abs(b.readInt32LE(22)) } : null;
+    if (kind === 'webp') {
+      const chunk = b.toString('latin1', 12, 16);
+      if (chunk === 'VP8 ') return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
+      if (chunk === 'VP8L') {
+        const v = b.readUInt32LE(21);
+        return { width: (v & 0x3fff) + 1, height: ((v >> 14) & 0x3fff) + 1 };
+      }
+      if (chunk === 'VP8X') return { width: b.readUIntLE(24, 3) + 1, height: b.readUIntLE(27, 3) + 1 };
+      return null;
+    }
+    if (kind === 'jpeg') {
+      let i = 2;
+      while (i + 9 < b.length) {
+        if (b[i] !== 0xff) return null;
+        const marker = b[i + 1]!;
+        if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
+          i += 2;
+          continue;
+        }
+        // Start of frame (any coding but DHT 0xc4, JPG 0xc8, DAC 0xcc).
+        if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
+        i += 2 + b.readUInt16BE(i + 2);
+      }
+      return null;
+    }
+    if (kind === 'tiff') {
+      const le = b[0] === 0x49;
+      const u16 = (o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
+      const u32 = (o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
+      const ifd = u32(4);
+      const n = u16(ifd);
+      let width = 0;
+      let height = 0;
+      for (let k = 0; k < n; k++) {
+        const e = ifd + 2 + k * 12;
+        const tag = u16(e);
+        const value = u16(e + 2) === 3 ? u16(e + 8) : u32(e + 8);
+        if (tag === 256) width = value;
+        if (tag === 257) height = value;
+      }
+      return width && height ? { width, height } : null;
+    }
+  } catch {
+    return null;
+  }
+  return null;
+}
+
+const CJK_FONT = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
+const LATIN_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
+const FONT_FAMILY = '"Noto Sans CJK SC", "Noto Sans CJK JP", "DejaVu Sans", sans-serif';
+let fontsReady = false;
+
+/** Debian's CJK-capable font (and DejaVu for Latin, Greek, Cyrillic), registered once per process. */
+function registerFonts(): void {
+  if (fontsReady) return;
+  fontsReady = true;
+  for (const path of [CJK_FONT, LATIN_FONT]) {
+    try {
+      GlobalFonts.registerFromPath(path);
+    } catch {
+      // The system's fonts are used instead; the writer still draws.
+    }
+  }
+}
+
+let installedLanguages: Promise<string[]> | null = null;
+
+/** Tesseract's installed languages, asked once per process. */
+export function tesseractLanguages(): Promise<string[]> {
+  installedLanguages ??= runTool('tesseract', ['--list-langs'], { timeoutMs: 30_000 })
+    .then(({ stdout, stderr }) => (stdout + stderr).split('\n').slice(1).map((l) => l.trim()).filter((l) => /^[\w-]+$/.test(l) && l !== 'osd'))
+    .catch(() => []);
+  return installedLanguages;
+}
+
+/** The platform's language codes as tesseract's packs (`zh-CN` -> chi_sim). */
+const TESSERACT_CODES: Record<string, string[]> = {
+  en: ['eng'], zh: ['chi_sim', 'chi_tra'], 'zh-cn': ['chi_sim'], 'zh-hans': ['chi_sim'], 'zh-tw': ['chi_tra'], 'zh-hant': ['chi_tra'],
+  es: ['spa'], fr: ['fra'], de: ['deu'], it: ['ita'], pt: ['por'], ru: ['rus'], ja: ['jpn'], ko: ['kor'], ar: ['ara'], ca: ['cat'], nl: ['nld'], pl: ['pol'], uk: ['ukr'],
+};
+
+/** The languages to read with: the source language's packs that are installed, else the defaults that are. */
+export function ocrLanguagesFor(installed: string[], sourceLanguage: string | undefined, fallback: string[]): string[] {
+  const code = sourceLanguage?.toLowerCase();
+  const wanted = code ? (TESSERACT_CODES[code] ?? TESSERACT_CODES[code.split('-')[0]!] ?? []) : [];
+  const own = wanted.filter((l) => installed.includes(l));
+  // Latin text (brand names, numbers) shows up in pictures of every language: English goes along.
+  if (own.length) return [...new Set([...own, ...(installed.includes('eng') ? ['eng'] : [])])];
+  const defaults = fallback.filter((l) => installed.includes(l));
+  return defaults.length ? defaults : installed.slice(0, 1);
+}
+
+interface Pixels {
+  width: number;
+  height: number;
+  data: Uint8ClampedArray;
+}
+
+const hex = (rgb: number[]) => `#${rgb.map((v) => Math.round(v).toString(16).padStart(2, '0')).join('')}`;
+const distance = (a: number[], b: number[]) => Math.hypot(a[0]! - b[0]!, a[1]! - b[1]!, a[2]! - b[2]!);
+
+function medianColour(samples: number[][]): number[] {
+  if (!samples.length) return [255, 255, 255];
+  return [0, 1, 2].map((c) => {
+    const v = samples.map((s) => s[c]!).sort((a, b) => a - b);
+    return v[Math.floor(v.length / 2)]!;
+  });
+}
+
+const pixelAt = (p: Pixels, x: number, y: number) => {
+  const i = (y * p.width + x) * 4;
+  return [p.data[i]!, p.data[i + 1]!, p.data[i + 2]!];
+};
+
+/**
+ * The colours of a block: the background is the median of a ring just outside its box; the text is the
+ * median of the pixels inside that are farthest from the background (the ink).
+ */
+export function sampleColours(p: Pixels, box: { x: number; y: number; w: number; h: number }): { background: string; color: string } {
+  const pad = Math.max(2, Math.round(Math.min(box.h, 40) * 0.25));
+  const x0 = Math.max(0, Math.floor(box.x) - pad);
+  const y0 = Math.max(0, Math.floor(box.y) - pad);
+  const x1 = Math.min(p.width - 1, Math.ceil(box.x + box.w) + pad);
+  const y1 = Math.min(p.height - 1, Math.ceil(box.y + box.h) + pad);
+  const ring: number[][] = [];
+  const step = Math.max(1, Math.floor((x1 - x0 + y1 - y0) / 400));
+  for (let x = x0; x <= x1; x += step) ring.push(pixelAt(p, x, y0), pixelAt(p, x, y1));
+  for (let y = y0; y <= y1; y += step) ring.push(pixelAt(p, x0, y), pixelAt(p, x1, y));
+  const background = medianColour(ring);
+  const inside: Array<{ c: number[]; d: number }> = [];
+  const istep = Math.max(1, Math.floor(Math.sqrt((box.w * box.h) / 20_000)));
+  for (let y = Math.max(0, Math.floor(box.y)); y < Math.min(p.height, box.y + box.h); y += istep) {
+    for (let x = Math.max(0, Math.floor(box.x)); x < Math.min(p.width, box.x + box.w); x += istep) {
+      const c = pixelAt(p, x, y);
+      inside.push({ c, d: distance(c, background) });
+    }
+  }
+  inside.sort((a, b) => b.d - a.d);
+  const ink = inside.slice(0, Math.max(1, Math.floor(inside.length * 0.12))).map((s) => s.c);
+  let color = medianColour(ink);
+  // Too close to the background to read: black or white, whichever stands out.
+  if (distance(color, background) < 60) color = background[0]! * 0.3 + background[1]! * 0.59 + background[2]! * 0.11 > 128 ? [0, 0, 0] : [255, 255, 255];
+  return { background: hex(background), color: hex(color) };
+}
+
+/** A picture decoded for drawing; tiff is not read by the canvas, so it goes through ffmpeg as png. */
+async function decode(bytes: Uint8Array, kind: PictureKind): Promise<Image> {
+  let data = Buffer.from(bytes);
+  if (kind === 'tiff') {
+    data = await inScratch(async (dir) => {
+      await writeFile(join(dir, 'in.tiff'), bytes);
+      try {
+        await runTool('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'in.tiff'), '-frames:v', '1', join(dir, 'out.png')], { timeoutMs: 60_000 });
+      } catch (e) {
+        throw new PictureReadError('damaged', `the picture is damaged or not a TIFF (${e instanceof ToolError ? e.detail : (e as Error).message})`);
+      }
+      return readFile(join(dir, 'out.png'));
+    });
+  }
+  try {
+    return await loadImage(data);
+  } catch (e) {
+    throw new PictureReadError('damaged', `the picture is damaged or not a ${kind.toUpperCase()} (${(e as Error).message})`);
+  }
+}
+
+function pixelsOf(image: Image): Pixels {
+  const canvas = createCanvas(image.width, image.height);
+  const g = canvas.getContext('2d');
+  g.drawImage(image, 0, 0);
+  const { data } = g.getImageData(0, 0, image.width, image.height);
+  return { width: image.width, height: image.height, data };
+}
+
+/** Word confidences from tesseract's TSV, keyed by the word's box (which `readTesseractTsv` keeps). */
+function confidences(tsv: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const row of tsv.split('\n')) {
+    const f = row.split('\t');
+    if (f.length < 12 || f[0] !== '5' || !f.slice(11).join('\t').trim()) continue;
+    out.set(`${f[6]},${f[7]}`, Number(f[10]));
+  }
+  return out;
+}
+
+// Tesseract's line boxes span the ink of the line: about 0.9 em (see formats-pdf).
+const OCR_EM_PER_LINE = 0.9;
+
+export function createPictureFormat(kind: PictureKind, options: PictureFormatOptions = {}): FileFormat {
+  const spec = KINDS[kind];
+  const fallback = options.ocrLanguages ?? ['eng', 'chi_sim'];
+  const maxPixels = options.maxPixels ?? 50_000_000;
+  const minConfidence = options.minWordConfidence ?? 30;
+  return {
+    id: kind,
+    name: spec.name,
+    extensions: spec.extensions,
+    mimeTypes: [spec.mime],
+    sniff: (bytes) => pictureKind(bytes) === kind,
+
+    async parse(bytes, parseOptions): Promise<ParsedFile> {
+      if (pictureKind(bytes) !== kind) throw new PictureReadError('damaged', `the file is not a ${kind.toUpperCase()} picture`);
+      const size = pictureSize(bytes);
+      if (!size || !size.width || !size.height) throw new PictureReadError('damaged', `the picture is damaged: its ${kind.toUpperCase()} header cannot be read`);
+      if (size.width * size.height > maxPixels) throw new PictureReadError('tooLarge', `the picture has ${size.width}×${size.height} pixels, more than the ${maxPixels} allowed`);
+      const installed = await tesseractLanguages();
+      if (!installed.length) throw new PictureReadError('tool', 'tesseract (OCR) is not installed');
+      const sourceLanguage = (parseOptions as { sourceLanguage?: string } | undefined)?.sourceLanguage;
+      const languages = ocrLanguagesFor(installed, sourceLanguage, fallback).join('+');
+      // OCR and decoding at once: tesseract is the long part, the pixels are wanted only afterwards.
+      const [tsv, image] = await Promise.all([
+        inScratch(async (dir) => {
+          const input = join(dir, `input.${spec.extensions[0]}`);
+          await writeFile(input, bytes);
+          try {
+            return (await runTool('tesseract', [input, '-', '-l', languages, 'tsv'], { timeoutMs: 300_000, env: { ...process.env, OMP_THREAD_LIMIT: '1' } })).stdout;
+          } catch (e) {
+            if (e instanceof ToolError && e.exitCode !== null) throw new PictureReadError('damaged', `the picture is damaged or cannot be read (${e.detail || 'tesseract refused it'})`);
+            throw new PictureReadError('tool', `tesseract could not run: ${(e as Error).message}`);
+          }
+        }),
+        decode(bytes, kind),
+      ]);
+      if (image.width !== size.width || image.height !== size.height) throw new PictureReadError('damaged', 'the picture is damaged: its header and its pixels disagree');
+      const pixels = pixelsOf(image);
+      const conf = confidences(tsv);
+      const lines = readTesseractTsv(tsv, size)
+        .flat()
+        .map((line) => ({ ...line, words: line.words.filter((w) => (conf.get(`${Math.round(w.x0)},${Math.round(w.y0)}`) ?? 100) >= minConfidence && /[\p{L}\p{N}]/u.test(w.text)) }))
+        .filter((line) => line.words.length)
+        .map((line) => ({ ...line, x0: Math.min(...line.words.map((w) => w.x0)), y0: Math.min(...line.words.map((w) => w.y0)), x1: Math.max(...line.words.map((w) => w.x1)), y1: Math.max(...line.words.map((w) => w.y1)) }));
+      const blocks: Block[] = paragraphsOf(lines, OCR_EM_PER_LINE, 0.45);
+
+      const units: TranslationUnit[] = [];
+      const placed: PictureBlock[] = [];
+      for (const block of blocks) {
+        const text = block.text.trim();
+        if (!text) continue;
+        const words = block.lines.flatMap((l) => l.words);
+        const confidence = Math.round(words.reduce((n, w) => n + (conf.get(`${Math.round(w.x0)},${Math.round(w.y0)}`) ?? 0), 0) / words.length);
+        const box = { x: Math.round(block.x0), y: Math.round(block.y0), w: Math.round(block.x1 - block.x0), h: Math.round(block.y1 - block.y0) };
+        const colours = sampleColours(pixels, box);
+        const id = `1.${placed.length + 1}`;
+        const b: PictureBlock = { unit: id, ...box, fontSize: block.fontSize, lines: block.lines.length, confidence, ...colours };
+        placed.push(b);
+        const meta = {
+          x: String(b.x), y: String(b.y), w: String(b.w), h: String(b.h), fontSize: String(b.fontSize), lines: String(b.lines),
+          confidence: String(confidence), background: b.background, color: b.color, pageWidth: String(size.width), pageHeight: String(size.height),
+        };
+        units.push({ id, source: text, tags: {}, context: { part: 'page 1', position: placed.length, style: 'ocr', meta } });
+      }
+      const skeleton: PictureSkeleton = { kind, fileName: parseOptions?.fileName, width: size.width, height: size.height, blocks: placed, original: bytes };
+      return { format: kind, units, skeleton };
+    },
+
+    async write(file, units) {
+      const skeleton = file.skeleton as PictureSkeleton;
+      const byId = new Map(file.units.map((u) => [u.id, u]));
+      for (const u of units) byId.set(u.id, u);
+      const image = await decode(skeleton.original, skeleton.kind);
+      const canvas = createCanvas(image.width, image.height);
+      const g = canvas.getContext('2d');
+      g.drawImage(image, 0, 0);
+      registerFonts();
+      for (const block of skeleton.blocks) {
+        const unit = byId.get(block.unit);
+        if (!unit) continue;
+        drawBlock(g, block, (unit.target ?? unit.source).replace(/<\/?\d+\/?>/g, ''), image.width, image.height);
+      }
+      return encode(canvas, skeleton.kind);
+    },
+  };
+}
+
+async function encode(canvas: Canvas, kind: PictureKind): Promise<Uint8Array> {
+  if (kind === 'jpeg') return canvas.encode('jpeg', 92);
+  if (kind === 'webp') return canvas.encode('webp', 92);
+  const png = await canvas.encode('png');
+  if (kind === 'png') return png;
+  // The canvas writes neither tiff nor bmp: ffmpeg turns its png into the original's type.
+  return inScratch(async (dir) => {
+    await writeFile(join(dir, 'out.png'), png);
+    const out = join(dir, `out.${kind === 'tiff' ? 'tiff' : 'bmp'}`);
+    await runTool('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'out.png'), ...(kind === 'tiff' ? ['-compression_algo', 'deflate'] : ['-pix_fmt', 'bgr24']), out], { timeoutMs: 60_000 });
+    return readFile(out);
+  });
+}
+
+const CJK = /[\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\u3000-\u303f]/;
+
+/** Pieces a line may break between: words, and each CJK character on its own. */
+function breakable(text: string): string[] {
+  const out: string[] = [];
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (!CJK.test(word)) {
+      out.push(word);
+      continue;
+    }
+    let run = '';
+    for (const ch of word) {
+      if (CJK.test(ch)) {
+        if (run) out.push(run);
+        out.push(ch);
+        run = '';
+      } else run += ch;
+    }
+    if (run) out.push(run);
+  }
+  return out;
+}
+
+/** The text wrapped to `width` at the current font: each line's pieces joined (no space between CJK). */
+export function wrapText(g: Pick<SKRSContext2D, 'measureText'>, text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  const join = (a: string, b: string) => (!a ? b : CJK.test(a.at(-1)!) || CJK.test(b[0]!) ? a + b : `${a} ${b}`);
+  for (const piece of breakable(text)) {
+    const next = join(line, piece);
+    if (line && g.measureText(next).width > width) {
+      lines.push(line);
+      line = piece;
+    } else line = next;
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
+const LINE_HEIGHT = 1.18;
+
+/** The largest font size (px) at which the text, wrapped to the box's width, fits its height. */
+export function fitText(g: SKRSContext2D, text: string, w: number, h: number, start: number): { size: number; lines: string[] } {
+  let size = Math.max(6, Math.floor(start));
+  for (;;) {
+    g.font = `${size}px ${FONT_FAMILY}`;
+    const lines = wrapText(g, text, w);
+    const widest = Math.max(0, ...lines.map((l) => g.measureText(l).width));
+    if ((lines.length * size * LINE_HEIGHT <= h * 1.08 && widest <= w * 1.02) || size <= 6) return { size, lines };
+    size = Math.max(6, Math.floor(size * 0.92));
+  }
+}
+
+function drawBlock(g: SKRSContext2D, block: PictureBlock, text: string, width: number, height: number): void {
+  // Cover a little beyond the box: tesseract's boxes hug the ink, anti-aliasing reaches a pixel or two out.
+  const pad = Math.max(2, Math.round(block.h / Math.max(1, block.lines) * 0.15));
+  const x = Math.max(0, block.x - pad);
+  const y = Math.max(0, block.y - pad);
+  const w = Math.min(width, block.x + block.w + pad) - x;
+  const h = Math.min(height, block.y + block.h + pad) - y;
+  g.fillStyle = block.background;
+  g.fillRect(x, y, w, h);
+  if (!text.trim()) return;
+  // Start from the original's size (the line's ink height is about 0.9 em; a few px more for the em box).
+  const start = (block.h / Math.max(1, block.lines)) / 0.9 * 0.95;
+  const fitted = fitText(g, text, w, h, start);
+  g.fillStyle = block.color;
+  g.textBaseline = 'middle';
+  g.font = `${fitted.size}px ${FONT_FAMILY}`;
+  const lineHeight = fitted.size * LINE_HEIGHT;
+  const top = y + (h - lineHeight * fitted.lines.length) / 2;
+  fitted.lines.forEach((line, i) => g.fillText(line, x, top + lineHeight * (i + 0.5)));
+}
+
+export const PICTURE_FORMATS: FileFormat[] = (Object.keys(KINDS) as PictureKind[]).map((k) => createPictureFormat(k));
