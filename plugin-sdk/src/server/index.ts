@@ -449,3 +449,4 @@ export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './of
 export { runTool, inScratch, mapLimited, ToolError, type RunOptions } from './tools.js';
 export { readBboxLayout, readTesseractTsv, paragraphsOf, blocksOf, blockText, lineText, splitAtGaps, toBlock, isFolio, columnGroups, readingOrder, type Box, type Word, type Line, type Block, type PageText } from './layout.js';
 export { probeMedia, runFfmpeg, extractAudio, readWavPcm, cutMedia, convertMedia, burnSubtitles, escapeFilterValue, isMediaTarget, mediaTargetOf, MEDIA_TARGETS, MediaError, type MediaInput, type MediaInfo, type MediaStreamInfo, type MediaStreamKind, type MediaErrorCode, type MediaTarget, type FfmpegOptions, type MediaJobOptions, type WavPcm } from './media.js';
+export * from './voiceprint/index.js';

@@ -1,0 +1,207 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
+import { inScratch, runTool } from '@linguaport/sdk/server';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ENROL_TEXTS, HELD_OUT_TEXTS, SPEAKERS, speakWav, type SyntheticSpeaker } from '../speech.js';
+
+// The voiceprint area in the real kernel with speech made by espeak-ng at test time: speakers enrolled
+// by upload (ffmpeg decodes them), the department's model trained as a task, held-out sentences
+// identified, an unenrolled voice left unknown, claims verified, departments kept apart, bad audio refused.
+
+let k: TestKernel;
+let user: string;
+let outsider: string;
+let admin: string;
+let nobody: string;
+const en = { cookie: 'locale=en-US' };
+const ENROLLED = SPEAKERS.slice(0, 4);
+/** A voice no one enrols, unlike each enrolled one in voice, variant and pitch. */
+const STRANGER: SyntheticSpeaker = { name: 'Stranger', voice: 'en-us+m4', pitch: 30, speed: 140 };
+const ids = new Map<string, number>();
+
+async function call(method: string, url: string, token: string, payload?: unknown) {
+  const res = await k.app.inject({ method: method as 'GET', url, headers: { jwt: token, ...en }, ...(payload === undefined ? {} : { payload: payload as object }) });
+  return { status: res.statusCode, body: res.json() };
+}
+
+async function upload(url: string, token: string, fields: Record<string, string>, files: Array<{ field?: string; name: string; content: Buffer }>) {
+  const boundary = '----voiceprinttest';
+  const parts: Buffer[] = [];
+  for (const [n, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`));
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
+    parts.push(f.content, Buffer.from('\r\n'));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  const res = await k.app.inject({ method: 'POST', url, headers: { jwt: token, ...en, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(parts) });
+  return { status: res.statusCode, body: res.json() };
+}
+
+const identify = async (wav: Buffer, token = user) => upload('/api/voiceprint/identify', token, {}, [{ field: 'file', name: 'probe.wav', content: wav }]);
+const verify = async (speakerId: number, wav: Buffer, token = user) => upload('/api/voiceprint/verify', token, { speakerId: String(speakerId) }, [{ field: 'file', name: 'probe.wav', content: wav }]);
+
+/** Everything the area stores, to show that a refused call changed nothing. */
+async function digest() {
+  const db = k.database.db;
+  const out: Record<string, unknown> = {};
+  out.speakers = await db.selectFrom('voiceprint_speakers' as never).select(['id', 'name', 'recordings', 'model_version'] as never).orderBy('id' as never).execute();
+  out.recordings = await db.selectFrom('voiceprint_recordings' as never).select(['id', 'speaker_id', 'frames'] as never).orderBy('id' as never).execute();
+  out.departments = await db.selectFrom('voiceprint_departments' as never).select(['department_id', 'data_version', 'model_version'] as never).orderBy('department_id' as never).execute();
+  return JSON.stringify(out);
+}
+
+/** Waits until the department's model is trained on the latest enrolments. */
+async function trained(token = user) {
+  await expect
+    .poll(async () => {
+      const s = (await call('GET', '/api/voiceprint/status', token)).body.data;
+      if (s.status === 'failed') throw new Error(`training failed: ${s.error}`);
+      return s.upToDate && s.status === 'idle';
+    }, { timeout: 120_000, interval: 300 })
+    .toBe(true);
+}
+
+beforeAll(async () => {
+  k = await startTestKernel({ plugins: ['voiceprint'] });
+  const all = ['voiceprint:use', 'voiceprint:enrol', 'voiceprint:delete'];
+  await createUserWithRole(k, 'vp-user', 'User-Passw0rd!', 'voiceprint users', all);
+  const o = await createUserWithRole(k, 'vp-outsider', 'Outsider-Passw0rd!', 'voiceprint outsiders', all);
+  await createUserWithRole(k, 'vp-nobody', 'Nobody-Passw0rd!', 'no voiceprint rights', []);
+  const db = k.database.db;
+  const other = await db.insertInto('departments').values({ name: 'Other department', code: 'vp-other' }).returning('id').executeTakeFirstOrThrow();
+  await db.updateTable('user_department_roles').set({ department_id: other.id }).where('user_id', '=', o.userId).execute();
+  user = await k.login('vp-user', 'User-Passw0rd!');
+  outsider = await k.login('vp-outsider', 'Outsider-Passw0rd!');
+  nobody = await k.login('vp-nobody', 'Nobody-Passw0rd!');
+  admin = await k.login('admin', ADMIN_PASSWORD);
+}, 180_000);
+
+afterAll(async () => {
+  await k?.shutdown();
+});
+
+describe('enrolment and recognition', () => {
+  it('enrols speakers from uploaded recordings and trains the department model as a task', async () => {
+    for (const s of ENROLLED) {
+      const files = await Promise.all(ENROL_TEXTS.slice(0, 2).map(async (text, i) => ({ name: `${s.name}-${i}.wav`, content: await speakWav(s, text) })));
+      const res = await upload('/api/voiceprint/speaker/enrol', user, { name: s.name }, files);
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.data).toMatchObject({ name: s.name, recordings: 2 });
+      expect(res.body.data.speechSeconds).toBeGreaterThan(3);
+      ids.set(s.name, res.body.data.id);
+    }
+    // A third recording for one of them, added later.
+    const more = await upload('/api/voiceprint/speaker/recording/add', user, { speakerId: String(ids.get('Alice')) }, [{ name: 'alice-2.wav', content: await speakWav(ENROLLED[0]!, ENROL_TEXTS[2]!) }]);
+    expect(more.status, JSON.stringify(more.body)).toBe(200);
+    expect(more.body.data.recordings).toBe(3);
+    await trained();
+    const list = (await call('GET', '/api/voiceprint/speaker/list?pageSize=50', user)).body.data;
+    expect(list.total).toBe(4);
+    expect(list.records.every((r: { ready: boolean }) => r.ready)).toBe(true);
+    expect((await call('GET', '/api/voiceprint/speaker/list?name=ali', user)).body.data.records.map((r: { name: string }) => r.name)).toEqual(['Alice']);
+    const paged = (await call('GET', '/api/voiceprint/speaker/list?pageNum=2&pageSize=3', user)).body.data;
+    expect(paged.records).toHaveLength(1);
+  }, 240_000);
+
+  it('refuses a second speaker of the same name in the department (409)', async () => {
+    const res = await upload('/api/voiceprint/speaker/enrol', user, { name: 'alice' }, [{ name: 'a.wav', content: await speakWav(ENROLLED[1]!, ENROL_TEXTS[0]!) }]);
+    expect(res.status).toBe(409);
+    expect(res.body.msg).toContain('already exists');
+  });
+
+  it('identifies held-out utterances of every enrolled speaker, best score first', async () => {
+    for (const s of ENROLLED) {
+      for (const text of HELD_OUT_TEXTS.slice(0, 2)) {
+        const res = await identify(await speakWav(s, text));
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        const data = res.body.data;
+        expect(data.speaker?.name, `${s.name}: ${JSON.stringify(data.candidates)}`).toBe(s.name);
+        expect(data.candidates).toHaveLength(4);
+        expect(data.candidates[0].score).toBeGreaterThanOrEqual(data.threshold);
+        expect(data.candidates[1].score).toBeLessThan(data.candidates[0].score);
+      }
+    }
+  }, 120_000);
+
+  it('answers unknown for a voice that is not enrolled, its best score under the threshold', async () => {
+    const res = await identify(await speakWav(STRANGER, HELD_OUT_TEXTS[2]!));
+    expect(res.status).toBe(200);
+    expect(res.body.data.speaker, JSON.stringify(res.body.data.candidates)).toBeNull();
+    expect(res.body.data.candidates[0].score).toBeLessThan(res.body.data.threshold);
+  });
+
+  it('verifies a claim: the speaker accepted, another speaker claiming to be them rejected', async () => {
+    const alice = ids.get('Alice')!;
+    const own = await verify(alice, await speakWav(ENROLLED[0]!, HELD_OUT_TEXTS[3]!));
+    expect(own.status, JSON.stringify(own.body)).toBe(200);
+    expect(own.body.data).toMatchObject({ speakerId: alice, name: 'Alice', accepted: true });
+    for (const impostor of [ENROLLED[1]!, ENROLLED[2]!, STRANGER]) {
+      const res = await verify(alice, await speakWav(impostor, HELD_OUT_TEXTS[3]!));
+      expect(res.body.data.accepted, `${impostor.name} as Alice: ${res.body.data.score}`).toBe(false);
+      expect(res.body.data.score).toBeLessThan(own.body.data.score);
+    }
+  });
+});
+
+describe('departments and permissions', () => {
+  it("keeps another department's user away from the speakers (404) and a user without keys out (403); nothing changes", async () => {
+    const before = await digest();
+    const alice = ids.get('Alice')!;
+    const wav = await speakWav(ENROLLED[0]!, HELD_OUT_TEXTS[0]!);
+    expect((await call('GET', '/api/voiceprint/speaker/list', outsider)).body.data.total).toBe(0);
+    for (const [method, url] of [['GET', `/api/voiceprint/speaker/detail?id=${alice}`], ['DELETE', `/api/voiceprint/speaker/delete?id=${alice}`]] as const) {
+      const res = await call(method, url, outsider);
+      expect(res.status, url).toBe(404);
+      expect(res.body.msg).toBe(`Speaker ${alice} not found`);
+      expect((await call(method, url, nobody)).status).toBe(403);
+    }
+    expect((await verify(alice, wav, outsider)).status).toBe(404);
+    expect((await upload('/api/voiceprint/speaker/recording/add', outsider, { speakerId: String(alice) }, [{ name: 'x.wav', content: wav }])).status).toBe(404);
+    // Its own department has no speakers: nothing to identify against.
+    const none = await identify(wav, outsider);
+    expect(none.status).toBe(409);
+    expect((await identify(wav, nobody)).status).toBe(403);
+    expect(await digest()).toBe(before);
+    // The administrator reaches every department.
+    expect((await call('GET', `/api/voiceprint/speaker/detail?id=${alice}`, admin)).body.data.recordingList).toHaveLength(3);
+  });
+
+  it('refuses bad audio with 400 and stores nothing', async () => {
+    const before = await digest();
+    const good = await speakWav(SPEAKERS[5]!, ENROL_TEXTS[0]!);
+    const silence = await inScratch(async (dir) => {
+      const out = join(dir, 'silence.wav');
+      await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '3', out], { timeoutMs: 30_000 });
+      return readFile(out);
+    });
+    const cases: Array<[string, Array<{ name: string; content: Buffer }>, RegExp]> = [
+      ['text as audio', [{ name: 'notes.wav', content: Buffer.from('these are not sounds at all\n') }], /not a supported format/],
+      ['silence', [{ name: 'silence.wav', content: silence }], /too little speech/],
+      ['one bad file among good ones', [{ name: 'good.wav', content: good }, { name: 'bad.mp3', content: Buffer.from('ID3 nothing') }], /bad\.mp3/],
+      ['an empty file', [{ name: 'empty.wav', content: Buffer.alloc(0) }], /empty file/],
+    ];
+    for (const [what, files, message] of cases) {
+      const res = await upload('/api/voiceprint/speaker/enrol', user, { name: 'Frank' }, files);
+      expect(res.status, what).toBe(400);
+      expect(res.body.msg, what).toMatch(message);
+    }
+    expect((await upload('/api/voiceprint/speaker/enrol', user, { name: '  ' }, [{ name: 'good.wav', content: good }])).status).toBe(400);
+    const probe = await identify(Buffer.from('not audio'));
+    expect(probe.status).toBe(400);
+    const zh = await k.app.inject({ method: 'GET', url: '/api/voiceprint/speaker/detail?id=999999', headers: { jwt: user, cookie: 'locale=zh-CN' } });
+    expect(zh.json().msg).toBe('说话人 999999 不存在');
+    expect(await digest()).toBe(before);
+  }, 60_000);
+
+  it('deletes a speaker, retrains, and identification no longer names them', async () => {
+    const dave = ids.get('Dave')!;
+    expect((await call('DELETE', `/api/voiceprint/speaker/delete?id=${dave}`, user)).status).toBe(200);
+    expect((await call('GET', `/api/voiceprint/speaker/detail?id=${dave}`, user)).status).toBe(404);
+    await trained();
+    const res = await identify(await speakWav(ENROLLED[3]!, HELD_OUT_TEXTS[0]!));
+    expect(res.body.data.candidates.map((c: { name: string }) => c.name)).not.toContain('Dave');
+    const bob = await identify(await speakWav(ENROLLED[1]!, HELD_OUT_TEXTS[1]!));
+    expect(bob.body.data.speaker?.name).toBe('Bob');
+  }, 120_000);
+});
