@@ -5,6 +5,7 @@ import { fileManagerPart } from './file-manager.js';
 import { provideLtService } from './lt.js';
 import { conversionPart } from './conversions.js';
 import { archivePart } from './archives.js';
+import { picturePart } from './pictures.js';
 import { createFileService } from './service.js';
 import { createSettings } from './settings.js';
 import { createStore } from './store.js';
@@ -39,6 +40,7 @@ export default defineServerPlugin({
     provideLtService(ctx, db, { files: service, store });
     await conversionPart(ctx, db, { settings, quotas });
     const archives = archivePart(ctx, db, { files: service, settings, quotas });
+    picturePart(ctx, db, { files: service, store, settings });
 
     // Files whose work a dead server left half done are marked (and queued ones resume by themselves).
     const sweep = setInterval(() => {

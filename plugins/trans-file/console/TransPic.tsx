@@ -1,0 +1,386 @@
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
+import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, H3, HTMLSelect, Intent, NumericInput, ProgressBar, Switch, Tag, Tooltip } from '@blueprintjs/core';
+import { ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { actionsFrom, documentFile, formatDate, formatSize, type Actor } from '@linguaport/sdk/shared';
+import type { FileRow } from '../shared/schemas.js';
+import { download, NS, Progress, useLanguageName, useLiveFiles, useStates, type Load } from './common.js';
+
+export interface PicSetup {
+  languages: Array<{ code: string; targets: string[] }>;
+  defaultSource: string | null;
+  defaultTarget: string | null;
+  limits: { maxFiles: number; pictureMaxMb: number; pictureMaxMegapixels: number };
+  formats: Array<{ id: string; name: string; extensions: string[] }>;
+}
+
+interface PicLimits {
+  pictureMaxMb: number;
+  pictureMaxMegapixels: number;
+}
+
+function usePicSetup(): Load<PicSetup> {
+  const api = useApi();
+  const [setup, setSetup] = useState<Load<PicSetup>>({ state: 'loading' });
+  useEffect(() => {
+    api.get<PicSetup>('/transPic/setup', { silent: true }).then(
+      (value) => setSetup({ state: 'ready', value }),
+      (err: ApiErrorInfo) => setSetup({ state: 'failed', msg: err.msg }),
+    );
+  }, [api]);
+  return setup;
+}
+
+/** Why a chosen picture cannot go (the server checks again, by content and pixels). */
+function refusalOf(file: File, setup: PicSetup, t: (k: string, o?: Record<string, unknown>) => string): string | null {
+  const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
+  if (file.size === 0) return t('refuse.empty', { name: file.name });
+  if (file.size > setup.limits.pictureMaxMb * 1024 * 1024) return t('pic.refuseSize', { name: file.name, mb: setup.limits.pictureMaxMb });
+  if (!setup.formats.some((f) => f.extensions.includes(ext))) return t('pic.refuseType', { name: file.name });
+  return null;
+}
+
+/** Upload one or several pictures with the languages; the dialog stays open while the upload runs. */
+function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boolean; setup: PicSetup; onClose(): void; onUploaded(rows: FileRow[]): void }) {
+  const { t } = useTranslation(NS);
+  const api = useApi();
+  const name = useLanguageName();
+  const { refreshBefore, setRefreshBefore, guardClose } = useRefreshBefore();
+  const input = useRef<HTMLInputElement>(null);
+  const [files, setFiles] = useState<File[]>([]);
+  const [dragging, setDragging] = useState(false);
+  const [source, setSource] = useState('');
+  const [target, setTarget] = useState('');
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!isOpen) return;
+    const src = setup.languages.find((l) => l.code === setup.defaultSource) ?? setup.languages[0];
+    setSource((s) => s || src?.code || '');
+  }, [isOpen, setup]);
+  const targets = useMemo(() => setup.languages.find((l) => l.code === source)?.targets.filter((c) => c !== source) ?? [], [setup, source]);
+  useEffect(() => {
+    if (!targets.includes(target)) setTarget(targets.includes(setup.defaultTarget ?? '') ? setup.defaultTarget! : (targets[0] ?? ''));
+  }, [targets, target, setup.defaultTarget]);
+
+  const refusals = files.map((f) => refusalOf(f, setup, t as never)).filter((r): r is string => r !== null);
+  const tooMany = files.length > setup.limits.maxFiles;
+  const accept = setup.formats.flatMap((f) => f.extensions.map((e) => `.${e}`)).join(',');
+  const canSend = files.length > 0 && !tooMany && refusals.length === 0 && !!source && !!target && source !== target && progress === null;
+
+  const add = (list: FileList | null) => {
+    if (!list) return;
+    const chosen = Array.from(list);
+    setError(null);
+    setFiles((prev) => [...prev, ...chosen.filter((f) => !prev.some((p) => p.name === f.name && p.size === f.size))]);
+  };
+  const onDrop = (e: DragEvent) => {
+    e.preventDefault();
+    setDragging(false);
+    add(e.dataTransfer.files);
+  };
+  const close = guardClose(() => {
+    setFiles([]);
+    setError(null);
+    onClose();
+  });
+  const send = async () => {
+    if (!canSend) return;
+    const form = new FormData();
+    form.set('sourceLang', source);
+    form.set('targetLang', target);
+    for (const f of files) form.append('files', f);
+    setRefreshBefore(true);
+    setProgress(0);
+    setError(null);
+    try {
+      const rows = await api.post<FileRow[]>('/transPic/upload', form, { silent: true, onUploadProgress: (p) => setProgress(p) });
+      setRefreshBefore(false);
+      setFiles([]);
+      onUploaded(rows);
+    } catch (err) {
+      const e = err as ApiErrorInfo;
+      setRefreshBefore(false);
+      setError(e.code === 3027 ? t('queueFull') : e.msg || t('uploadFailed'));
+    } finally {
+      setProgress(null);
+    }
+  };
+
+  return (
+    <Dialog isOpen={isOpen} onClose={close} title={t('pic.uploadTitle')} canOutsideClickClose={false} canEscapeKeyClose={!refreshBefore} isCloseButtonShown={!refreshBefore} style={{ width: 620 }}>
+      <div className={Classes.DIALOG_BODY} data-testid="pic-upload-dialog">
+        <div
+          data-testid="pic-drop-zone"
+          role="button"
+          tabIndex={0}
+          onClick={() => input.current?.click()}
+          onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
+          onDragOver={(e) => {
+            e.preventDefault();
+            setDragging(true);
+          }}
+          onDragLeave={() => setDragging(false)}
+          onDrop={onDrop}
+          style={{ border: `2px dashed ${dragging ? '#2d72d2' : '#abb3bf'}`, borderRadius: 6, padding: 20, textAlign: 'center', cursor: 'pointer', background: dragging ? '#e5f0fc' : undefined }}
+        >
+          <div>{t('pic.dropHere')}</div>
+          <div style={{ fontSize: 12, color: '#5f6b7c', marginTop: 4 }}>
+            {t('pic.limits', { files: setup.limits.maxFiles, mb: setup.limits.pictureMaxMb, mp: setup.limits.pictureMaxMegapixels, types: setup.formats.flatMap((f) => f.extensions).join(', ') })}
+          </div>
+          <input ref={input} data-testid="pic-file-input" type="file" multiple accept={accept} style={{ display: 'none' }} onChange={(e) => { add(e.currentTarget.files); e.currentTarget.value = ''; }} />
+        </div>
+        {files.length > 0 && (
+          <ul data-testid="pic-chosen-files" style={{ listStyle: 'none', padding: 0, margin: '10px 0', display: 'grid', gap: 4 }}>
+            {files.map((f) => {
+              const why = refusalOf(f, setup, t as never);
+              return (
+                <li key={`${f.name}-${f.size}`} style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+                  <Tag minimal intent={why ? Intent.DANGER : Intent.NONE}>{f.name}</Tag>
+                  <span style={{ color: '#5f6b7c', fontSize: 12 }}>{formatSize(f.size)}</span>
+                  {why && <span style={{ color: '#c23030', fontSize: 12 }}>{why}</span>}
+                  <Button small minimal icon="cross" aria-label={t('removeFile')} disabled={progress !== null} onClick={() => setFiles(files.filter((x) => x !== f))} />
+                </li>
+              );
+            })}
+          </ul>
+        )}
+        {tooMany && <Callout intent={Intent.DANGER}>{t('refuse.tooMany', { max: setup.limits.maxFiles })}</Callout>}
+        <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', marginTop: 10 }}>
+          <FormGroup label={t('source')} labelFor="pic-source">
+            <HTMLSelect id="pic-source" data-testid="pic-source-language" value={source} onChange={(e) => setSource(e.currentTarget.value)}>
+              {setup.languages.map((l) => (
+                <option key={l.code} value={l.code}>{name(l.code)}</option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          <FormGroup label={t('target')} labelFor="pic-target">
+            <HTMLSelect id="pic-target" data-testid="pic-target-language" value={target} onChange={(e) => setTarget(e.currentTarget.value)}>
+              {targets.map((c) => (
+                <option key={c} value={c}>{name(c)}</option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+        </div>
+        {setup.languages.length === 0 && <Callout intent={Intent.WARNING}>{t('noEngine')}</Callout>}
+        {setup.formats.length === 0 && <Callout intent={Intent.WARNING}>{t('pic.noFormats')}</Callout>}
+        {progress !== null && <ProgressBar value={progress} intent={Intent.PRIMARY} />}
+        {error && <Callout intent={Intent.DANGER} data-testid="pic-upload-error">{error}</Callout>}
+      </div>
+      <div className={Classes.DIALOG_FOOTER}>
+        <div className={Classes.DIALOG_FOOTER_ACTIONS}>
+          <Button text={t('cancel')} disabled={refreshBefore} onClick={close} />
+          <Button intent={Intent.PRIMARY} icon="translate" data-testid="pic-start-upload" text={t('pic.start', { n: files.length })} disabled={!canSend} loading={progress !== null} onClick={send} />
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+/** The picture limits (managers). */
+function PicSettingsDialog({ isOpen, onClose }: { isOpen: boolean; onClose(): void }) {
+  const { t } = useTranslation(NS);
+  const api = useApi();
+  const notify = useNotify();
+  const [value, setValue] = useState<PicLimits | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(() => {
+    setError(null);
+    api.get<PicLimits>('/transPic/settings', { silent: true }).then(setValue, (e: ApiErrorInfo) => setError(e.msg));
+  }, [api]);
+  const save = async () => {
+    try {
+      setValue(await api.put<PicLimits>('/transPic/settings', value, { silent: true }));
+      notify.success(t('saved'));
+      onClose();
+    } catch (e) {
+      setError((e as ApiErrorInfo).msg);
+    }
+  };
+  return (
+    <Dialog isOpen={isOpen} onOpening={load} onClose={onClose} title={t('pic.settingsTitle')} canOutsideClickClose={false}>
+      <div className={Classes.DIALOG_BODY} data-testid="pic-settings-dialog">
+        <FormGroup label={t('pic.maxMb')} labelFor="pic-max-mb">
+          <NumericInput id="pic-max-mb" min={1} max={200} value={value?.pictureMaxMb ?? ''} onValueChange={(n) => value && setValue({ ...value, pictureMaxMb: n })} />
+        </FormGroup>
+        <FormGroup label={t('pic.maxMegapixels')} labelFor="pic-max-mp">
+          <NumericInput id="pic-max-mp" min={0.1} max={100} stepSize={1} minorStepSize={0.1} value={value?.pictureMaxMegapixels ?? ''} onValueChange={(n) => value && setValue({ ...value, pictureMaxMegapixels: n })} />
+        </FormGroup>
+        {error && <Callout intent={Intent.DANGER}>{error}</Callout>}
+      </div>
+      <div className={Classes.DIALOG_FOOTER}>
+        <div className={Classes.DIALOG_FOOTER_ACTIONS}>
+          <Button text={t('cancel')} onClick={onClose} />
+          <Button intent={Intent.PRIMARY} text={t('save')} disabled={!value} onClick={save} />
+        </div>
+      </div>
+    </Dialog>
+  );
+}
+
+/**
+ * /transPic: upload pictures (several at once) and follow them through the document queue, with the
+ * same states and live progress as documents; a completed picture opens in /fileViewPic, downloads as
+ * the translated picture or as the recognised and translated text.
+ */
+export function TransPic() {
+  const { t, i18n } = useTranslation(NS);
+  const api = useApi();
+  const notify = useNotify();
+  const permissions = usePermission();
+  const { navigate } = usePlatform();
+  const setup = usePicSetup();
+  const states = useStates();
+  const name = useLanguageName();
+  const { guardClose } = useRefreshBefore();
+  const [uploading, setUploading] = useState(false);
+  const [settingsOpen, setSettingsOpen] = useState(false);
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [all, setAll] = useState(false);
+  const [refreshKey, setRefreshKey] = useState(0);
+  const [deleting, setDeleting] = useState<FileRow[] | null>(null);
+  const manager = permissions.hasButton('transFile:manage');
+  const refresh = useCallback(() => setRefreshKey((k) => k + 1), []);
+  const { merge } = useLiveFiles(refresh);
+  const me = useSession().current().user?.id;
+  const actorOf = (row: FileRow): Actor => (row.ownerId === me ? 'owner' : 'manager');
+
+  const load = useCallback(
+    async (q: PageQuery) => {
+      const r = await api.get<{ records: FileRow[]; total: number }>('/transPic/list', { params: { pageNum: q.page, pageSize: q.pageSize, ...filters, ...(all ? { all: true } : {}) }, silent: true });
+      return { rows: r.records, total: r.total };
+    },
+    [api, filters, all],
+  );
+
+  const act = async (row: FileRow, action: 'terminate' | 'retry') => {
+    try {
+      await api.post(`/transPic/${action}/${row.id}`, undefined, { silent: true });
+      refresh();
+    } catch (e) {
+      const err = e as ApiErrorInfo;
+      notify.error(err.code === 3027 ? t('queueFull') : err.msg);
+    }
+  };
+  const save = (url: string, fileName: string) => void download(api, url, fileName).catch((e: ApiErrorInfo) => notify.error(e.msg));
+
+  const columns: PagedColumn<FileRow>[] = useMemo(
+    () => [
+      ...(all ? [{ key: 'ownerName', title: t('owner') }] : []),
+      { key: 'name', title: t('name'), render: (r: FileRow) => <span data-testid={`pic-name-${r.id}`}>{r.name}</span> },
+      { key: 'createdAt', title: t('uploadTime'), render: (r: FileRow) => formatDate(r.createdAt) },
+      { key: 'size', title: t('size'), render: (r: FileRow) => formatSize(r.size) },
+      { key: 'direction', title: t('direction'), render: (r: FileRow) => `${name(r.sourceLang)} → ${name(r.targetLang)}` },
+      { key: 'segments', title: t('pic.blocks'), render: (r: FileRow) => merge(r).segments.toLocaleString(i18n.language) },
+      {
+        key: 'status',
+        title: t('statusColumn'),
+        render: (raw: FileRow) => {
+          const r = merge(raw);
+          return (
+            <div data-testid={`pic-status-${r.id}`} data-status={r.status}>
+              <Tooltip content={r.error ?? ''} disabled={!r.error}>
+                <StatusTag value={r.status} states={states.file} />
+              </Tooltip>
+              <Progress file={r} />
+            </div>
+          );
+        },
+      },
+      {
+        key: 'actions',
+        title: t('actions'),
+        render: (raw: FileRow) => {
+          const r = merge(raw);
+          const allowed = actionsFrom(documentFile, r.status, actorOf(r));
+          const base = r.name.replace(/\.[^.]+$/, '');
+          return (
+            <ButtonGroup minimal>
+              {allowed.includes('preview') && (
+                <Tooltip content={t('pic.view')}>
+                  <Button icon="media" data-testid={`pic-view-${r.id}`} aria-label={t('pic.view')} onClick={() => navigate(`/fileViewPic?id=${r.id}`)} />
+                </Tooltip>
+              )}
+              {allowed.includes('terminate') && (
+                <Tooltip content={t('terminate')}>
+                  <Button icon="stop" intent={Intent.WARNING} data-testid={`pic-terminate-${r.id}`} aria-label={t('terminate')} onClick={() => act(r, 'terminate')} />
+                </Tooltip>
+              )}
+              {allowed.includes('submit') && (
+                <Tooltip content={t('retry')}>
+                  <Button icon="refresh" data-testid={`pic-retry-${r.id}`} aria-label={t('retry')} onClick={() => act(r, 'retry')} />
+                </Tooltip>
+              )}
+              {allowed.includes('download') && (
+                <>
+                  <Tooltip content={t('pic.downloadPicture')}>
+                    <Button icon="download" intent={Intent.PRIMARY} data-testid={`pic-download-${r.id}`} aria-label={t('pic.downloadPicture')} onClick={() => save(`/transPic/download/${r.id}`, r.resultName ?? r.name)} />
+                  </Tooltip>
+                  <Tooltip content={t('pic.downloadText')}>
+                    <Button icon="document" data-testid={`pic-download-text-${r.id}`} aria-label={t('pic.downloadText')} onClick={() => save(`/transPic/download/${r.id}?kind=text`, `${base}_${r.sourceLang}_${r.targetLang}.txt`)} />
+                  </Tooltip>
+                </>
+              )}
+              <Tooltip content={t('delete')}>
+                <Button icon="trash" intent={Intent.DANGER} data-testid={`pic-delete-${r.id}`} aria-label={t('delete')} onClick={() => setDeleting([r])} />
+              </Tooltip>
+            </ButtonGroup>
+          );
+        },
+      },
+    ],
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [all, t, i18n.language, merge, states, name],
+  );
+
+  if (setup.state === 'failed') return <Callout intent={Intent.DANGER} style={{ margin: 16 }}>{t('loadFailed', { msg: setup.msg })}</Callout>;
+
+  return (
+    <div data-testid="trans-pic" style={{ padding: 16, display: 'grid', gap: 12 }}>
+      <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
+        <H3 style={{ margin: 0 }}>{t('pic.heading')}</H3>
+        {all && <Tag intent={Intent.PRIMARY}>{t('allUsers')}</Tag>}
+      </div>
+      <SearchBar
+        fields={[{ name: 'name', label: t('name') }]}
+        onSearch={setFilters}
+        actions={
+          <>
+            <Button intent={Intent.PRIMARY} icon="upload" data-testid="pic-open-upload" text={t('pic.upload')} disabled={setup.state !== 'ready'} onClick={() => setUploading(true)} />
+            {manager && <Switch inline data-testid="pic-all-users" checked={all} label={t('allUsers')} onChange={() => setAll(!all)} style={{ marginBottom: 0, marginLeft: 8 }} />}
+            {manager && <Button icon="cog" minimal data-testid="pic-open-settings" text={t('pic.settingsTitle')} onClick={() => setSettingsOpen(true)} />}
+          </>
+        }
+      />
+      <PagedTable<FileRow> testId="pic" columns={columns} rowKey={(r) => r.id} load={load} reloadKey={`${JSON.stringify(filters)}|${all}`} refreshKey={refreshKey} emptyText={t('pic.empty')} />
+      {setup.state === 'ready' && (
+        <PicUploadDialog
+          isOpen={uploading}
+          setup={setup.value}
+          onClose={guardClose(() => setUploading(false))}
+          onUploaded={(rows) => {
+            setUploading(false);
+            notify.success(t('uploaded', { n: rows.length }));
+            refresh();
+          }}
+        />
+      )}
+      <ConfirmDialog
+        isOpen={deleting !== null}
+        title={t('deleteTitle')}
+        message={t('deleteMessage')}
+        count={deleting?.length}
+        items={deleting?.map((f) => f.name)}
+        intent="danger"
+        confirmText={t('delete')}
+        onConfirm={async () => {
+          await api.delete('/transPic/delete', { params: { ids: deleting!.map((f) => f.id).join(',') } });
+          setDeleting(null);
+          refresh();
+        }}
+        onClose={() => setDeleting(null)}
+      />
+      {manager && <PicSettingsDialog isOpen={settingsOpen} onClose={() => setSettingsOpen(false)} />}
+    </div>
+  );
+}
