@@ -1,0 +1,344 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Button, ButtonGroup, Callout, Card, FormGroup, H3, HTMLSelect, InputGroup, Intent, NonIdealState, ProgressBar, Radio, RadioGroup, Spinner, Tooltip } from '@blueprintjs/core';
+import {
+  ConfirmDialog,
+  definePlugin,
+  FormDialog,
+  PagedTable,
+  SearchBar,
+  StatusTag,
+  useApi,
+  useBus,
+  useNotify,
+  usePermission,
+  useRefreshBefore,
+  useTranslation,
+  type ApiErrorInfo,
+  type PagedColumn,
+  type PageQuery,
+  type StatusIntent,
+} from '@linguaport/sdk/console';
+import { formatDate, formatSize } from '@linguaport/sdk/shared';
+import { formatSeconds, JOB_CHANGED, JOB_STATES, NS, OPERATIONS, settingsSchema, TARGETS, type JobRow, type Operation, type Settings } from '../shared/schemas.js';
+
+interface Setup {
+  limits: Settings;
+}
+
+type Load<T> = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; value: T };
+
+const INTENTS: Record<string, StatusIntent> = { queued: 'none', running: 'primary', completed: 'success', failed: 'danger', cancelled: 'warning' };
+/** The cut's container when none is chosen: the upload's own. */
+const SAME = '';
+
+/** Fetches a file through the shared client (the session header goes with it) and saves it under `name`. */
+async function download(api: ReturnType<typeof useApi>, url: string, name: string): Promise<void> {
+  const blob = await api.get<Blob>(url, { responseType: 'blob' });
+  const href = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 10_000);
+}
+
+/** `75`, `1:15` or `1:15.5` as seconds; null when it is none of these. */
+export function parseTime(text: string): number | null {
+  const t = text.trim();
+  if (!t) return null;
+  const parts = t.split(':');
+  if (parts.length > 3 || parts.some((p) => !/^\d+(\.\d+)?$/.test(p))) return null;
+  return parts.reduce((total, p) => total * 60 + Number(p), 0);
+}
+
+function NewJob({ setup, onStarted }: { setup: Settings; onStarted(): void }) {
+  const { t } = useTranslation(NS);
+  const api = useApi();
+  const { setRefreshBefore } = useRefreshBefore();
+  const input = useRef<HTMLInputElement>(null);
+  const [operation, setOperation] = useState<Operation>('convert');
+  const [to, setTo] = useState<string>('mp3');
+  const [start, setStart] = useState('0');
+  const [end, setEnd] = useState('');
+  const [files, setFiles] = useState<File[]>([]);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const targets = useMemo(() => TARGETS.filter((x) => operation !== 'extractAudio' || !x.video), [operation]);
+  useEffect(() => {
+    if (operation === 'extractAudio' && TARGETS.find((x) => x.id === to)?.video) setTo('mp3');
+    if (operation === 'convert' && to === SAME) setTo('mp3');
+  }, [operation, to]);
+
+  const startSeconds = parseTime(start);
+  const endSeconds = parseTime(end);
+  const problems: string[] = [];
+  const tooBig = files.find((f) => f.size > setup.maxFileMb * 1024 * 1024);
+  if (files.length > setup.maxFiles) problems.push(t('tooMany', { max: setup.maxFiles }));
+  if (tooBig) problems.push(t('tooBig', { name: tooBig.name, mb: setup.maxFileMb }));
+  if (files.some((f) => f.size === 0)) problems.push(t('emptyFile', { name: files.find((f) => f.size === 0)!.name }));
+  if (operation === 'cut') {
+    if (startSeconds === null || endSeconds === null) problems.push(t('timeFormat'));
+    else if (endSeconds <= startSeconds) problems.push(t('endAfterStart'));
+  }
+
+  const submit = async () => {
+    const form = new FormData();
+    form.set('operation', operation);
+    if (to !== SAME) form.set('to', to);
+    if (operation === 'cut') {
+      form.set('startSeconds', String(startSeconds));
+      form.set('endSeconds', String(endSeconds));
+    }
+    for (const f of files) form.append('files', f);
+    setRefreshBefore(true);
+    setProgress(0);
+    setError(null);
+    try {
+      await api.post('/video/upload', form, { silent: true, onUploadProgress: setProgress });
+      setFiles([]);
+      onStarted();
+    } catch (e) {
+      setError((e as ApiErrorInfo).msg);
+    } finally {
+      setRefreshBefore(false);
+      setProgress(null);
+    }
+  };
+
+  return (
+    <Card style={{ display: 'grid', gap: 10 }} data-testid="video-new">
+      <RadioGroup inline label={t('operation')} selectedValue={operation} onChange={(e) => setOperation(e.currentTarget.value as Operation)}>
+        {OPERATIONS.map((o) => (
+          <Radio key={o} value={o} label={t(`operations.${o}`)} data-testid={`video-operation-${o}`} />
+        ))}
+      </RadioGroup>
+      <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap', alignItems: 'flex-end' }}>
+        <FormGroup label={t('to')} labelFor="video-to" style={{ margin: 0 }}>
+          <HTMLSelect id="video-to" data-testid="video-to" value={to} onChange={(e) => setTo(e.currentTarget.value)}>
+            {operation === 'cut' && <option value={SAME}>{t('sameFormat')}</option>}
+            {targets.map((x) => (
+              <option key={x.id} value={x.id}>
+                {x.id.toUpperCase()} ({t(x.video ? 'videoFormat' : 'audioFormat')})
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        {operation === 'cut' && (
+          <>
+            <FormGroup label={t('start')} labelFor="video-start" style={{ margin: 0 }}>
+              <InputGroup id="video-start" data-testid="video-start" value={start} placeholder="0:05" onChange={(e) => setStart(e.currentTarget.value)} style={{ width: 110 }} />
+            </FormGroup>
+            <FormGroup label={t('end')} labelFor="video-end" style={{ margin: 0 }}>
+              <InputGroup id="video-end" data-testid="video-end" value={end} placeholder="1:30.5" onChange={(e) => setEnd(e.currentTarget.value)} style={{ width: 110 }} />
+            </FormGroup>
+          </>
+        )}
+      </div>
+      <div
+        role="button"
+        tabIndex={0}
+        data-testid="video-drop"
+        onClick={() => input.current?.click()}
+        onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
+        onDragOver={(e) => e.preventDefault()}
+        onDrop={(e) => {
+          e.preventDefault();
+          setFiles(Array.from(e.dataTransfer.files));
+        }}
+        style={{ border: '2px dashed #abb3bf', borderRadius: 6, padding: 16, textAlign: 'center', cursor: 'pointer' }}
+      >
+        {files.length ? <span data-testid="video-chosen">{files.map((f) => `${f.name} (${formatSize(f.size)})`).join(', ')}</span> : t('drop')}
+        <div style={{ color: '#738091', fontSize: 12, marginTop: 4 }}>{t('limits', { files: setup.maxFiles, mb: setup.maxFileMb, duration: formatSeconds(setup.maxDurationSeconds) })}</div>
+        <input
+          ref={input}
+          data-testid="video-input"
+          type="file"
+          multiple
+          accept="audio/*,video/*,.mkv,.webm,.flac,.ogg,.m4a"
+          style={{ display: 'none' }}
+          onChange={(e) => {
+            setFiles(Array.from(e.currentTarget.files ?? []));
+            e.currentTarget.value = '';
+          }}
+        />
+      </div>
+      {problems.length > 0 && files.length > 0 && <Callout intent={Intent.WARNING} data-testid="video-problems">{problems.join(' ')}</Callout>}
+      {progress !== null && <ProgressBar value={progress} intent={Intent.PRIMARY} />}
+      {error && <Callout intent={Intent.DANGER} data-testid="video-error">{error}</Callout>}
+      <div>
+        <Button intent={Intent.PRIMARY} icon="play" data-testid="video-start-job" disabled={!files.length || problems.length > 0 || progress !== null} loading={progress !== null} text={t('startJob', { count: Math.max(1, files.length) })} onClick={() => void submit()} />
+      </div>
+    </Card>
+  );
+}
+
+/**
+ * /video: audio and video conversion. The user picks an operation (convert, extract audio, cut), uploads
+ * files and follows each job's progress live (pushed over the WebSocket); finished jobs are downloaded,
+ * running ones cancelled, failed or cancelled ones run again, any deleted after a confirmation.
+ */
+export function Video() {
+  const { t } = useTranslation(NS);
+  const api = useApi();
+  const notify = useNotify();
+  const permissions = usePermission();
+  const [setup, setSetup] = useState<Load<Setup>>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [refresh, setRefresh] = useState(0);
+  const [live, setLive] = useState<Record<number, JobRow>>({});
+  const [deleting, setDeleting] = useState<JobRow | null>(null);
+  const [editing, setEditing] = useState(false);
+  const reload = useCallback(() => setRefresh((n) => n + 1), []);
+  const known = useRef(new Set<number>());
+
+  useEffect(() => {
+    setSetup({ state: 'loading' });
+    api.get<Setup>('/video/setup', { silent: true }).then(
+      (value) => setSetup({ state: 'ready', value }),
+      (e: ApiErrorInfo) => setSetup({ state: 'failed', msg: e.msg }),
+    );
+  }, [api, attempt]);
+
+  // Progress and state changes arrive live; a job the table has not loaded yet reloads it.
+  useBus<JobRow>(
+    JOB_CHANGED,
+    useCallback(
+      (event) => {
+        const job = event.payload;
+        setLive((prev) => ({ ...prev, [job.id]: job }));
+        if (!known.current.has(job.id)) reload();
+      },
+      [reload],
+    ),
+  );
+
+  const load = useCallback(
+    async (q: PageQuery) => {
+      const r = await api.get<{ records: JobRow[]; total: number }>('/video/list', { params: { pageNum: q.page, pageSize: q.pageSize, ...filters }, silent: true });
+      for (const row of r.records) known.current.add(row.id);
+      // What the server says now replaces older pushed copies of these rows.
+      setLive((prev) => {
+        const next = { ...prev };
+        for (const row of r.records) if (!next[row.id] || next[row.id]!.status === row.status) delete next[row.id];
+        return next;
+      });
+      return { rows: r.records, total: r.total };
+    },
+    [api, filters],
+  );
+
+  const states = useMemo(() => Object.fromEntries(JOB_STATES.map((s) => [s, { label: t(`states.${s}`), intent: INTENTS[s] }])), [t]);
+  const act = (call: Promise<unknown>) => void call.then(reload, (e: ApiErrorInfo) => notify.error(e.msg));
+
+  const describe = (r: JobRow) => {
+    if (r.operation === 'cut') return t('cutDescription', { start: formatSeconds(r.startSeconds ?? 0), end: formatSeconds(r.endSeconds ?? 0), to: r.to.toUpperCase() });
+    return t(`operations.${r.operation}`) + ` → ${r.to.toUpperCase()}`;
+  };
+
+  const columns: PagedColumn<JobRow>[] = [
+    { key: 'name', title: t('name') },
+    { key: 'operation', title: t('operation'), render: (r) => describe(r) },
+    { key: 'duration', title: t('duration'), render: (r) => formatSeconds(r.duration) },
+    { key: 'size', title: t('size'), render: (r) => formatSize(r.size) },
+    { key: 'createdAt', title: t('createdAt'), render: (r) => formatDate(r.createdAt) },
+    {
+      key: 'status',
+      title: t('status'),
+      width: 200,
+      render: (row) => {
+        const r = live[row.id] ?? row;
+        return (
+          <div style={{ display: 'grid', gap: 4 }}>
+            <Tooltip content={r.error ?? ''} disabled={!r.error}>
+              <span data-testid={`video-status-${r.id}`} data-status={r.status}>
+                <StatusTag value={r.status} states={states} />
+              </span>
+            </Tooltip>
+            {(r.status === 'running' || r.status === 'queued') && (
+              <ProgressBar data-testid={`video-progress-${r.id}`} value={r.status === 'queued' ? undefined : r.progress} animate={r.status === 'running'} intent={Intent.PRIMARY} />
+            )}
+          </div>
+        );
+      },
+    },
+    {
+      key: 'actions',
+      title: t('actions'),
+      render: (row) => {
+        const r = live[row.id] ?? row;
+        return (
+          <ButtonGroup minimal>
+            {r.status === 'completed' && (
+              <Button icon="download" intent={Intent.PRIMARY} aria-label={t('download')} title={t('download')} data-testid={`video-download-${r.id}`} onClick={() => void download(api, `/video/download/${r.id}`, r.resultName ?? r.name).catch((e: ApiErrorInfo) => notify.error(e.msg))} />
+            )}
+            {(r.status === 'queued' || r.status === 'running') && <Button icon="stop" aria-label={t('cancel')} title={t('cancel')} data-testid={`video-cancel-${r.id}`} onClick={() => act(api.post(`/video/cancel/${r.id}`, undefined, { silent: true }))} />}
+            {(r.status === 'failed' || r.status === 'cancelled') && <Button icon="refresh" aria-label={t('retry')} title={t('retry')} data-testid={`video-retry-${r.id}`} onClick={() => act(api.post(`/video/retry/${r.id}`, undefined, { silent: true }))} />}
+            <Button icon="trash" intent={Intent.DANGER} aria-label={t('delete')} title={t('delete')} data-testid={`video-delete-${r.id}`} onClick={() => setDeleting(r)} />
+          </ButtonGroup>
+        );
+      },
+    },
+  ];
+
+  return (
+    <div data-testid="video-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+        <H3 style={{ margin: 0 }}>{t('title')}</H3>
+        {permissions.hasButton('video:manage') && setup.state === 'ready' && <Button icon="cog" text={t('settings')} data-testid="video-settings" onClick={() => setEditing(true)} />}
+      </div>
+      {setup.state === 'loading' && <Spinner size={24} />}
+      {setup.state === 'failed' && (
+        <NonIdealState icon="error" title={t('setupFailed')} description={setup.msg} action={<Button text={t('tryAgain')} onClick={() => setAttempt((n) => n + 1)} />} />
+      )}
+      {setup.state === 'ready' && <NewJob setup={setup.value.limits} onStarted={reload} />}
+      <SearchBar
+        fields={[
+          { name: 'name', label: t('name') },
+          { name: 'status', label: t('status'), type: 'select', options: JOB_STATES.map((s) => ({ value: s, label: t(`states.${s}`) })) },
+          { name: 'operation', label: t('operation'), type: 'select', options: OPERATIONS.map((o) => ({ value: o, label: t(`operations.${o}`) })) },
+        ]}
+        onSearch={setFilters}
+      />
+      <PagedTable<JobRow> testId="video-job" columns={columns} rowKey={(r) => r.id} load={load} reloadKey={JSON.stringify(filters)} refreshKey={refresh} emptyText={t('empty')} />
+      <ConfirmDialog
+        isOpen={deleting !== null}
+        title={t('deleteTitle')}
+        message={t('deleteMessage')}
+        items={deleting ? [deleting.name] : []}
+        intent="danger"
+        confirmText={t('delete')}
+        onConfirm={async () => {
+          await api.delete('/video/delete', { params: { ids: String(deleting!.id) } });
+          setDeleting(null);
+          reload();
+        }}
+        onClose={() => setDeleting(null)}
+      />
+      {setup.state === 'ready' && (
+        <FormDialog
+          isOpen={editing}
+          title={t('settings')}
+          schema={settingsSchema}
+          initialValues={setup.value.limits}
+          fields={[
+            { name: 'maxFiles', label: t('maxFiles'), type: 'number', required: true },
+            { name: 'maxFileMb', label: t('maxFileMb'), type: 'number', required: true },
+            { name: 'maxDurationSeconds', label: t('maxDurationSeconds'), type: 'number', required: true },
+          ]}
+          onSubmit={async (values) => {
+            const limits = await api.put<Settings>('/video/settings', values, { silent: true });
+            setSetup({ state: 'ready', value: { limits } });
+            setEditing(false);
+          }}
+          onClose={() => setEditing(false)}
+        />
+      )}
+    </div>
+  );
+}
+
+export default definePlugin({ id: 'video', views: { Video } });

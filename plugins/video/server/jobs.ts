@@ -1,0 +1,416 @@
+import { createReadStream } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { extname, join } from 'node:path';
+import { sql, type Selectable } from 'kysely';
+import { z } from 'zod';
+import {
+  ApiError,
+  Codes,
+  convertMedia,
+  cutMedia,
+  idList,
+  inScratch,
+  iso,
+  like,
+  MEDIA_TARGETS,
+  MediaError,
+  mediaTargetOf,
+  pageOf,
+  pageOffset,
+  pageQuery,
+  probeMedia,
+  type Caller,
+  type LocalizedText,
+  type MediaInfo,
+  type MediaTarget,
+  type ServerPluginContext,
+  type TaskHandle,
+} from '@linguaport/sdk/server';
+import { idSchema } from '@linguaport/sdk/shared';
+import { AUDIO_TARGETS, JOB_CHANGED, JOB_STATES, jobRequestSchema, OPERATIONS, settingsSchema, TARGETS, type JobRequest, type JobRow, type JobState } from '../shared/schemas.js';
+import { badRequest, messages } from './messages.js';
+import type { AreaSettings } from './settings.js';
+import type { Db, VideoDatabase } from './tables.js';
+
+/**
+ * /video: audio and video conversion. Each uploaded file becomes a job (convert to another container,
+ * extract the sound, or cut between two times) run as a task of the kernel's task service: queued,
+ * running with ffmpeg's progress, then completed, failed or cancelled. A job belongs to its owner;
+ * anyone else is told it does not exist (404).
+ */
+
+export const USE = { permission: 'video:use' } as const;
+const MANAGE = { permission: 'video:manage' } as const;
+/** The most one upload call may carry; each file's own limit is a setting the handler checks. */
+const UPLOAD_CEILING_BYTES = 8 * 1024 * 1024 * 1024;
+/** How often a running job writes its progress to its row (the task's progress goes out more often). */
+const PROGRESS_EVERY_MS = 400;
+
+type Job = Selectable<VideoDatabase['video_jobs']>;
+
+const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
+const uploadedList = z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f]));
+
+export function present(j: Job): JobRow {
+  return {
+    id: j.id,
+    ownerId: j.owner_id,
+    name: j.name,
+    size: Number(j.size),
+    format: j.format,
+    duration: j.duration,
+    hasVideo: j.has_video,
+    hasAudio: j.has_audio,
+    operation: j.operation,
+    to: j.target as MediaTarget,
+    startSeconds: j.start_seconds,
+    endSeconds: j.end_seconds,
+    status: j.status,
+    progress: j.progress,
+    taskId: j.task_id,
+    resultName: j.result_name,
+    resultSize: j.result_size === null ? null : Number(j.result_size),
+    error: j.error,
+    createdAt: iso(j.created_at)!,
+    startedAt: iso(j.started_at),
+    finishedAt: iso(j.finished_at),
+  };
+}
+
+const seconds = (n: number) => String(Math.round(n * 1000) / 1000);
+
+/** The result's file name: `talk.mp3`, `talk_1.5-4s.wav` for a cut. */
+export function resultName(name: string, job: { operation: string; target: string; start_seconds: number | null; end_seconds: number | null }): string {
+  const base = name.replace(/\.[^.]+$/, '') || 'media';
+  const range = job.operation === 'cut' ? `_${seconds(job.start_seconds ?? 0)}-${seconds(job.end_seconds ?? 0)}s` : '';
+  return `${base}${range}.${job.target}`;
+}
+
+/** The container a job writes: the one asked for, or for a cut without one the upload's own. */
+function targetOf(request: JobRequest, name: string, info: MediaInfo): MediaTarget {
+  if (request.to) return request.to;
+  if (request.operation === 'extractAudio') return 'mp3';
+  const own = mediaTargetOf(name);
+  if (own && (MEDIA_TARGETS[own].video || !info.hasVideo)) return own;
+  return info.hasVideo ? 'mp4' : 'wav';
+}
+
+/** The request's own rules (between fields), before any file is looked at. */
+function checkRequest(request: JobRequest): void {
+  if (request.operation === 'convert' && !request.to) throw badRequest(messages.targetNeeded);
+  if (request.operation === 'extractAudio' && request.to && !AUDIO_TARGETS.includes(request.to as (typeof AUDIO_TARGETS)[number])) throw badRequest(messages.audioTargetNeeded);
+  if (request.operation === 'cut') {
+    if (request.startSeconds === undefined || request.endSeconds === undefined) throw badRequest(messages.cutRangeNeeded);
+    if (request.endSeconds <= request.startSeconds) throw badRequest(messages.cutBackwards);
+  }
+}
+
+const joined = (list: LocalizedText[]): LocalizedText => ({ 'zh-CN': list.map((r) => r['zh-CN']).join('；'), 'en-US': list.map((r) => r['en-US']).join('; ') });
+
+export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: AreaSettings): Promise<void> {
+  const publish = async (j: Job | undefined) => {
+    if (j) await ctx.bus.publish({ type: JOB_CHANGED, payload: present(j), audience: { userIds: [j.owner_id] } }).catch(() => undefined);
+  };
+
+  /** Moves a job to `set.status` if it is still in one of `from`; the row after, or undefined when it had moved on. */
+  async function move(id: number, from: JobState[], set: Record<string, unknown>): Promise<Job | undefined> {
+    const row = await db.updateTable('video_jobs').set(set as never).where('id', '=', id).where('status', 'in', from).returningAll().executeTakeFirst();
+    await publish(row);
+    return row;
+  }
+
+  const task: TaskHandle<{ jobId: number }, { size: number } | { skipped: true }> = await ctx.tasks.define({
+    name: 'process-media',
+    input: z.object({ jobId: z.number().int().positive() }),
+    async run({ input, signal, progress }) {
+      const job = await db.selectFrom('video_jobs').selectAll().where('id', '=', input.jobId).executeTakeFirst();
+      // Deleted or cancelled meanwhile. A job found running is one whose server died: it starts over.
+      if (!job || (job.status !== 'queued' && job.status !== 'running')) return { skipped: true };
+      await move(job.id, ['queued', 'running'], { status: 'running', progress: 0, error: null, started_at: sql`now()` });
+      let saving: Promise<unknown> = Promise.resolve();
+      let lastSave = 0;
+      const onProgress = (fraction: number) => {
+        void progress({ done: Math.round(fraction * 1000), total: 1000 }).catch(() => undefined);
+        if (fraction >= 1 || Date.now() - lastSave < PROGRESS_EVERY_MS) return;
+        lastSave = Date.now();
+        saving = saving.then(() => move(job.id, ['running'], { progress: fraction })).catch(() => undefined);
+      };
+      try {
+        const target = job.target as MediaTarget;
+        const key = `jobs/${job.id}/result.${target}`;
+        const stored = await inScratch(async (dir) => {
+          const out = join(dir, `result.${target}`);
+          const source = ctx.storage.path(job.source_key);
+          if (job.operation === 'cut') await cutMedia(source, out, { startSeconds: job.start_seconds ?? 0, endSeconds: job.end_seconds ?? 0, to: target, signal, onProgress });
+          else await convertMedia(source, out, { to: target, signal, onProgress });
+          return ctx.storage.put(key, createReadStream(out));
+        });
+        await saving;
+        const done = await move(job.id, ['running'], { status: 'completed', progress: 1, result_key: key, result_name: resultName(job.name, job), result_size: stored.size, finished_at: sql`now()` });
+        // Cancelled or deleted while the result was being stored: it is not kept.
+        if (!done) await ctx.storage.remove(key).catch(() => undefined);
+        return { size: stored.size };
+      } catch (err) {
+        await saving;
+        // A cancel (the cancel call marks the job) or a server stop (the task runs again after the restart).
+        if (signal.aborted) throw err;
+        const why = err instanceof MediaError ? (err.detail || err.message) : (err as Error).message;
+        await move(job.id, ['running'], { status: 'failed', error: why.split('\n')[0]!.slice(0, 500), finished_at: sql`now()` });
+        throw err;
+      }
+    },
+  });
+
+  /**
+   * The job's row brought in line with its task where the two can part: a task cancelled through
+   * `/tasks`, or one queued again after its server died while the row still says running.
+   */
+  async function reconcile(j: Job): Promise<Job> {
+    if (!j.task_id || (j.status !== 'queued' && j.status !== 'running')) return j;
+    const info = await task.get(j.task_id);
+    if (!info) return j;
+    if (info.state === 'cancelled') return (await move(j.id, ['queued', 'running'], { status: 'cancelled', finished_at: sql`now()` })) ?? j;
+    if (info.state === 'failed') return (await move(j.id, ['queued', 'running'], { status: 'failed', error: (info.error ?? 'failed').slice(0, 500), finished_at: sql`now()` })) ?? j;
+    if (info.state === 'queued' && j.status === 'running') return (await move(j.id, ['running'], { status: 'queued', progress: 0 })) ?? j;
+    return j;
+  }
+
+  async function own(caller: Caller, id: number): Promise<Job> {
+    const j = await db.selectFrom('video_jobs').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!j || j.owner_id !== caller.userId) throw new ApiError(Codes.NOT_FOUND, messages.notFound(id));
+    return j;
+  }
+
+  async function startJob(j: Job): Promise<Job> {
+    const info = await task.start({ jobId: j.id }, { ownerId: j.owner_id, title: j.name, priority: 5 });
+    const row = await db.updateTable('video_jobs').set({ task_id: info.id }).where('id', '=', j.id).returningAll().executeTakeFirstOrThrow();
+    await publish(row);
+    return row;
+  }
+
+  ctx.route({
+    method: 'GET',
+    url: '/video/setup',
+    access: USE,
+    summary: 'Operations, target formats and limits of audio/video conversion',
+    handler: async () => ({ operations: OPERATIONS, targets: TARGETS, states: JOB_STATES, limits: await settings.get() }),
+  });
+
+  ctx.route({
+    method: 'POST',
+    url: '/video/upload',
+    access: USE,
+    summary: 'Upload audio or video files and start a job for each: convert, extract audio or cut',
+    upload: { maxBytes: UPLOAD_CEILING_BYTES },
+    schema: { body: jobRequestSchema.extend({ files: uploadedList, file: uploadedList }) },
+    async handler({ body, caller }) {
+      const limits = await settings.get();
+      const files = [...body.files, ...body.file].map((f) => ({ ...f, name: f.filename.split(/[\\/]/).pop() || f.filename }));
+      if (files.length === 0) throw badRequest(messages.noFiles);
+      if (files.length > limits.maxFiles) throw badRequest(messages.tooMany(limits.maxFiles));
+      checkRequest(body);
+      // Every file is looked at (by content) before anything is stored: one refused file refuses the upload.
+      const refused: LocalizedText[] = [];
+      const accepted: Array<{ file: (typeof files)[number]; info: MediaInfo; target: MediaTarget }> = [];
+      for (const f of files) {
+        if (f.size === 0) refused.push(messages.empty(f.name));
+        else if (f.size > limits.maxFileMb * 1024 * 1024) refused.push(messages.tooLarge(f.name, limits.maxFileMb));
+        else {
+          let info: MediaInfo;
+          try {
+            info = await probeMedia(f.path);
+          } catch (err) {
+            if (err instanceof MediaError) {
+              refused.push(messages.notMedia(f.name));
+              continue;
+            }
+            throw err;
+          }
+          const target = targetOf(body, f.name, info);
+          if (info.duration > limits.maxDurationSeconds) refused.push(messages.tooLong(f.name, limits.maxDurationSeconds));
+          else if (!info.hasAudio && (body.operation === 'extractAudio' || !MEDIA_TARGETS[target].video)) refused.push(messages.noAudio(f.name));
+          else if (body.operation === 'cut' && info.duration > 0 && body.startSeconds! >= info.duration) refused.push(messages.cutOutside(f.name, info.duration));
+          else accepted.push({ file: f, info, target });
+        }
+      }
+      if (refused.length) throw badRequest(joined(refused));
+      const rows: JobRow[] = [];
+      for (const { file, info, target } of accepted) {
+        const row = await db
+          .insertInto('video_jobs')
+          .values({
+            owner_id: caller!.userId,
+            name: file.name,
+            size: file.size,
+            format: info.format,
+            duration: info.duration,
+            has_video: info.hasVideo,
+            has_audio: info.hasAudio,
+            operation: body.operation,
+            target,
+            start_seconds: body.operation === 'cut' ? body.startSeconds! : null,
+            end_seconds: body.operation === 'cut' ? Math.min(body.endSeconds!, info.duration || body.endSeconds!) : null,
+            status: 'queued',
+            source_key: '',
+            task_id: null,
+            result_key: null,
+            result_name: null,
+            error: null,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        const key = `jobs/${row.id}/source${extname(file.name).toLowerCase().replace(/[^.a-z0-9]/g, '')}`;
+        try {
+          await ctx.storage.put(key, createReadStream(file.path));
+        } catch (err) {
+          await db.deleteFrom('video_jobs').where('id', '=', row.id).execute();
+          throw err;
+        }
+        const withSource = await db.updateTable('video_jobs').set({ source_key: key }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
+        rows.push(present(await startJob(withSource)));
+      }
+      return rows;
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/video/list',
+    access: USE,
+    summary: 'List own jobs, newest first: search by file name, filter by status and operation',
+    schema: {
+      query: z.object({
+        ...pageQuery,
+        name: z.string().trim().max(200).optional(),
+        status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(JOB_STATES).optional()),
+        operation: z.preprocess((v) => (v === '' ? undefined : v), z.enum(OPERATIONS).optional()),
+      }),
+    },
+    async handler({ query, caller }) {
+      let q = db.selectFrom('video_jobs').where('owner_id', '=', caller!.userId);
+      if (query.name) q = q.where('name', 'ilike', like(query.name));
+      if (query.status) q = q.where('status', '=', query.status);
+      if (query.operation) q = q.where('operation', '=', query.operation);
+      const [rows, total] = await Promise.all([
+        q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute(),
+        q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+      ]);
+      const current = [];
+      for (const r of rows) current.push(await reconcile(r));
+      return pageOf(query, current.map(present), total?.n);
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/video/get/:id',
+    access: USE,
+    summary: 'One own job',
+    schema: { params: z.object({ id: idSchema }) },
+    response: { errors: [404] },
+    handler: async ({ params, caller }) => present(await reconcile(await own(caller!, params.id))),
+  });
+
+  ctx.route({
+    method: 'POST',
+    url: '/video/cancel/:id',
+    access: USE,
+    summary: 'Cancel a queued or running job',
+    schema: { params: z.object({ id: idSchema }) },
+    response: { errors: [404, 409] },
+    async handler({ params, caller }) {
+      const j = await own(caller!, params.id);
+      if (j.status !== 'queued' && j.status !== 'running') throw new ApiError(Codes.CONFLICT, messages.notCancellable(j.status));
+      if (j.task_id) await task.cancel(j.task_id);
+      const moved = await move(j.id, ['queued', 'running'], { status: 'cancelled', finished_at: sql`now()` });
+      return present(moved ?? (await own(caller!, params.id)));
+    },
+  });
+
+  ctx.route({
+    method: 'POST',
+    url: '/video/retry/:id',
+    access: USE,
+    summary: 'Run a failed or cancelled job again',
+    schema: { params: z.object({ id: idSchema }) },
+    response: { errors: [404, 409] },
+    async handler({ params, caller }) {
+      const j = await own(caller!, params.id);
+      if (j.status !== 'failed' && j.status !== 'cancelled') throw new ApiError(Codes.CONFLICT, messages.notRetryable(j.status));
+      const moved = await db
+        .updateTable('video_jobs')
+        .set({ status: 'queued', progress: 0, error: null, finished_at: null, started_at: null })
+        .where('id', '=', j.id)
+        .where('status', 'in', ['failed', 'cancelled'])
+        .returningAll()
+        .executeTakeFirst();
+      if (!moved) throw new ApiError(Codes.CONFLICT, messages.notRetryable(j.status));
+      return present(await startJob(moved));
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/video/download/:id',
+    access: USE,
+    log: false,
+    summary: "Download a completed job's result",
+    schema: { params: z.object({ id: idSchema }) },
+    response: { envelope: false, contentType: 'application/octet-stream', errors: [404, 409, 2067] },
+    async handler({ params, caller }) {
+      const j = await own(caller!, params.id);
+      if (j.status !== 'completed') throw new ApiError(Codes.CONFLICT, messages.notDone);
+      if (!j.result_key || !j.result_name || !(await ctx.storage.exists(j.result_key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.resultGone);
+      return {
+        raw: true,
+        contentType: MEDIA_TARGETS[j.target as MediaTarget]?.mime ?? 'application/octet-stream',
+        body: ctx.storage.stream(j.result_key),
+        headers: { 'content-disposition': attachment(j.result_name) },
+      };
+    },
+  });
+
+  ctx.route({
+    method: 'DELETE',
+    url: '/video/delete',
+    access: USE,
+    summary: 'Delete own jobs with their files (a running one is cancelled first)',
+    schema: { query: z.object({ ids: idList }) },
+    response: { errors: [404] },
+    async handler({ query, caller }) {
+      // All found first: one id that is not the caller's refuses the whole call and deletes nothing.
+      const found: Job[] = [];
+      for (const id of query.ids) found.push(await own(caller!, id));
+      for (const j of found) {
+        await db.deleteFrom('video_jobs').where('id', '=', j.id).execute();
+        if (j.task_id && (j.status === 'queued' || j.status === 'running')) await task.cancel(j.task_id);
+        await rm(ctx.storage.path(`jobs/${j.id}`), { recursive: true, force: true });
+      }
+      return { deleted: found.length };
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/video/settings',
+    access: MANAGE,
+    summary: 'The limits of audio/video conversion',
+    handler: () => settings.get(),
+  });
+
+  ctx.route({
+    method: 'PUT',
+    url: '/video/settings',
+    access: MANAGE,
+    summary: 'Change the limits: files per upload, megabytes and seconds per file',
+    schema: { body: settingsSchema },
+    handler: ({ body }) => settings.set(body),
+  });
+}
+
+/** `attachment` with the name in ASCII and in UTF-8 (RFC 6266), so every browser keeps the file's name. */
+function attachment(name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+}
+

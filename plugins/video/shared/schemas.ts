@@ -1,0 +1,94 @@
+import { z } from 'zod';
+
+/** What the audio/video conversion area (`/video`) shares between its server and its console. */
+
+export const NS = 'video';
+
+/** What a job does to its file: another container, the sound alone, or a part between two times. */
+export const OPERATIONS = ['convert', 'extractAudio', 'cut'] as const;
+export type Operation = (typeof OPERATIONS)[number];
+
+/** The containers a job writes (the SDK's `convertMedia` targets), and whether each holds pictures. */
+export const TARGETS = [
+  { id: 'mp4', video: true },
+  { id: 'mkv', video: true },
+  { id: 'webm', video: true },
+  { id: 'mov', video: true },
+  { id: 'mp3', video: false },
+  { id: 'wav', video: false },
+  { id: 'm4a', video: false },
+  { id: 'ogg', video: false },
+  { id: 'flac', video: false },
+] as const;
+/** The same names as the SDK's `MediaTarget` (the console cannot import the server SDK). */
+export type TargetId = (typeof TARGETS)[number]['id'];
+export const TARGET_IDS = TARGETS.map((t) => t.id) as unknown as readonly [TargetId, ...TargetId[]];
+export const AUDIO_TARGETS = TARGETS.filter((t) => !t.video).map((t) => t.id);
+
+/** A job's states: the kernel task's (queued, running, completed, failed, cancelled). */
+export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** Pushed to the job's owner whenever a job moves or reports progress. */
+export const JOB_CHANGED = 'video.jobChanged';
+
+// Multipart fields arrive as strings; an empty one means "not given".
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+const seconds = z.preprocess(blankToUndefined, z.coerce.number().finite().min(0).max(24 * 3600).optional());
+
+/** The fields of an upload besides its files. Rules between fields are the server's (bilingual messages). */
+export const jobRequestSchema = z.object({
+  operation: z.enum(OPERATIONS),
+  to: z.preprocess(blankToUndefined, z.enum(TARGET_IDS).optional()),
+  startSeconds: seconds,
+  endSeconds: seconds,
+});
+export type JobRequest = z.output<typeof jobRequestSchema>;
+
+export const settingsSchema = z.object({
+  /** Files in one upload. */
+  maxFiles: z.coerce.number().int().min(1).max(50),
+  /** Megabytes per file. */
+  maxFileMb: z.coerce.number().int().min(1).max(4096),
+  /** Seconds of playing time per file. */
+  maxDurationSeconds: z.coerce.number().int().min(1).max(24 * 3600),
+});
+export type Settings = z.output<typeof settingsSchema>;
+export const DEFAULT_SETTINGS: Settings = { maxFiles: 10, maxFileMb: 200, maxDurationSeconds: 3600 };
+
+/** One job as the list, the detail call and `video.jobChanged` give it. */
+export interface JobRow {
+  id: number;
+  ownerId: number;
+  name: string;
+  size: number;
+  /** ffprobe's container name of the upload, its length and what it holds. */
+  format: string;
+  duration: number;
+  hasVideo: boolean;
+  hasAudio: boolean;
+  operation: Operation;
+  to: TargetId;
+  startSeconds: number | null;
+  endSeconds: number | null;
+  status: JobState;
+  /** 0..1. */
+  progress: number;
+  taskId: string | null;
+  resultName: string | null;
+  resultSize: number | null;
+  error: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+/** `1:02.5` for 62.5 seconds, `1:00:05` for an hour and five seconds. */
+export function formatSeconds(total: number): string {
+  const s = Math.round(Math.max(0, total) * 10) / 10;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s - h * 3600 - m * 60;
+  const secText = (sec < 10 ? '0' : '') + (Math.abs(sec - Math.round(sec)) < 1e-6 ? String(Math.round(sec)) : sec.toFixed(1));
+  return h ? `${h}:${String(m).padStart(2, '0')}:${secText}` : `${m}:${secText}`;
+}
