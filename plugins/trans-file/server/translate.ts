@@ -25,6 +25,8 @@ export const BATCH_CHARACTERS = 20_000;
  * machine (measured: FIELD-NOTES), so the engine never waits for a checkpoint.
  */
 const PARALLEL_BATCHES = 8;
+/** How often a file's progress is pushed to its owner's list while it translates. */
+const PROGRESS_EVERY_MS = 300;
 
 export const translateInput = z.object({ fileId: z.number().int().positive() });
 
@@ -157,13 +159,23 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
     return out;
   }
 
-  /** Writes a batch's translations in one statement; the units are durable before the checkpoint that counts them. */
-  async function saveBatch(fileId: number, results: Array<{ idx: number; target: string; origin: string }>): Promise<void> {
-    if (!results.length) return;
+  /**
+   * Writes a batch's translations and counts them in the file's progress, in one statement: the units
+   * are durable (a restart sends only those still without a target) and the count can never drift
+   * from them. Returns the file row, or undefined once the file left `translating` (terminated).
+   */
+  async function saveBatch(fileId: number, results: Array<{ idx: number; target: string; origin: string }>): Promise<File | undefined> {
+    if (!results.length) return undefined;
     const values = sql.join(results.map((r) => sql`(${r.idx}::integer, ${r.target}::text, ${r.origin}::text)`));
-    await sql`update trans_file_units u set target = v.target, origin = v.origin
-      from (values ${values}) as v(idx, target, origin)
-      where u.file_id = ${fileId} and u.idx = v.idx`.execute(db);
+    const { rows } = await sql<File>`with saved as (
+        update trans_file_units u set target = v.target, origin = v.origin
+        from (values ${values}) as v(idx, target, origin)
+        where u.file_id = ${fileId} and u.idx = v.idx and u.target is null
+        returning 1)
+      update trans_file_files set segments_done = segments_done + (select count(*) from saved), updated_at = now()
+      where id = ${fileId} and status = 'translating'
+      returning *`.execute(db);
+    return rows[0];
   }
 
   async function finish(file: File, signal: AbortSignal): Promise<void> {
@@ -215,7 +227,7 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
     name: 'translate-file',
     input: translateInput,
     retryLimit,
-    async run({ input, signal, checkpoint, attempt }) {
+    async run({ input, signal, checkpoint, progress, attempt }) {
       let file = await store.byId(input.fileId);
       if (!file || (file.status !== 'queued' && file.status !== 'translating')) return { skipped: file?.status ?? 'deleted' };
       if (file.status === 'queued') {
@@ -232,16 +244,22 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
           throw new ApiError(Codes.BAD_REQUEST, `No engine translates ${file.source_lang} to ${file.target_lang}`);
         }
         let next = 0;
+        let shown = Date.now();
         const lane = async () => {
           while (next < batches.length) {
             signal.throwIfAborted();
             const batch = batches[next++]!;
             const results = await translateWithRetries(file!, batch, signal);
             signal.throwIfAborted();
-            await saveBatch(file!.id, results);
+            const row = await saveBatch(file!.id, results);
             done += batch.length;
-            await checkpoint({ done }, { done, total });
-            await store.update(file!.id, ['translating'], { segments_done: done });
+            // The units themselves are the checkpoint (a resumed run reads those still untranslated), so
+            // a batch costs one write; progress reaches the task list and the file list a few times a second.
+            await progress({ done, total });
+            if (row && Date.now() - shown >= PROGRESS_EVERY_MS) {
+              shown = Date.now();
+              await store.publish(row);
+            }
           }
         };
         await Promise.all(Array.from({ length: Math.min(PARALLEL_BATCHES, batches.length) }, lane));
