@@ -67,7 +67,7 @@ describe('external tools at start', () => {
     try {
       await service.start();
       expect(warnings).toContain('missing external tools: the built-in Apertium engine is unavailable: apertium-apy missing (Debian package apertium-apy)');
-      const [node] = await t.database.db.selectFrom('engine_nodes').select('id').execute();
+      const [node] = await t.database.db.selectFrom('engine_nodes').select('id').where('kind', '=', 'apertium-local').execute();
       await expect(service.nodes.start(node.id as number)).rejects.toMatchObject({ code: 503, message: expect.stringContaining('apertium-apy missing (Debian package apertium-apy)') });
       const route = healthRoute(t.database, { health: async () => ({ ok: true }) }, () => service.overview(), () => service.tools());
       const body = (await route.handler({} as never)) as { tools: { missing: unknown[] } };

@@ -1,5 +1,6 @@
 import type { ZodObject } from 'zod';
 import type { TermRequirement } from './pipeline.js';
+import type { SpeechAdapter } from './speech.js';
 
 /**
  * Engine adapters: the contract between the translation service (routing, fail-over, the usage
@@ -227,7 +228,11 @@ export interface EngineCreateHelpers<P extends EngineProcess = EngineProcess> {
  * the server validates with it. Fields named in `secrets` are sealed with the server's key when
  * stored, never sent back (the screens see only whether one is set), and opened for `create`.
  */
-export interface EngineAdapterDefinition<Config extends Record<string, unknown> = any, P extends EngineProcess = EngineProcess> {
+export interface EngineAdapterDefinition<
+  Config extends Record<string, unknown> = any,
+  P extends EngineProcess = EngineProcess,
+  A extends EngineAdapter | SpeechAdapter = EngineAdapter,
+> {
   /** Lower-case id stored in `engine_nodes.kind` (`deepl`, `libretranslate`, `apertium-local`). */
   kind: string;
   name: Localized;
@@ -239,8 +244,11 @@ export interface EngineAdapterDefinition<Config extends Record<string, unknown> 
   fields?: Record<string, { label: Localized; help?: Localized; placeholder?: string }>;
   /** True when nodes of this kind are local processes the platform starts (no address to give). */
   local?: boolean;
-  /** Makes the adapter of one node; throw to report the node unavailable with the reason. */
-  create(node: EngineNode<Config>, helpers: EngineCreateHelpers<P>): EngineAdapter;
+  /**
+   * Makes the adapter of one node; throw to report the node unavailable with the reason. A
+   * `speech` kind returns a `SpeechAdapter` (speech.ts), the others an `EngineAdapter`.
+   */
+  create(node: EngineNode<Config>, helpers: EngineCreateHelpers<P>): A;
   /** For a local engine: starts its process for one node (the kernel stops it, watches it and restarts it). */
   supervise?: {
     /** How the process is named in a node's status (`APy exited (SIGKILL)`). */
@@ -248,6 +256,12 @@ export interface EngineAdapterDefinition<Config extends Record<string, unknown> 
     start(node: EngineNode<Config>, helpers: EngineSuperviseHelpers): Promise<P>;
   };
 }
+
+/** A definition of any capability, as `registerAdapter` takes it (a speech kind's `create` makes a `SpeechAdapter`). */
+export type AnyEngineAdapterDefinition = EngineAdapterDefinition<any, any, EngineAdapter | SpeechAdapter>;
+
+/** A speech kind's definition (`capability: 'speech'`). */
+export type SpeechAdapterDefinition<Config extends Record<string, unknown> = any, P extends EngineProcess = EngineProcess> = EngineAdapterDefinition<Config, P, SpeechAdapter>;
 
 /** A registered kind as the engine-management screens read it. */
 export interface EngineAdapterKind {

@@ -6,7 +6,8 @@ import type { FormatRegistry } from '../shared/file-format.js';
 import type { TaskService } from './tasks.js';
 import type { PluginServices } from './services.js';
 import type { TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationRequestBase } from './pipeline.js';
-import type { EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
+import type { AnyEngineAdapterDefinition, EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
+import type { SpeechService } from './speech.js';
 
 /**
  * The server half of the SDK. A plugin's server entry default-exports `defineServerPlugin({...})`;
@@ -392,11 +393,13 @@ export interface EngineService {
    * Registers an engine adapter (a kind of node); the kernel routes to nodes of that kind from now
    * on and starts those left running. Returns an unregister; a plugin's adapters also go when it stops.
    */
-  registerAdapter(definition: EngineAdapterDefinition): () => void;
+  registerAdapter(definition: AnyEngineAdapterDefinition): () => void;
   /** The registered kinds, for the engine-management screens (their config fields as JSON Schema). */
   adapterKinds(): EngineAdapterKind[];
   /** The definition registered for `kind`, if any (its schema validates a node's config). */
   adapter(kind: string): EngineAdapterDefinition | undefined;
+  /** Speech recognition on the speech nodes (kinds registered with `capability: 'speech'`). */
+  readonly speech: SpeechService;
 }
 export {
   EngineError,
@@ -449,4 +452,8 @@ export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './of
 export { runTool, inScratch, mapLimited, ToolError, type RunOptions } from './tools.js';
 export { readBboxLayout, readTesseractTsv, paragraphsOf, blocksOf, blockText, lineText, splitAtGaps, toBlock, isFolio, columnGroups, readingOrder, type Box, type Word, type Line, type Block, type PageText } from './layout.js';
 export { probeMedia, runFfmpeg, extractAudio, readWavPcm, cutMedia, convertMedia, burnSubtitles, escapeFilterValue, isMediaTarget, mediaTargetOf, MEDIA_TARGETS, MediaError, type MediaInput, type MediaInfo, type MediaStreamInfo, type MediaStreamKind, type MediaErrorCode, type MediaTarget, type FfmpegOptions, type MediaJobOptions, type WavPcm } from './media.js';
+// Speech engines: the adapter contract (speech kinds register through registerAdapter) and ctx.engines.speech.
+export { isSpeechAdapter, wordErrorRate } from './speech.js';
+export type { SpeechAdapter, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
+export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition } from './engines.js';
 export * from './voiceprint/index.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EngineAdapterDefinition, EngineAdapterKind } from '@linguaport/sdk/server';
+import type { AnyEngineAdapterDefinition as EngineAdapterDefinition, EngineAdapterKind } from '@linguaport/sdk/server';
 
 /**
  * The engine adapters plugins registered (`ctx.engines.registerAdapter`), by kind. The service

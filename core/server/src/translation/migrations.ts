@@ -145,4 +145,16 @@ export const translationMigrations: Migration[] = [
         .execute(db);
     },
   },
+  {
+    // A fresh install recognises English speech out of the box: one pocketsphinx node (kind pocketsphinx-local,
+    // registered by the kernel), left running. Other languages come through speech nodes of remote kinds
+    // (engine-whisper) that an administrator adds in the engine-management area.
+    name: '005_seed_pocketsphinx',
+    async up(db) {
+      await db
+        .insertInto('engine_nodes')
+        .values({ kind: 'pocketsphinx-local', container_name: 'pocketsphinx-local', ip: '127.0.0.1', desired_state: 'running', languages: JSON.stringify(['en']) })
+        .execute();
+    },
+  },
 ];

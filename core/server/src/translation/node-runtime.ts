@@ -1,4 +1,4 @@
-import type { EngineAdapter, EngineAdapterDefinition, EngineProcess, EngineSuperviseHelpers, LanguagePair } from '@linguaport/sdk/server';
+import { EngineError, isSpeechAdapter, type AnyEngineAdapterDefinition, type EngineAdapter, type EngineProcess, type EngineSuperviseHelpers, type LanguagePair, type SpeechAdapter } from '@linguaport/sdk/server';
 import { noAdapterReason } from './adapters.js';
 
 /**
@@ -20,20 +20,25 @@ export interface NodeSpec {
 
 export interface NodeRuntime {
   readonly spec: NodeSpec;
+  /** The translation adapter; a speech node's answers health only (it offers no pairs). */
   readonly adapter: EngineAdapter;
+  /** The speech adapter of a node of a speech kind, else null. */
+  readonly speech?: SpeechAdapter | null;
   /** The local process behind the node (an APy), or null for a remote node. */
   readonly process: EngineProcess | null;
   /** How the process is named in status messages (`APy`). */
   readonly processLabel?: string;
   healthy: boolean;
   pairs: LanguagePair[];
+  /** The languages a speech node recognises (learnt by its health check). */
+  languages?: string[];
   inFlight: number;
   lastError: string | null;
 }
 
 /** What a node start needs from the server: the kind's definition, the tools found at start, the process record. */
 export interface NodeStartContext {
-  definition: EngineAdapterDefinition | undefined;
+  definition: AnyEngineAdapterDefinition | undefined;
   featureUnavailable(feature: string): string | null;
   processes?: EngineSuperviseHelpers['processes'];
   dataDir: string;
@@ -52,14 +57,29 @@ export async function startNodeRuntime(spec: NodeSpec, timeoutMs: number, contex
   const node = { id: spec.id, name: spec.name, config: parsed.data as Record<string, unknown>, containers: spec.containers };
   const featureUnavailable = context.featureUnavailable;
   const process = def.supervise ? await def.supervise.start(node, { processes: context.processes ?? noRecord, featureUnavailable, dataDir: context.dataDir }) : null;
-  let adapter: EngineAdapter;
+  let made: EngineAdapter | SpeechAdapter;
   try {
-    adapter = def.create(node, { timeoutMs, process, featureUnavailable });
+    made = def.create(node, { timeoutMs, process, featureUnavailable });
+    if (def.capability === 'speech' && !isSpeechAdapter(made)) throw new Error(`the ${def.name['en-US']} adapter is not a speech adapter (languages, health, transcribe)`);
   } catch (err) {
     await process?.stop();
     throw err;
   }
-  return { spec, adapter, process, processLabel: def.supervise?.label, healthy: false, pairs: [], inFlight: 0, lastError: null };
+  const speech = def.capability === 'speech' ? (made as SpeechAdapter) : null;
+  const adapter = speech ? speechAsEngine(speech) : (made as EngineAdapter);
+  return { spec, adapter, speech, process, processLabel: def.supervise?.label, healthy: false, pairs: [], languages: [], inFlight: 0, lastError: null };
+}
+
+/** A speech node as the translation side sees it: healthy or not, no pairs, so translation never routes to it. */
+function speechAsEngine(speech: SpeechAdapter): EngineAdapter {
+  return {
+    kind: speech.kind,
+    languagePairs: async () => [],
+    health: () => speech.health(),
+    async translate() {
+      throw new EngineError('unsupported-pair', `${speech.kind} is a speech engine: it does not translate`);
+    },
+  };
 }
 
 export async function stopNodeRuntime(runtime: NodeRuntime): Promise<void> {

@@ -96,6 +96,7 @@ export async function translateUnits(
     channel: request.channel ?? 'text',
     resources: request.resources ?? {},
     terms: [],
+    avoidTerms: [],
     signal: options.signal,
   };
   const hooks = options.hooks ?? [];
@@ -116,7 +117,7 @@ export async function translateUnits(
   await mapLimit(chunks, options.concurrency ?? 4, async (chunk) => {
     const sources = chunk.map((i) => segments[i]!.source);
     const out = await engine.translate(
-      { source: request.source, target: request.target, segments: sources, format: request.format, domain: request.domain, terms: ctx.terms },
+      { source: request.source, target: request.target, segments: sources, format: request.format, domain: request.domain, terms: ctx.terms, avoidTerms: ctx.avoidTerms },
       options.signal,
     );
     if (!Array.isArray(out.targets) || out.targets.length !== sources.length) {

@@ -4,6 +4,7 @@ import {
   ApiError,
   languageName,
   type DetectedLanguage,
+  type AnyEngineAdapterDefinition,
   type EngineAdapterDefinition,
   type EngineLanguage,
   type EngineNodeStatus,
@@ -11,6 +12,8 @@ import {
   type EngineTranslateRequest,
   type EngineTranslateResult,
   type Logger,
+  type SpeechService,
+  type SpeechTranscribeResult,
   type TranslateSegmentsRequest,
   type TranslateSegmentsResult,
 } from '@linguaport/sdk/server';
@@ -18,6 +21,7 @@ import { loadSecret } from '../auth/secret.js';
 import { failsNode, isEngineError, type LanguagePair } from './adapter.js';
 import { createAdapterRegistry, noAdapterReason, type AdapterRegistry } from './adapters.js';
 import { apertiumDefinition } from './apertium/definition.js';
+import { pocketsphinxDefinition } from './pocketsphinx/definition.js';
 import { EngineProcessRegistry } from './engine-processes.js';
 import { checkExternalTools, describeMissingTools, featureUnavailable, type ToolFeature, type ToolStatus } from '../preflight.js';
 import { verifyLicenceFile } from './licence.js';
@@ -151,6 +155,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   const adapters = options.adapters ?? createAdapterRegistry();
   // The built-in engine comes through the same registration as the plugins' adapters.
   if (!adapters.get('apertium-local')) adapters.register(apertiumDefinition(options.apy) as EngineAdapterDefinition, 'core');
+  if (!adapters.get('pocketsphinx-local')) adapters.register(pocketsphinxDefinition(), 'core');
   adapters.onChange((kind, present) => void adapterChanged(kind, present));
   const backoff = options.restartBackoffMs ?? { base: 1000, max: 60_000 };
   /** Crashed nodes waiting to be started again: failed attempts so far and when to try next. */
@@ -178,10 +183,10 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     return counts.length ? Math.max(...counts) : 1;
   }
 
-  async function saveHealth(id: number, health: EngineNodeStatus['health'], lastError: string | null, pairs?: LanguagePair[]) {
+  async function saveHealth(id: number, health: EngineNodeStatus['health'], lastError: string | null, pairs?: LanguagePair[], languages?: string[]) {
     await db
       .updateTable('engine_nodes')
-      .set({ health, last_error: lastError, last_checked_at: now(), ...(pairs ? { pairs: JSON.stringify(pairs) } : {}) })
+      .set({ health, last_error: lastError, last_checked_at: now(), ...(pairs ? { pairs: JSON.stringify(pairs) } : {}), ...(languages ? { languages: JSON.stringify(languages) } : {}) })
       .where('id', '=', id)
       .execute();
   }
@@ -189,9 +194,11 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   async function check(runtime: NodeRuntime): Promise<void> {
     const h = await runtime.adapter.health();
     let pairs = runtime.pairs;
+    let spoken = runtime.languages ?? [];
     if (h.ok) {
       try {
         pairs = await runtime.adapter.languagePairs();
+        if (runtime.speech) spoken = await runtime.speech.languages();
       } catch (err) {
         h.ok = false;
         h.detail = (err as Error).message;
@@ -205,8 +212,12 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     runtime.healthy = h.ok;
     runtime.pairs = pairs;
     if (h.ok) nodePairs.set(runtime.spec.id, pairs);
+    if (runtime.speech) {
+      runtime.languages = spoken;
+      if (h.ok) nodeLanguages.set(runtime.spec.id, spoken);
+    }
     runtime.lastError = h.ok ? null : (h.detail ?? 'unhealthy');
-    await saveHealth(runtime.spec.id, h.ok ? 'healthy' : 'unhealthy', runtime.lastError, h.ok ? pairs : undefined);
+    await saveHealth(runtime.spec.id, h.ok ? 'healthy' : 'unhealthy', runtime.lastError, h.ok ? pairs : undefined, runtime.speech && h.ok ? spoken : undefined);
   }
 
   async function startNode(id: number): Promise<NodeRuntime> {
@@ -240,7 +251,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   }
 
   /** The node's config with the fields its definition names as secrets opened. */
-  function openSecrets(row: NodeRow, definition: EngineAdapterDefinition | undefined): Record<string, unknown> {
+  function openSecrets(row: NodeRow, definition: AnyEngineAdapterDefinition | undefined): Record<string, unknown> {
     const config = { ...(row.config ?? {}) };
     for (const field of definition?.secrets ?? []) {
       if (typeof config[field] === 'string' && config[field] !== '') config[field] = open(config[field] as string);
@@ -403,10 +414,79 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     );
   }
   const nodePairs = new Map<number, LanguagePair[]>();
+  /** Languages each speech node recognised at its last good health check (to tell 400 from 503). */
+  const nodeLanguages = new Map<number, string[]>();
   async function loadKnownPairs() {
-    const rows = await db.selectFrom('engine_nodes').select(['id', 'pairs']).execute();
-    for (const r of rows) nodePairs.set(r.id as number, r.pairs as LanguagePair[]);
+    const rows = await db.selectFrom('engine_nodes').select(['id', 'kind', 'pairs', 'languages']).execute();
+    for (const r of rows) {
+      nodePairs.set(r.id as number, r.pairs as LanguagePair[]);
+      if (adapters.get(r.kind as string)?.definition.capability === 'speech') nodeLanguages.set(r.id as number, (r.languages as string[]) ?? []);
+    }
   }
+
+  // ---------- speech ----------
+
+  /** `en-US` speech is `en` to an engine that says `en`, and the other way round. */
+  const sameLanguage = (a: string, b: string) => a.toLowerCase() === b.toLowerCase() || a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
+
+  function speechNodes(): NodeRuntime[] {
+    return [...runtimes.values()].filter((r) => r.speech && r.healthy && nodes.get(r.spec.id)?.desired_state === 'running');
+  }
+
+  const speech: SpeechService = {
+    async languages() {
+      await ensureStarted();
+      return [...new Set(speechNodes().flatMap((r) => r.languages ?? []))].sort();
+    },
+    async transcribe(request): Promise<SpeechTranscribeResult> {
+      if (!(request.audio instanceof Uint8Array) || request.audio.byteLength <= 44) throw new ApiError(400, { 'zh-CN': '没有可识别的音频', 'en-US': 'There is no audio to recognise' });
+      if (!request.language) throw new ApiError(400, { 'zh-CN': '需要指定语音的语言', 'en-US': 'The language of the speech is required' });
+      await ensureStarted();
+      const tried = new Set<number>();
+      let requestError: Error | null = null;
+      let lastError: Error | null = null;
+      const signal = request.signal;
+      for (;;) {
+        const pick = speechNodes()
+          .filter((r) => !tried.has(r.spec.id) && (r.languages ?? []).some((l) => sameLanguage(l, request.language)))
+          .sort((a, b) => a.inFlight - b.inFlight)[0];
+        if (!pick) break;
+        tried.add(pick.spec.id);
+        pick.inFlight++;
+        try {
+          const segments = await pick.speech!.transcribe(request.audio, { language: request.language, signal });
+          return { language: request.language, segments, nodeId: pick.spec.id, kind: pick.spec.kind };
+        } catch (err) {
+          lastError = err as Error;
+          if (signal?.aborted) break;
+          if (isEngineError(err) && err.kind === 'unsupported-pair') continue;
+          if (!failsNode(err)) {
+            requestError = err as Error;
+            logger.info(`speech node ${pick.spec.id} could not transcribe a request`, { error: (err as Error).message });
+            continue;
+          }
+          pick.healthy = false;
+          pick.lastError = (err as Error).message;
+          logger.warn(`speech node ${pick.spec.id} failed; trying another`, { error: (err as Error).message });
+          await saveHealth(pick.spec.id, 'unhealthy', pick.lastError).catch(() => {});
+        } finally {
+          pick.inFlight--;
+        }
+      }
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      const known = [...nodeLanguages.entries()].some(([id, langs]) => nodes.has(id) && langs.some((l) => sameLanguage(l, request.language)));
+      if (tried.size === 0 && !known) {
+        const name = languageName(request.language);
+        throw new ApiError(400, { 'zh-CN': `没有能识别 ${name} 语音的语音引擎`, 'en-US': `No speech engine recognises ${name}` }, { reason: 'noSpeechEngine', language: request.language });
+      }
+      if (requestError) {
+        const detail = requestError.message.split('\n')[0];
+        throw new ApiError(400, { 'zh-CN': `语音引擎无法识别此音频：${detail}`, 'en-US': `The speech engine could not recognise this audio: ${detail}` }, { reason: 'engine-refused', detail });
+      }
+      if (lastError) logger.warn('speech recognition failed on every node', { error: lastError.message });
+      throw new ApiError(503, { 'zh-CN': '服务中断：目前没有可用的语音识别节点，请稍后再试', 'en-US': 'Service interrupted: no speech recognition node is available right now. Try again later.' });
+    },
+  };
 
   async function languages(): Promise<EngineLanguage[]> {
     await ensureStarted();
@@ -681,7 +761,9 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     },
     registerAdapter: (definition) => adapters.register(definition, 'core'),
     adapterKinds: () => adapters.kinds(),
-    adapter: (kind) => adapters.get(kind)?.definition,
+    // The screens read its schema and secrets; only the service calls create (and knows speech kinds).
+    adapter: (kind) => adapters.get(kind)?.definition as EngineAdapterDefinition | undefined,
+    speech,
     forPlugin(pluginId) {
       return { ...service, registerAdapter: (definition) => adapters.register(definition, pluginId) };
     },

@@ -39,7 +39,7 @@ describe.skipIf(!installed)('translation service across restarts', () => {
 
   it('starts the seeded node at start-up and translates, and starts it again after a restart', async () => {
     let s = await start();
-    const [node] = await t.database.db.selectFrom('engine_nodes').selectAll().execute();
+    const [node] = await t.database.db.selectFrom('engine_nodes').selectAll().where('kind', '=', 'apertium-local').execute();
     // While APy loads its pairs the overview says the node is starting, not stopped.
     expect(s.overview()[0]).toMatchObject({ name: 'Apertium', ready: false, nodes: [{ id: node.id, health: 'starting', desired: 'running' }] });
     await until(() => s.nodes.status(node.id).health === 'healthy');
@@ -60,7 +60,7 @@ describe.skipIf(!installed)('translation service across restarts', () => {
 
   it('keeps a stopped node stopped across a restart and answers 503 for its pairs', async () => {
     let s = await start();
-    const [node] = await t.database.db.selectFrom('engine_nodes').selectAll().execute();
+    const [node] = await t.database.db.selectFrom('engine_nodes').selectAll().where('kind', '=', 'apertium-local').execute();
     await until(() => s.nodes.status(node.id).health === 'healthy');
     await s.nodes.stop(node.id);
     await s.close();
