@@ -26,6 +26,8 @@ export interface TranslateBatch {
   format: 'text' | 'html';
   domain?: string;
   terms?: TermRequirement[];
+  /** Translations the term bases forbid: an engine that takes instructions avoids them. */
+  avoidTerms?: TermRequirement[];
 }
 
 export interface EngineHealth {

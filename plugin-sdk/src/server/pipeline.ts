@@ -26,9 +26,12 @@ export type SegmentOrigin =
 export interface SegmentIssue {
   hook: string;
   severity: 'info' | 'warning' | 'error';
-  /** A stable code (`term-missing`, `tag-lost`) and a message in the request's language. */
+  /** A stable code (`term-missing`, `tag-lost`): consoles show it in their own language from the code and `params`. */
   code: string;
+  /** The same in words, both languages, for API clients and logs. */
   message: string;
+  /** The values the code's text names (`{ term: 'hard disk', target: 'disco duro' }`). */
+  params?: Readonly<Record<string, string>>;
 }
 
 export interface PipelineSegment {
@@ -62,6 +65,8 @@ export interface PipelineContext {
   readonly resources: TranslationResources;
   /** Required terms passed with every engine batch; the `terms` stage adds to it. */
   terms: TermRequirement[];
+  /** Translations the term bases forbid (`source` must not come out as `target`): engines that can, avoid them. */
+  avoidTerms: TermRequirement[];
   readonly signal?: AbortSignal;
 }
 

@@ -40,6 +40,9 @@ export function buildMessages(batch: TranslateBatch, strict: boolean): { role: '
     batch.terms?.length
       ? `Required terminology (always translate the source term as given):\n${batch.terms.map((t) => `- ${t.source} => ${t.target}`).join('\n')}`
       : '',
+    batch.avoidTerms?.length
+      ? `Forbidden terminology (never translate the source term this way; choose another translation):\n${batch.avoidTerms.map((t) => `- ${t.source} =/=> ${t.target}`).join('\n')}`
+      : '',
     batch.format === 'html' ? 'Segments contain inline HTML tags: keep every tag, attribute and entity, around the words they belong to.' : '',
     `Answer with a JSON array of exactly ${batch.segments.length} strings: the translation of segment i at position i. No notes, no numbering, no code fences.`,
     strict

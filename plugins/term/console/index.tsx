@@ -448,6 +448,8 @@ interface PanelProps {
   text: string;
   source: string;
   target: string;
+  /** The translated sentences with the issues the pipeline's hooks found (ours: term-missing, term-forbidden). */
+  segments?: Array<{ id: string; issues: Array<{ hook: string; code: string; message: string; params?: Record<string, string> }> }>;
 }
 
 /** Beside a text translation: the terms of the user's default term bases found in the source, with the translation each requires. */
@@ -473,7 +475,9 @@ function TermsPanel({ props }: SlotViewProps<PanelProps>) {
     // The key holds everything the lookup depends on.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, key]);
-  if (!hits.length) return null;
+  // The term hook's findings on this translation, worded in the console's language from their code.
+  const issues = (props.segments ?? []).flatMap((s) => s.issues.filter((i) => i.hook === 'term').map((i, n) => ({ ...i, key: `${s.id}:${n}` })));
+  if (!hits.length && !issues.length) return null;
   return (
     <Card data-testid="term-panel">
       <H5>{t('panelTitle')}</H5>
@@ -481,6 +485,11 @@ function TermsPanel({ props }: SlotViewProps<PanelProps>) {
         <div key={`${h.start}:${h.termId}`} data-testid="term-panel-hit">
           {h.text} → {h.target} {h.forbidden && <Tag minimal intent={Intent.DANGER}>{t('forbidden')}</Tag>}
         </div>
+      ))}
+      {issues.map((i) => (
+        <Callout key={i.key} intent={Intent.WARNING} compact data-testid="term-panel-issue" style={{ marginTop: 6 }}>
+          {i.params && (i.code === 'term-missing' || i.code === 'term-forbidden') ? t(i.code === 'term-missing' ? 'issueMissing' : 'issueForbidden', i.params) : i.message}
+        </Callout>
       ))}
     </Card>
   );

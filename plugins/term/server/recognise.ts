@@ -116,11 +116,11 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
         if (!hits.length) continue;
         bySegment.set(s.id, hits);
         for (const h of hits) {
-          // A forbidden term is checked after the engine, never asked for.
-          const key = `${h.source}\u0000${h.target}`;
-          if (h.forbidden || required.has(key)) continue;
+          // A forbidden term is never asked for: engines that take instructions are told to avoid it, and the output is checked after.
+          const key = `${h.forbidden ? 'x' : ''}${h.source}\u0000${h.target}`;
+          if (required.has(key)) continue;
           required.add(key);
-          pctx.terms.push({ source: h.source, target: h.target });
+          (h.forbidden ? pctx.avoidTerms : pctx.terms).push({ source: h.source, target: h.target });
         }
       }
       if (bySegment.size) found.set(pctx, bySegment);
@@ -128,15 +128,15 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
     afterEngine(segments, pctx) {
       const bySegment = found.get(pctx);
       if (!bySegment) return;
-      // The pipeline's context names no interface language: the warning carries both.
+      // The code and its params let each console word the warning in its own language; the message carries both for API clients.
       for (const s of segments) {
         const hits = bySegment.get(s.id);
         if (!hits) continue;
         for (const h of hits) {
           if (!h.forbidden && !holds(s.target, h.target)) {
-            s.issues.push({ hook: 'term', severity: 'warning', code: 'term-missing', message: `术语“${h.text}”应译为“${h.target}” / The term "${h.text}" should read "${h.target}"` });
+            s.issues.push({ hook: 'term', severity: 'warning', code: 'term-missing', params: { term: h.text, target: h.target }, message: `术语“${h.text}”应译为“${h.target}” / The term "${h.text}" should read "${h.target}"` });
           } else if (h.forbidden && holds(s.target, h.target)) {
-            s.issues.push({ hook: 'term', severity: 'warning', code: 'term-forbidden', message: `译文使用了禁用术语“${h.target}” / The translation uses the forbidden term "${h.target}"` });
+            s.issues.push({ hook: 'term', severity: 'warning', code: 'term-forbidden', params: { term: h.text, target: h.target }, message: `译文使用了禁用术语“${h.target}” / The translation uses the forbidden term "${h.target}"` });
           }
         }
       }

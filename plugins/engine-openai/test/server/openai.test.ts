@@ -15,6 +15,7 @@ const batch = {
   format: 'html' as const,
   domain: 'automotive',
   terms: [{ source: 'car', target: 'coche' }],
+  avoidTerms: [{ source: 'red', target: 'colorado' }],
 };
 
 describe('OpenAI-compatible adapter', () => {
@@ -28,6 +29,8 @@ describe('OpenAI-compatible adapter', () => {
     expect(system).toContain('Spanish (es)');
     expect(system).toContain('automotive');
     expect(system).toContain('car => coche');
+    // A term base's forbidden translation is named as one to avoid.
+    expect(system).toMatch(/Forbidden terminology[^]*red =\/=> colorado/);
     expect(system).toContain('exactly 2 strings');
     expect(JSON.parse(req.messages.find((m) => m.role === 'user')!.content)).toEqual(batch.segments);
   });

@@ -355,14 +355,14 @@ describe('every translation', () => {
     // An engine that ignores the term: the output is flagged.
     await call('PUT', '/api/termProbe/ignore', owner.token, { word: 'automóvil', instead: 'coche' });
     const ignored = await call('POST', '/api/transText/translate', owner.token, { text: 'The blue car is fast.', source: 'en', target: 'es' });
-    expect(ignored.body.data.segments[0].issues).toEqual([expect.objectContaining({ hook: 'term', severity: 'warning', code: 'term-missing', message: expect.stringContaining('The term "car" should read "automóvil"') })]);
+    expect(ignored.body.data.segments[0].issues).toEqual([expect.objectContaining({ hook: 'term', severity: 'warning', code: 'term-missing', params: { term: 'car', target: 'automóvil' }, message: expect.stringContaining('The term "car" should read "automóvil"') })]);
     await add(owner.token, { source: 'red', target: 'rojo', forbidden: true });
     const forbidden = await call('POST', '/api/transText/translate', owner.token, { text: 'The red car is fast.', source: 'en', target: 'es' });
     expect(forbidden.body.data.segments[0].issues.map((i: { code: string }) => i.code).sort()).toEqual(['term-forbidden', 'term-missing']);
     await call('PUT', '/api/termProbe/ignore', owner.token, {});
-    // The engine was asked for the term, never for the forbidden one.
+    // The engine was asked for the term, and told to avoid the forbidden one (never asked for it).
     const seen = (await call('GET', '/api/termProbe/seen', owner.token)).body.data;
-    expect(seen[seen.length - 1]).toEqual([{ source: 'car', target: 'automóvil' }]);
+    expect(seen[seen.length - 1]).toEqual({ terms: [{ source: 'car', target: 'automóvil' }], avoid: [{ source: 'red', target: 'rojo' }] });
     // A named term base the caller may not use is refused.
     const foreign = await call('POST', '/api/term/library/add', outsider.token, { name: 'Outsider terms', ownership: 'custom', users: [{ userId: outsider.userId, use: true, edit: true }] });
     const refused = await call('POST', '/api/transText/translate', owner.token, { text: 'The red car.', source: 'en', target: 'es', resources: { termBases: [foreign.body.data.id] } });
