@@ -20,7 +20,7 @@ export const BACKGROUND_VOICES = [
   { voice: 'en-us+klatt3', pitch: 55, speed: 165 },
 ];
 
-const PARAGRAPH =
+export const BACKGROUND_TEXT =
   'A rainbow is a meteorological phenomenon caused by reflection, refraction and dispersion of light in water droplets. ' +
   'It takes the form of a multicoloured circular arc. Numbers such as one hundred and forty two, dates like the fourth of July, ' +
   'and names of places like Birmingham or Zurich are all part of everyday speech.';
@@ -42,7 +42,7 @@ export function backgroundSpeech(storage: FileStorage, logger: Logger) {
       for (const v of BACKGROUND_VOICES) {
         const pcm = await inScratch(async (dir) => {
           const wav = join(dir, 'background.wav');
-          await runTool('espeak-ng', ['-v', v.voice, '-p', String(v.pitch), '-s', String(v.speed), '-w', wav, PARAGRAPH], { timeoutMs: 60_000 });
+          await runTool('espeak-ng', ['-v', v.voice, '-p', String(v.pitch), '-s', String(v.speed), '-w', wav, BACKGROUND_TEXT], { timeoutMs: 60_000 });
           return decodeSpeech(wav);
         });
         sets.push(voiceFeatures(pcm));

@@ -23,13 +23,16 @@ export async function speakWav(speaker: SyntheticSpeaker, text: string): Promise
   });
 }
 
-/** The same speech as 16 kHz mono samples (through ffmpeg, as uploads go). */
-export async function speakPcm(speaker: SyntheticSpeaker, text: string): Promise<Float32Array> {
+/**
+ * The same speech as 16 kHz mono samples (through ffmpeg, as uploads go); `filter` is an ffmpeg audio
+ * filter chain the speech passes through first (a telephone band, noise, a quieter microphone).
+ */
+export async function speakPcm(speaker: SyntheticSpeaker, text: string, filter?: string): Promise<Float32Array> {
   return inScratch(async (dir) => {
     const wav = join(dir, 'speech.wav');
     const raw = join(dir, 'speech.raw');
     await runTool('espeak-ng', ['-v', speaker.voice, '-p', String(speaker.pitch), '-s', String(speaker.speed), '-w', wav, text], { timeoutMs: 30_000 });
-    await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', wav, '-ac', '1', '-ar', '16000', '-f', 's16le', raw], { timeoutMs: 30_000 });
+    await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', wav, ...(filter ? ['-af', filter] : []), '-ac', '1', '-ar', '16000', '-f', 's16le', raw], { timeoutMs: 30_000 });
     const bytes = await readFile(raw);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return Float32Array.from({ length: bytes.byteLength >> 1 }, (_, i) => view.getInt16(i * 2, true) / 32768);

@@ -97,7 +97,7 @@ function dctMatrix(ceps: number, filters: number): Float64Array[] {
   return Array.from({ length: ceps }, (_, i) => Float64Array.from({ length: filters }, (_, j) => Math.cos((Math.PI * (i + 1) * (j + 0.5)) / filters)));
 }
 
-const banks = new Map<string, { mel: Float64Array[]; dct: Float64Array[] }>();
+const banks = new Map<string, { mel: Float64Array[]; spans: Array<[number, number]>; dct: Float64Array[] }>();
 
 /**
  * MFCC (c1..cN) of every 25 ms frame every 10 ms, and each frame's log energy (dB, full scale = 0).
@@ -106,7 +106,15 @@ const banks = new Map<string, { mel: Float64Array[]; dct: Float64Array[] }>();
 export function mfccFrames(pcm: Float32Array, ceps = 20, filters = 40): { cepstra: Float32Array; energyDb: Float64Array; frames: number } {
   const key = `${ceps}/${filters}`;
   let bank = banks.get(key);
-  if (!bank) banks.set(key, (bank = { mel: melFilterbank(filters), dct: dctMatrix(ceps, filters) }));
+  if (!bank) {
+    const mel = melFilterbank(filters);
+    // Each filter's non-zero bins, so a frame sums only over them.
+    const spans = mel.map((w): [number, number] => {
+      const first = w.findIndex((v) => v > 0);
+      return first < 0 ? [0, 0] : [first, w.length - [...w].reverse().findIndex((v) => v > 0)];
+    });
+    banks.set(key, (bank = { mel, spans, dct: dctMatrix(ceps, filters) }));
+  }
   const frames = pcm.length < FRAME ? 0 : 1 + Math.floor((pcm.length - FRAME) / HOP);
   const cepstra = new Float32Array(frames * ceps);
   const energyDb = new Float64Array(frames);
@@ -131,8 +139,9 @@ export function mfccFrames(pcm: Float32Array, ceps = 20, filters = 40): { cepstr
     for (let k = 0; k < bins; k++) power[k] = re[k]! * re[k]! + im[k]! * im[k]!;
     for (let m = 0; m < filters; m++) {
       const w = bank.mel[m]!;
+      const [from, to] = bank.spans[m]!;
       let s = 0;
-      for (let k = 0; k < bins; k++) if (w[k]) s += w[k]! * power[k]!;
+      for (let k = from; k < to; k++) s += w[k]! * power[k]!;
       logMel[m] = Math.log(s + 1e-10);
     }
     for (let c = 0; c < ceps; c++) {
