@@ -9,3 +9,4 @@ export { parseXml, serializeXml, textOf, innerText, attrsOf, attrOf, withAttr, e
 export { readTbx, writeTbx, conceptXml, administrativeStatus, isForbiddenStatus, TbxError, type TbxConcept, type TbxLanguage, type TbxTerm, type TbxHeader, type ReadTbxOptions, type TbxWriteOptions } from './tbx.js';
 export { readTermCsv, writeTermCsv, TermCsvError, type TermCsvRow, type TermCsvReading, type TermCsvRejection, type TermCsvOptions, type TermCsvWriteOptions } from './csv-terms.js';
 export { decodeTextBytes, encodeTextBytes, linesOf, TextEncodingError, type TextEncoding, type TextLine } from './text-bytes.js';
+export { writeSrt, writeVtt, readSubtitles, subtitleTime, type SubtitleCue } from './subtitles.js';

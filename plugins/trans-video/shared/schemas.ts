@@ -1,0 +1,110 @@
+import { z } from 'zod';
+
+/** What the audio/video translation area (`/transVideo`) shares between its server and its console. */
+
+export const NS = 'transVideo';
+
+/** Which subtitles: the recognised speech, its translation, or both (source line above target line). */
+export const TRACKS = ['source', 'target', 'bilingual'] as const;
+export type Track = (typeof TRACKS)[number];
+
+/** Subtitle files: SubRip and WebVTT. */
+export const SUBTITLE_FORMATS = ['srt', 'vtt'] as const;
+export type SubtitleFormat = (typeof SUBTITLE_FORMATS)[number];
+
+/** Containers an upload may be (checked by content with ffprobe; the name's extension is not trusted). */
+export const MEDIA_EXTENSIONS = ['wav', 'mp3', 'm4a', 'ogg', 'flac', 'mp4', 'mkv', 'webm', 'mov'] as const;
+
+/** A job's states: the kernel task's. */
+export const JOB_STATES = ['queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type JobState = (typeof JOB_STATES)[number];
+
+/** Where a running job is: sound taken out, speech recognised, lines translated, subtitles burned in. */
+export const STAGES = ['extract', 'recognise', 'translate', 'burn', 'done'] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** The burned-in video's own state (asked at upload or later; made stale by a corrected line). */
+export const BURN_STATES = ['none', 'queued', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type BurnState = (typeof BURN_STATES)[number];
+
+/** Pushed to the job's owner whenever a job moves, reports progress or a line changes. */
+export const JOB_CHANGED = 'transVideo.jobChanged';
+
+const blankToUndefined = (v: unknown) => (v === '' || v === null ? undefined : v);
+const language = z.string().trim().min(2).max(20).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/);
+
+/** The fields of an upload besides its file. */
+export const uploadSchema = z.object({
+  sourceLanguage: language,
+  targetLanguage: language,
+  /** Burn these subtitles into the video once translated (videos only). */
+  burn: z.preprocess(blankToUndefined, z.enum(TRACKS).optional()),
+});
+export type UploadRequest = z.output<typeof uploadSchema>;
+
+/** A corrected line: its recognised text (translated again) or its translation alone. */
+export const cueEditSchema = z
+  .object({
+    source: z.string().max(2000).optional(),
+    target: z.string().max(4000).optional(),
+  })
+  .refine((v) => v.source !== undefined || v.target !== undefined, { message: 'source or target is required' });
+
+export const burnSchema = z.object({ track: z.enum(TRACKS).default('target') });
+
+export const settingsSchema = z.object({
+  /** Megabytes per file. */
+  maxFileMb: z.coerce.number().int().min(1).max(4096),
+  /** Seconds of playing time per file. */
+  maxDurationSeconds: z.coerce.number().int().min(1).max(6 * 3600),
+});
+export type Settings = z.output<typeof settingsSchema>;
+export const DEFAULT_SETTINGS: Settings = { maxFileMb: 500, maxDurationSeconds: 2 * 3600 };
+
+/** One job as the list, the detail call and `transVideo.jobChanged` give it. */
+export interface JobRow {
+  id: number;
+  ownerId: number;
+  name: string;
+  size: number;
+  format: string;
+  duration: number;
+  hasVideo: boolean;
+  sourceLanguage: string;
+  targetLanguage: string;
+  status: JobState;
+  stage: Stage;
+  /** 0..1. */
+  progress: number;
+  error: string | null;
+  cueCount: number;
+  burnTrack: Track | null;
+  burnStatus: BurnState;
+  burnProgress: number;
+  burnError: string | null;
+  /** A line was corrected after the video was burned: burn again to include it. */
+  burnStale: boolean;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** One subtitle line with its times, the recognised text and its translation. */
+export interface CueRow {
+  index: number;
+  start: number;
+  end: number;
+  source: string;
+  target: string;
+  /** The user corrected it. */
+  edited: boolean;
+}
+
+/** `1:02.5` for 62.5 seconds, `1:00:05` for an hour and five seconds. */
+export function formatSeconds(total: number): string {
+  const s = Math.round(Math.max(0, total) * 10) / 10;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s - h * 3600 - m * 60;
+  const secText = (sec < 10 ? '0' : '') + (Math.abs(sec - Math.round(sec)) < 1e-6 ? String(Math.round(sec)) : sec.toFixed(1));
+  return h ? `${h}:${String(m).padStart(2, '0')}:${secText}` : `${m}:${secText}`;
+}
