@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { symlink, writeFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
 import { inScratch, runTool, ToolError } from './tools.js';
@@ -66,6 +67,7 @@ export interface MediaInfo {
 }
 
 const PROBE_TIMEOUT_MS = 30_000;
+const SETPRIV = process.platform === 'linux' && existsSync('/usr/bin/setpriv') ? '/usr/bin/setpriv' : null;
 const DEFAULT_TIMEOUT_MS = 30 * 60_000;
 
 // Formats ffprobe reads as "video" that are one still picture: a picture is not media here.
@@ -177,7 +179,11 @@ export function runFfmpeg(args: string[], options: FfmpegOptions = {}): Promise<
       reject(options.signal.reason ?? new Error('aborted'));
       return;
     }
-    const child = spawn('ffmpeg', ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-nostats', ...args], {
+    const ffmpegArgs = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-nostats', ...args];
+    // ffmpeg outlives a server killed with SIGKILL (its own process group, and it ignores a closed
+    // progress pipe): util-linux's setpriv has the kernel kill it when its parent dies.
+    const [command, commandArgs] = SETPRIV ? [SETPRIV, ['--pdeathsig', 'KILL', '--', 'ffmpeg', ...ffmpegArgs]] : ['ffmpeg', ffmpegArgs];
+    const child = spawn(command, commandArgs, {
       cwd: options.cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,

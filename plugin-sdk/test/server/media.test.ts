@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -112,6 +112,22 @@ describe('runFfmpeg', () => {
     await expect(run).rejects.toThrow('cancelled by test');
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(Math.max(...seen)).toBeLessThan(1);
+  });
+
+  it('leaves no ffmpeg behind when the process that started it is killed with SIGKILL', async () => {
+    const out = at('orphan-check.wav');
+    const script = at('orphan.mts');
+    writeFileSync(
+      script,
+      `import { runFfmpeg } from ${JSON.stringify(join(import.meta.dirname, '../../src/server/media.ts'))};\n` +
+        `await runFfmpeg(['-re', '-f', 'lavfi', '-i', 'sine=duration=60', '-f', 'wav', ${JSON.stringify(out)}], { durationSeconds: 60, onProgress: () => console.log('progress') });\n`,
+    );
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: join(import.meta.dirname, '../../..'), stdio: ['ignore', 'pipe', 'inherit'] });
+    await new Promise<void>((started) => child.stdout.on('data', (d: Buffer) => d.toString().includes('progress') && started()));
+    const ffmpegs = () => execFileSync('ps', ['-eo', 'args']).toString().split('\n').filter((l) => l.startsWith('ffmpeg') && l.includes(out));
+    expect(ffmpegs()).toHaveLength(1);
+    child.kill('SIGKILL');
+    await expect.poll(ffmpegs, { timeout: 5_000, interval: 50 }).toEqual([]);
   });
 
   it('fails with the tool code and ffmpeg\'s words on a bad argument', async () => {
