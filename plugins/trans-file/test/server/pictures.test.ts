@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -32,6 +32,14 @@ function sign(heading: string, notice: string, type: 'image/png' | 'image/jpeg' 
   return type === 'image/png' ? c.toBuffer('image/png') : c.toBuffer('image/jpeg', 95);
 }
 
+/** The same picture as a TIFF (ffmpeg), the type browsers cannot show. */
+function tiffOf(png: Buffer): Buffer {
+  const from = join(dir, `in-${Math.random().toString(16).slice(2)}.png`);
+  writeFileSync(from, png);
+  execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', from, `${from}.tif`]);
+  return readFileSync(`${from}.tif`);
+}
+
 const ocr = (bytes: Buffer) => {
   const path = join(dir, `read-${Math.random().toString(16).slice(2)}`);
   writeFileSync(path, bytes);
@@ -46,6 +54,7 @@ async function uploadPictures(token: string, files: UploadFile[], headers: Recor
 
 let png: number;
 let jpeg: number;
+let tiff: number;
 
 beforeAll(async () => {
   GlobalFonts.registerFromPath('/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf');
@@ -56,10 +65,11 @@ beforeAll(async () => {
   const res = await uploadPictures(owner.token, [
     { name: 'exit.png', content: sign('EMERGENCY EXIT', 'Keep this door closed') },
     { name: 'lift.jpg', content: sign('STAFF ONLY', 'Use the stairs in a fire', 'image/jpeg') },
+    { name: 'scan.tif', content: tiffOf(sign('NO ENTRY', 'Authorised staff only')) },
   ]);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  [png, jpeg] = res.body.data.map((f: { id: number }) => f.id);
-  for (const id of [png, jpeg]) await waitForFile(d.kernel, owner.token, id, (f) => ['completed', 'failed', 'parseFailed'].includes(f.status), 90_000);
+  [png, jpeg, tiff] = res.body.data.map((f: { id: number }) => f.id);
+  for (const id of [png, jpeg, tiff]) await waitForFile(d.kernel, owner.token, id, (f) => ['completed', 'failed', 'parseFailed'].includes(f.status), 90_000);
 }, 180_000);
 afterAll(async () => {
   await d?.close();
@@ -68,15 +78,20 @@ afterAll(async () => {
 
 describe('picture translation', () => {
   it('translates several pictures at once through the queue, each into a picture of its own type and size', async () => {
-    for (const [id, type, name] of [[png, 'image/png', 'exit_es.png'], [jpeg, 'image/jpeg', 'lift_es.jpg']] as const) {
+    for (const [id, type, name] of [[png, 'image/png', 'exit_es.png'], [jpeg, 'image/jpeg', 'lift_es.jpg'], [tiff, 'image/tiff', 'scan_es.tif']] as const) {
       const file = (await call(d.kernel, 'GET', `/api/transFile/get/${id}`, owner.token)).body.data;
       expect(file).toMatchObject({ status: 'completed', percent: 100, ocr: true, resultName: name });
       const down = await call(d.kernel, 'GET', `/api/transPic/download/${id}`, owner.token);
       expect(down.status).toBe(200);
       expect(down.headers['content-type']).toBe(type);
-      const image = await loadImage(down.raw);
+      // The canvas reads no TIFF: the view's picture route gives it as png.
+      const shown = await call(d.kernel, 'GET', `/api/transPic/picture/${id}/target`, owner.token);
+      expect(shown.headers['content-type']).toBe(type === 'image/tiff' ? 'image/png' : type);
+      const image = await loadImage(shown.raw);
       expect([image.width, image.height]).toEqual([640, 300]);
     }
+    expect((await call(d.kernel, 'GET', `/api/transPic/download/${tiff}`, owner.token)).raw.subarray(0, 4).toString('latin1')).toBe('II*\u0000');
+    expect(ocr((await call(d.kernel, 'GET', `/api/transPic/picture/${tiff}/target`, owner.token)).raw)).toMatch(/ENTRY NO/);
     const read = ocr((await call(d.kernel, 'GET', `/api/transPic/download/${png}`, owner.token)).raw);
     // The peer's Spanish: "[es] " and the words reversed.
     expect(read).toMatch(/EXIT EMERGENCY/);
@@ -88,7 +103,7 @@ describe('picture translation', () => {
     const txt = await upload(d.kernel, owner.token, { sourceLang: 'en', targetLang: 'es' }, [{ name: 'note.txt', content: 'Not a picture.' }]);
     expect(txt.status).toBe(200);
     const list = (await call(d.kernel, 'GET', '/api/transPic/list', owner.token)).body.data;
-    expect(list.records.map((f: { id: number }) => f.id)).toEqual([jpeg, png]);
+    expect(list.records.map((f: { id: number }) => f.id)).toEqual([tiff, jpeg, png]);
     expect((await call(d.kernel, 'GET', '/api/transPic/list', other.token)).body.data.total).toBe(0);
     const view = (await call(d.kernel, 'GET', `/api/transPic/view/${png}`, owner.token)).body.data;
     expect([view.width, view.height]).toEqual([640, 300]);
