@@ -155,7 +155,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const messages = createMessageCenter(db, bus, now);
     const accessBridge = bridgeAccessChanged(bus, db, (err) => app.log.error({ err }, 'access.changed bridge failed'));
     cleanups.push(() => accessBridge.unsubscribe());
-    const sockets = await registerWebSocket(app, { bus, resolveCaller: caller, pingMs: options.wsPingMs });
+    const sockets = await registerWebSocket(app, { bus, resolveCaller: caller, pingMs: options.wsPingMs, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true });
 
     // Core routes first, so a plugin claiming one of their paths is the one named as the intruder.
     const core = { pluginId: CORE_PLUGIN_ID, declaredPermissions: corePermissionKeys };
@@ -202,7 +202,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         for (let i = list.length - 1; i >= 0; i--) if (list[i]!.pluginId === pluginId) list.splice(i, 1);
       }
     };
-    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, tasks, formats, hooks, registerRoute, dropRoutes });
+    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, tasks, formats, hooks, registerRoute, dropRoutes, sockets });
     pluginHost = host;
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());

@@ -113,6 +113,11 @@ export interface PlatformServices {
   navigate(path: string): void;
   /** The console slots (use `<Slot>` and `useSlot`). */
   slots: SlotService;
+  /**
+   * The address of a plugin's own WebSocket (`ctx.socket` on the server) for the signed-in session:
+   * `ws(s)://<host>/api<path>?token=...` with `query` added; null when signed out.
+   */
+  socketUrl(path: string, query?: Record<string, string>): string | null;
 }
 
 /** Injection tokens of the services a plugin's child container holds. */
@@ -127,6 +132,7 @@ export const Tokens = {
   PluginId: Symbol.for('linguaport.pluginId'),
   Namespaces: Symbol.for('linguaport.namespaces'),
   Slots: Symbol.for('linguaport.slots'),
+  SocketUrl: Symbol.for('linguaport.socketUrl'),
 } as const;
 
 export const PlatformContext = createContext<PlatformServices | null>(null);

@@ -8,6 +8,7 @@ import type { PluginServices } from './services.js';
 import type { TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationRequestBase } from './pipeline.js';
 import type { AnyEngineAdapterDefinition, EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
 import type { SpeechService } from './speech.js';
+import type { SocketDefinition } from './sockets.js';
 
 /**
  * The server half of the SDK. A plugin's server entry default-exports `defineServerPlugin({...})`;
@@ -272,6 +273,11 @@ export interface ServerPluginContext {
   readonly formats: FormatRegistry;
   /** Register an API route; its access must be declared (public, signed-in or a declared key). */
   route<Q = any, B = any, P = any>(definition: RouteDefinition<Q, B, P>): void;
+  /**
+   * Accept WebSockets on a path of the plugin's own, authenticated as the kernel's event socket is (see
+   * sockets.ts). Built-in plugins only: declare sockets in `setup` (not after start-up).
+   */
+  socket(definition: SocketDefinition): void;
   /** Run when the server stops. */
   onClose(fn: () => Promise<void> | void): void;
 }
@@ -457,3 +463,4 @@ export { isSpeechAdapter, wordErrorRate } from './speech.js';
 export type { SpeechAdapter, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
 export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition } from './engines.js';
 export * from './voiceprint/index.js';
+export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type PluginSocket } from './sockets.js';

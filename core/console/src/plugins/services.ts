@@ -2,6 +2,7 @@ import { Container } from 'inversify';
 import { Tokens, type PlatformServices } from '@linguaport/sdk/console';
 import type { Kernel } from '../container.js';
 import { slotService } from './SlotOutlet.js';
+import { socketUrl } from '../bus/ws-bridge.js';
 
 /**
  * A child container per plugin (parent = root) holding only the SDK services, bound for that
@@ -19,6 +20,13 @@ export function createPluginContainer(kernel: Kernel, pluginId: string, navigate
   child.bind(Tokens.I18n).toConstantValue(kernel.i18n);
   child.bind(Tokens.Navigate).toConstantValue(navigate);
   child.bind(Tokens.Slots).toConstantValue(slotService(kernel));
+  // Plugins' own sockets authenticate like the event socket: the session token in the query.
+  child.bind(Tokens.SocketUrl).toConstantValue((path: string, query: Record<string, string> = {}) => {
+    const token = kernel.session.token;
+    if (!token) return null;
+    const extra = new URLSearchParams(query).toString();
+    return socketUrl(`/api${path}${extra ? `?${extra}` : ''}`, token, globalThis.location);
+  });
   return child;
 }
 
@@ -34,5 +42,6 @@ export function platformServices(container: Container): PlatformServices {
     i18n: container.get(Tokens.I18n),
     navigate: container.get<(path: string) => void>(Tokens.Navigate),
     slots: container.get(Tokens.Slots),
+    socketUrl: container.get(Tokens.SocketUrl),
   };
 }

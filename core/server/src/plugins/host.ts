@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, ServiceToken, SystemSettings, TaskService, TranslationPipeline } from '@linguaport/sdk/server';
+import type { SocketDefinition, AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, ServiceToken, SystemSettings, TaskService, TranslationPipeline } from '@linguaport/sdk/server';
 import type { FormatRegistry } from '@linguaport/sdk/shared';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -40,6 +40,8 @@ export interface PluginHostDeps {
   registerRoute(def: RouteDefinition, owner: RouteOwner): void;
   /** Removes the routes a plugin registered after start-up. */
   dropRoutes?(pluginId: string): void;
+  /** Plugins' own WebSockets (ctx.socket), served by the kernel's WebSocket hub. */
+  sockets?: { accept(def: SocketDefinition, owner: RouteOwner): void; closePlugin(pluginId: string): void };
 }
 
 export interface PluginHost {
@@ -138,6 +140,10 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       formats: deps.formats.forPlugin(plugin.id),
       pipeline: deps.hooks.forPlugin(plugin.id),
       route: (def) => deps.registerRoute(def, owner),
+      socket: (def) => {
+        if (!deps.sockets) throw new Error(`plugin ${plugin.id}: this kernel serves no plugin sockets`);
+        deps.sockets.accept(def, owner);
+      },
       onClose: (fn) => void closers.push({ pluginId: plugin.id, fn }),
     };
     await part.setup(ctx);
@@ -155,6 +161,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
     start,
     async stop(pluginId) {
       deps.dropRoutes?.(pluginId);
+      deps.sockets?.closePlugin(pluginId);
       const mine = closers.filter((c) => c.pluginId === pluginId);
       for (const c of mine) closers.splice(closers.indexOf(c), 1);
       await runClosers(mine);
