@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { rename, rm, stat } from 'node:fs/promises';
+import { extname } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
 import {
@@ -9,7 +9,6 @@ import {
   convertMedia,
   cutMedia,
   idList,
-  inScratch,
   iso,
   like,
   MEDIA_TARGETS,
@@ -135,26 +134,28 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
         lastSave = Date.now();
         saving = saving.then(() => move(job.id, ['running'], { progress: fraction })).catch(() => undefined);
       };
+      const target = job.target as MediaTarget;
+      const key = `jobs/${job.id}/result.${target}`;
+      // Written beside the source, not in a scratch folder: a run killed with its server leaves nothing
+      // behind elsewhere, and the next run overwrites it.
+      const partial = ctx.storage.path(`jobs/${job.id}/partial.${target}`);
       try {
-        const target = job.target as MediaTarget;
-        const key = `jobs/${job.id}/result.${target}`;
-        const stored = await inScratch(async (dir) => {
-          const out = join(dir, `result.${target}`);
-          const source = ctx.storage.path(job.source_key);
-          if (job.operation === 'cut') await cutMedia(source, out, { startSeconds: job.start_seconds ?? 0, endSeconds: job.end_seconds ?? 0, to: target, signal, onProgress });
-          else await convertMedia(source, out, { to: target, signal, onProgress });
-          return ctx.storage.put(key, createReadStream(out));
-        });
+        const source = ctx.storage.path(job.source_key);
+        if (job.operation === 'cut') await cutMedia(source, partial, { startSeconds: job.start_seconds ?? 0, endSeconds: job.end_seconds ?? 0, to: target, signal, onProgress });
+        else await convertMedia(source, partial, { to: target, signal, onProgress });
+        await rename(partial, ctx.storage.path(key));
+        const size = (await stat(ctx.storage.path(key))).size;
         await saving;
-        const done = await move(job.id, ['running'], { status: 'completed', progress: 1, result_key: key, result_name: resultName(job.name, job), result_size: stored.size, finished_at: sql`now()` });
+        const done = await move(job.id, ['running'], { status: 'completed', progress: 1, result_key: key, result_name: resultName(job.name, job), result_size: size, finished_at: sql`now()` });
         // Cancelled or deleted while the result was being stored: it is not kept.
         if (!done) await ctx.storage.remove(key).catch(() => undefined);
-        return { size: stored.size };
+        return { size };
       } catch (err) {
         await saving;
+        await rm(partial, { force: true });
         // A cancel (the cancel call marks the job) or a server stop (the task runs again after the restart).
         if (signal.aborted) throw err;
-        const why = err instanceof MediaError ? (err.detail || err.message) : (err as Error).message;
+        const why = err instanceof MediaError ? err.detail || err.message : (err as Error).message;
         await move(job.id, ['running'], { status: 'failed', error: why.split('\n')[0]!.slice(0, 500), finished_at: sql`now()` });
         throw err;
       }
