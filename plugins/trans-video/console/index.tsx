@@ -1,3 +1,5 @@
 import { definePlugin } from '@linguaport/sdk/console';
+import { TransVideo } from './TransVideo.js';
+import { TransVideoView } from './TransVideoView.js';
 
-export default definePlugin({ id: 'trans-video', views: {} });
+export default definePlugin({ id: 'trans-video', views: { TransVideo, TransVideoView } });

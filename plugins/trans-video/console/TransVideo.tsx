@@ -1,0 +1,311 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Button, ButtonGroup, Callout, Card, FormGroup, H3, HTMLSelect, Intent, NonIdealState, ProgressBar, Spinner, Tooltip } from '@blueprintjs/core';
+import {
+  ConfirmDialog,
+  FormDialog,
+  PagedTable,
+  SearchBar,
+  StatusTag,
+  useApi,
+  useBus,
+  useNotify,
+  usePermission,
+  usePlatform,
+  useRefreshBefore,
+  useTranslation,
+  type ApiErrorInfo,
+  type PagedColumn,
+  type PageQuery,
+} from '@linguaport/sdk/console';
+import { formatDate, formatSize } from '@linguaport/sdk/shared';
+import { formatSeconds, JOB_CHANGED, JOB_STATES, NS, settingsSchema, TRACKS, type JobRow, type Settings } from '../shared/schemas.js';
+import { INTENTS, languageLabel } from './common.js';
+
+interface Setup {
+  languages: { code: string; targets: string[] }[];
+  limits: Settings;
+}
+
+type Load<T> = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; value: T };
+const NO_BURN = '';
+
+function NewJob({ setup, onStarted }: { setup: Setup; onStarted(): void }) {
+  const { t, i18n } = useTranslation(NS);
+  const api = useApi();
+  const { setRefreshBefore } = useRefreshBefore();
+  const input = useRef<HTMLInputElement>(null);
+  const [source, setSource] = useState(setup.languages[0]?.code ?? '');
+  const targets = useMemo(() => setup.languages.find((l) => l.code === source)?.targets ?? [], [setup, source]);
+  const [target, setTarget] = useState('');
+  const [burn, setBurn] = useState<string>(NO_BURN);
+  const [file, setFile] = useState<File | null>(null);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!targets.includes(target)) setTarget(targets.includes('es') ? 'es' : (targets[0] ?? ''));
+  }, [targets, target]);
+
+  const problems: string[] = [];
+  if (file && file.size === 0) problems.push(t('emptyFile', { name: file.name }));
+  if (file && file.size > setup.limits.maxFileMb * 1024 * 1024) problems.push(t('tooBig', { name: file.name, mb: setup.limits.maxFileMb }));
+
+  const submit = async () => {
+    if (!file) return;
+    const form = new FormData();
+    form.set('sourceLanguage', source);
+    form.set('targetLanguage', target);
+    if (burn !== NO_BURN) form.set('burn', burn);
+    form.append('file', file);
+    setRefreshBefore(true);
+    setProgress(0);
+    setError(null);
+    try {
+      await api.post('/transVideo/upload', form, { silent: true, onUploadProgress: setProgress });
+      setFile(null);
+      onStarted();
+    } catch (e) {
+      setError((e as ApiErrorInfo).msg);
+    } finally {
+      setRefreshBefore(false);
+      setProgress(null);
+    }
+  };
+
+  if (setup.languages.length === 0) return <Callout intent={Intent.WARNING} data-testid="tv-no-speech">{t('noSpeechNode')}</Callout>;
+  return (
+    <Card style={{ display: 'grid', gap: 10 }} data-testid="tv-new">
+      <div style={{ display: 'flex', gap: 16, flexWrap: 'wrap', alignItems: 'flex-end' }}>
+        <FormGroup label={t('sourceLanguage')} labelFor="tv-source" style={{ margin: 0 }}>
+          <HTMLSelect id="tv-source" data-testid="tv-source" value={source} onChange={(e) => setSource(e.currentTarget.value)}>
+            {setup.languages.map((l) => (
+              <option key={l.code} value={l.code}>{languageLabel(l.code, i18n.language)}</option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('targetLanguage')} labelFor="tv-target" style={{ margin: 0 }}>
+          <HTMLSelect id="tv-target" data-testid="tv-target" value={target} disabled={!targets.length} onChange={(e) => setTarget(e.currentTarget.value)}>
+            {targets.map((code) => (
+              <option key={code} value={code}>{languageLabel(code, i18n.language)}</option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+        <FormGroup label={t('burnAtUpload')} labelFor="tv-burn" style={{ margin: 0 }}>
+          <HTMLSelect id="tv-burn" data-testid="tv-burn" value={burn} onChange={(e) => setBurn(e.currentTarget.value)}>
+            <option value={NO_BURN}>{t('noBurn')}</option>
+            {TRACKS.map((track) => (
+              <option key={track} value={track}>{t(`tracks.${track}`)}</option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+      </div>
+      {!targets.length && <Callout intent={Intent.WARNING}>{t('noTargets')}</Callout>}
+      <div
+        role="button"
+        tabIndex={0}
+        data-testid="tv-drop"
+        onClick={() => input.current?.click()}
+        onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
+        onDragOver={(e) => e.preventDefault()}
+        onDrop={(e) => {
+          e.preventDefault();
+          setFile(e.dataTransfer.files[0] ?? null);
+        }}
+        style={{ border: '2px dashed #abb3bf', borderRadius: 6, padding: 16, textAlign: 'center', cursor: 'pointer' }}
+      >
+        {file ? <span data-testid="tv-chosen">{`${file.name} (${formatSize(file.size)})`}</span> : t('drop')}
+        <div style={{ color: '#738091', fontSize: 12, marginTop: 4 }}>{t('limits', { mb: setup.limits.maxFileMb, duration: formatSeconds(setup.limits.maxDurationSeconds) })}</div>
+        <input
+          ref={input}
+          data-testid="tv-input"
+          type="file"
+          accept="audio/*,video/*,.mkv,.webm,.flac,.ogg,.m4a,.mov"
+          style={{ display: 'none' }}
+          onChange={(e) => {
+            setFile(e.currentTarget.files?.[0] ?? null);
+            e.currentTarget.value = '';
+          }}
+        />
+      </div>
+      {problems.length > 0 && <Callout intent={Intent.WARNING} data-testid="tv-problems">{problems.join(' ')}</Callout>}
+      {progress !== null && <ProgressBar value={progress} intent={Intent.PRIMARY} />}
+      {error && <Callout intent={Intent.DANGER} data-testid="tv-error">{error}</Callout>}
+      <div>
+        <Button intent={Intent.PRIMARY} icon="translate" data-testid="tv-start" disabled={!file || !target || problems.length > 0 || progress !== null} loading={progress !== null} text={t('start')} onClick={() => void submit()} />
+      </div>
+    </Card>
+  );
+}
+
+/**
+ * /transVideo: the user uploads audio or video with its spoken language and the language to translate
+ * into, follows the job live (sound, speech, translation, burning), opens a finished one in the preview,
+ * cancels, runs again or deletes (after a confirmation).
+ */
+export function TransVideo() {
+  const { t, i18n } = useTranslation(NS);
+  const api = useApi();
+  const notify = useNotify();
+  const permissions = usePermission();
+  const { navigate } = usePlatform();
+  const [setup, setSetup] = useState<Load<Setup>>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [refresh, setRefresh] = useState(0);
+  const [live, setLive] = useState<Record<number, JobRow>>({});
+  const [deleting, setDeleting] = useState<JobRow | null>(null);
+  const [editing, setEditing] = useState(false);
+  const reload = useCallback(() => setRefresh((n) => n + 1), []);
+  const known = useRef(new Set<number>());
+
+  useEffect(() => {
+    setSetup({ state: 'loading' });
+    api.get<Setup>('/transVideo/setup', { silent: true }).then(
+      (value) => setSetup({ state: 'ready', value }),
+      (e: ApiErrorInfo) => setSetup({ state: 'failed', msg: e.msg }),
+    );
+  }, [api, attempt]);
+
+  useBus<JobRow>(
+    JOB_CHANGED,
+    useCallback(
+      (event) => {
+        const job = event.payload;
+        setLive((prev) => ({ ...prev, [job.id]: job }));
+        if (!known.current.has(job.id)) reload();
+      },
+      [reload],
+    ),
+  );
+
+  const load = useCallback(
+    async (q: PageQuery) => {
+      const r = await api.get<{ records: JobRow[]; total: number }>('/transVideo/list', { params: { pageNum: q.page, pageSize: q.pageSize, ...filters }, silent: true });
+      for (const row of r.records) known.current.add(row.id);
+      setLive((prev) => {
+        const next = { ...prev };
+        for (const row of r.records) if (!next[row.id] || (next[row.id]!.status === row.status && next[row.id]!.burnStatus === row.burnStatus)) delete next[row.id];
+        return next;
+      });
+      return { rows: r.records, total: r.total };
+    },
+    [api, filters],
+  );
+
+  const states = useMemo(() => Object.fromEntries(JOB_STATES.map((s) => [s, { label: t(`states.${s}`), intent: INTENTS[s] }])), [t]);
+  const act = (call: Promise<unknown>) => void call.then(reload, (e: ApiErrorInfo) => notify.error(e.msg));
+
+  const columns: PagedColumn<JobRow>[] = [
+    {
+      key: 'name',
+      title: t('name'),
+      render: (row) => {
+        const r = live[row.id] ?? row;
+        return r.status === 'completed' ? (
+          <a role="link" data-testid={`tv-open-${r.id}`} onClick={() => navigate(`/transVideoView?id=${r.id}`)}>{r.name}</a>
+        ) : (
+          r.name
+        );
+      },
+    },
+    { key: 'languages', title: t('languages'), render: (r) => `${languageLabel(r.sourceLanguage, i18n.language)} → ${languageLabel(r.targetLanguage, i18n.language)}` },
+    { key: 'duration', title: t('duration'), render: (r) => formatSeconds(r.duration) },
+    { key: 'size', title: t('size'), render: (r) => formatSize(r.size) },
+    { key: 'createdAt', title: t('createdAt'), render: (r) => formatDate(r.createdAt) },
+    {
+      key: 'status',
+      title: t('status'),
+      width: 220,
+      render: (row) => {
+        const r = live[row.id] ?? row;
+        return (
+          <div style={{ display: 'grid', gap: 4 }}>
+            <Tooltip content={r.error ?? ''} disabled={!r.error}>
+              <span data-testid={`tv-status-${r.id}`} data-status={r.status}>
+                <StatusTag value={r.status} states={states} />
+                {r.status === 'running' && <span style={{ marginLeft: 6, color: '#738091' }}>{t(`stages.${r.stage}`)}</span>}
+              </span>
+            </Tooltip>
+            {(r.status === 'running' || r.status === 'queued') && <ProgressBar value={r.status === 'queued' ? undefined : r.progress} animate={r.status === 'running'} intent={Intent.PRIMARY} />}
+            {r.burnStatus !== 'none' && (
+              <span data-testid={`tv-burn-status-${r.id}`} data-status={r.burnStatus} style={{ fontSize: 12, color: '#738091' }}>
+                {t('burnState', { state: t(`states.${r.burnStatus}`) })}
+              </span>
+            )}
+          </div>
+        );
+      },
+    },
+    {
+      key: 'actions',
+      title: t('actions'),
+      render: (row) => {
+        const r = live[row.id] ?? row;
+        return (
+          <ButtonGroup minimal>
+            {r.status === 'completed' && <Button icon="eye-open" intent={Intent.PRIMARY} aria-label={t('open')} title={t('open')} onClick={() => navigate(`/transVideoView?id=${r.id}`)} />}
+            {(r.status === 'queued' || r.status === 'running' || r.burnStatus === 'queued' || r.burnStatus === 'running') && (
+              <Button icon="stop" aria-label={t('cancel')} title={t('cancel')} data-testid={`tv-cancel-${r.id}`} onClick={() => act(api.post(`/transVideo/cancel/${r.id}`, undefined, { silent: true }))} />
+            )}
+            {(r.status === 'failed' || r.status === 'cancelled') && <Button icon="refresh" aria-label={t('retry')} title={t('retry')} data-testid={`tv-retry-${r.id}`} onClick={() => act(api.post(`/transVideo/retry/${r.id}`, undefined, { silent: true }))} />}
+            <Button icon="trash" intent={Intent.DANGER} aria-label={t('delete')} title={t('delete')} data-testid={`tv-delete-${r.id}`} onClick={() => setDeleting(r)} />
+          </ButtonGroup>
+        );
+      },
+    },
+  ];
+
+  return (
+    <div data-testid="tv-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+        <H3 style={{ margin: 0 }}>{t('title')}</H3>
+        {permissions.hasButton('transVideo:manage') && setup.state === 'ready' && <Button icon="cog" text={t('settings')} data-testid="tv-settings" onClick={() => setEditing(true)} />}
+      </div>
+      {setup.state === 'loading' && <Spinner size={24} />}
+      {setup.state === 'failed' && <NonIdealState icon="error" title={t('setupFailed')} description={setup.msg} action={<Button text={t('tryAgain')} onClick={() => setAttempt((n) => n + 1)} />} />}
+      {setup.state === 'ready' && <NewJob setup={setup.value} onStarted={reload} />}
+      <SearchBar
+        fields={[
+          { name: 'name', label: t('name') },
+          { name: 'status', label: t('status'), type: 'select', options: JOB_STATES.map((s) => ({ value: s, label: t(`states.${s}`) })) },
+        ]}
+        onSearch={setFilters}
+      />
+      <PagedTable<JobRow> testId="tv-job" columns={columns} rowKey={(r) => r.id} load={load} reloadKey={JSON.stringify(filters)} refreshKey={refresh} emptyText={t('empty')} />
+      <ConfirmDialog
+        isOpen={deleting !== null}
+        title={t('deleteTitle')}
+        message={t('deleteMessage')}
+        items={deleting ? [deleting.name] : []}
+        intent="danger"
+        confirmText={t('delete')}
+        onConfirm={async () => {
+          await api.delete('/transVideo/delete', { params: { ids: String(deleting!.id) } });
+          setDeleting(null);
+          reload();
+        }}
+        onClose={() => setDeleting(null)}
+      />
+      {setup.state === 'ready' && (
+        <FormDialog
+          isOpen={editing}
+          title={t('settings')}
+          schema={settingsSchema}
+          initialValues={setup.value.limits}
+          fields={[
+            { name: 'maxFileMb', label: t('maxFileMb'), type: 'number', required: true },
+            { name: 'maxDurationSeconds', label: t('maxDurationSeconds'), type: 'number', required: true },
+          ]}
+          onSubmit={async (values) => {
+            const limits = await api.put<Settings>('/transVideo/settings', values, { silent: true });
+            setSetup({ state: 'ready', value: { ...setup.value, limits } });
+            setEditing(false);
+          }}
+          onClose={() => setEditing(false)}
+        />
+      )}
+    </div>
+  );
+}
+
+
