@@ -350,17 +350,18 @@ function VoiceprintRecognition() {
     void loadStatus();
     void loadSpeakers();
   }, [loadStatus, loadSpeakers, refresh]);
-  // While the department's model trains, look again every two seconds; the list's ready marks follow.
-  const training = status?.status === 'training';
+  // While the department's model trains (or a speaker waits for it), look again every two seconds;
+  // once it is done the list is read again for its ready marks.
+  const waiting = status?.status === 'training' || (status?.status === 'idle' && speakers.some((s) => !s.ready));
   useEffect(() => {
-    if (!training) return;
+    if (!waiting) return;
     const id = window.setInterval(() => {
-      void loadStatus().then((s) => {
-        if (s && s.status !== 'training') setRefresh((n) => n + 1);
+      void Promise.all([loadStatus(), api.get<Paged<SpeakerView>>('/voiceprint/speaker/list', { params: { pageSize: 200 }, silent: true }).catch(() => null)]).then(([s, list]) => {
+        if (s && s.status !== 'training' && (!list || list.records.every((r) => r.ready))) setRefresh((n) => n + 1);
       });
     }, 2000);
     return () => window.clearInterval(id);
-  }, [training, loadStatus]);
+  }, [waiting, loadStatus, api]);
   const changed = () => setRefresh((n) => n + 1);
   return (
     <div data-testid="voiceprint-view" style={{ padding: 20, display: 'grid', gap: 12 }}>

@@ -3,7 +3,7 @@ import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } 
 import { inScratch, runTool } from '@linguaport/sdk/server';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ENROL_TEXTS, HELD_OUT_TEXTS, SPEAKERS, speakWav, type SyntheticSpeaker } from '../speech.js';
+import { ENROL_TEXTS, HELD_OUT_TEXTS, SPEAKERS, speakPcm, speakWav, type SyntheticSpeaker } from '../speech.js';
 
 // The voiceprint area in the real kernel with speech made by espeak-ng at test time: speakers enrolled
 // by upload (ffmpeg decodes them), the department's model trained as a task, held-out sentences
@@ -14,6 +14,8 @@ let user: string;
 let outsider: string;
 let admin: string;
 let nobody: string;
+let departmentId: number;
+let otherDepartmentId: number;
 const en = { cookie: 'locale=en-US' };
 const ENROLLED = SPEAKERS.slice(0, 4);
 /** A voice no one enrols, unlike each enrolled one in voice, variant and pitch. */
@@ -63,13 +65,15 @@ async function trained(token = user) {
 }
 
 beforeAll(async () => {
-  k = await startTestKernel({ plugins: ['voiceprint'] });
+  // A consumer of the voiceprint service beside it, as the interpretation log is one.
+  k = await startTestKernel({ plugins: ['voiceprint', { id: 'speaker-labels', path: join(import.meta.dirname, '..', 'fixtures', 'speaker-labels') }] });
   const all = ['voiceprint:use', 'voiceprint:enrol', 'voiceprint:delete'];
-  await createUserWithRole(k, 'vp-user', 'User-Passw0rd!', 'voiceprint users', all);
+  departmentId = (await createUserWithRole(k, 'vp-user', 'User-Passw0rd!', 'voiceprint users', all)).departmentId;
   const o = await createUserWithRole(k, 'vp-outsider', 'Outsider-Passw0rd!', 'voiceprint outsiders', all);
   await createUserWithRole(k, 'vp-nobody', 'Nobody-Passw0rd!', 'no voiceprint rights', []);
   const db = k.database.db;
   const other = await db.insertInto('departments').values({ name: 'Other department', code: 'vp-other' }).returning('id').executeTakeFirstOrThrow();
+  otherDepartmentId = other.id;
   await db.updateTable('user_department_roles').set({ department_id: other.id }).where('user_id', '=', o.userId).execute();
   user = await k.login('vp-user', 'User-Passw0rd!');
   outsider = await k.login('vp-outsider', 'Outsider-Passw0rd!');
@@ -141,6 +145,21 @@ describe('enrolment and recognition', () => {
       expect(res.body.data.accepted, `${impostor.name} as Alice: ${res.body.data.score}`).toBe(false);
       expect(res.body.data.score).toBeLessThan(own.body.data.score);
     }
+  });
+});
+
+describe('the voiceprint.speakers service', () => {
+  it("labels samples with the department's speaker for another plugin, and says when a department has none", async () => {
+    const pcm = await speakPcm(ENROLLED[2]!, HELD_OUT_TEXTS[3]!);
+    const pcm16 = Buffer.from(Int16Array.from(pcm, (x) => Math.round(x * 32767)).buffer).toString('base64');
+    const res = await call('POST', '/api/speakerLabels/label', user, { departmentId, pcm16 });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data).toMatchObject({ label: 'Carol', enrolled: true });
+    const elsewhere = await call('POST', '/api/speakerLabels/label', user, { departmentId: otherDepartmentId, pcm16 });
+    expect(elsewhere.body.data).toEqual({ label: null, enrolled: false });
+    const silent = await call('POST', '/api/speakerLabels/label', user, { departmentId, pcm16: Buffer.alloc(32000).toString('base64') });
+    expect(silent.status).toBe(400);
+    expect(silent.body.msg).toContain('Too little speech');
   });
 });
 
