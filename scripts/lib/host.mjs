@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import * as esbuild from 'esbuild';
 import { BuildError } from './errors.mjs';
@@ -11,6 +11,14 @@ export const HOST_TITLE = 'Linguaport';
 const ASSETS_URL = '/assets/';
 
 const FILE_ASSETS = Object.fromEntries(['.svg', '.png', '.jpg', '.jpeg', '.gif', '.webp', '.ico', '.woff', '.woff2', '.ttf', '.eot'].map((e) => [e, 'file']));
+
+function productVersion(rootDir) {
+  try {
+    return JSON.parse(readFileSync(join(rootDir, 'package.json'), 'utf8')).version ?? '';
+  } catch {
+    return '';
+  }
+}
 
 export function hostBuildOptions({ rootDir, outDir, mode, entry }) {
   return {
@@ -28,7 +36,8 @@ export function hostBuildOptions({ rootDir, outDir, mode, entry }) {
     chunkNames: '[name]-[hash]',
     assetNames: '[name]-[hash]',
     loader: FILE_ASSETS,
-    define: { 'process.env.NODE_ENV': JSON.stringify(mode) },
+    // The product version the About panel shows: the repository's package.json.
+    define: { 'process.env.NODE_ENV': JSON.stringify(mode), __PRODUCT_VERSION__: JSON.stringify(productVersion(rootDir)) },
     // A throwaway entry outside the repository still resolves the workspace's packages.
     nodePaths: [join(rootDir, 'node_modules')],
     metafile: true,

@@ -114,8 +114,19 @@ test('registration: no sign-up while it is off; while on, a new account register
   await admin.setConfig('ALLOW_REGISTER', '0');
   await english(page);
   await page.goto(`${baseUrl()}/login`);
-  await expect(page.getByTestId('login-forgot')).toBeVisible();
   await expect(page.getByTestId('login-register')).toHaveCount(0);
+  // No password mail here: "forgot password" says who resets it and how.
+  await page.getByTestId('login-forgot').click();
+  await expect(page.getByTestId('forgot-dialog')).toContainText('this server sends no password mail');
+  await page.getByTestId('forgot-close').click();
+  await expect(page.getByTestId('forgot-dialog')).toHaveCount(0);
+  // The sign-in page has its own language switch; the choice is kept for the console.
+  await page.getByTestId('login-locale').selectOption('zh-CN');
+  await expect(page.getByTestId('login-forgot')).toHaveText('忘记密码？');
+  await page.reload();
+  await expect(page.getByTestId('login-locale')).toHaveValue('zh-CN');
+  await page.getByTestId('login-locale').selectOption('en-US');
+  await expect(page.getByTestId('login-forgot')).toHaveText('Forgot password?');
 
   await admin.setConfig('ALLOW_REGISTER', '1');
   try {

@@ -53,7 +53,7 @@ export function TotalsRow({ totals }: { totals: Totals }) {
 
 /** Everyone's usage over a chosen period: totals, a chart per day and channel, the top users. */
 export function UsageTile() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [days, setDays] = useState(30);
   const params = useMemo(() => ({ from: daysAgo(days - 1), to: daysAgo(0) }), [days]);
   const [load] = useTile<Usage>('/home/usage', params);
@@ -97,9 +97,9 @@ export function UsageTile() {
                   <tr key={u.userId}>
                     <td>{u.username ?? `#${u.userId}`}</td>
                     <td>{u.realName}</td>
-                    <td>{u.total.toLocaleString()}</td>
-                    <td>{u.textApi.toLocaleString()}</td>
-                    <td>{u.document.toLocaleString()}</td>
+                    <td>{u.total.toLocaleString(i18n.language)}</td>
+                    <td>{u.textApi.toLocaleString(i18n.language)}</td>
+                    <td>{u.document.toLocaleString(i18n.language)}</td>
                     <td>{u.documents}</td>
                     <td>{formatDate(u.lastUsedAt)}</td>
                   </tr>

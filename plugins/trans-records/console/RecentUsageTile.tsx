@@ -11,7 +11,7 @@ interface UsageRow {
 
 /** Home tile (slot `home.tiles`): the five users who used translation last, with their characters. */
 export function RecentUsageTile(_: SlotViewProps) {
-  const { t } = useTranslation('transRecords');
+  const { t, i18n } = useTranslation('transRecords');
   const api = useApi();
   const { navigate } = usePlatform();
   const [rows, setRows] = useState<UsageRow[] | null>(null);
@@ -41,7 +41,7 @@ export function RecentUsageTile(_: SlotViewProps) {
             {rows.map((r) => (
               <tr key={r.userId} data-testid={`recent-usage-${r.username}`}>
                 <td>{r.realName || r.username}</td>
-                <td style={{ textAlign: 'right' }}>{t('tileChars', { n: r.totalCharacters.toLocaleString() })}</td>
+                <td style={{ textAlign: 'right' }}>{t('tileChars', { n: r.totalCharacters.toLocaleString(i18n.language) })}</td>
               </tr>
             ))}
           </tbody>

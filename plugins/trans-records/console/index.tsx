@@ -83,9 +83,9 @@ function TransRecords() {
               <tr key={r.userId} data-testid={`usage-${r.username}`}>
                 <td>{r.username}</td>
                 <td>{r.realName ?? ''}</td>
-                <td data-testid="usage-total">{r.totalCharacters.toLocaleString()}</td>
-                <td data-testid="usage-text-api">{r.textApiCharacters.toLocaleString()}</td>
-                <td>{r.documentCharacters.toLocaleString()}</td>
+                <td data-testid="usage-total">{r.totalCharacters.toLocaleString(i18n.language)}</td>
+                <td data-testid="usage-text-api">{r.textApiCharacters.toLocaleString(i18n.language)}</td>
+                <td>{r.documentCharacters.toLocaleString(i18n.language)}</td>
                 <td>{r.documents}</td>
                 <td>{r.lastUsedAt ? formatDate(r.lastUsedAt) : ''}</td>
               </tr>

@@ -14,6 +14,10 @@ import { ForcePasswordDialog } from './login/ForcePasswordDialog.js';
 import { loadLoginFlags, SSO_STATE_KEY, toSsoPage, type LoginFlags } from './login/public-api.js';
 import { RegisterDialog } from './login/RegisterDialog.js';
 import { SliderPuzzle } from './login/SliderPuzzle.js';
+import { LOCALES, switchLocale } from '../i18n.js';
+import type { Locale } from '@linguaport/sdk/shared';
+
+const LOCALE_LABELS: Record<Locale, string> = { 'zh-CN': '中文', 'en-US': 'English' };
 
 /** Only same-site paths are followed after sign-in. */
 export function safeRedirect(target: string | null): string {
@@ -24,7 +28,7 @@ type Overlay = null | 'forgot' | 'register' | { force: { username: string; passw
 
 export function Login() {
   const { access, company, http, notifier } = useKernel();
-  const { t } = useTranslation('core');
+  const { t, i18n } = useTranslation('core');
   const navigate = useNavigate();
   const [search] = useSearchParams();
   const [username, setUsername] = useState('');
@@ -122,6 +126,13 @@ export function Login() {
   return (
     <div className="lp-login">
       <div className={`${bp.card} lp-login-card`}>
+        <div className="lp-login-locale">
+          <select aria-label={t('shell.language')} value={i18n.language} onChange={(e) => void switchLocale(i18n, e.currentTarget.value as Locale)} data-testid="login-locale">
+            {LOCALES.map((l) => (
+              <option key={l} value={l}>{LOCALE_LABELS[l]}</option>
+            ))}
+          </select>
+        </div>
         {company.logo ? <img className="lp-login-logo" src={company.logo} alt="" /> : null}
         <h2 className={bp.heading}>{t('login.title')}</h2>
         {expired ? <PlainCallout intent="warning" data-testid="login-expired" className="lp-login-error">{t('http.loginExpired')}</PlainCallout> : null}

@@ -41,12 +41,17 @@ export function ContactList({ items }: { items: ContactItem[] | null }) {
   );
 }
 
+/** Set by the host build from the repository's package.json. */
+declare const __PRODUCT_VERSION__: string | undefined;
+export const PRODUCT_VERSION = typeof __PRODUCT_VERSION__ === 'string' ? __PRODUCT_VERSION__ : '';
+
 export function AboutPanel() {
   const { t } = useTranslation('core');
   const items = useContactItems();
   return (
     <div className="lp-panel" data-testid="about-panel" role="dialog" aria-label={t('about.title')}>
       <h4 className="bp6-heading">{t('about.title')}</h4>
+      {PRODUCT_VERSION ? <p className="lp-muted" data-testid="about-version">{t('about.version', { version: PRODUCT_VERSION })}</p> : null}
       <ContactList items={items} />
     </div>
   );

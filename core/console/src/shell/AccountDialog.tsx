@@ -5,6 +5,7 @@ import { useKernel } from '../container.js';
 import { encryptPassword } from '../auth/crypto.js';
 import { ApiCallError } from '../http/client.js';
 import { LOCAL_USER_TYPE } from './UserPanel.js';
+import { formatDate } from '@linguaport/sdk/shared';
 
 export type AccountTab = 'basic' | 'password' | 'apiKey';
 export const API_KEY_MASK = '*'.repeat(16);
@@ -137,19 +138,44 @@ function ApiKey() {
     }
   }
 
+  async function copy() {
+    if (!key) return;
+    try {
+      await navigator.clipboard.writeText(key);
+      notifier.success(t('apiKey.copied'));
+    } catch {
+      // No clipboard (an insecure origin): show the key so it can be selected by hand.
+      setVisible(true);
+      notifier.warning(t('apiKey.copyByHand'));
+    }
+  }
+
   return (
     <div data-testid="account-apikey">
       <FormGroup label={t('account.apiKey')}>
-        <InputGroup
-          readOnly
-          value={key === null ? '' : visible ? key : API_KEY_MASK}
-          data-testid="apikey-value"
-          rightElement={<Button variant="minimal" icon={visible ? 'eye-off' : 'eye-open'} aria-label={visible ? t('apiKey.hide') : t('apiKey.show')} onClick={() => setVisible(!visible)} data-testid="apikey-toggle" />}
-        />
+        {key === '' ? (
+          <Callout data-testid="apikey-none">{t('apiKey.none')}</Callout>
+        ) : (
+          <InputGroup
+            readOnly
+            value={key === null ? '' : visible ? key : API_KEY_MASK}
+            data-testid="apikey-value"
+            rightElement={
+              <>
+                <Button variant="minimal" icon={visible ? 'eye-off' : 'eye-open'} aria-label={visible ? t('apiKey.hide') : t('apiKey.show')} onClick={() => setVisible(!visible)} data-testid="apikey-toggle" />
+                <Button variant="minimal" icon="duplicate" aria-label={t('apiKey.copy')} title={t('apiKey.copy')} disabled={!key} onClick={() => void copy()} data-testid="apikey-copy" />
+              </>
+            }
+          />
+        )}
       </FormGroup>
-      {next ? <Callout intent="warning" data-testid="apikey-next">{t('apiKey.onceADay', { at: new Date(next).toLocaleString() })}</Callout> : null}
+      {next ? <Callout intent="warning" data-testid="apikey-next">{t('apiKey.onceADay', { at: formatDate(next) })}</Callout> : null}
       {error ? <Callout intent="danger">{error}</Callout> : null}
-      <Button intent="warning" text={t('apiKey.reset')} disabled={!!next || !userId} onClick={() => setConfirming(true)} data-testid="apikey-reset" />
+      {key === '' ? (
+        <Button intent="primary" text={t('apiKey.create')} disabled={!!next || !userId} onClick={() => void reset()} data-testid="apikey-create" />
+      ) : (
+        <Button intent="warning" text={t('apiKey.reset')} disabled={!!next || !userId} onClick={() => setConfirming(true)} data-testid="apikey-reset" />
+      )}
       <Alert
         isOpen={confirming}
         intent="warning"
