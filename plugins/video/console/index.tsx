@@ -67,10 +67,12 @@ function NewJob({ setup, onStarted }: { setup: Settings; onStarted(): void }) {
   const [error, setError] = useState<string | null>(null);
 
   const targets = useMemo(() => TARGETS.filter((x) => operation !== 'extractAudio' || !x.video), [operation]);
-  useEffect(() => {
-    if (operation === 'extractAudio' && TARGETS.find((x) => x.id === to)?.video) setTo('mp3');
-    if (operation === 'convert' && to === SAME) setTo('mp3');
-  }, [operation, to]);
+  const choose = (next: Operation) => {
+    setOperation(next);
+    // A cut keeps the file's own format unless told otherwise; extracted sound is an audio format.
+    if (next === 'cut') setTo(SAME);
+    else if (to === SAME || (next === 'extractAudio' && TARGETS.find((x) => x.id === to)?.video)) setTo('mp3');
+  };
 
   const startSeconds = parseTime(start);
   const endSeconds = parseTime(end);
@@ -110,7 +112,7 @@ function NewJob({ setup, onStarted }: { setup: Settings; onStarted(): void }) {
 
   return (
     <Card style={{ display: 'grid', gap: 10 }} data-testid="video-new">
-      <RadioGroup inline label={t('operation')} selectedValue={operation} onChange={(e) => setOperation(e.currentTarget.value as Operation)}>
+      <RadioGroup inline label={t('operation')} selectedValue={operation} onChange={(e) => choose(e.currentTarget.value as Operation)}>
         {OPERATIONS.map((o) => (
           <Radio key={o} value={o} label={t(`operations.${o}`)} data-testid={`video-operation-${o}`} />
         ))}
