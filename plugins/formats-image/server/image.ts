@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
@@ -62,6 +63,48 @@ export interface PictureFormatOptions {
   maxPixels?: number;
   /** Words below this confidence are left out (tesseract's guesses at texture and edges). */
   minWordConfidence?: number;
+  /** Pictures whose reading is kept in memory (0: none); see `ReadingMemo`. */
+  memo?: number;
+}
+
+/**
+ * The last pictures read, by content and languages. A picture is read again to write its result (the
+ * documents task parses when it writes) and at every edited block; tesseract would give the same
+ * words, so the reading is kept instead of paid for again. Bounded by count and by bytes held.
+ */
+class ReadingMemo {
+  private readonly entries = new Map<string, ParsedFile>();
+  private bytes = 0;
+  constructor(
+    private readonly size: number,
+    private readonly maxBytes = 200 * 1024 * 1024,
+  ) {}
+
+  static key(bytes: Uint8Array, languages: string): string {
+    return `${createHash('sha256').update(bytes).digest('hex')}:${languages}`;
+  }
+
+  get(key: string): ParsedFile | null {
+    const hit = this.entries.get(key);
+    if (!hit) return null;
+    this.entries.delete(key);
+    this.entries.set(key, hit);
+    // Callers may change the units they get; the kept reading stays as it was.
+    return { ...hit, units: hit.units.map((u) => ({ ...u, tags: { ...u.tags }, context: { ...u.context, meta: { ...u.context.meta } } })) };
+  }
+
+  set(key: string, parsed: ParsedFile): void {
+    if (this.size <= 0) return;
+    const held = (parsed.skeleton as PictureSkeleton).original.length;
+    if (held > this.maxBytes) return;
+    this.entries.set(key, parsed);
+    this.bytes += held;
+    while (this.entries.size > this.size || this.bytes > this.maxBytes) {
+      const [oldest, value] = this.entries.entries().next().value as [string, ParsedFile];
+      this.entries.delete(oldest);
+      this.bytes -= (value.skeleton as PictureSkeleton).original.length;
+    }
+  }
 }
 
 const KINDS: Record<PictureKind, { name: string; extensions: string[]; mime: string }> = {
@@ -284,6 +327,7 @@ export function createPictureFormat(kind: PictureKind, options: PictureFormatOpt
   const fallback = options.ocrLanguages ?? ['eng', 'chi_sim'];
   const maxPixels = options.maxPixels ?? 50_000_000;
   const minConfidence = options.minWordConfidence ?? 30;
+  const memo = new ReadingMemo(options.memo ?? 16);
   return {
     id: kind,
     name: spec.name,
@@ -300,6 +344,9 @@ export function createPictureFormat(kind: PictureKind, options: PictureFormatOpt
       if (!installed.length) throw new PictureReadError('tool', 'tesseract (OCR) is not installed');
       const sourceLanguage = (parseOptions as { sourceLanguage?: string } | undefined)?.sourceLanguage;
       const languages = ocrLanguagesFor(installed, sourceLanguage, fallback).join('+');
+      const key = ReadingMemo.key(bytes, `${languages}|${parseOptions?.fileName ?? ''}`);
+      const known = memo.get(key);
+      if (known) return known;
       // OCR and decoding at once: tesseract is the long part, the pixels are wanted only afterwards.
       const [tsv, image] = await Promise.all([
         inScratch(async (dir) => {
@@ -342,8 +389,10 @@ export function createPictureFormat(kind: PictureKind, options: PictureFormatOpt
         };
         units.push({ id, source: text, tags: {}, context: { part: 'page 1', position: placed.length, style: 'ocr', meta } });
       }
-      const skeleton: PictureSkeleton = { kind, fileName: parseOptions?.fileName, width: size.width, height: size.height, blocks: placed, original: bytes };
-      return { format: kind, units, skeleton };
+      const skeleton: PictureSkeleton = { kind, fileName: parseOptions?.fileName, width: size.width, height: size.height, blocks: placed, original: Uint8Array.from(bytes) };
+      const parsed: ParsedFile = { format: kind, units, skeleton };
+      memo.set(key, parsed);
+      return memo.get(key) ?? parsed;
     },
 
     async write(file, units) {

@@ -163,3 +163,18 @@ describe('picture formats', () => {
     expect(big.message).toContain(`${sign.width}×${sign.height}`);
   }, 60_000);
 });
+
+describe('readings kept in memory', () => {
+  it('gives the same reading of a picture read before, and a caller changing it changes nothing kept', async () => {
+    const again = await png.parse(sign.png, { fileName: 'sign.png' });
+    expect(again.units).toEqual(parsedSign.units);
+    again.units[0]!.source = 'changed';
+    again.units[0]!.context.meta!.x = '0';
+    const third = await png.parse(sign.png, { fileName: 'sign.png' });
+    expect(third.units[0]!.source).toBe(SIGN);
+    expect(third.units[0]!.context.meta!.x).toBe(parsedSign.units[0]!.context.meta!.x);
+    // A different picture is read, not remembered.
+    const other = await png.parse(chinesePicture().png, { fileName: 'sign.png' });
+    expect(other.units.map((u) => u.source)).not.toContain(SIGN);
+  }, 60_000);
+});
