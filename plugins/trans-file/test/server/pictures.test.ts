@@ -135,6 +135,24 @@ describe('picture translation', () => {
     expect(ocr((await call(d.kernel, 'GET', `/api/transPic/download/${png}`, owner.token)).raw)).toMatch(/SALIDA/);
   }, 60_000);
 
+  it('completes a picture with no text, giving the picture back as it was', async () => {
+    const c = createCanvas(320, 200);
+    const g = c.getContext('2d');
+    g.fillStyle = '#d7e3f0';
+    g.fillRect(0, 0, 320, 200);
+    g.fillStyle = '#6a8caf';
+    g.fillRect(60, 50, 200, 100);
+    const res = await uploadPictures(owner.token, [{ name: 'blank.png', content: c.toBuffer('image/png') }]);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const id = res.body.data[0].id;
+    const file = await waitForFile(d.kernel, owner.token, id, (f) => ['completed', 'failed', 'parseFailed', 'notTranslated'].includes(f.status), 60_000);
+    expect(file.status).toBe('completed');
+    expect((await call(d.kernel, 'GET', `/api/transPic/view/${id}`, owner.token)).body.data.blocks).toEqual([]);
+    const image = await loadImage((await call(d.kernel, 'GET', `/api/transPic/download/${id}`, owner.token)).raw);
+    expect([image.width, image.height]).toEqual([320, 200]);
+    await call(d.kernel, 'DELETE', `/api/transPic/delete?ids=${id}`, owner.token);
+  }, 60_000);
+
   it('keeps pictures to their owner and the routes to holders of transPic:use', async () => {
     for (const url of [`/api/transPic/view/${png}`, `/api/transPic/picture/${png}/target`, `/api/transPic/download/${png}`, `/api/transPic/download/${png}?kind=text`]) {
       expect((await call(d.kernel, 'GET', url, other.token)).status, url).toBe(404);
