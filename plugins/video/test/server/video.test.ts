@@ -226,7 +226,11 @@ describe('refused uploads store nothing', () => {
 
   it('refuses an unknown operation or target (400) and files over the limits an administrator sets', async () => {
     const before = await digest();
-    expect((await upload(owner, { operation: 'transcode', to: 'mp3' }, [{ name: 'speech.wav', content: media['speech.wav']! }])).status).toBe(400);
+    const unknown = await upload(owner, { operation: 'transcode', to: 'mp3' }, [{ name: 'speech.wav', content: media['speech.wav']! }]);
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.msg).toMatch(/^Invalid request: .*operation/);
+    const unknownZh = await upload(owner, { operation: 'transcode', to: 'mp3' }, [{ name: 'speech.wav', content: media['speech.wav']! }], 'zh-CN');
+    expect(unknownZh.body.msg).toMatch(/^请求无效：.*operation/);
     expect((await upload(owner, { operation: 'convert', to: 'exe' }, [{ name: 'speech.wav', content: media['speech.wav']! }])).status).toBe(400);
     const limits = await call('PUT', '/api/video/settings', admin, { maxFiles: 1, maxFileMb: 1, maxDurationSeconds: 2 });
     expect(limits.status, JSON.stringify(limits.body)).toBe(200);
