@@ -8,7 +8,7 @@ import {
   gmmToBytes,
   joinFrames,
   scoreSpeakers,
-  trainUbm,
+  trainUbmInSteps,
   type DiagonalGmm,
   type FrameSet,
   type ServerPluginContext,
@@ -65,9 +65,14 @@ export async function departmentModels(ctx: ServerPluginContext, db: Db) {
       return { dataVersion: state.data_version, speakers: 0 };
     }
     const bg = await background.frames();
-    const ubm = trainUbm(joinFrames([...(bg ? [bg] : []), ...frames.values()]), { components: UBM_COMPONENTS, seed: departmentId });
-    if (signal.aborted) throw signal.reason ?? new Error('aborted');
-    const adapted = new Map([...frames].map(([id, f]) => [id, adaptMeans(ubm, f)]));
+    // In steps: the server goes on answering while a department's model trains.
+    const ubm = await trainUbmInSteps(joinFrames([...(bg ? [bg] : []), ...frames.values()]), { components: UBM_COMPONENTS, seed: departmentId, signal });
+    const adapted = new Map<number, Float64Array>();
+    for (const [id, f] of frames) {
+      if (signal.aborted) throw signal.reason ?? new Error('aborted');
+      adapted.set(id, adaptMeans(ubm, f));
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
     await db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('voiceprint_departments').select('model_version').where('department_id', '=', departmentId).forUpdate().executeTakeFirstOrThrow();
       const version = row.model_version + 1;

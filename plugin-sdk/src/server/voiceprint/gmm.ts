@@ -112,6 +112,31 @@ function componentLogLikelihood(x: Float32Array, at: number, means: Float64Array
 
 /** k-means (k-means++ seeding, Lloyd iterations) then EM on a diagonal GMM. */
 export function trainUbm(frames: FrameSet, options: UbmTrainingOptions = {}): DiagonalGmm {
+  const steps = ubmSteps(frames, options);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * The same training in steps of a few thousand frames, giving the event loop its turn between them
+ * (a server trains while it answers requests); stops with the signal's reason when it is aborted.
+ */
+export async function trainUbmInSteps(frames: FrameSet, options: UbmTrainingOptions & { signal?: AbortSignal } = {}): Promise<DiagonalGmm> {
+  const steps = ubmSteps(frames, options);
+  for (;;) {
+    if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Frames between two yields of the training. */
+const STEP_FRAMES = 2000;
+
+function* ubmSteps(frames: FrameSet, options: UbmTrainingOptions): Generator<void, DiagonalGmm> {
   const next = random(options.seed ?? 1);
   const set = sample(frames, options.maxFrames ?? 40_000, next);
   const { data, dims: D } = set;
@@ -126,6 +151,7 @@ export function trainUbm(frames: FrameSet, options: UbmTrainingOptions = {}): Di
   for (let d = 0; d < D; d++) means[d] = seedSet.data[first * D + d]!;
   const nearest = new Float64Array(seedSet.frames).fill(Infinity);
   for (let k = 1; k < K; k++) {
+    if (k % 8 === 0) yield;
     let total = 0;
     for (let f = 0; f < seedSet.frames; f++) {
       let s = 0;
@@ -150,6 +176,7 @@ export function trainUbm(frames: FrameSet, options: UbmTrainingOptions = {}): Di
   const assign = new Int32Array(N);
   for (let it = 0; it < 6; it++) {
     for (let f = 0; f < N; f++) {
+      if (f % STEP_FRAMES === STEP_FRAMES - 1) yield;
       let best = 0;
       let bestD = Infinity;
       for (let k = 0; k < K; k++) {
@@ -199,6 +226,7 @@ export function trainUbm(frames: FrameSet, options: UbmTrainingOptions = {}): Di
     const fx = new Float64Array(K * D);
     const fxx = new Float64Array(K * D);
     for (let f = 0; f < N; f++) {
+      if (f % STEP_FRAMES === STEP_FRAMES - 1) yield;
       const at = f * D;
       for (let k = 0; k < K; k++) ll[k] = componentLogLikelihood(data, at, gmm.means, k, D, constants[k]!, inverse);
       const total = logSumExp(ll);

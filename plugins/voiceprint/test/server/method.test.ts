@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '@linguaport/sdk/testing';
-import { adaptMeans, deltaFrames, gmmFromBytes, gmmToBytes, mfccFrames, scoreSpeakers, trainUbm, voicedFrameIndexes, voiceFeatures, type FrameSet } from '@linguaport/sdk/server';
+import { adaptMeans, deltaFrames, trainUbmInSteps, gmmFromBytes, gmmToBytes, mfccFrames, scoreSpeakers, trainUbm, voicedFrameIndexes, voiceFeatures, type FrameSet } from '@linguaport/sdk/server';
 
 // The voiceprint method's parts on signals whose answer is known: tones, silence, and frames drawn
 // from Gaussians with known means.
@@ -75,6 +75,19 @@ describe('background model, adaptation and scores', () => {
     for (const w of ubm.weights) expect(w).toBeCloseTo(1 / 3, 1);
     const back = gmmFromBytes(gmmToBytes(ubm), 3, 3);
     expect(Array.from(back.means)).toEqual(Array.from(Float32Array.from(ubm.means)));
+  });
+
+  it('trains in steps to the same model, letting timers run meanwhile, and stops when aborted', async () => {
+    const big = gaussianFrames(means, 3000, 9);
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 1);
+    const stepped = await trainUbmInSteps(big, { components: 3, seed: 3, iterations: 3 });
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(0);
+    expect(Array.from(stepped.means)).toEqual(Array.from(trainUbm(big, { components: 3, seed: 3, iterations: 3 }).means));
+    const abort = new AbortController();
+    abort.abort(new Error('cancelled'));
+    await expect(trainUbmInSteps(big, { components: 3, signal: abort.signal })).rejects.toThrow('cancelled');
   });
 
   it("moves a speaker's means towards their frames and scores their frames above the background", () => {
