@@ -39,15 +39,17 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     return row;
   }
 
-  async function view(r: SpeakerRow): Promise<SpeakerView> {
-    const state = await models.state(r.department_id);
+  /** The speaker as the API shows it; `versions` caches departments' model versions over a list. */
+  async function view(r: SpeakerRow, versions = new Map<number, Promise<number>>()): Promise<SpeakerView> {
+    if (!versions.has(r.department_id)) versions.set(r.department_id, models.state(r.department_id).then((s) => s.modelVersion));
+    const modelVersion = await versions.get(r.department_id)!;
     return {
       id: r.id,
       name: r.name,
       departmentId: r.department_id,
       recordings: r.recordings,
       speechSeconds: Math.round(r.speech_seconds * 10) / 10,
-      ready: r.model_version != null && r.model_version === state.modelVersion,
+      ready: r.model_version != null && r.model_version === modelVersion,
       createdAt: iso(r.created_at),
       updatedAt: iso(r.updated_at),
     };
@@ -93,7 +95,8 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
         q.select(['id', 'name', 'department_id', 'recordings', 'speech_seconds', 'model_version', 'created_at', 'updated_at']).orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute(),
         q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
       ]);
-      return pageOf(query, await Promise.all(rows.map(view)), total?.n);
+      const versions = new Map<number, Promise<number>>();
+      return pageOf(query, await Promise.all(rows.map((r) => view(r, versions))), total?.n);
     },
   });
 
