@@ -404,11 +404,13 @@ export function createPictureFormat(kind: PictureKind, options: PictureFormatOpt
       const g = canvas.getContext('2d');
       g.drawImage(image, 0, 0);
       registerFonts();
-      for (const block of skeleton.blocks) {
+      // Every fill is sampled from the original, before any block is drawn over its neighbours' edges.
+      const original: Pixels = { width: image.width, height: image.height, data: g.getImageData(0, 0, image.width, image.height).data };
+      const fills = skeleton.blocks.map((block) => fillOf(g, original, coverOf(block, image.width, image.height), block.background));
+      skeleton.blocks.forEach((block, i) => {
         const unit = byId.get(block.unit);
-        if (!unit) continue;
-        drawBlock(g, block, (unit.target ?? unit.source).replace(/<\/?\d+\/?>/g, ''), image.width, image.height);
-      }
+        if (unit) drawBlock(g, block, fills[i]!, (unit.target ?? unit.source).replace(/<\/?\d+\/?>/g, ''), image.width, image.height);
+      });
       return encode(canvas, skeleton.kind);
     },
   };
@@ -481,14 +483,39 @@ export function fitText(g: SKRSContext2D, text: string, w: number, h: number, st
   }
 }
 
-function drawBlock(g: SKRSContext2D, block: PictureBlock, text: string, width: number, height: number): void {
-  // Cover a little beyond the box: tesseract's boxes hug the ink, anti-aliasing reaches a pixel or two out.
-  const pad = Math.max(2, Math.round(block.h / Math.max(1, block.lines) * 0.15));
+/** The area a block's cover takes: a little beyond the box (tesseract's boxes hug the ink; anti-aliasing reaches out). */
+function coverOf(block: PictureBlock, width: number, height: number): { x: number; y: number; w: number; h: number } {
+  const pad = Math.max(2, Math.round((block.h / Math.max(1, block.lines)) * 0.15));
   const x = Math.max(0, block.x - pad);
   const y = Math.max(0, block.y - pad);
-  const w = Math.min(width, block.x + block.w + pad) - x;
-  const h = Math.min(height, block.y + block.h + pad) - y;
-  g.fillStyle = block.background;
+  return { x, y, w: Math.min(width, block.x + block.w + pad) - x, h: Math.min(height, block.y + block.h + pad) - y };
+}
+
+type Fill = string | ReturnType<SKRSContext2D['createLinearGradient']>;
+
+/**
+ * The cover's fill: the colours just outside its left and right (or top and bottom) edges; where they
+ * differ (light falling across a sign, a shaded panel) a gradient between them, else the block's
+ * background colour.
+ */
+function fillOf(g: SKRSContext2D, p: Pixels, r: { x: number; y: number; w: number; h: number }, background: string): Fill {
+  const clampX = (x: number) => Math.max(0, Math.min(p.width - 1, Math.round(x)));
+  const clampY = (y: number) => Math.max(0, Math.min(p.height - 1, Math.round(y)));
+  const column = (x: number) => medianColour(Array.from({ length: Math.max(1, Math.round(r.h)) }, (_, i) => pixelAt(p, clampX(x), clampY(r.y + i))));
+  const row = (y: number) => medianColour(Array.from({ length: Math.max(1, Math.round(r.w)) }, (_, i) => pixelAt(p, clampX(r.x + i), clampY(y))));
+  const [left, right, top, bottom] = [column(r.x - 2), column(r.x + r.w + 1), row(r.y - 2), row(r.y + r.h + 1)];
+  const across = distance(left, right);
+  const down = distance(top, bottom);
+  if (Math.max(across, down) < 24) return background;
+  const gradient = across >= down ? g.createLinearGradient(r.x, 0, r.x + r.w, 0) : g.createLinearGradient(0, r.y, 0, r.y + r.h);
+  gradient.addColorStop(0, hex(across >= down ? left : top));
+  gradient.addColorStop(1, hex(across >= down ? right : bottom));
+  return gradient;
+}
+
+function drawBlock(g: SKRSContext2D, block: PictureBlock, fill: Fill, text: string, width: number, height: number): void {
+  const { x, y, w, h } = coverOf(block, width, height);
+  g.fillStyle = fill;
   g.fillRect(x, y, w, h);
   if (!text.trim()) return;
   // Start from the original's size (the line's ink height is about 0.9 em; a few px more for the em box).

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadImage, createCanvas } from '@napi-rs/canvas';
 import type { ParsedFile } from '@linguaport/sdk/shared';
 import { createPictureFormat, ocrLanguagesFor, pictureKind, pictureSize, PictureReadError, PICTURE_FORMATS, type PictureKind, type PictureSkeleton } from '../../server/image.js';
-import { CHINESE, chinesePicture, NOTICE, SIGN, signPicture, type Drawn } from './samples.js';
+import { CHINESE, chinesePicture, NOTICE, shadedSign, SIGN, signPicture, type Drawn } from './samples.js';
 
 // The picture formats on pictures drawn at test time: what tesseract reads from them, where and in
 // which colours; that the written picture has the original text covered and the translation drawn
@@ -113,6 +113,27 @@ describe('picture formats', () => {
     expect(read).not.toMatch(/EMERGENCY|keep this door/);
     // Outside the blocks nothing changed (the wall).
     expect(inkIn(after, { x: 0, y: 0, w: sign.width, h: 25 }, [0x8a, 0x8f, 0x94])).toBe(0);
+  }, 60_000);
+
+  it('covers text on a shaded ground with the shading around it, not one flat colour', async () => {
+    const shaded = shadedSign();
+    const parsed = await png.parse(shaded.png, { fileName: 'shaded.png' });
+    expect(parsed.units.map((u) => u.source)).toEqual([SIGN]);
+    const out = await png.write(parsed, parsed.units.map((u) => ({ ...u, target: 'EXIT' })));
+    const before = await pixels(shaded.png);
+    const after = await pixels(out);
+    // In the vacated part of the old box, each pixel is close to the ground above the box at its column.
+    const box = shaded.boxes.sign!;
+    let worst = 0;
+    for (let x = Math.ceil(box.x + box.w * 0.45); x < box.x + box.w; x += 3) {
+      const i = ((box.y - 20) * before.width + x) * 4;
+      const ground = [before.data[i]!, before.data[i + 1]!, before.data[i + 2]!];
+      for (const y of [box.y + 10, box.y + 24, box.y + 38]) {
+        const j = (y * after.width + x) * 4;
+        worst = Math.max(worst, Math.hypot(after.data[j]! - ground[0]!, after.data[j + 1]! - ground[1]!, after.data[j + 2]! - ground[2]!));
+      }
+    }
+    expect(worst).toBeLessThan(20);
   }, 60_000);
 
   it('draws Chinese translations with the CJK font', async () => {

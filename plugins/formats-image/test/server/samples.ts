@@ -61,3 +61,22 @@ export function chinesePicture(): Drawn {
   g.fillText(CHINESE, 60, 40);
   return { png: c.toBuffer('image/png'), width, height, boxes: { line: { x: 60, y: 40, w: g.measureText(CHINESE).width, h: 60 } } };
 }
+
+/** A sign under light falling from the right: its panel goes from grey-blue on the left to white. */
+export function shadedSign(): Drawn {
+  fonts();
+  const width = 640;
+  const height = 240;
+  const c = createCanvas(width, height);
+  const g = c.getContext('2d');
+  const light = g.createLinearGradient(0, 0, width, 0);
+  light.addColorStop(0, '#a8b4c0');
+  light.addColorStop(1, '#ffffff');
+  g.fillStyle = light;
+  g.fillRect(0, 0, width, height);
+  g.fillStyle = '#101820';
+  g.textBaseline = 'top';
+  g.font = 'bold 48px "DejaVu Sans"';
+  g.fillText(SIGN, 70, 90);
+  return { png: c.toBuffer('image/png'), width, height, boxes: { sign: { x: 70, y: 90, w: g.measureText(SIGN).width, h: 48 } } };
+}
