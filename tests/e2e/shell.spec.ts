@@ -73,11 +73,18 @@ test('tags view: close others keeps the chosen tab and the pinned home tab', asy
   await expect(page.locator(`[data-testid="tag"][data-path="${home}"] [data-testid="tag-close"]`)).toHaveCount(0);
 });
 
-test('the language switch is kept after a reload', async ({ page }) => {
+test('the language switch is kept after a reload, and every open tab re-translates', async ({ page }) => {
   await signIn(page);
   await expect(page.getByTestId('locale-switch')).toHaveValue('en-US');
+  await page.goto(`${baseUrl()}/transText`);
+  await expect(page.locator('[data-testid="tag"][data-path="/transText"]')).toHaveText('Text translation');
+  await page.goto(`${baseUrl()}/transFile`);
+  await expect(page.locator('[data-testid="tag"][data-path="/transFile"]')).toHaveText('Document translation');
   await page.getByTestId('locale-switch').selectOption('zh-CN');
   await expect(page.getByTestId('user-button')).toBeVisible();
+  // The tab not shown re-translates too, not only the page in front.
+  await expect(page.locator('[data-testid="tag"][data-path="/transText"]')).toHaveText('文本翻译');
+  await expect(page.locator('[data-testid="tag"][data-path="/transFile"]')).toHaveText('文档翻译');
   await expect(page.locator('html')).toHaveAttribute('lang', 'zh-CN');
   await page.reload();
   await expect(page.getByTestId('locale-switch')).toHaveValue('zh-CN');
@@ -136,4 +143,16 @@ test('the sidebar collapse is remembered in a cookie; below 992 px it collapses 
   await page.locator('[data-testid="sidebar"] a[href="/second"]').click();
   await expect(page).toHaveURL(/\/second$/);
   await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+});
+
+test('the users list fits a 1440 px window in English: every action of a row is on screen, no sideways scroll', async ({ page }) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await signIn(page);
+  await page.goto(`${baseUrl()}/user`);
+  const edit = page.getByTestId('edit-admin');
+  await expect(edit).toBeVisible();
+  const actions = page.locator('tr', { has: edit }).locator('td').last();
+  const box = (await actions.boundingBox())!;
+  expect(box.x + box.width).toBeLessThanOrEqual(1440);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1440);
 });

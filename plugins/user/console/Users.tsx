@@ -131,7 +131,7 @@ export function Users() {
     { key: 'roles', title: t('roles'), render: (r) => r.roles.map((x) => x.name).join(', ') },
     { key: 'status', title: t('status'), render: (r) => <StatusTag value={r.status} states={{ checked: { label: t('checked'), intent: 'success' }, unchecked: { label: t('unchecked'), intent: 'warning' } }} /> },
     { key: 'isUse', title: t('isUse'), render: (r) => <StatusTag value={String(r.isUse)} states={{ true: { label: t('enabled'), intent: 'primary' }, false: { label: t('disabled'), intent: 'danger' } }} /> },
-    { key: 'priority', title: t('priority'), sortable: true },
+    { key: 'priority', title: <span title={t('priority')}>{t('priorityShort')}</span>, sortable: true },
     { key: 'expiresAt', title: t('expiresAt'), sortable: true, render: (r) => (r.expiresAt ? formatDate(r.expiresAt) : t('never')) },
     { key: 'createdAt', title: t('createdAt'), sortable: true, render: (r) => formatDate(r.createdAt) },
     { key: 'creatorName', title: t('creator') },
@@ -139,11 +139,14 @@ export function Users() {
       key: 'actions',
       title: t('actions'),
       render: (r) => (
-        <ButtonGroup variant="minimal">
-          {perms.hasButton('user:edit') && <Button size="small" text={t('edit')} onClick={() => crud.startEdit(r)} data-testid={`edit-${r.username}`} />}
-          {perms.hasButton('user:examine') && r.status === 'unchecked' && <Button size="small" text={t('examine')} onClick={() => void examine(r)} />}
-          {perms.hasButton('user:enable') && <Button size="small" text={r.isUse ? t('disable') : t('enable')} onClick={() => void setEnabled([r], !r.isUse)} />}
-          {perms.hasButton('user:delete') && <Button size="small" intent="danger" text={t('delete')} onClick={() => crud.askDelete([r])} />}
+        // Icons with their names as labels and tooltips: eleven columns and four actions fit a 1440 px window.
+        <ButtonGroup variant="minimal" style={{ whiteSpace: 'nowrap' }}>
+          {perms.hasButton('user:edit') && <Button size="small" icon="edit" aria-label={t('edit')} title={t('edit')} onClick={() => crud.startEdit(r)} data-testid={`edit-${r.username}`} />}
+          {perms.hasButton('user:examine') && r.status === 'unchecked' && <Button size="small" icon="endorsed" aria-label={t('examine')} title={t('examine')} onClick={() => void examine(r)} />}
+          {perms.hasButton('user:enable') && (
+            <Button size="small" icon={r.isUse ? 'disable' : 'tick-circle'} aria-label={r.isUse ? t('disable') : t('enable')} title={r.isUse ? t('disable') : t('enable')} onClick={() => void setEnabled([r], !r.isUse)} />
+          )}
+          {perms.hasButton('user:delete') && <Button size="small" intent="danger" icon="trash" aria-label={t('delete')} title={t('delete')} onClick={() => crud.askDelete([r])} />}
         </ButtonGroup>
       ),
     },

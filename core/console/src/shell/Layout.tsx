@@ -78,11 +78,16 @@ export function Layout() {
   const route = registry.route(path);
   // A detail page highlights (and is breadcrumbed under) its parent menu.
   const activePath = route?.parent ?? path;
-  const menu = findMenu(tree, path);
   // A plugin's title key resolves once its locale files are loaded (on its first visit); until then the
   // menu's own name stands in, so a tab or breadcrumb never shows a bare key.
-  const routeTitle = route && (i18n.exists(route.title) ? t(route.title) : (menu?.permissionName ?? t(route.title)));
-  const screen = path === '/custom' ? (search.get('name') ?? t('screen.custom')) : (routeTitle || (menu?.permissionName ?? t('screen.home')));
+  // Worked out from the path in the current language, so every open tab re-translates on a language switch.
+  const titleOf = (p: string, query: URLSearchParams): string => {
+    const r = registry.route(p);
+    const m = findMenu(tree, p);
+    const fromRoute = r && (i18n.exists(r.title) ? t(r.title) : (m?.permissionName ?? t(r.title)));
+    return p === '/custom' ? (query.get('name') ?? t('screen.custom')) : (fromRoute || (m?.permissionName ?? t('screen.home')));
+  };
+  const screen = titleOf(path, search);
   useDocumentTitle(screen, company.siteTitle);
   const crumbs = breadcrumbs({ tree, path, parent: route?.parent, screen, dictTypeName: readDictTypeName(sessionStore()?.getItem('dictType') ?? null) })
     .map((c) => (c.href ? { text: c.text, onClick: () => void navigate(c.href!) } : { text: c.text }));
@@ -156,7 +161,7 @@ export function Layout() {
           />
           {settings.tagsView ? (
             <TagsView
-              views={views}
+              views={views.map((v) => ({ ...v, title: titleOf(v.path, new URLSearchParams(v.query)) }))}
               activePath={path}
               onClose={close}
               onRefresh={(v) => void navigate(`/redirect${v.fullPath}`, { replace: true })}
