@@ -30,6 +30,8 @@ export interface WhisperPeerRequest {
 
 export interface WhisperPeer {
   url: string;
+  /** The peer's behaviour, changeable while it runs (a test makes it fail mid-way). */
+  options: WhisperPeerOptions;
   requests: WhisperPeerRequest[];
   close(): Promise<void>;
 }
@@ -135,6 +137,7 @@ export async function startWhisperPeer(options: WhisperPeerOptions = {}): Promis
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
+    options,
     requests,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
