@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
+import { headerSize } from '../../server/pictures.js';
 import { call, EN, multipart, peerEs, startDocKernel, upload, userWith, waitForFile, ZH, type DocKernel, type UploadFile } from './support.js';
 
 // Pictures through the document area: uploaded on /transPic (several at once, limits checked by
@@ -161,6 +162,18 @@ describe('picture translation', () => {
     expect((await call(d.kernel, 'PUT', `/api/transFile/units/${png}/0`, other.token, { target: 'mine' })).status).toBe(404);
     expect((await call(d.kernel, 'DELETE', `/api/transPic/delete?ids=${png}`, other.token)).status).toBe(404);
     expect((await call(d.kernel, 'GET', `/api/transPic/view/${png}`, owner.token)).body.data.blocks[0].target).toBe('SALIDA');
+  });
+
+  it('reads the size of a picture from its header, for every type the canvas and ffmpeg write', () => {
+    const c = createCanvas(123, 45);
+    c.getContext('2d').fillRect(0, 0, 10, 10);
+    for (const bytes of [c.toBuffer('image/png'), c.toBuffer('image/jpeg'), c.toBuffer('image/webp')]) expect(headerSize(bytes)).toEqual({ width: 123, height: 45 });
+    const from = join(dir, 'size.png');
+    writeFileSync(from, c.toBuffer('image/png'));
+    execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', from, `${from}.bmp`]);
+    expect(headerSize(readFileSync(`${from}.bmp`))).toEqual({ width: 123, height: 45 });
+    expect(headerSize(Buffer.from('not a picture at all, just words'))).toBeNull();
+    expect(headerSize(c.toBuffer('image/jpeg').subarray(0, 12))).toBeNull();
   });
 
   it('refuses what is not a picture and pictures over the limits, in both languages, storing nothing', async () => {
