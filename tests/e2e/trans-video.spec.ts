@@ -44,6 +44,9 @@ test('a user translates an English video into Spanish subtitles, burns them in a
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', join(dir, name)]);
 
   await signIn(page);
+  // A fresh install has an English speech node: the engines screen lists it with its language.
+  await page.goto(`${baseUrl()}/service`);
+  await expect(page.getByTestId('speech-nodes').locator('tr', { hasText: 'pocketsphinx-local' })).toContainText('en');
   await page.goto(`${baseUrl()}/transVideo`);
   await expect(page.getByTestId('tv-view')).toBeVisible();
   await page.getByTestId('tv-source').selectOption('en');

@@ -27,6 +27,8 @@ type Localized = { 'zh-CN': string; 'en-US': string };
 interface AdapterKind {
   kind: string;
   name: Localized;
+  /** What its nodes do: translation kinds go under an engine, speech kinds in the speech card. */
+  capability: 'translate' | 'ocr' | 'speech';
   local: boolean;
   schema: { properties?: Record<string, { type?: string | string[]; items?: { type?: string } }>; required?: string[] };
   secrets: string[];
@@ -245,6 +247,149 @@ function EngineCard({ engine, kinds, onChanged }: { engine: Engine; kinds: Adapt
   );
 }
 
+/**
+ * Speech recognition nodes (kinds registered with capability `speech`: the built-in pocketsphinx, remote
+ * whisper servers): not under an engine, since speech routing picks any running, healthy speech node for
+ * the spoken language. Listed with their health and languages, started, stopped, added and deleted here.
+ */
+function SpeechNodes({ kinds }: { kinds: AdapterKind[] }) {
+  const { t, i18n } = useTranslation();
+  const zh = i18n.language.startsWith('zh');
+  const api = useApi();
+  const notify = useNotify();
+  const permissions = usePermission();
+  const [nodes, setNodes] = useState<(EngineNode & { languages: string[] })[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<number | null>(null);
+  const [adding, setAdding] = useState(false);
+  const [removing, setRemoving] = useState<EngineNode | null>(null);
+  const [kind, setKind] = useState('');
+  const load = useCallback(() => {
+    api.get<(EngineNode & { languages: string[] })[]>('/translServiceNode/speechNodes', { silent: true }).then(
+      (r) => {
+        setNodes(r);
+        setError(null);
+      },
+      (err: ApiErrorInfo) => setError(err.msg),
+    );
+  }, [api]);
+  useEffect(load, [load]);
+  const control = async (node: EngineNode, action: 'start' | 'stop') => {
+    setBusy(node.id);
+    try {
+      await api.get(`/translServiceNode/${action}TranslationService`, { params: { id: node.id }, silent: true });
+      notify.success(t(action === 'start' ? 'started' : 'stopped', { name: node.containerName }));
+    } catch (err) {
+      notify.error((err as ApiErrorInfo).msg);
+    } finally {
+      setBusy(null);
+      load();
+    }
+  };
+  const addable = kinds.filter((k) => !k.local);
+  const chosen = addable.find((k) => k.kind === kind) ?? addable[0];
+  const fields: FormField[] = [
+    {
+      name: 'kind',
+      label: t('kind'),
+      type: 'custom',
+      required: true,
+      render: (value, setValue) => (
+        <HTMLSelect
+          data-testid="speech-node-kind"
+          value={String(value ?? chosen?.kind ?? '')}
+          onChange={(e) => {
+            setValue(e.currentTarget.value);
+            setKind(e.currentTarget.value);
+          }}
+          options={addable.map((k) => ({ value: k.kind, label: zh ? k.name['zh-CN'] : k.name['en-US'] }))}
+        />
+      ),
+    },
+    { name: 'containerName', label: t('containerName'), required: true },
+    { name: 'authenticationFile', label: t('authenticationFile'), required: true },
+    ...configFields(chosen, zh, t('listHelp')),
+  ];
+  return (
+    <Card data-testid="speech-nodes">
+      <H4>{t('speechNodes')}</H4>
+      <div style={{ color: '#5f6b7c', marginBottom: 8 }}>{t('speechNodesHelp')}</div>
+      {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
+      {permissions.hasButton('service:edit') && addable.length > 0 && <Button small icon="add" data-testid="add-speech-node" onClick={() => setAdding(true)} text={t('addSpeechNode')} />}
+      {nodes === null && !error && <div>{t('loading')}</div>}
+      {nodes?.length === 0 && <Callout>{t('noSpeechNodes')}</Callout>}
+      {!!nodes?.length && (
+        <HTMLTable compact striped>
+          <thead>
+            <tr>
+              <th>{t('node')}</th>
+              <th>{t('kind')}</th>
+              <th>{t('address')}</th>
+              <th>{t('health')}</th>
+              <th>{t('speechLanguages')}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody>
+            {nodes.map((n) => (
+              <tr key={n.id} data-testid={`speech-node-${n.id}`}>
+                <td>{n.containerName}</td>
+                <td>
+                  {kinds.find((k) => k.kind === n.kind)?.name[zh ? 'zh-CN' : 'en-US'] ?? n.kind}
+                  {n.unavailable && <Tag intent={Intent.WARNING} minimal style={{ marginLeft: 4 }} title={n.unavailable}>{t('unavailable')}</Tag>}
+                </td>
+                <td>{n.baseUrl ?? n.ip ?? ''}</td>
+                <td>
+                  <Tag intent={HEALTH_INTENT[n.health]} title={n.lastError ?? ''} data-testid="speech-node-health">{t(`health_${n.health}`)}</Tag>
+                </td>
+                <td>{n.languages.join(', ')}</td>
+                <td>
+                  {permissions.hasButton('service:control') &&
+                    (n.running ? (
+                      <Button small icon="stop" loading={busy === n.id} onClick={() => void control(n, 'stop')} text={t('stop')} />
+                    ) : (
+                      <Button small icon="play" intent={Intent.PRIMARY} loading={busy === n.id} onClick={() => void control(n, 'start')} text={t('start')} />
+                    ))}{' '}
+                  {permissions.hasButton('service:edit') && <Button small minimal icon="trash" aria-label={t('deleteNode')} onClick={() => setRemoving(n)} />}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+      <FormDialog
+        isOpen={adding}
+        title={t('addSpeechNode')}
+        fields={fields}
+        initialValues={{ kind: chosen?.kind ?? '' }}
+        onSubmit={async (values) => {
+          const body = Object.fromEntries(Object.entries(values).filter(([k, v]) => !k.startsWith(CONFIG) && v !== '' && v !== undefined && v !== null));
+          const nodeKind = addable.find((k) => k.kind === (body.kind ?? chosen?.kind));
+          await api.post('/translServiceNode/add', { ...body, kind: nodeKind?.kind, config: configOf(nodeKind, values) }, { silent: true });
+          notify.success(t('nodeAdded'));
+          setAdding(false);
+          load();
+        }}
+        onClose={() => setAdding(false)}
+      />
+      <ConfirmDialog
+        isOpen={!!removing}
+        title={t('deleteNode')}
+        message={t('deleteNodeMessage', { name: removing?.containerName ?? '' })}
+        count={1}
+        items={removing ? [removing.containerName] : []}
+        intent="danger"
+        onConfirm={async () => {
+          await api.delete('/translServiceNode/delete', { params: { id: removing!.id }, silent: true });
+          setRemoving(null);
+          load();
+        }}
+        onClose={() => setRemoving(null)}
+      />
+    </Card>
+  );
+}
+
 /** Trusted licence keys: listed to holders of service:licence; added and removed by the super administrator. */
 function TrustedKeys() {
   const { t } = useTranslation();
@@ -326,7 +471,8 @@ function Service() {
         onClose={() => setAdding(false)}
       />
       {engines?.length === 0 && <Callout>{t('noEngines')}</Callout>}
-      {engines?.map((e) => <EngineCard key={e.id} engine={e} kinds={kinds} onChanged={load} />)}
+      {engines?.map((e) => <EngineCard key={e.id} engine={e} kinds={kinds.filter((k) => k.capability !== 'speech')} onChanged={load} />)}
+      {permissions.hasButton('service:view') && <SpeechNodes kinds={kinds.filter((k) => k.capability === 'speech')} />}
       {permissions.hasButton('service:view') && <LanguagePacks onChanged={load} />}
       {permissions.hasButton('service:licence') && <TrustedKeys />}
     </div>

@@ -394,6 +394,23 @@ export default defineServerPlugin({
 
     ctx.route({
       method: 'GET',
+      url: '/translServiceNode/speechNodes',
+      access: VIEW,
+      summary: 'List speech recognition nodes (nodes of speech kinds) with their health and the languages they recognise',
+      async handler() {
+        const speechKinds = ctx.engines.adapterKinds().filter((k) => k.capability === 'speech').map((k) => k.kind);
+        if (!speechKinds.length) return [];
+        const rows = await db.selectFrom('engine_nodes').selectAll().where('kind', 'in', speechKinds).orderBy('id').execute();
+        // A speech node's languages are what its health check learnt (stored on the node), not a config field.
+        return rows.map((r) => {
+          const view = nodeView(ctx, r);
+          return { ...view, languages: Array.isArray(r.languages) && r.languages.length ? (r.languages as string[]) : view.languages };
+        });
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
       url: '/translServiceNode/getTranslServiceNodesByLanguage',
       access: VIEW,
       summary: 'List nodes serving a language pair',

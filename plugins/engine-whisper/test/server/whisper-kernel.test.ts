@@ -105,5 +105,13 @@ describe('remote speech nodes in a kernel', () => {
     const third = await finished(await upload());
     expect(third.job).toMatchObject({ status: 'failed' });
     expect(third.job.error).toMatch(/no speech recognition node is available/);
+
+    // The engines screen lists the speech nodes with their health and languages (not under an engine).
+    const listed = (await k.call('GET', '/api/translServiceNode/speechNodes', admin)).body.data as { kind: string; containerName: string; health: string; languages: string[] }[];
+    expect(listed.map((n) => [n.kind, n.containerName, n.health, n.languages])).toEqual([
+      ['pocketsphinx-local', 'pocketsphinx-local', expect.any(String), ['en']],
+      ['whisper', 'whisper-0', 'unhealthy', ['es']],
+      ['whisper', 'whisper-1', 'unhealthy', ['es']],
+    ]);
   }, 120_000);
 });
