@@ -200,6 +200,12 @@ describe('menus and enforcement', () => {
     const en = (await menu(token, admin.id, 'en-US')).body.data;
     expect(en.menusPermissionMenus[0].children[0].permissionName).toBe('Notebook');
     expect(en.buttonsPermissionMenus.find((b: any) => b.permissionKey === 'notes:add').permissionName).toBe('Add notes');
+    // Names the platform seeded (the default department, the built-in roles) follow the reader's language too.
+    expect(en.department).toEqual({ id: reader.departmentId, departmentName: 'Default department' });
+    const infoEn = await k.app.inject({ method: 'GET', url: '/api/user/getUserInfoByToken', headers: { jwt: token, cookie: 'locale=en-US' } });
+    expect(infoEn.json().data.departmentRoleBos[0]).toMatchObject({ department: { departmentName: 'Default department' }, roles: [{ roleName: 'Super administrator' }] });
+    const infoZh = await k.app.inject({ method: 'GET', url: '/api/user/getUserInfoByToken', headers: { jwt: token, cookie: 'locale=zh-CN' } });
+    expect(infoZh.json().data.departmentRoleBos[0]).toMatchObject({ department: { departmentName: '默认部门' }, roles: [{ roleName: '超级管理员' }] });
   });
 
   it('gives a user only the menus and buttons their role holds', async () => {

@@ -13,3 +13,4 @@ export * from './state-machine.js';
 export * from './states.js';
 export * from './file-format.js';
 export type { TaskInfo, TaskProgress } from './tasks.js';
+export * from './seeded.js';

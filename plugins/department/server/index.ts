@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, say, takenIgnoringCase } from '@linguaport/sdk/server';
-import { z } from '@linguaport/sdk/shared';
+import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
+import { seededDescription, seededName, z } from '@linguaport/sdk/shared';
 import { departmentSchema, updateDepartmentSchema, type DepartmentRow } from '../shared/schemas.js';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -37,9 +37,10 @@ export default defineServerPlugin({
       url: '/department/list',
       access: 'signed-in',
       summary: 'List all departments',
-      async handler() {
+      async handler({ headers }) {
         const rows = await db.selectFrom('departments').select(['id', 'name', 'code', 'is_default']).orderBy('id').execute();
-        return rows.map((r) => ({ id: r.id, name: r.name, code: r.code, isDefault: r.is_default }));
+        const locale = requestLocale(headers);
+        return rows.map((r) => ({ id: r.id, name: seededName(r.name, locale), code: r.code, isDefault: r.is_default }));
       },
     });
 
@@ -49,7 +50,8 @@ export default defineServerPlugin({
       access: { permission: 'department:list' },
       summary: 'List departments by page',
       schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(128).optional(), code: z.string().trim().max(64).optional() }) },
-      async handler({ query }) {
+      async handler({ query, headers }) {
+        const locale = requestLocale(headers);
         const parts = [sql`true`];
         if (query.name) parts.push(sql`d.name ilike ${like(query.name)}`);
         if (query.code) parts.push(sql`d.code ilike ${like(query.code)}`);
@@ -70,16 +72,16 @@ export default defineServerPlugin({
           : [];
         const records: DepartmentRow[] = page.rows.map((r) => ({
           id: Number(r.id),
-          name: String(r.name),
+          name: seededName(String(r.name), locale),
           code: String(r.code),
-          description: (r.description as string | null) ?? null,
+          description: seededDescription((r.description as string | null) ?? null, locale),
           headUserId: (r.head_user_id as number | null) ?? null,
           headName: (r.head_name as string | null) ?? null,
           creatorName: (r.creator_name as string | null) ?? null,
           createdAt: iso(r.created_at)!,
           isDefault: Boolean(r.is_default),
           userCount: Number(r.user_count),
-          roles: roles.filter((x) => x.department_id === r.id).map((x) => ({ id: x.id, name: x.name })),
+          roles: roles.filter((x) => x.department_id === r.id).map((x) => ({ id: x.id, name: seededName(x.name, locale) })),
         }));
         return pageOf(query, records, count.rows[0]?.n);
       },

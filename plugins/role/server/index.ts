@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, say, takenIgnoringCase } from '@linguaport/sdk/server';
+import { seededDescription, seededName } from '@linguaport/sdk/shared';
+import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import { roleSchema, updateRoleSchema, type RoleRow } from '../shared/schemas.js';
 
@@ -19,9 +20,10 @@ export default defineServerPlugin({
       url: '/role/list',
       access: 'signed-in',
       summary: 'List all roles',
-      async handler() {
+      async handler({ headers }) {
         const rows = await db.selectFrom('roles').select(['id', 'name', 'is_super', 'is_default']).orderBy('id').execute();
-        return rows.map((r) => ({ id: r.id, name: r.name, isSuper: r.is_super, isDefault: r.is_default }));
+        const locale = requestLocale(headers);
+        return rows.map((r) => ({ id: r.id, name: seededName(r.name, locale), isSuper: r.is_super, isDefault: r.is_default }));
       },
     });
 
@@ -31,7 +33,8 @@ export default defineServerPlugin({
       access: { permission: 'role:list' },
       summary: 'List roles by page',
       schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(64).optional() }) },
-      async handler({ query }) {
+      async handler({ query, headers }) {
+        const locale = requestLocale(headers);
         const where = query.name ? sql`r.name ilike ${like(query.name)}` : sql`true`;
         const [count, page] = await Promise.all([
           sql<{ n: string }>`select count(*) as n from roles r where ${where}`.execute(db),
@@ -44,8 +47,8 @@ export default defineServerPlugin({
         ]);
         const records: RoleRow[] = page.rows.map((r) => ({
           id: Number(r.id),
-          name: String(r.name),
-          description: (r.description as string | null) ?? null,
+          name: seededName(String(r.name), locale),
+          description: seededDescription((r.description as string | null) ?? null, locale),
           creatorName: (r.creator_name as string | null) ?? null,
           createdAt: iso(r.created_at)!,
           userCount: Number(r.user_count),

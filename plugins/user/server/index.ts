@@ -110,7 +110,7 @@ export default defineServerPlugin({
       access: { permission: 'user:list' },
       summary: 'List users by page',
       schema: { query: listQuerySchema },
-      handler: ({ query }) => listUsers(db, query),
+      handler: ({ query, headers }) => listUsers(db, query, requestLocale(headers)),
     });
 
     // Pickers (library sharing, task assignment): every enabled user, names only. The user directory

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import { like, pageOf, pageOffset, pageQuery } from '@linguaport/sdk/server';
-import { idSchema, z } from '@linguaport/sdk/shared';
+import { idSchema, seededName, z, type Locale } from '@linguaport/sdk/shared';
 import type { UserRow } from '../shared/schemas.js';
 
 /** `GET /user/getAllUserByPage` query: paging, filters, one sort column. */
@@ -44,7 +44,7 @@ const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
  * One page of users. The count and the page are two indexed queries; memberships are read for
  * the page's ids only, so the cost does not grow with the table beyond the count.
  */
-export async function listUsers(db: Kysely<any>, q: ListQuery): Promise<{ records: UserRow[]; total: number; pageNum: number; pageSize: number }> {
+export async function listUsers(db: Kysely<any>, q: ListQuery, locale: Locale = 'zh-CN'): Promise<{ records: UserRow[]; total: number; pageNum: number; pageSize: number }> {
   const where = whereClause(q);
   // Postgres' default null placement (last ascending, first descending) and the id tie-break in
   // the same direction let a backward or forward scan of the (column, id) indexes serve the sort.
@@ -83,8 +83,8 @@ export async function listUsers(db: Kysely<any>, q: ListQuery): Promise<{ record
     : [];
   const records: UserRow[] = page.rows.map((r) => {
     const mine = memberships.filter((m) => m.user_id === r.id);
-    const departments = new Map(mine.map((m) => [m.department_id, { id: m.department_id, name: m.department_name }]));
-    const roles = new Map(mine.map((m) => [m.role_id, { id: m.role_id, name: m.role_name }]));
+    const departments = new Map(mine.map((m) => [m.department_id, { id: m.department_id, name: seededName(m.department_name, locale) }]));
+    const roles = new Map(mine.map((m) => [m.role_id, { id: m.role_id, name: seededName(m.role_name, locale) }]));
     return {
       id: Number(r.id),
       username: String(r.username),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
-import { API_KEY_SCOPES, chinesePhoneSchema, Codes, emailSchema, idSchema, LOCALES } from '@linguaport/sdk/shared';
+import { ApiError, requestLocale, type RouteDefinition } from '@linguaport/sdk/server';
+import { API_KEY_SCOPES, chinesePhoneSchema, Codes, emailSchema, idSchema, LOCALES, seededName } from '@linguaport/sdk/shared';
 import { can, hashPassword, verifyPassword } from '../access/passwords.js';
 import { endSessions, type SessionCaller } from '../access/sessions.js';
 import { checkApiKeyReset, readApiKey, readApiKeyScopes, resetApiKey } from './api-keys.js';
@@ -120,9 +120,11 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/registerDepartments',
       access: 'public',
       summary: 'List the departments offered at registration',
-      async handler() {
+      async handler({ headers }) {
         if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, 'Self-registration is switched off');
-        return db.selectFrom('departments').select(['id', 'name as departmentName']).orderBy('id').execute();
+        const rows = await db.selectFrom('departments').select(['id', 'name as departmentName']).orderBy('id').execute();
+        const locale = requestLocale(headers);
+        return rows.map((r) => ({ id: r.id, departmentName: seededName(r.departmentName, locale) }));
       },
     },
     {

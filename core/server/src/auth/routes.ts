@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ApiError, say, type Logger, type RouteDefinition } from '@linguaport/sdk/server';
-import { Codes, idSchema } from '@linguaport/sdk/shared';
+import { Codes, idSchema, seededName } from '@linguaport/sdk/shared';
 import { activePermissions, buildMenuTree, buttonEntries, grantedPermissions, rolesIn, systemConfigEntries } from '../access/grants.js';
 import { can } from '../access/passwords.js';
 import { createSession, revokeSession, type Clock, type SessionCaller } from '../access/sessions.js';
@@ -98,7 +98,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: 'signed-in',
       summary: "Get the signed-in user's profile",
       // The API key is unsealed for the member's own session only: not for the guest, a quick-access page or a key.
-      handler: ({ caller }) => userInfo(db, caller!.userId, caller!.departmentId, caller!.via === 'session' ? deps.secret : null),
+      handler: ({ caller, headers }) => userInfo(db, caller!.userId, caller!.departmentId, caller!.via === 'session' ? deps.secret : null, localeOf(headers)),
     },
     {
       method: 'GET',
@@ -106,13 +106,13 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: 'signed-in',
       summary: "Get a user's profile",
       schema: { params: z.object({ id }) },
-      async handler({ caller, params }) {
+      async handler({ caller, params, headers }) {
         // user:list is the user plugin's list permission: whoever may list users may open one.
         if (params.id !== caller!.userId && !can(caller, 'user:view') && !can(caller, 'user:list')) {
           throw new ApiError(Codes.FORBIDDEN, 'Permission denied: viewing another user needs the permission user:view (or user:list)');
         }
         const own = params.id === caller!.userId;
-        const info = await userInfo(db, params.id, own ? caller!.departmentId : null, own && caller!.via === 'session' ? deps.secret : null);
+        const info = await userInfo(db, params.id, own ? caller!.departmentId : null, own && caller!.via === 'session' ? deps.secret : null, localeOf(headers));
         if (!info) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${params.id} 的用户`, 'en-US': `No user with id ${params.id}` });
         return info;
       },
@@ -158,7 +158,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
           menusPermissionMenus: buildMenuTree(await activePermissions(db), granted, locale),
           buttonsPermissionMenus: buttonEntries(granted, locale),
           systemConfigPermissionMenus: systemConfigEntries(granted),
-          department,
+          department: { ...department, departmentName: seededName(department.departmentName, locale) },
         };
       },
     },

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { seededName, type Locale } from '@linguaport/sdk/shared';
 import type { Secret } from './secret.js';
 import { activePermissions, buildMenuTree, grantedPermissions, type MenuNode, type PermissionRow, type RoleRow } from '../access/grants.js';
 
@@ -31,7 +32,7 @@ function firstPath(nodes: MenuNode[]): string | null {
 }
 
 /** `secret` given: the API key is unsealed for the answer (only ever for the user asking about themselves). */
-export async function userInfo(db: Kysely<any>, userId: number, currentDepartmentId: number | null = null, secret: Secret | null = null) {
+export async function userInfo(db: Kysely<any>, userId: number, currentDepartmentId: number | null = null, secret: Secret | null = null, locale: Locale = 'zh-CN') {
   const user = await db
     .selectFrom('users')
     .select(['id', 'username', 'real_name', 'user_type', 'api_key_sealed', 'locale', 'email', 'phone'])
@@ -60,8 +61,8 @@ export async function userInfo(db: Kysely<any>, userId: number, currentDepartmen
   const departmentRoleBos: { department: DepartmentRef; roles: { id: number; roleName: string; path: string | null }[] }[] = [];
   for (const r of rows) {
     let entry = departmentRoleBos.find((e) => e.department.id === r.department_id);
-    if (!entry) departmentRoleBos.push((entry = { department: { id: r.department_id, departmentName: r.departmentName }, roles: [] }));
-    entry.roles.push({ id: r.role_id, roleName: r.roleName, path: await rolePath({ id: r.role_id, name: r.roleName, is_super: r.is_super }) });
+    if (!entry) departmentRoleBos.push((entry = { department: { id: r.department_id, departmentName: seededName(r.departmentName, locale) }, roles: [] }));
+    entry.roles.push({ id: r.role_id, roleName: seededName(r.roleName, locale), path: await rolePath({ id: r.role_id, name: r.roleName, is_super: r.is_super }) });
   }
   return {
     user: {

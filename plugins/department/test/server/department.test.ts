@@ -23,6 +23,14 @@ afterAll(async () => {
 });
 
 describe('departments', () => {
+  it('shows the default department in the reader\'s language in the lists and pickers', async () => {
+    const as = async (url: string, locale: string) => (await kernel.app.inject({ method: 'GET', url, headers: { jwt: admin, cookie: `locale=${locale}` } })).json().data;
+    expect((await as('/api/department/list', 'en-US')).find((d: { isDefault: boolean }) => d.isDefault).name).toBe('Default department');
+    expect((await as('/api/department/list', 'zh-CN')).find((d: { isDefault: boolean }) => d.isDefault).name).toBe('默认部门');
+    expect((await as('/api/department/getDepartmentByPage?pageSize=50', 'en-US')).records.find((d: { isDefault: boolean }) => d.isDefault)).toMatchObject({ name: 'Default department', description: 'Default department' });
+    expect((await as('/api/department/getDepartmentByPage?pageSize=50', 'zh-CN')).records.find((d: { isDefault: boolean }) => d.isDefault)).toMatchObject({ name: '默认部门', description: '默认部门' });
+  });
+
   it('adds a department with head and roles, and lists it with them', async () => {
     const head = await db().selectFrom('users').select('id').where('username', '=', 'plain').executeTakeFirstOrThrow();
     const res = await kernel.call('POST', '/api/department/add', admin, { name: 'Legal', code: 'legal', description: 'contracts', headUserId: head.id, roleIds: [roleId] });

@@ -70,6 +70,20 @@ describe('roles', () => {
     expect(list.map((r) => r.name)).toContain('Editor');
   });
 
+  it('shows the built-in roles in the reader\'s language while their names are the seeded ones; a renamed one as written', async () => {
+    const as = async (url: string, locale: string) => (await kernel.app.inject({ method: 'GET', url, headers: { jwt: admin, cookie: `locale=${locale}` } })).json().data;
+    const en = (await as('/api/role/list', 'en-US')) as Array<{ name: string; isSuper: boolean }>;
+    expect(en.filter((r) => ['Super administrator', 'Normal user'].includes(r.name))).toHaveLength(2);
+    expect(en.map((r) => r.name)).not.toContain('超级管理员');
+    const zh = (await as('/api/role/list', 'zh-CN')) as Array<{ name: string }>;
+    expect(zh.map((r) => r.name)).toEqual(expect.arrayContaining(['超级管理员', '普通用户', 'Editor']));
+    const page = await as('/api/role/getRoleByPage?pageSize=50', 'en-US');
+    expect(page.records.find((r: { isSuper: boolean }) => r.isSuper)).toMatchObject({ name: 'Super administrator', description: 'Super administrator: holds every permission' });
+    expect((await as('/api/role/getRoleByPage?pageSize=50', 'zh-CN')).records.find((r: { isSuper: boolean }) => r.isSuper)).toMatchObject({ name: '超级管理员', description: '超级管理员：拥有全部权限' });
+    // The stored name is untouched: it stays what was seeded until an administrator renames it.
+    expect(await roleNames()).toContain('超级管理员');
+  });
+
   it('answers 403 to every mutating call and the page list without the key, changing nothing', async () => {
     const before = await db().selectFrom('roles').selectAll().orderBy('id').execute();
     const editor = before.find((r) => r.name === 'Editor')!;

@@ -77,6 +77,10 @@ describe('adding users', () => {
     });
     // The new account can sign in with the password it was given.
     await expect(kernel.login('alice', 'Secret-Passw0rd')).resolves.toBeTypeOf('string');
+    // The seeded administrator's department and role read in the reader's language.
+    const adminRow = async (locale: string) => (await kernel.app.inject({ method: 'GET', url: '/api/user/getAllUserByPage?username=admin', headers: { jwt: admin, cookie: `locale=${locale}` } })).json().data.records.find((r: { username: string }) => r.username === 'admin');
+    expect(await adminRow('en-US')).toMatchObject({ departments: [{ name: 'Default department' }], roles: [{ name: 'Super administrator' }] });
+    expect(await adminRow('zh-CN')).toMatchObject({ departments: [{ name: '默认部门' }], roles: [{ name: '超级管理员' }] });
   });
 
   it.each([
