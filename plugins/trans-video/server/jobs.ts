@@ -20,10 +20,12 @@ import {
   type Caller,
   type MediaInfo,
   type ServerPluginContext,
+  type SpeechSegment,
   type TaskHandle,
 } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { burnSchema, cueEditSchema, JOB_CHANGED, JOB_STATES, settingsSchema, SUBTITLE_FORMATS, TRACKS, uploadSchema, type CueRow, type JobRow, type JobState, type Track } from '../shared/schemas.js';
+import { splitSpeech } from './chunks.js';
 import { cuesOf, subtitleFile, transcript } from './cues.js';
 import { badRequest, messages } from './messages.js';
 import type { AreaSettings } from './settings.js';
@@ -173,7 +175,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
   const translateTask: TaskHandle<{ jobId: number }, { cues: number } | { skipped: true }> = await ctx.tasks.define({
     name: 'translate-media',
     input: z.object({ jobId: z.number().int().positive() }),
-    async run({ input, signal, progress, ownerId }) {
+    async run({ input, signal, progress, ownerId, checkpoint, resumeFrom }) {
       const job = await db.selectFrom('tv_jobs').selectAll().where('id', '=', input.jobId).executeTakeFirst();
       // Deleted or cancelled meanwhile. A job found running is one whose server died: it starts over.
       if (!job || (job.status !== 'queued' && job.status !== 'running')) return { skipped: true };
@@ -187,8 +189,20 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
           return new Uint8Array(await readFile(out));
         });
         report(0.1, { stage: 'recognise' });
-        const heard = await ctx.engines.speech.transcribe({ audio: wav, language: job.source_language, userId: ownerId ?? job.owner_id, signal });
-        const lines = cuesOf(heard.segments);
+        // Piece by piece, with a checkpoint after each: a restarted run skips the pieces already heard.
+        const chunks = splitSpeech(wav);
+        const saved = resumeFrom as { jobId?: number; chunks?: number; done?: number; segments?: SpeechSegment[] } | null;
+        const resume = saved?.jobId === job.id && saved.chunks === chunks.length && Array.isArray(saved.segments) ? saved : null;
+        const heard: SpeechSegment[] = resume ? [...resume.segments!] : [];
+        for (let i = resume?.done ?? 0; i < chunks.length; i++) {
+          const chunk = chunks[i]!;
+          const got = await ctx.engines.speech.transcribe({ audio: chunk.wav, language: job.source_language, userId: ownerId ?? job.owner_id, signal });
+          for (const s of got.segments) heard.push({ ...s, start: s.start + chunk.offset, end: s.end + chunk.offset, words: s.words?.map((w) => ({ ...w, start: w.start + chunk.offset, end: w.end + chunk.offset })) });
+          const fraction = 0.1 + (0.6 * (i + 1)) / chunks.length;
+          await checkpoint({ jobId: job.id, chunks: chunks.length, done: i + 1, segments: heard }, { done: Math.round(fraction * 1000), total: 1000 });
+          report(fraction);
+        }
+        const lines = cuesOf(heard);
         report(0.7, { stage: 'translate' });
         let targets = new Map<string, string>();
         if (lines.length) {
