@@ -1,0 +1,127 @@
+import { useEffect, useState } from 'react';
+import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, Intent, NumericInput, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
+import { useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { KEYS, type InterpretationConfig } from '../shared/schemas.js';
+import { languageLabel, NS, type ConfigAnswer } from './common.js';
+
+interface Library {
+  id: number;
+  name: string;
+}
+
+/** Memories and term bases the user may pick, from their areas when the user reaches them. */
+function useLibraries(url: string | null): Library[] {
+  const api = useApi();
+  const [list, setList] = useState<Library[]>([]);
+  useEffect(() => {
+    if (!url) return;
+    api.get<{ records: Library[] }>(url, { params: { pageNum: 1, pageSize: 200 }, silent: true }).then((r) => setList(r.records ?? []), () => setList([]));
+  }, [api, url]);
+  return list;
+}
+
+function Libraries({ label, list, value, onChange, testId }: { label: string; list: Library[]; value: number[]; onChange(v: number[]): void; testId: string }) {
+  const { t } = useTranslation(NS);
+  return (
+    <FormGroup label={label}>
+      {list.length === 0 ? (
+        <span className="bp6-text-muted">{t('noLibraries')}</span>
+      ) : (
+        <div data-testid={testId} style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
+          {list.map((l) => (
+            <Checkbox key={l.id} inline label={l.name} checked={value.includes(l.id)} onChange={() => onChange(value.includes(l.id) ? value.filter((x) => x !== l.id) : [...value, l.id])} />
+          ))}
+        </div>
+      )}
+    </FormGroup>
+  );
+}
+
+/** Each user's interpretation settings, stored on the server: languages, libraries, speakers and caption style. */
+export function SimultaneousInterpretingConfiguration() {
+  const { t, i18n } = useTranslation(NS);
+  const api = useApi();
+  const notify = useNotify();
+  const permissions = usePermission();
+  const mayEdit = permissions.hasButton(KEYS.configure);
+  const [answer, setAnswer] = useState<ConfigAnswer | null>(null);
+  const [config, setConfig] = useState<InterpretationConfig | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const memories = useLibraries(permissions.hasRoute('/TM') ? '/TM/library/list' : null);
+  const termBases = useLibraries(permissions.hasRoute('/term') ? '/term/library/list' : null);
+  useEffect(() => {
+    api.get<ConfigAnswer>('/interpretation/config', { silent: true }).then(
+      (a) => {
+        setAnswer(a);
+        setConfig(a.config);
+      },
+      (e: ApiErrorInfo) => setLoadError(e.msg),
+    );
+  }, [api]);
+  if (loadError) return <Callout intent={Intent.DANGER}>{loadError}</Callout>;
+  if (!answer || !config) return <Spinner />;
+  const set = (patch: Partial<InterpretationConfig>) => setConfig({ ...config, ...patch });
+  const setCaption = (patch: Partial<InterpretationConfig['caption']>) => setConfig({ ...config, caption: { ...config.caption, ...patch } });
+  const targets = answer.languages.find((l) => l.code === config.source || l.code.split('-')[0] === config.source.split('-')[0])?.targets ?? [];
+  const save = async () => {
+    setError(null);
+    setSaving(true);
+    try {
+      setConfig(await api.put<InterpretationConfig>('/interpretation/config', config, { silent: true }));
+      notify.success(t('saved'));
+    } catch (e) {
+      setError((e as ApiErrorInfo).msg);
+    } finally {
+      setSaving(false);
+    }
+  };
+  const option = (c: string) => (
+    <option key={c} value={c}>
+      {languageLabel(c, i18n.language)}
+    </option>
+  );
+  return (
+    <div style={{ maxWidth: 720, display: 'grid', gap: 4 }}>
+      {!mayEdit && <Callout intent={Intent.PRIMARY}>{t('readOnly')}</Callout>}
+      <FormGroup label={t('source')} helperText={t('sourceHelp')} labelFor="si-source">
+        <HTMLSelect id="si-source" value={config.source} disabled={!mayEdit} onChange={(e) => set({ source: e.currentTarget.value })} data-testid="interpretation-config-source">
+          {(answer.speechLanguages.includes(config.source) ? answer.speechLanguages : [config.source, ...answer.speechLanguages]).map(option)}
+        </HTMLSelect>
+      </FormGroup>
+      <FormGroup label={t('target')} labelFor="si-target">
+        <HTMLSelect id="si-target" value={config.target} disabled={!mayEdit} onChange={(e) => set({ target: e.currentTarget.value })} data-testid="interpretation-config-target">
+          {(targets.includes(config.target) ? targets : [config.target, ...targets]).map(option)}
+        </HTMLSelect>
+      </FormGroup>
+      <FormGroup label={t('engines')} helperText={t('enginesHelp')} labelFor="si-domain">
+        <InputGroup id="si-domain" value={config.domain} disabled={!mayEdit} placeholder={t('domainPlaceholder')} onChange={(e) => set({ domain: e.currentTarget.value })} />
+      </FormGroup>
+      <Libraries label={t('memories')} list={memories} value={config.memories} onChange={(v) => set({ memories: v })} testId="interpretation-config-memories" />
+      <Libraries label={t('termBases')} list={termBases} value={config.termBases} onChange={(v) => set({ termBases: v })} testId="interpretation-config-terms" />
+      <FormGroup label={t('speakerLabels')} helperText={answer.voiceprints.available ? (answer.voiceprints.enrolled ? t('voiceprintsReady') : t('voiceprintsNone')) : t('voiceprintsOff')}>
+        <Checkbox label={t('speakerLabelsOn')} checked={config.speakerLabels} disabled={!mayEdit} onChange={() => set({ speakerLabels: !config.speakerLabels })} />
+      </FormGroup>
+      <FormGroup label={t('fontSize')} labelFor="si-font">
+        <NumericInput id="si-font" min={16} max={120} value={config.caption.fontSize} disabled={!mayEdit} onValueChange={(n) => Number.isFinite(n) && setCaption({ fontSize: Math.round(n) })} data-testid="interpretation-config-font" />
+      </FormGroup>
+      <RadioGroup label={t('shown')} inline selectedValue={config.caption.languages} disabled={!mayEdit} onChange={(e) => setCaption({ languages: e.currentTarget.value as 'one' | 'two' })}>
+        <Radio value="two" label={t('twoLanguages')} />
+        <Radio value="one" label={t('oneLanguage')} />
+      </RadioGroup>
+      <RadioGroup label={t('theme')} inline selectedValue={config.caption.theme} disabled={!mayEdit} onChange={(e) => setCaption({ theme: e.currentTarget.value as 'dark' | 'light' })}>
+        <Radio value="dark" label={t('themeDark')} />
+        <Radio value="light" label={t('themeLight')} />
+      </RadioGroup>
+      {error && (
+        <Callout intent={Intent.DANGER} data-testid="interpretation-config-error">
+          {error}
+        </Callout>
+      )}
+      <div>
+        <Button intent={Intent.PRIMARY} icon="floppy-disk" text={t('save')} loading={saving} disabled={!mayEdit} onClick={() => void save()} data-testid="interpretation-config-save" />
+      </div>
+    </div>
+  );
+}
