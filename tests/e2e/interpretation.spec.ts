@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import config from './playwright.config.js';
+import { baseUrl, signIn } from './support/session.js';
+
+/**
+ * The microphone Chromium is given (it loops the file): a pause, espeak-ng saying a sentence
+ * pocketsphinx hears well (slow, at half volume), and two seconds of silence that end the utterance.
+ */
+const micWav = (() => {
+  const dir = mkdtempSync(join(tmpdir(), 'interpretation-mic-'));
+  const raw = join(dir, 'raw.wav');
+  const out = join(dir, 'microphone.wav');
+  execFileSync('espeak-ng', ['-v', 'en-us', '-s', '120', '-w', raw, 'The children are playing in the park.']);
+  execFileSync('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', raw, '-af', 'volume=0.5,adelay=700,apad=pad_dur=2.5', '-ac', '1', '-ar', '48000', '-c:a', 'pcm_s16le', out]);
+  return out;
+})();
+test.afterAll(() => rmSync(join(micWav, '..'), { recursive: true, force: true }));
+
+// This spec's Chromium hears that file as its microphone; the permission prompt answers no until granted.
+test.use({
+  launchOptions: {
+    ...config.use!.launchOptions,
+    args: [...(config.use!.launchOptions!.args ?? []), '--use-fake-device-for-media-stream', `--use-file-for-fake-audio-capture=${micWav}`],
+  },
+});
+
+test('live captions from the microphone: refused permission shows the note; granted, the sentence and its translation appear and the session is in the log', async ({ page, context }) => {
+  test.setTimeout(180_000);
+  await signIn(page);
+  await page.goto(`${baseUrl()}/simultaneousInterpretation`);
+  await page.getByTestId('interpretation-source').selectOption('en');
+  await page.getByTestId('interpretation-target').selectOption('es');
+  await page.getByTestId('interpretation-start').click();
+  await expect(page.getByTestId('interpretation-microphone-note')).toContainText('microphone permission was refused');
+
+  await context.grantPermissions(['microphone'], { origin: baseUrl() });
+  await page.getByTestId('interpretation-start').click();
+  await expect(page.getByTestId('interpretation-live')).toBeVisible({ timeout: 30_000 });
+  // The looped sentence is heard, recognised by pocketsphinx and translated by Apertium.
+  await expect(page.getByTestId('interpretation-final-source')).toContainText(/playing in the park/i, { timeout: 60_000 });
+  await expect(page.getByTestId('interpretation-final-target')).toContainText(/parque/i);
+  // One language only: the transcript line goes, the translation stays.
+  await page.getByTestId('interpretation-languages').selectOption('one');
+  await expect(page.getByTestId('interpretation-final-source')).toHaveCount(0);
+  await expect(page.getByTestId('interpretation-final-target')).toContainText(/parque/i);
+  await page.getByTestId('interpretation-stop').click();
+  await expect(page.getByTestId('interpretation-start')).toBeVisible({ timeout: 30_000 });
+
+  await page.goto(`${baseUrl()}/simultaneousInterpretationLog`);
+  const row = page.getByTestId('interpretation-session-table').locator('tbody tr').first();
+  await expect(row).toContainText('en → es');
+  await expect(row).toContainText(/playing in the park/i);
+  await row.getByTestId('interpretation-view').click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('interpretation-utterances')).toContainText(/parque/i);
+  const download = page.waitForEvent('download');
+  await dialog.getByTestId('interpretation-export-srt').click();
+  expect((await download).suggestedFilename()).toMatch(/\.srt$/);
+});
