@@ -462,8 +462,8 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       }
       await db.updateTable('tv_cues').set({ source, target, edited: true }).where('job_id', '=', j.id).where('idx', '=', params.index).execute();
       // A burned video no longer shows every line as it now reads.
-      const after = j.burn_status === 'completed' || j.burn_status === 'running' ? await move(j.id, null, { burn_stale: true }) : j;
-      await publish(after);
+      if (j.burn_status === 'completed' || j.burn_status === 'running') await move(j.id, null, { burn_stale: true });
+      else await publish(j);
       return { index: cue.idx, start: cue.start_seconds, end: cue.end_seconds, source, target, edited: true } satisfies CueRow;
     },
   });
