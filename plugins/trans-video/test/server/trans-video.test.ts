@@ -164,6 +164,27 @@ describe('audio and video translation', () => {
     expect((await call('DELETE', `/api/transVideo/delete?ids=${id}`, other)).body.code).toBe(404);
   }, 240_000);
 
+  it('cancels a job, runs it again, and deletes it with its files and lines', async () => {
+    const started = await upload(owner, { sourceLanguage: 'en', targetLanguage: 'es' }, { name: 'again.mp4', content: media['talk.mp4']! });
+    const id = started.body.data.id as number;
+    const cancelled = await call('POST', `/api/transVideo/cancel/${id}`, owner);
+    expect(cancelled.body.data.status).toBe('cancelled');
+    // A cancelled job is not cancelled again; it runs again on request.
+    expect((await call('POST', `/api/transVideo/cancel/${id}`, owner)).body.code).toBe(409);
+    const retried = await call('POST', `/api/transVideo/retry/${id}`, owner);
+    expect(retried.body.data.status).toBe('queued');
+    const done = await waitFor(owner, id, (j) => j.status === 'completed' || j.status === 'failed');
+    expect(done.job.status, done.job.error).toBe('completed');
+    expect(done.cues.length).toBeGreaterThan(0);
+    expect((await call('POST', `/api/transVideo/burn/${id}`, owner, { track: 'sideways' })).body.code).toBe(400);
+    const folder = join(k.config.dataDir, 'files', 'trans-video', 'jobs', String(id));
+    expect(existsSync(folder)).toBe(true);
+    expect((await call('DELETE', `/api/transVideo/delete?ids=${id}`, owner)).body.data).toEqual({ deleted: 1 });
+    expect(existsSync(folder)).toBe(false);
+    expect(await k.database.db.selectFrom('tv_cues' as never).selectAll().where('job_id' as never, '=', id as never).execute()).toEqual([]);
+    expect((await call('GET', `/api/transVideo/get/${id}`, owner)).body.code).toBe(404);
+  }, 120_000);
+
   it('refuses what it cannot translate with a message in either language, storing nothing', async () => {
     const before = await digest();
     const text = await upload(owner, { sourceLanguage: 'en', targetLanguage: 'es' }, { name: 'notes.mp4', content: 'just some text, not a video' }, 'zh-CN');
