@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { createUserDirectory } from './access/directory.js';
 import { createAuthService } from './access/auth-service.js';
 import { accessMigrations } from './access/migrations.js';
 import { corePermissionKeys, CORE_PLUGIN_ID } from './access/core-permissions.js';
@@ -202,7 +203,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
         for (let i = list.length - 1; i >= 0; i--) if (list[i]!.pluginId === pluginId) list.splice(i, 1);
       }
     };
-    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, logger: app.log, settings, messages, tasks, formats, hooks, registerRoute, dropRoutes, sockets });
+    const host = await startPlugins({ engines, config, plugins, database, jobs, bus, auth, users: createUserDirectory(db), logger: app.log, settings, messages, tasks, formats, hooks, registerRoute, dropRoutes, sockets });
     pluginHost = host;
     // Plugins close before the services they use (cleanups run last-in, first-out).
     cleanups.push(() => host.close());

@@ -297,13 +297,7 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     access: MANAGE,
     summary: `Find users to list on a ${noun.en}`,
     schema: { query: z.object({ q: z.string().trim().max(100).default('') }) },
-    async handler({ query }) {
-      const rows = await sql<{ id: number; username: string; real_name: string | null }>`
-        select id, username, real_name from users
-        where (username ilike ${like(query.q)} or coalesce(real_name, '') ilike ${like(query.q)})
-        order by username limit 20`.execute(db);
-      return rows.rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name }));
-    },
+    handler: ({ query }) => ctx.users.find(query.q, 20),
   });
 }
 

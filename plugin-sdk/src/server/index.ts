@@ -234,6 +234,36 @@ export interface AuthService {
   endSessions(userIds: number[]): Promise<void>;
 }
 
+/** A user's place in the organisation, as areas that share by department need it. */
+export interface UserMembership {
+  userId: number;
+  /** The departments the user holds a role in, lowest id first (the first is their home department). */
+  departmentIds: number[];
+  /** True when a role of theirs is the super administrator's. */
+  isSuperAdmin: boolean;
+}
+
+/** A user as lists and pickers show them. */
+export interface UserName {
+  id: number;
+  username: string;
+  realName: string | null;
+}
+
+/** The kernel's user records, read-only, for plugins (`ctx.users`). */
+export interface UserDirectory {
+  /** Null for an unknown user id. */
+  membership(userId: number): Promise<UserMembership | null>;
+  /** Names of these users; unknown ids are left out. */
+  names(userIds: readonly number[]): Promise<Map<number, UserName>>;
+  /** Enabled users whose account or real name contains `text` (any case), by account name, at most `limit` (20). */
+  find(text: string, limit?: number): Promise<UserName[]>;
+  /** A page of users (disabled ones too), by id, optionally those whose account or real name contains `text`. */
+  list(query: { text?: string; offset: number; limit: number }): Promise<{ total: number; users: UserName[] }>;
+  /** The user's file-translation priority (higher runs first), or null for an unknown user. */
+  priority(userId: number): Promise<number | null>;
+}
+
 /** The system configuration (`/systemConfig/*`) as plugins see it: values are strings, as stored. */
 export interface SystemSettings {
   /** The value of an existing key, or null when the key does not exist or has no value. */
@@ -259,6 +289,8 @@ export interface ServerPluginContext {
   readonly bus: EventBus;
   readonly storage: FileStorage;
   readonly auth: AuthService;
+  /** Who users are, for areas that store user ids: departments, names, priority (never the kernel's tables directly). */
+  readonly users: UserDirectory;
   /** The translation service: engines, nodes, usage accounting. */
   readonly engines: EngineService;
   readonly settings: SystemSettings;

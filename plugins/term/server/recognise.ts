@@ -147,14 +147,9 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
 
 /**
  * The hook knows the caller's id only: its department (for department-shared term bases) and whether
- * it is a super administrator are read through the kernel's membership tables (as the memory area does).
+ * it is a super administrator come from the kernel's user directory (ctx.users), as for the memory area.
  */
 async function callerWithDepartment(ctx: ServerPluginContext, caller: Caller): Promise<Caller> {
-  const row = await sql<{ department_id: number | null; is_super: boolean }>`
-    select udr.department_id, coalesce(bool_or(r.is_super), false) as is_super
-    from user_department_roles udr join roles r on r.id = udr.role_id
-    where udr.user_id = ${caller.userId}
-    group by udr.department_id order by udr.department_id limit 1`.execute(ctx.db);
-  const first = row.rows[0];
-  return { ...caller, departmentId: first?.department_id ?? null, isSuperAdmin: !!first?.is_super };
+  const member = await ctx.users.membership(caller.userId);
+  return { ...caller, departmentId: member?.departmentIds[0] ?? null, isSuperAdmin: !!member?.isSuperAdmin };
 }

@@ -181,14 +181,10 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
     summary: 'Users with their storage use and quota',
     schema: { query: z.object({ pageNum: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10), name: z.string().trim().max(100).optional() }) },
     async handler({ query }) {
-      // User names come from the kernel's user table (no typed user directory service yet).
-      let q = (db as any).selectFrom('users');
-      if (query.name) q = q.where((eb: any) => eb.or([eb('username', 'ilike', like(query.name!)), eb('real_name', 'ilike', like(query.name!))]));
-      const total = await q.select((eb: any) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-      const users = (await q.select(['id', 'username', 'real_name']).orderBy('id').limit(query.pageSize).offset((query.pageNum - 1) * query.pageSize).execute()) as Array<{ id: number; username: string; real_name: string | null }>;
+      const { total, users } = await ctx.users.list({ text: query.name, offset: (query.pageNum - 1) * query.pageSize, limit: query.pageSize });
       const records = [];
-      for (const u of users) records.push({ userId: u.id, username: u.username, realName: u.real_name, ...(await quotas.usage(u.id)) });
-      return pageOf(query, records, total.n);
+      for (const u of users) records.push({ userId: u.id, username: u.username, realName: u.realName, ...(await quotas.usage(u.id)) });
+      return pageOf(query, records, total);
     },
   });
 

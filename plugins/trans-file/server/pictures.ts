@@ -201,12 +201,12 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
       const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       const rows = await q
         .selectAll('f')
-        .select(sql<string | null>`(select username from users u where u.id = f.owner_id)`.as('owner_name'))
         .orderBy('f.id', 'desc')
         .limit(query.pageSize)
         .offset((query.pageNum - 1) * query.pageSize)
         .execute();
-      return { records: rows.map((r) => presentFile(r as File, (r as { owner_name: string | null }).owner_name)) as FileRow[], total: Number(total.n), pageNum: query.pageNum, pageSize: query.pageSize };
+      const owners = await ctx.users.names(rows.map((r) => r.owner_id));
+      return { records: rows.map((r) => presentFile(r as File, owners.get(r.owner_id)?.username ?? null)) as FileRow[], total: Number(total.n), pageNum: query.pageNum, pageSize: query.pageSize };
     },
   });
 

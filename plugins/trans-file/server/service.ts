@@ -103,8 +103,7 @@ export function createFileService(deps: FileServiceDeps) {
 
   /** The owner's file-translation priority level (set by the user administration): higher is served first. */
   async function priorityOf(userId: number): Promise<number> {
-    const row = await (db as any).selectFrom('users').select('priority').where('id', '=', userId).executeTakeFirst();
-    return Number(row?.priority ?? 0);
+    return (await ctx.users.priority(userId)) ?? 0;
   }
 
   /** Reads the file into units: the file is then ready to translate (or marked as failed to parse). */
@@ -236,12 +235,12 @@ export function createFileService(deps: FileServiceDeps) {
     const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
     const rows = await q
       .selectAll('f')
-      .select(sql<string | null>`(select username from users u where u.id = f.owner_id)`.as('owner_name'))
       .orderBy('f.id', 'desc')
       .limit(query.pageSize)
       .offset((query.pageNum - 1) * query.pageSize)
       .execute();
-    return { records: rows.map((r) => presentFile(r as File, (r as { owner_name: string | null }).owner_name)), total: Number(total.n), pageNum: query.pageNum, pageSize: query.pageSize };
+    const owners = await ctx.users.names(rows.map((r) => r.owner_id));
+    return { records: rows.map((r) => presentFile(r as File, owners.get(r.owner_id)?.username ?? null)), total: Number(total.n), pageNum: query.pageNum, pageSize: query.pageSize };
   }
 
   async function get(caller: Caller, id: number): Promise<FileRow> {

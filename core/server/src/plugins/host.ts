@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger } from 'fastify';
-import type { SocketDefinition, AuthService, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, ServiceToken, SystemSettings, TaskService, TranslationPipeline } from '@linguaport/sdk/server';
+import type { SocketDefinition, AuthService, UserDirectory, EngineService, EventBus, JobQueue, MessageCenter, RouteDefinition, ServerPlugin, ServerPluginContext, ServiceToken, SystemSettings, TaskService, TranslationPipeline } from '@linguaport/sdk/server';
 import type { FormatRegistry } from '@linguaport/sdk/shared';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
@@ -27,6 +27,8 @@ export interface PluginHostDeps {
   jobs: { forPlugin(pluginId: string): JobQueue };
   bus: EventBus;
   auth: AuthService;
+  /** The kernel's user records, read-only (ctx.users). */
+  users: UserDirectory;
   /** The translation service (ctx.engines); scoped per plugin when it can be (adapters are named after their plugin). */
   engines: EngineService & { forPlugin?(pluginId: string): EngineService; dropOwner?(pluginId: string): void };
   /** The system configuration and the message centre (kernel services, shared by every plugin). */
@@ -132,6 +134,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       bus: deps.bus,
       storage: createFileStorage(join(deps.config.dataDir, 'files'), plugin.id),
       auth: deps.auth,
+      users: deps.users,
       engines: deps.engines.forPlugin?.(plugin.id) ?? deps.engines,
       settings: deps.settings,
       messages: deps.messages,
