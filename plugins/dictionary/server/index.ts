@@ -16,7 +16,7 @@ async function refuseDuplicates(db: Kysely<any>, table: string, fields: { name: 
     let q = db.selectFrom(table).select('id').where(field, '=', fields[field]);
     if (scope.typeId !== undefined) q = q.where('type_id', '=', scope.typeId);
     if (scope.exceptId !== undefined) q = q.where('id', '<>', scope.exceptId);
-    if (await q.executeTakeFirst()) throw new ApiError(Codes.CONFLICT, `${field}: "${fields[field]}" is already used`);
+    if (await q.executeTakeFirst()) throw new ApiError(Codes.CONFLICT, { 'zh-CN': `${field}: “${fields[field]}”已被使用`, 'en-US': `${field}: "${fields[field]}" is already used` });
   }
 }
 
@@ -201,7 +201,7 @@ export default defineServerPlugin({
       schema: { body: dictEntrySchema.extend({ id: idSchema }) },
       async handler({ body }) {
         const existing = await ctx.db.selectFrom('dict_entries').select('type_id').where('id', '=', body.id).executeTakeFirst();
-        if (!existing) throw new ApiError(Codes.NOT_FOUND, `dictionary entry ${body.id} does not exist`);
+        if (!existing) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `字典项 ${body.id} 不存在`, 'en-US': `dictionary entry ${body.id} does not exist` });
         await refuseDuplicates(ctx.db, 'dict_entries', body, { typeId: existing.type_id, exceptId: body.id });
         await ctx.db
           .updateTable('dict_entries')

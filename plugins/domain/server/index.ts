@@ -121,7 +121,7 @@ export default defineServerPlugin({
           .select(['code', 'name_zh', 'name_en'])
           .where((eb) => eb.or([eb('code', '=', body.code), eb('name_zh', '=', body.nameZh), eb('name_en', '=', body.nameEn)]))
           .executeTakeFirst();
-        if (clash) throw new ApiError(Codes.CONFLICT, clash.code === body.code ? `code: domain ${body.code} already exists` : 'name: a domain with this name already exists');
+        if (clash) throw new ApiError(Codes.CONFLICT, clash.code === body.code ? { 'zh-CN': `code: 领域 ${body.code} 已存在`, 'en-US': `code: domain ${body.code} already exists` } : { 'zh-CN': 'name: 同名领域已存在', 'en-US': 'name: a domain with this name already exists' });
         const last = await ctx.db.selectFrom('domains').select(sql<number>`coalesce(max(sort), 0)`.as('max')).executeTakeFirstOrThrow();
         await ctx.db
           .insertInto('domains')
@@ -146,13 +146,13 @@ export default defineServerPlugin({
           .where('code', '<>', body.code)
           .where((eb) => eb.or([eb('name_zh', '=', body.nameZh), eb('name_en', '=', body.nameEn)]))
           .executeTakeFirst();
-        if (clash) throw new ApiError(Codes.CONFLICT, 'name: a domain with this name already exists');
+        if (clash) throw new ApiError(Codes.CONFLICT, { 'zh-CN': 'name: 同名领域已存在', 'en-US': 'name: a domain with this name already exists' });
         const res = await ctx.db
           .updateTable('domains')
           .set({ name_zh: body.nameZh, name_en: body.nameEn, description: body.description, enabled: body.enabled })
           .where('code', '=', body.code)
           .executeTakeFirst();
-        if (Number(res.numUpdatedRows) === 0) throw new ApiError(Codes.NOT_FOUND, `domain ${body.code} does not exist`);
+        if (Number(res.numUpdatedRows) === 0) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `领域 ${body.code} 不存在`, 'en-US': `domain ${body.code} does not exist` });
         await announce();
         return null;
       },
@@ -168,10 +168,10 @@ export default defineServerPlugin({
       async handler({ params }) {
         const usage = await domainUsage(ctx.db, params.code);
         if (usage.length) {
-          throw new ApiError(Codes.CONFLICT, `domain ${params.code} is in use (${usage.map((u) => `${u.table}: ${u.rows}`).join(', ')}); disable it instead`, { usage });
+          throw new ApiError(Codes.CONFLICT, { 'zh-CN': `领域 ${params.code} 正在使用中（${usage.map((u) => `${u.table}: ${u.rows}`).join('，')}），请改为停用`, 'en-US': `domain ${params.code} is in use (${usage.map((u) => `${u.table}: ${u.rows}`).join(', ')}); disable it instead` }, { usage });
         }
         const res = await ctx.db.deleteFrom('domains').where('code', '=', params.code).executeTakeFirst();
-        if (Number(res.numDeletedRows) === 0) throw new ApiError(Codes.NOT_FOUND, `domain ${params.code} does not exist`);
+        if (Number(res.numDeletedRows) === 0) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `领域 ${params.code} 不存在`, 'en-US': `domain ${params.code} does not exist` });
         await announce();
         return null;
       },

@@ -84,10 +84,10 @@ export default defineServerPlugin({
         let screenshotKey: string | null = null;
         if (body.screenshot) {
           const data = body.screenshot.data;
-          if (data.length === 0) throw new ApiError(Codes.BAD_REQUEST, 'screenshot: the file is empty');
-          if (data.length >= MAX_SCREENSHOT_BYTES) throw new ApiError(Codes.BAD_REQUEST, `screenshot: the image is ${data.length} bytes; it must be under 2 MB`);
+          if (data.length === 0) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': 'screenshot: 文件为空', 'en-US': 'screenshot: the file is empty' });
+          if (data.length >= MAX_SCREENSHOT_BYTES) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `screenshot: 图片大小为 ${data.length} 字节，必须小于 2 MB`, 'en-US': `screenshot: the image is ${data.length} bytes; it must be under 2 MB` });
           const type = IMAGE_TYPES.find((t) => t.matches(data));
-          if (!type) throw new ApiError(Codes.BAD_REQUEST, 'screenshot: the image must be PNG, JPEG, GIF or WebP');
+          if (!type) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': 'screenshot: 图片必须是 PNG、JPEG、GIF 或 WebP', 'en-US': 'screenshot: the image must be PNG, JPEG, GIF or WebP' });
           screenshotKey = `screenshots/${createHash('sha256').update(data).digest('hex').slice(0, 24)}.${type.ext}`;
           await ctx.storage.put(screenshotKey, data);
         }
@@ -171,7 +171,7 @@ export default defineServerPlugin({
       schema: { body: replySchema },
       async handler({ body, caller }) {
         const row = await ctx.db.selectFrom('feedback').select(['reporter_id', 'department_id', 'content']).where('id', '=', body.id).executeTakeFirst();
-        if (!row) throw new ApiError(Codes.NOT_FOUND, `feedback ${body.id} does not exist`);
+        if (!row) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `反馈 ${body.id} 不存在`, 'en-US': `feedback ${body.id} does not exist` });
         await ctx.db
           .updateTable('feedback')
           .set({ reply: body.reply, replier_id: caller!.userId, replier_name: caller!.username, replied_at: new Date() })

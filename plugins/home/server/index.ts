@@ -156,7 +156,7 @@ export default defineServerPlugin({
       summary: 'List recent operations',
       schema: { query: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }) },
       async handler({ query }) {
-        if (!(await tableExists(ctx.db, 'operation_log'))) throw new ApiError(Codes.NOT_FOUND, 'the operation log is not installed');
+        if (!(await tableExists(ctx.db, 'operation_log'))) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': '未安装操作日志', 'en-US': 'the operation log is not installed' });
         const rows = await ctx.db
           .selectFrom('operation_log')
           .select(['id', 'module', 'message', 'operator_name', 'method', 'outcome', 'created_at'])

@@ -70,7 +70,7 @@ export default defineServerPlugin({
       schema: { body: languageEditSchema },
       async handler({ body }) {
         const exists = await ctx.db.selectFrom('languages').select('code').where('code', '=', body.code).executeTakeFirst();
-        if (exists) throw new ApiError(Codes.CONFLICT, `language ${body.code} already exists`);
+        if (exists) throw new ApiError(Codes.CONFLICT, { 'zh-CN': `语言 ${body.code} 已存在`, 'en-US': `language ${body.code} already exists` });
         const last = await ctx.db.selectFrom('languages').select(sql<number>`coalesce(max(sort), 0)`.as('max')).executeTakeFirstOrThrow();
         await ctx.db.insertInto('languages').values({ code: body.code, name_zh: body.nameZh, name_en: body.nameEn, enabled: body.enabled, sort: Number(last.max) + 1 }).execute();
         await announce();
@@ -91,7 +91,7 @@ export default defineServerPlugin({
           .set({ name_zh: body.nameZh, name_en: body.nameEn, enabled: body.enabled, updated_at: sql`now()` })
           .where('code', '=', body.code)
           .executeTakeFirst();
-        if (Number(res.numUpdatedRows) === 0) throw new ApiError(Codes.NOT_FOUND, `language ${body.code} does not exist`);
+        if (Number(res.numUpdatedRows) === 0) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `语言 ${body.code} 不存在`, 'en-US': `language ${body.code} does not exist` });
         await announce();
         return null;
       },
@@ -109,11 +109,11 @@ export default defineServerPlugin({
         // list would silently scramble positions, so it must name every language exactly once.
         const known = (await all()).map((r) => r.code);
         const given = new Set(body.codes);
-        if (given.size !== body.codes.length) throw new ApiError(Codes.BAD_REQUEST, 'codes: a language is listed twice');
+        if (given.size !== body.codes.length) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': 'codes: 有语言重复列出', 'en-US': 'codes: a language is listed twice' });
         const missing = known.filter((c) => !given.has(c));
         const unknown = body.codes.filter((c) => !known.includes(c));
         if (missing.length || unknown.length) {
-          throw new ApiError(Codes.BAD_REQUEST, `codes: the order must list every language once (missing: ${missing.join(', ') || 'none'}; unknown: ${unknown.join(', ') || 'none'})`);
+          throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `codes: 排序必须将每种语言列出一次（缺少：${missing.join(', ') || '无'}；未知：${unknown.join(', ') || '无'}）`, 'en-US': `codes: the order must list every language once (missing: ${missing.join(', ') || 'none'}; unknown: ${unknown.join(', ') || 'none'})` });
         }
         await ctx.db.transaction().execute(async (trx) => {
           for (const [i, code] of body.codes.entries()) {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
 import { ApiError, defineServerPlugin, pageOffset, say, type EngineAdapterDefinition, type ServerPluginContext } from '@linguaport/sdk/server';
-import { idSchema } from '@linguaport/sdk/shared';
+import { describeIssues, idSchema } from '@linguaport/sdk/shared';
 import { registerLanguagePacks } from './language-packs.js';
 
 /**
@@ -60,7 +60,7 @@ function nodeConfig(ctx: ServerPluginContext, def: EngineAdapterDefinition, body
   const fields = Object.keys(def.config.shape);
   const given = Object.fromEntries(fields.filter((f) => body[f] !== undefined).map((f) => [f, body[f]]));
   const parsed = def.config.safeParse({ ...given, ...((body.config as Record<string, unknown>) ?? {}) });
-  if (!parsed.success) throw new ApiError(400, parsed.error.issues.map((i) => `${i.path.join('.') || 'config'}: ${i.message}`).join('; '));
+  if (!parsed.success) throw new ApiError(400, { 'zh-CN': describeIssues(parsed.error.issues, 'zh-CN'), 'en-US': describeIssues(parsed.error.issues, 'en-US') });
   const config: Record<string, unknown> = { ...parsed.data };
   for (const secret of def.secrets ?? []) {
     if (typeof config[secret] === 'string' && config[secret] !== '') config[secret] = ctx.engines.seal(config[secret] as string);
@@ -454,10 +454,10 @@ export default defineServerPlugin({
         const verdict = await ctx.engines.verifyLicence(body.file.data.toString('utf8'));
         if (!verdict.ok) throw new ApiError(400, verdict.reason);
         if (verdict.licence.engine !== engine.name && verdict.licence.engine !== adapterKind(engine)) {
-          throw new ApiError(400, `The licence is for engine "${verdict.licence.engine}", not "${engine.name}"`);
+          throw new ApiError(400, { 'zh-CN': `该许可证属于引擎“${verdict.licence.engine}”，而不是“${engine.name}”`, 'en-US': `The licence is for engine "${verdict.licence.engine}", not "${engine.name}"` });
         }
         if (engine.node_ids.length > verdict.licence.nodeLimit) {
-          throw new ApiError(400, `The licence allows ${verdict.licence.nodeLimit} node(s); the engine has ${engine.node_ids.length}`);
+          throw new ApiError(400, { 'zh-CN': `该许可证允许 ${verdict.licence.nodeLimit} 个节点；该引擎有 ${engine.node_ids.length} 个`, 'en-US': `The licence allows ${verdict.licence.nodeLimit} node(s); the engine has ${engine.node_ids.length}` });
         }
         await db
           .updateTable('engines')
@@ -470,7 +470,7 @@ export default defineServerPlugin({
 
     // ---------- trusted licence keys (super administrator only) ----------
     const superOnly = (caller: { isSuperAdmin: boolean } | null) => {
-      if (!caller?.isSuperAdmin) throw new ApiError(403, 'Permission denied: only the super administrator manages trusted licence keys');
+      if (!caller?.isSuperAdmin) throw new ApiError(403, { 'zh-CN': '无权限：只有超级管理员可以管理受信任的许可证密钥', 'en-US': 'Permission denied: only the super administrator manages trusted licence keys' });
     };
     ctx.route({
       method: 'GET',
@@ -494,10 +494,10 @@ export default defineServerPlugin({
           const { createPublicKey } = await import('node:crypto');
           if (createPublicKey({ key: Buffer.from(body.publicKey, 'base64'), format: 'der', type: 'spki' }).asymmetricKeyType !== 'ed25519') throw new Error('not ed25519');
         } catch {
-          throw new ApiError(400, 'publicKey: not an ed25519 public key (base64 DER, as scripts/licence.mjs keygen prints)');
+          throw new ApiError(400, { 'zh-CN': 'publicKey: 不是 ed25519 公钥（base64 DER，即 scripts/licence.mjs keygen 输出的格式）', 'en-US': 'publicKey: not an ed25519 public key (base64 DER, as scripts/licence.mjs keygen prints)' });
         }
         const row = await db.insertInto('trusted_licence_keys').values({ name: body.name, public_key: body.publicKey }).onConflict((oc) => oc.column('public_key').doNothing()).returning('id').executeTakeFirst();
-        if (!row) throw new ApiError(409, 'This key is already trusted');
+        if (!row) throw new ApiError(409, { 'zh-CN': '该密钥已受信任', 'en-US': 'This key is already trusted' });
         return { id: row.id };
       },
     });

@@ -48,7 +48,7 @@ const displayName = (code: string, locale: string) => {
 /** The pair packages apt knows, with what dpkg says is installed. */
 export function listLanguagePacks(aptOptions: readonly string[]): LanguagePack[] {
   const search = run('apt-cache', [...aptOptions, 'search', '--names-only', '^apertium-[a-z]+-[a-z]+$']);
-  if (!search.ok) throw new ApiError(503, `apt-cache could not list the language packs: ${search.stderr.trim() || 'no answer'}`);
+  if (!search.ok) throw new ApiError(503, { 'zh-CN': `apt-cache 无法列出语言包：${search.stderr.trim() || '无应答'}`, 'en-US': `apt-cache could not list the language packs: ${search.stderr.trim() || 'no answer'}` });
   const known = new Map<string, string>();
   for (const line of search.stdout.split('\n')) {
     const m = /^(\S+) - (.*)$/.exec(line.trim());

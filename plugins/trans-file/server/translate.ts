@@ -180,9 +180,9 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
 
   async function finish(file: File, signal: AbortSignal): Promise<void> {
     const format = ctx.formats.byId(file.format);
-    if (!format) throw new ApiError(Codes.BAD_REQUEST, `the ${file.format} format is no longer available`);
+    if (!format) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `${file.format} 格式已不可用`, 'en-US': `the ${file.format} format is no longer available` });
     const bytes = await ctx.storage.get(file.source_key);
-    const parsed = await format.parse(bytes, { fileName: file.name });
+    const parsed = await format.parse(bytes, { fileName: file.name, sourceLanguage: file.source_lang });
     const units = withTargets(parsed, await readUnits(db, file.id));
     const built = await buildResult({ file, format, parsed, units }, deps.languageName);
     signal.throwIfAborted();
@@ -241,7 +241,7 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
         await checkpoint({ done }, { done, total });
         const batches = batchesOf(pending);
         if (batches.length && !(await engineReady(file.source_lang, file.target_lang, signal))) {
-          throw new ApiError(Codes.BAD_REQUEST, `No engine translates ${file.source_lang} to ${file.target_lang}`);
+          throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `没有引擎能将 ${file.source_lang} 翻译为 ${file.target_lang}`, 'en-US': `No engine translates ${file.source_lang} to ${file.target_lang}` });
         }
         let next = 0;
         let shown = Date.now();
