@@ -496,3 +496,6 @@ export type { SpeechAdapter, SpeechSegment, SpeechService, SpeechTranscribeReque
 export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition } from './engines.js';
 export * from './voiceprint/index.js';
 export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type PluginSocket } from './sockets.js';
+// Pictures by their header (type, size) and tesseract's languages, for the areas that read pictures and scans.
+export { pictureKind, pictureSize, type PictureKind } from './pictures.js';
+export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';

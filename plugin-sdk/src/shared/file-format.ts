@@ -74,7 +74,11 @@ export interface FileFormat {
   outputExtension?: string;
   /** Whether these bytes are this format (magic numbers, a root element); by extension alone when absent. */
   sniff?(bytes: Uint8Array): boolean;
-  parse(bytes: Uint8Array, options?: { fileName?: string }): Promise<ParsedFile>;
+  /**
+   * `sourceLanguage` (a platform code such as `en`, `zh-CN`), when known, lets a format that reads
+   * pictures choose its OCR languages.
+   */
+  parse(bytes: Uint8Array, options?: { fileName?: string; sourceLanguage?: string }): Promise<ParsedFile>;
   /** Units missing a target are written with their source. */
   write(file: ParsedFile, units: TranslationUnit[], options?: WriteOptions): Promise<Uint8Array>;
 }

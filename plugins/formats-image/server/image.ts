@@ -3,7 +3,9 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
-import { inScratch, paragraphsOf, readTesseractTsv, runTool, ToolError, type Block } from '@linguaport/sdk/server';
+import { inScratch, ocrLanguagesFor, paragraphsOf, pictureKind, pictureSize, readTesseractTsv, runTool, tesseractLanguages, ToolError, type Block, type PictureKind } from '@linguaport/sdk/server';
+
+export { ocrLanguagesFor, pictureKind, pictureSize, tesseractLanguages, type PictureKind };
 
 /**
  * Pictures (png, jpeg, webp, tiff, bmp): read by OCR, written back as the same picture with each text
@@ -16,7 +18,6 @@ import { inScratch, paragraphsOf, readTesseractTsv, runTool, ToolError, type Blo
  *   wrapped into the box at the largest size that fits, in the block's text colour.
  */
 
-export type PictureKind = 'png' | 'jpeg' | 'webp' | 'tiff' | 'bmp';
 
 export type PictureErrorCode = 'damaged' | 'tooLarge' | 'tool';
 
@@ -115,72 +116,6 @@ const KINDS: Record<PictureKind, { name: string; extensions: string[]; mime: str
   bmp: { name: 'BMP picture', extensions: ['bmp'], mime: 'image/bmp' },
 };
 
-/** The picture type by its magic bytes, or null. */
-export function pictureKind(bytes: Uint8Array): PictureKind | null {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.length, 16));
-  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'png';
-  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'jpeg';
-  if (b.length >= 12 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') return 'webp';
-  if (b.length >= 4 && (b.toString('latin1', 0, 4) === 'II*\0' || b.toString('latin1', 0, 4) === 'MM\0*')) return 'tiff';
-  if (b.length >= 14 && b.toString('latin1', 0, 2) === 'BM') return 'bmp';
-  return null;
-}
-
-/** Width and height from the header, without decoding (null when the header is not readable). */
-export function pictureSize(bytes: Uint8Array): { width: number; height: number } | null {
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
-  const kind = pictureKind(b);
-  try {
-    if (kind === 'png') return b.length >= 24 ? { width: b.readUInt32BE(16), height: b.readUInt32BE(20) } : null;
-    if (kind === 'bmp') return b.length >= 26 ? { width: Math.abs(b.readInt32LE(18)), height: Math.abs(b.readInt32LE(22)) } : null;
-    if (kind === 'webp') {
-      const chunk = b.toString('latin1', 12, 16);
-      if (chunk === 'VP8 ') return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
-      if (chunk === 'VP8L') {
-        const v = b.readUInt32LE(21);
-        return { width: (v & 0x3fff) + 1, height: ((v >> 14) & 0x3fff) + 1 };
-      }
-      if (chunk === 'VP8X') return { width: b.readUIntLE(24, 3) + 1, height: b.readUIntLE(27, 3) + 1 };
-      return null;
-    }
-    if (kind === 'jpeg') {
-      let i = 2;
-      while (i + 9 < b.length) {
-        if (b[i] !== 0xff) return null;
-        const marker = b[i + 1]!;
-        if (marker === 0xd8 || marker === 0x01 || (marker >= 0xd0 && marker <= 0xd7)) {
-          i += 2;
-          continue;
-        }
-        // Start of frame (any coding but DHT 0xc4, JPG 0xc8, DAC 0xcc).
-        if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
-        i += 2 + b.readUInt16BE(i + 2);
-      }
-      return null;
-    }
-    if (kind === 'tiff') {
-      const le = b[0] === 0x49;
-      const u16 = (o: number) => (le ? b.readUInt16LE(o) : b.readUInt16BE(o));
-      const u32 = (o: number) => (le ? b.readUInt32LE(o) : b.readUInt32BE(o));
-      const ifd = u32(4);
-      const n = u16(ifd);
-      let width = 0;
-      let height = 0;
-      for (let k = 0; k < n; k++) {
-        const e = ifd + 2 + k * 12;
-        const tag = u16(e);
-        const value = u16(e + 2) === 3 ? u16(e + 8) : u32(e + 8);
-        if (tag === 256) width = value;
-        if (tag === 257) height = value;
-      }
-      return width && height ? { width, height } : null;
-    }
-  } catch {
-    return null;
-  }
-  return null;
-}
-
 const CJK_FONT = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
 const LATIN_FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';
 const FONT_FAMILY = '"Noto Sans CJK SC", "Noto Sans CJK JP", "DejaVu Sans", sans-serif';
@@ -197,33 +132,6 @@ function registerFonts(): void {
       // The system's fonts are used instead; the writer still draws.
     }
   }
-}
-
-let installedLanguages: Promise<string[]> | null = null;
-
-/** Tesseract's installed languages, asked once per process. */
-export function tesseractLanguages(): Promise<string[]> {
-  installedLanguages ??= runTool('tesseract', ['--list-langs'], { timeoutMs: 30_000 })
-    .then(({ stdout, stderr }) => (stdout + stderr).split('\n').slice(1).map((l) => l.trim()).filter((l) => /^[\w-]+$/.test(l) && l !== 'osd'))
-    .catch(() => []);
-  return installedLanguages;
-}
-
-/** The platform's language codes as tesseract's packs (`zh-CN` -> chi_sim). */
-const TESSERACT_CODES: Record<string, string[]> = {
-  en: ['eng'], zh: ['chi_sim', 'chi_tra'], 'zh-cn': ['chi_sim'], 'zh-hans': ['chi_sim'], 'zh-tw': ['chi_tra'], 'zh-hant': ['chi_tra'],
-  es: ['spa'], fr: ['fra'], de: ['deu'], it: ['ita'], pt: ['por'], ru: ['rus'], ja: ['jpn'], ko: ['kor'], ar: ['ara'], ca: ['cat'], nl: ['nld'], pl: ['pol'], uk: ['ukr'],
-};
-
-/** The languages to read with: the source language's packs that are installed, else the defaults that are. */
-export function ocrLanguagesFor(installed: string[], sourceLanguage: string | undefined, fallback: string[]): string[] {
-  const code = sourceLanguage?.toLowerCase();
-  const wanted = code ? (TESSERACT_CODES[code] ?? TESSERACT_CODES[code.split('-')[0]!] ?? []) : [];
-  const own = wanted.filter((l) => installed.includes(l));
-  // Latin text (brand names, numbers) shows up in pictures of every language: English goes along.
-  if (own.length) return [...new Set([...own, ...(installed.includes('eng') ? ['eng'] : [])])];
-  const defaults = fallback.filter((l) => installed.includes(l));
-  return defaults.length ? defaults : installed.slice(0, 1);
 }
 
 interface Pixels {
@@ -342,7 +250,7 @@ export function createPictureFormat(kind: PictureKind, options: PictureFormatOpt
       if (size.width * size.height > maxPixels) throw new PictureReadError('tooLarge', `the picture has ${size.width}×${size.height} pixels, more than the ${maxPixels} allowed`);
       const installed = await tesseractLanguages();
       if (!installed.length) throw new PictureReadError('tool', 'tesseract (OCR) is not installed');
-      const sourceLanguage = (parseOptions as { sourceLanguage?: string } | undefined)?.sourceLanguage;
+      const sourceLanguage = parseOptions?.sourceLanguage;
       const languages = ocrLanguagesFor(installed, sourceLanguage, fallback).join('+');
       const key = ReadingMemo.key(bytes, `${languages}|${parseOptions?.fileName ?? ''}`);
       const known = memo.get(key);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
 import { restoreTags } from '@linguaport/sdk/shared';
 import { pagesDocx, type DocxPage } from './docx.js';
-import { inScratch, isFolio, mapLimited, paragraphsOf, readBboxLayout, readTesseractTsv, runTool, ToolError, type Block, type PageText } from '@linguaport/sdk/server';
+import { inScratch, isFolio, mapLimited, ocrLanguagesFor, paragraphsOf, readBboxLayout, readTesseractTsv, runTool, tesseractLanguages, ToolError, type Block, type PageText } from '@linguaport/sdk/server';
 
 /**
  * PDF documents. Read from the text layer (`pdftotext -bbox-layout`: every word with its box), or,
@@ -74,15 +74,6 @@ export function ocrPagesOf(parsed: ParsedFile): number[] {
   return (parsed.skeleton as Partial<PdfSkeleton> | null)?.ocrPages ?? [];
 }
 
-let installedLanguages: Promise<string[]> | null = null;
-
-/** Tesseract's installed languages, asked once per process. */
-function tesseractLanguages(): Promise<string[]> {
-  installedLanguages ??= runTool('tesseract', ['--list-langs'], { timeoutMs: 30_000 })
-    .then(({ stdout, stderr }) => (stdout + stderr).split('\n').slice(1).map((l) => l.trim()).filter((l) => /^[\w-]+$/.test(l)))
-    .catch(() => []);
-  return installedLanguages;
-}
 
 async function checkReadable(input: string): Promise<number> {
   try {
@@ -149,9 +140,9 @@ export function createPdfFormat(options: PdfFormatOptions = {}): FileFormat {
         const ocrBlocks = new Map<number, Block[]>();
         if (toOcr.length) {
           const installed = await tesseractLanguages();
-          const languages = wanted.filter((l) => installed.includes(l));
           if (!installed.length) throw new PdfReadError('tool', 'the PDF has scanned pages and tesseract (OCR) is not installed');
-          const lang = (languages.length ? languages : installed.includes('eng') ? ['eng'] : [installed[0]!]).join('+');
+          // The document's language when the caller knows it (with English for the Latin that every scan has), else the defaults.
+          const lang = ocrLanguagesFor(installed, parseOptions?.sourceLanguage, wanted).join('+');
           const read = await mapLimited(toOcr, concurrency, ({ p, n }) => ocrPage(input, dir, n, p.width, p.height, lang, dpi));
           toOcr.forEach(({ n }, i) => ocrBlocks.set(n, read[i]!));
         }

@@ -54,6 +54,9 @@ function SettingsDialog({ isOpen, onClose }: { isOpen: boolean; onClose(): void 
  * (pushed as `transFile.changed`); the buttons a row offers are those the SDK's documentFile machine
  * allows in its state. Managers switch to every user's files.
  */
+/** Pictures (read by OCR as a whole) have a view of their own. */
+const isPicture = (name: string) => /\.(png|jpe?g|webp|tiff?|bmp)$/i.test(name);
+
 export function TransFile() {
   const { t, i18n } = useTranslation(NS);
   const api = useApi();
@@ -154,8 +157,14 @@ export function TransFile() {
                     <Button icon="document-open" data-testid={`rendered-${r.id}`} aria-label={t('previewRendered')} onClick={() => navigate(`/fileView2?id=${r.id}`)} />
                   </Tooltip>
                   {r.ocr && (
-                    <Tooltip content={t('previewOcr')}>
-                      <Button icon="eye-open" data-testid={`ocr-view-${r.id}`} aria-label={t('previewOcr')} onClick={() => navigate(`/fileViewOCR?id=${r.id}`)} />
+                    // A picture opens in the picture view (original and translated picture); a scanned PDF in the OCR view.
+                    <Tooltip content={isPicture(r.name) ? t('previewPicture') : t('previewOcr')}>
+                      <Button
+                        icon="eye-open"
+                        data-testid={`ocr-view-${r.id}`}
+                        aria-label={isPicture(r.name) ? t('previewPicture') : t('previewOcr')}
+                        onClick={() => navigate(isPicture(r.name) ? `/fileViewPic?id=${r.id}` : `/fileViewOCR?id=${r.id}`)}
+                      />
                     </Tooltip>
                   )}
                 </>

@@ -2,7 +2,7 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, idList, inScratch, runTool, ToolError, type Caller, type LocalizedText, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, idList, inScratch, pictureSize, runTool, ToolError, type Caller, type LocalizedText, type ServerPluginContext } from '@linguaport/sdk/server';
 import { canTake, documentFile, idSchema, type FileFormat } from '@linguaport/sdk/shared';
 import { translateOptionsSchema, type FileRow } from '../shared/schemas.js';
 import { badRequest, messages, stateRefusal } from './messages.js';
@@ -58,37 +58,7 @@ export function pictureFormats(ctx: ServerPluginContext): FileFormat[] {
   return ctx.formats.list().filter((f) => f.mimeTypes.some((m) => m.startsWith('image/')));
 }
 
-/**
- * Width and height from the header of the common picture types, without decoding or a process (the
- * picture format module reads them the same way; this area cannot import it). Null when not understood.
- */
-export function headerSize(b: Buffer): { width: number; height: number } | null {
-  try {
-    if (b.length >= 24 && b.readUInt32BE(0) === 0x89504e47) return { width: b.readUInt32BE(16), height: b.readUInt32BE(20) };
-    if (b.length >= 26 && b.toString('latin1', 0, 2) === 'BM') return { width: Math.abs(b.readInt32LE(18)), height: Math.abs(b.readInt32LE(22)) };
-    if (b.length >= 30 && b.toString('latin1', 0, 4) === 'RIFF' && b.toString('latin1', 8, 12) === 'WEBP') {
-      const chunk = b.toString('latin1', 12, 16);
-      if (chunk === 'VP8 ') return { width: b.readUInt16LE(26) & 0x3fff, height: b.readUInt16LE(28) & 0x3fff };
-      if (chunk === 'VP8L') return { width: (b.readUInt32LE(21) & 0x3fff) + 1, height: ((b.readUInt32LE(21) >> 14) & 0x3fff) + 1 };
-      if (chunk === 'VP8X') return { width: b.readUIntLE(24, 3) + 1, height: b.readUIntLE(27, 3) + 1 };
-      return null;
-    }
-    if (b.length >= 4 && b[0] === 0xff && b[1] === 0xd8) {
-      let i = 2;
-      while (i + 9 < b.length && b[i] === 0xff) {
-        const marker = b[i + 1]!;
-        if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) return { height: b.readUInt16BE(i + 5), width: b.readUInt16BE(i + 7) };
-        i += 2 + b.readUInt16BE(i + 2);
-      }
-      return null;
-    }
-  } catch {
-    return null;
-  }
-  return null;
-}
-
-/** Width and height as ffprobe reads them from the picture's header (TIFF, or a header not understood above), or null. */
+/** Width and height as ffprobe reads them, for a header `pictureSize` does not understand, or null. */
 async function probedSize(path: string): Promise<{ width: number; height: number } | null> {
   try {
     const { stdout } = await runTool('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', path], { timeoutMs: 20_000 });
@@ -174,7 +144,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
             refused.push(pictureMessages.notPicture(f.name, types));
             continue;
           }
-          const size = headerSize(f.bytes()) ?? (f.path ? await probedSize(f.path) : null);
+          const size = pictureSize(f.bytes()) ?? (f.path ? await probedSize(f.path) : null);
           if (!size) refused.push(pictureMessages.unreadable(f.name));
           else if (size.width * size.height > picture.pictureMaxMegapixels * 1_000_000) refused.push(pictureMessages.tooManyPixels(f.name, size.width, size.height, picture.pictureMaxMegapixels));
         }

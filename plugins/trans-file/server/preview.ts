@@ -177,7 +177,7 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
   async function rewrite(file: File): Promise<void> {
     const format = ctx.formats.byId(file.format);
     if (!format || !file.result_key) throw new ApiError(Codes.INTERNAL, messages.readFailed);
-    const parsed = await format.parse(await ctx.storage.get(file.source_key), { fileName: file.name });
+    const parsed = await format.parse(await ctx.storage.get(file.source_key), { fileName: file.name, sourceLanguage: file.source_lang });
     const built = await buildResult({ file, format, parsed, units: withTargets(parsed, await readUnits(db, file.id)) }, deps.languageName);
     const stored = await ctx.storage.put(file.result_key, Buffer.from(built.bytes));
     let pdfSize = file.pdf_size;

@@ -110,7 +110,7 @@ export function createFileService(deps: FileServiceDeps) {
   async function parse(file: File, format: FileFormat, bytes: Buffer): Promise<File | undefined> {
     let units;
     try {
-      units = (await format.parse(bytes, { fileName: file.name })).units;
+      units = (await format.parse(bytes, { fileName: file.name, sourceLanguage: file.source_lang })).units;
     } catch (err) {
       const why = (err as Error).message.split('\n')[0]!.slice(0, 300);
       return store.systemMove(file.id, 'parseFail', { error: messages.splitFailed(file.name, why)['en-US'] });

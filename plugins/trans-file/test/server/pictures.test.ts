@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
-import { headerSize } from '../../server/pictures.js';
+import { pictureSize as headerSize } from '@linguaport/sdk/server';
 import { call, EN, multipart, peerEs, startDocKernel, upload, userWith, waitForFile, ZH, type DocKernel, type UploadFile } from './support.js';
 
 // Pictures through the document area: uploaded on /transPic (several at once, limits checked by
