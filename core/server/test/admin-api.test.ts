@@ -348,7 +348,7 @@ const PNG = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000
 describe('pictures', () => {
   const upload = (token: string, configKey: string, file: { filename: string; type: string; data: Buffer }) => {
     const body = multipart({ configKey }, { name: 'file', ...file });
-    return k.app.inject({ method: 'POST', url: '/api/systemConfig/updatePictureConfig', headers: { jwt: token, ...body.headers }, payload: body.payload });
+    return k.app.inject({ method: 'POST', url: '/api/systemConfig/updatePictureConfig', headers: { jwt: token, ...en, ...body.headers }, payload: body.payload });
   };
 
   it('stores an uploaded logo and serves it back at the URL now in the entry', async () => {

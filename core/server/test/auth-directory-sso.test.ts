@@ -7,6 +7,10 @@ import { startSlapd } from '../../../scripts/lib/slapd.mjs';
 // @ts-expect-error plain ESM test helpers without type declarations
 import { startOidc } from '../../../scripts/lib/oidc.mjs';
 import { ADMIN_PASSWORD, encryptFor, startKernel, type TestKernel } from './support/kernel.js';
+import { englishCall } from './support/english.js';
+
+/** Refusals are checked in their English wording: calls come from an English console (the locale cookie). */
+const enCall: TestKernel['call'] = (...args) => englishCall(k)(...args);
 
 // Directory sign-in against a real OpenLDAP slapd, and single sign-on against a real OpenID
 // Connect provider (oidc-provider), both on loopback.
@@ -28,9 +32,9 @@ afterAll(async () => {
 
 describe('whether single sign-on is offered', () => {
   it('says so while an enabled provider exists', async () => {
-    expect((await k.call('GET', '/api/sso/client/isEnabled')).body).toMatchObject({ code: 200, data: true });
+    expect((await enCall('GET', '/api/sso/client/isEnabled')).body).toMatchObject({ code: 200, data: true });
     await k.database.db.updateTable('sso_providers').set({ enabled: false }).execute();
-    expect((await k.call('GET', '/api/sso/client/isEnabled')).body.data).toBe(false);
+    expect((await enCall('GET', '/api/sso/client/isEnabled')).body.data).toBe(false);
     await k.database.db.updateTable('sso_providers').set({ enabled: true }).execute();
   });
 });
@@ -55,13 +59,13 @@ describe('settings from the environment', () => {
 });
 
 async function login(username: string, password: string, symbol: string) {
-  const pk = (await k.call('GET', '/api/user/getOnePublicKey')).body.data;
-  return (await k.call('POST', '/api/login', null, { username, password: encryptFor(pk, password), publicKey: pk, symbol })).body;
+  const pk = (await enCall('GET', '/api/user/getOnePublicKey')).body.data;
+  return (await enCall('POST', '/api/login', null, { username, password: encryptFor(pk, password), publicKey: pk, symbol })).body;
 }
 
 describe('directory sign-in (LDAP)', () => {
   it('lists enabled domains publicly, without their secrets', async () => {
-    const res = await k.call('OPTIONS', '/api/ldap/getAllSymbols');
+    const res = await enCall('OPTIONS', '/api/ldap/getAllSymbols');
     expect(res.body.data).toEqual([{ symbol: 'testdir', name: 'Test directory' }]);
     const row = await k.database.db.selectFrom('directory_domains').select('bind_password').executeTakeFirstOrThrow();
     expect(row.bind_password).not.toContain(ldap.adminPassword);
@@ -145,13 +149,13 @@ async function completeAtProvider(authorizeUrl: string, username: string, passwo
 describe('single sign-on (OpenID Connect, code flow with PKCE)', () => {
   it('signs a new user in through the provider and hands the session out once', async () => {
     await idp.addUser('sub-carol', 'carol', 'Carol-idp-1', 'Carol Chen');
-    const page = (await k.call('GET', '/api/sso/client/getSSOLoginPage')).body.data;
+    const page = (await enCall('GET', '/api/sso/client/getSSOLoginPage')).body.data;
     const authorize = new URL(page.url);
     expect(authorize.origin).toBe(idp.issuer);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorize.searchParams.get('redirect_uri')).toBe(REDIRECT);
     // Before the provider answers, the status is pending (4015).
-    expect((await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body.code).toBe(4015);
+    expect((await enCall('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body.code).toBe(4015);
     const back = new URL(await completeAtProvider(page.url, 'carol', 'Carol-idp-1'));
     expect(back.searchParams.get('code')).toBeTruthy();
     const redirected = await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
@@ -159,11 +163,11 @@ describe('single sign-on (OpenID Connect, code flow with PKCE)', () => {
     const location = new URL(redirected.headers.location as string, 'http://x');
     expect(location.pathname).toBe('/sso');
     expect(location.searchParams.get('ticket')).toBe(page.ticket);
-    const status = (await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
+    const status = (await enCall('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
     expect(status.code).toBe(200);
     const info = (await k.call('GET', '/api/user/getUserInfoByToken', status.data.token)).body.data;
     expect(info.user).toMatchObject({ username: 'carol', realName: 'Carol Chen', userType: 2 });
-    expect((await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body.msg).toBe('This single sign-on ticket was already used');
+    expect((await enCall('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body.msg).toBe('This single sign-on ticket was already used');
     // A replayed redirect does not sign in again.
     await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
     const row = await k.database.db.selectFrom('sso_logins').select(['outcome', 'collected_at']).where('state', '=', back.searchParams.get('state')!).executeTakeFirstOrThrow();
@@ -177,10 +181,10 @@ describe('single sign-on (OpenID Connect, code flow with PKCE)', () => {
     const role = await db.selectFrom('roles').select('id').where('is_default', '=', true).executeTakeFirstOrThrow();
     await db.insertInto('user_department_roles').values({ user_id: dave.id, department_id: 1, role_id: role.id }).execute();
     await idp.addUser('sub-dave', 'dave', 'Dave-idp-1');
-    const page = (await k.call('GET', '/api/sso/client/getSSOLoginPage')).body.data;
+    const page = (await enCall('GET', '/api/sso/client/getSSOLoginPage')).body.data;
     const back = new URL(await completeAtProvider(page.url, 'dave', 'Dave-idp-1'));
     await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
-    const status = (await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
+    const status = (await enCall('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
     expect(status).toMatchObject({ code: 4014, data: { userId: dave.id, reason: 'password' } });
     const linked = await db.selectFrom('users').select(['external_source', 'external_subject']).where('id', '=', dave.id).executeTakeFirstOrThrow();
     expect(linked).toEqual({ external_source: `oidc:${idp.issuer}`, external_subject: 'sub-dave' });
@@ -190,12 +194,12 @@ describe('single sign-on (OpenID Connect, code flow with PKCE)', () => {
     const bogus = await k.app.inject({ method: 'GET', url: '/api/sso/login?code=abc&state=made-up' });
     expect(bogus.headers.location).toBe('/sso?error=unknown-state');
     await idp.addUser('sub-erin', 'erin', 'Erin-idp-1');
-    const page = (await k.call('GET', '/api/sso/client/getSSOLoginPage')).body.data;
+    const page = (await enCall('GET', '/api/sso/client/getSSOLoginPage')).body.data;
     const back = new URL(await completeAtProvider(page.url, 'erin', 'Erin-idp-1'));
     // Tamper with the stored verifier: the provider must refuse the exchange (PKCE is checked).
     await k.database.db.updateTable('sso_logins').set({ code_verifier: 'x'.repeat(43) }).where('state', '=', back.searchParams.get('state')!).execute();
     await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
-    const status = (await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
+    const status = (await enCall('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
     expect(status.code).toBe(304);
     expect(status.msg).toMatch(/Single sign-on failed/);
     expect(await k.database.db.selectFrom('users').select('id').where('username', '=', 'erin').executeTakeFirst()).toBeUndefined();
@@ -213,7 +217,7 @@ describe('single sign-on (OpenID Connect, code flow with PKCE)', () => {
       expect(new URL(page.url).searchParams.get('redirect_uri')).toBe(derived);
       const back = new URL(await completeAtProvider(page.url, 'fay', 'Fay-idp-1', derived));
       await k.app.inject({ method: 'GET', url: `/api/sso/login${back.search}` });
-      const status = (await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
+      const status = (await enCall('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
       expect(status.code).toBe(200);
     } finally {
       await db.deleteFrom('sso_providers').where('issuer', '=', other.issuer).execute();
@@ -238,41 +242,41 @@ describe('administration of directory domains and SSO providers', () => {
       ['POST', '/api/sso/providers', { name: 'X', issuer: 'https://idp.example', clientId: 'x' }],
       ['DELETE', '/api/sso/providers/1'],
     ];
-    for (const [method, url, payload] of calls) expect((await k.call(method, url, token, payload)).status, `${method} ${url}`).toBe(403);
+    for (const [method, url, payload] of calls) expect((await enCall(method, url, token, payload)).status, `${method} ${url}`).toBe(403);
     expect({ d: await db.selectFrom('directory_domains').selectAll().execute(), p: await db.selectFrom('sso_providers').selectAll().execute() }).toEqual(before);
   });
 
   it('saves, lists (without secrets) and deletes a directory domain; an update without a password keeps it', async () => {
     const admin = await k.login('admin', ADMIN_PASSWORD);
-    const saved = await k.call('POST', '/api/ldap/domains', admin, { symbol: 'corp', name: 'Corp', url: ldap.url, bindDn: ldap.adminDn, bindPassword: ldap.adminPassword, baseDn: `ou=people,${ldap.baseDn}` });
+    const saved = await enCall('POST', '/api/ldap/domains', admin, { symbol: 'corp', name: 'Corp', url: ldap.url, bindDn: ldap.adminDn, bindPassword: ldap.adminPassword, baseDn: `ou=people,${ldap.baseDn}` });
     expect(saved.body.data).toMatchObject({ symbol: 'corp', hasBindPassword: true, userFilter: '(uid={username})' });
-    expect(JSON.stringify((await k.call('GET', '/api/ldap/domains', admin)).body.data)).not.toContain(ldap.adminPassword);
-    await k.call('POST', '/api/ldap/domains', admin, { symbol: 'corp', name: 'Corp renamed', url: ldap.url, bindDn: ldap.adminDn, baseDn: `ou=people,${ldap.baseDn}` });
+    expect(JSON.stringify((await enCall('GET', '/api/ldap/domains', admin)).body.data)).not.toContain(ldap.adminPassword);
+    await enCall('POST', '/api/ldap/domains', admin, { symbol: 'corp', name: 'Corp renamed', url: ldap.url, bindDn: ldap.adminDn, baseDn: `ou=people,${ldap.baseDn}` });
     await ldap.addUser('gina', 'Gina-ldap-1', 'Gina');
     expect((await login('gina', 'Gina-ldap-1', 'corp')).code).toBe(200);
-    expect((await k.call('OPTIONS', '/api/ldap/getAllSymbols')).body.data).toContainEqual({ symbol: 'corp', name: 'Corp renamed' });
-    expect((await k.call('POST', '/api/ldap/domains', admin, { symbol: 'bad', name: 'Bad', url: 'http://x', baseDn: 'dc=x', userFilter: 'uid=x' })).status).toBe(400);
-    expect((await k.call('DELETE', '/api/ldap/domains/corp', admin)).body.code).toBe(200);
+    expect((await enCall('OPTIONS', '/api/ldap/getAllSymbols')).body.data).toContainEqual({ symbol: 'corp', name: 'Corp renamed' });
+    expect((await enCall('POST', '/api/ldap/domains', admin, { symbol: 'bad', name: 'Bad', url: 'http://x', baseDn: 'dc=x', userFilter: 'uid=x' })).status).toBe(400);
+    expect((await enCall('DELETE', '/api/ldap/domains/corp', admin)).body.code).toBe(200);
     expect((await login('gina', 'Gina-ldap-1', 'corp')).msg).toBe('Unknown directory domain corp');
   });
 
   it('keeps a stored secret when an update leaves it out and clears it when an update sends an empty string', async () => {
     const admin = await k.login('admin', ADMIN_PASSWORD);
     const provider = { name: 'Spare', issuer: 'https://spare.example', clientId: 'spare' };
-    const { id } = (await k.call('POST', '/api/sso/providers', admin, { ...provider, clientSecret: 'spare-secret' })).body.data;
-    expect((await k.call('POST', '/api/sso/providers', admin, { ...provider, id, name: 'Spare 2' })).body.data).toMatchObject({ name: 'Spare 2', hasClientSecret: true });
-    expect((await k.call('POST', '/api/sso/providers', admin, { ...provider, id, clientSecret: '' })).body.data).toMatchObject({ hasClientSecret: false });
-    expect((await k.call('DELETE', `/api/sso/providers/${id}`, admin)).body.code).toBe(200);
+    const { id } = (await enCall('POST', '/api/sso/providers', admin, { ...provider, clientSecret: 'spare-secret' })).body.data;
+    expect((await enCall('POST', '/api/sso/providers', admin, { ...provider, id, name: 'Spare 2' })).body.data).toMatchObject({ name: 'Spare 2', hasClientSecret: true });
+    expect((await enCall('POST', '/api/sso/providers', admin, { ...provider, id, clientSecret: '' })).body.data).toMatchObject({ hasClientSecret: false });
+    expect((await enCall('DELETE', `/api/sso/providers/${id}`, admin)).body.code).toBe(200);
     const domain = { symbol: 'spare', name: 'Spare', url: 'ldap://127.0.0.1:1', baseDn: 'dc=spare' };
-    expect((await k.call('POST', '/api/ldap/domains', admin, { ...domain, bindPassword: 'pw' })).body.data).toMatchObject({ hasBindPassword: true });
-    expect((await k.call('POST', '/api/ldap/domains', admin, domain)).body.data).toMatchObject({ hasBindPassword: true });
-    expect((await k.call('POST', '/api/ldap/domains', admin, { ...domain, bindPassword: '' })).body.data).toMatchObject({ hasBindPassword: false });
-    expect((await k.call('DELETE', '/api/ldap/domains/spare', admin)).body.code).toBe(200);
+    expect((await enCall('POST', '/api/ldap/domains', admin, { ...domain, bindPassword: 'pw' })).body.data).toMatchObject({ hasBindPassword: true });
+    expect((await enCall('POST', '/api/ldap/domains', admin, domain)).body.data).toMatchObject({ hasBindPassword: true });
+    expect((await enCall('POST', '/api/ldap/domains', admin, { ...domain, bindPassword: '' })).body.data).toMatchObject({ hasBindPassword: false });
+    expect((await enCall('DELETE', '/api/ldap/domains/spare', admin)).body.code).toBe(200);
   });
 
   it('lists SSO providers without their client secrets', async () => {
     const admin = await k.login('admin', ADMIN_PASSWORD);
-    const list = (await k.call('GET', '/api/sso/providers', admin)).body.data;
+    const list = (await enCall('GET', '/api/sso/providers', admin)).body.data;
     expect(list[0]).toMatchObject({ issuer: idp.issuer, clientId: idp.clientId, hasClientSecret: true });
     expect(JSON.stringify(list)).not.toContain(idp.clientSecret);
   });

@@ -5,6 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashApiKey, resolveApiKeyCaller } from '../src/auth/api-keys.js';
 import { drawPuzzle, PIECE_HEIGHT, PIECE_WIDTH, WIDTH, HEIGHT } from '../src/auth/slider.js';
 import { ADMIN_PASSWORD, createUserWithRole, encryptFor, startKernel, type TestKernel } from './support/kernel.js';
+import { englishCall } from './support/english.js';
+
+/** The English wording of the refusals is checked: every call comes from an English console. */
+const enCall: TestKernel['call'] = (...args) => englishCall(k)(...args);
 
 // The sign-in methods beyond the plain password (issue 3): throttling, slider puzzle, API keys,
 // guest, registration, quick access, password expiry and change, own profile, locale.
@@ -29,7 +33,7 @@ async function setConfig(key: string, value: string) {
 }
 
 async function key(): Promise<string> {
-  return (await k.call('GET', '/api/user/getOnePublicKey')).body.data;
+  return (await enCall('GET', '/api/user/getOnePublicKey')).body.data;
 }
 
 async function login(username: string, password: string, extra: Record<string, string> = {}, ip?: string) {
@@ -37,6 +41,7 @@ async function login(username: string, password: string, extra: Record<string, s
   const res = await k.app.inject({
     method: 'POST',
     url: '/api/login',
+    headers: { cookie: 'locale=en-US' },
     payload: { username, password: encryptFor(pk, password), publicKey: pk, symbol: '', ...extra },
     ...(ip ? { remoteAddress: ip } : {}),
   });
@@ -123,12 +128,12 @@ describe('slider puzzle', () => {
     await setConfig('LANDING_SLIDER', '1');
     try {
       expect((await login('admin', ADMIN_PASSWORD)).msg).toBe('Complete the slider puzzle first');
-      const puzzle = (await k.call('GET', '/api/captcha/slider')).body.data;
+      const puzzle = (await enCall('GET', '/api/captcha/slider')).body.data;
       expect(pngSize(puzzle.background)).toMatchObject({ width: WIDTH, height: HEIGHT });
       expect(pngSize(puzzle.piece)).toMatchObject({ width: PIECE_WIDTH, height: PIECE_HEIGHT });
       expect(typeof puzzle.y).toBe('number');
       const row = await k.database.db.selectFrom('slider_captchas').select('x').where('id', '=', puzzle.id).executeTakeFirstOrThrow();
-      const verified = await k.call('POST', '/api/captcha/slider/verify', null, { id: puzzle.id, x: row.x + 3 });
+      const verified = await enCall('POST', '/api/captcha/slider/verify', null, { id: puzzle.id, x: row.x + 3 });
       expect(verified.body.code).toBe(200);
       const { ticket } = verified.body.data;
       expect((await login('admin', ADMIN_PASSWORD, { ticket })).code).toBe(200);
@@ -139,11 +144,11 @@ describe('slider puzzle', () => {
   });
 
   it('refuses a wrong position, and a second answer to the same puzzle', async () => {
-    const puzzle = (await k.call('GET', '/api/captcha/slider')).body.data;
+    const puzzle = (await enCall('GET', '/api/captcha/slider')).body.data;
     const row = await k.database.db.selectFrom('slider_captchas').select('x').where('id', '=', puzzle.id).executeTakeFirstOrThrow();
-    const wrong = await k.call('POST', '/api/captcha/slider/verify', null, { id: puzzle.id, x: row.x + 12 });
+    const wrong = await enCall('POST', '/api/captcha/slider/verify', null, { id: puzzle.id, x: row.x + 12 });
     expect(wrong.body).toMatchObject({ code: 304, msg: 'The piece is not in place; try a new puzzle' });
-    const again = await k.call('POST', '/api/captcha/slider/verify', null, { id: puzzle.id, x: row.x });
+    const again = await enCall('POST', '/api/captcha/slider/verify', null, { id: puzzle.id, x: row.x });
     expect(again.body.msg).toMatch(/already answered/);
   });
 });
@@ -157,8 +162,8 @@ describe('API keys', () => {
   });
 
   it('makes a key for its owner, stores it sealed plus hashed, and authenticates X-Api-Key as that user on the routes of its scopes', async () => {
-    expect((await k.call('GET', `/api/user/checkUpdateApiKey/${user.userId}`, token)).body.data).toEqual({ allowed: true, nextAllowedAt: null });
-    const res = await k.call('GET', `/api/user/updateApiKey/${user.userId}`, token);
+    expect((await enCall('GET', `/api/user/checkUpdateApiKey/${user.userId}`, token)).body.data).toEqual({ allowed: true, nextAllowedAt: null });
+    const res = await enCall('GET', `/api/user/updateApiKey/${user.userId}`, token);
     expect(res.body.code).toBe(200);
     const apiKey: string = res.body.data;
     expect(apiKey).toMatch(/^lp_[A-Za-z0-9_-]{32}$/);
@@ -169,7 +174,7 @@ describe('API keys', () => {
     // The owner sees it in their user info.
     expect((await k.call('GET', '/api/user/getUserInfoByToken', token)).body.data.user.apiKey).toBe(apiKey);
     // An administrator reading this user does not.
-    expect((await k.call('GET', `/api/user/getUserInfo/${user.userId}`, admin)).body.data.user.apiKey).toBeNull();
+    expect((await enCall('GET', `/api/user/getUserInfo/${user.userId}`, admin)).body.data.user.apiKey).toBeNull();
     // The public API (language detection here) takes the key; the account's own data does not.
     const viaKey = await k.app.inject({ method: 'POST', url: '/api/lt/detect', headers: { 'x-api-key': apiKey }, payload: { q: 'The weather is fine today in the city.' } });
     expect(viaKey.statusCode).toBe(200);
@@ -186,25 +191,25 @@ describe('API keys', () => {
 
   it('allows one change per 24 hours, enforced by the server', async () => {
     const before = (await k.call('GET', '/api/user/getUserInfoByToken', token)).body.data.user.apiKey;
-    const check = (await k.call('GET', `/api/user/checkUpdateApiKey/${user.userId}`, token)).body.data;
+    const check = (await enCall('GET', `/api/user/checkUpdateApiKey/${user.userId}`, token)).body.data;
     expect(check.allowed).toBe(false);
-    const refused = await k.call('GET', `/api/user/updateApiKey/${user.userId}`, token);
+    const refused = await enCall('GET', `/api/user/updateApiKey/${user.userId}`, token);
     expect(refused.status).toBe(429);
     expect(refused.body.msg).toMatch(/once per 24 hours/);
     expect((await k.call('GET', '/api/user/getUserInfoByToken', token)).body.data.user.apiKey).toBe(before);
     k.clock.advance(24 * 3_600_000);
-    const changed = await k.call('GET', `/api/user/updateApiKey/${user.userId}`, token);
+    const changed = await enCall('GET', `/api/user/updateApiKey/${user.userId}`, token);
     expect(changed.body.data).not.toBe(before);
     expect(await resolveApiKeyCaller(k.database.db, before, k.clock.now)).toBeNull();
   });
 
   it("refuses to reset another user's key without apiKey:reset, and masks it for an administrator", async () => {
     const other = await createUserWithRole(k, 'keyless', 'Keyless-pass-1', 'Keyless role', []);
-    const res = await k.call('GET', `/api/user/updateApiKey/${other.userId}`, token);
+    const res = await enCall('GET', `/api/user/updateApiKey/${other.userId}`, token);
     expect(res.status).toBe(403);
     const row = await k.database.db.selectFrom('users').select('api_key_hash').where('id', '=', other.userId).executeTakeFirstOrThrow();
     expect(row.api_key_hash).toBeNull();
-    const byAdmin = await k.call('GET', `/api/user/updateApiKey/${other.userId}`, admin);
+    const byAdmin = await enCall('GET', `/api/user/updateApiKey/${other.userId}`, admin);
     expect(byAdmin.body.data).toMatch(/^\*{16}.{4}$/);
   });
 });
@@ -212,19 +217,19 @@ describe('API keys', () => {
 describe('guest sign-in', () => {
   it('is refused while GUEST_LOGIN is off and gives a guest session when on', async () => {
     await setConfig('GUEST_LOGIN', '0');
-    expect((await k.call('GET', '/api/user/getGuestUser')).status).toBe(403);
+    expect((await enCall('GET', '/api/user/getGuestUser')).status).toBe(403);
     await setConfig('GUEST_LOGIN', '1');
-    const res = await k.call('GET', '/api/user/getGuestUser');
+    const res = await enCall('GET', '/api/user/getGuestUser');
     expect(res.body.code).toBe(200);
     const info = (await k.call('GET', '/api/user/getUserInfoByToken', res.body.data.token)).body.data;
     expect(info.user).toMatchObject({ username: 'guest', userType: 3 });
     expect(info.departmentRoleBos[0].roles[0].roleName).toBe('访客');
     // The same guest account every time.
-    expect((await k.call('GET', '/api/user/getGuestUser')).body.data.userId).toBe(res.body.data.userId);
+    expect((await enCall('GET', '/api/user/getGuestUser')).body.data.userId).toBe(res.body.data.userId);
     // One guest's language is not every guest's: the shared account's stays as it was.
     const before = info.user.locale;
     const other = before === 'en-US' ? 'zh-CN' : 'en-US';
-    expect((await k.call('PUT', '/api/user/locale', res.body.data.token, { locale: other })).body.code).toBe(200);
+    expect((await enCall('PUT', '/api/user/locale', res.body.data.token, { locale: other })).body.code).toBe(200);
     expect((await k.call('GET', '/api/user/getUserInfoByToken', res.body.data.token)).body.data.user.locale).toBe(before);
   });
 });
@@ -232,7 +237,7 @@ describe('guest sign-in', () => {
 describe('self-registration', () => {
   async function register(username: string, password: string, departmentId = 1) {
     const pk = await key();
-    return k.call('POST', '/api/user/register', null, { username, password: encryptFor(pk, password), publicKey: pk, realName: 'New Person', email: 'new@example.com', departmentId });
+    return enCall('POST', '/api/user/register', null, { username, password: encryptFor(pk, password), publicKey: pk, realName: 'New Person', email: 'new@example.com', departmentId });
   }
 
   it('is refused while ALLOW_REGISTER is off', async () => {
@@ -243,7 +248,7 @@ describe('self-registration', () => {
 
   it('creates an unchecked account that cannot sign in until approved, unless auto-approval is on', async () => {
     await setConfig('ALLOW_REGISTER', '1');
-    const departments = (await k.call('GET', '/api/user/registerDepartments')).body.data;
+    const departments = (await enCall('GET', '/api/user/registerDepartments')).body.data;
     expect(departments.length).toBeGreaterThan(0);
     const res = await register('newbie', 'Newbie-pass-1', departments[0].id);
     expect(res.body.data.status).toBe('unchecked');
@@ -264,30 +269,30 @@ describe('quick access', () => {
   it('needs quickAccess:create, and its link signs the user into that one page only', async () => {
     const target = await createUserWithRole(k, 'wallscreen', 'Wallscreen-pass-1', 'Wall role', ['menu:/notes', 'notes:view']);
     const plain = await k.login('wallscreen', 'Wallscreen-pass-1');
-    const refused = await k.call('POST', '/api/quickAccess/create', plain, { userId: target.userId, path: '/notes', expiresInMinutes: 10 });
+    const refused = await enCall('POST', '/api/quickAccess/create', plain, { userId: target.userId, path: '/notes', expiresInMinutes: 10 });
     expect(refused.status).toBe(403);
-    const made = await k.call('POST', '/api/quickAccess/create', admin, { userId: target.userId, path: '/notes', expiresInMinutes: 10 });
+    const made = await enCall('POST', '/api/quickAccess/create', admin, { userId: target.userId, path: '/notes', expiresInMinutes: 10 });
     expect(made.body.data.url).toMatch(/^\/quickAccess\?token=.+&redirect=%2Fnotes$/);
     const { token } = made.body.data;
-    const signed = await k.call('GET', `/api/quickAccess/login?token=${encodeURIComponent(token)}`);
+    const signed = await enCall('GET', `/api/quickAccess/login?token=${encodeURIComponent(token)}`);
     expect(signed.body.data).toMatchObject({ userId: target.userId, path: '/notes' });
     const session = signed.body.data.token;
-    const menus = (await k.call('GET', `/api/permissionMenu/getPermissionMenu?userId=${target.userId}&departmentId=${target.departmentId}`, session)).body.data;
+    const menus = (await enCall('GET', `/api/permissionMenu/getPermissionMenu?userId=${target.userId}&departmentId=${target.departmentId}`, session)).body.data;
     const paths = JSON.stringify(menus.menusPermissionMenus);
     expect(paths).toContain('/notes');
-    const switched = await k.call('POST', '/api/user/switchDepartment', session, { departmentId: target.departmentId });
+    const switched = await enCall('POST', '/api/user/switchDepartment', session, { departmentId: target.departmentId });
     expect(switched.status).toBe(403);
     // A tampered or expired link does not sign in.
-    expect((await k.call('GET', `/api/quickAccess/login?token=${encodeURIComponent(token.slice(0, -2) + 'xx')}`)).body.msg).toBe('This quick-access link is not valid');
+    expect((await enCall('GET', `/api/quickAccess/login?token=${encodeURIComponent(token.slice(0, -2) + 'xx')}`)).body.msg).toBe('This quick-access link is not valid');
     k.clock.advance(11 * 60_000);
-    expect((await k.call('GET', `/api/quickAccess/login?token=${encodeURIComponent(token)}`)).body.msg).toBe('This quick-access link has expired');
+    expect((await enCall('GET', `/api/quickAccess/login?token=${encodeURIComponent(token)}`)).body.msg).toBe('This quick-access link has expired');
   });
 
   it('limits the session to the permission nodes of its page', async () => {
-    const made = await k.call('POST', '/api/quickAccess/create', admin, { userId: 1, path: '/notes', expiresInMinutes: 5 });
-    const session = (await k.call('GET', `/api/quickAccess/login?token=${encodeURIComponent(made.body.data.token)}`)).body.data.token;
+    const made = await enCall('POST', '/api/quickAccess/create', admin, { userId: 1, path: '/notes', expiresInMinutes: 5 });
+    const session = (await enCall('GET', `/api/quickAccess/login?token=${encodeURIComponent(made.body.data.token)}`)).body.data.token;
     // The administrator's quick-access session is no super administrator: a core admin call is refused.
-    const res = await k.call('GET', '/api/user/getUserInfo/2', session);
+    const res = await enCall('GET', '/api/user/getUserInfo/2', session);
     expect(res.status).toBe(403);
   });
 });
@@ -298,17 +303,17 @@ describe('password expiry and change', () => {
     const u = await createUserWithRole(k, 'ager', 'Ager-pass-1', 'Ager role', []);
     await k.database.db.updateTable('users').set({ password_changed_at: new Date(k.clock.now.getTime() - 25 * 86_400_000) }).where('id', '=', u.userId).execute();
     const token = await k.login('ager', 'Ager-pass-1');
-    expect((await k.call('GET', '/api/user/isNeedUpdatePassword', token)).body.data).toEqual({ need: false, daysLeft: 5, warn: true });
+    expect((await enCall('GET', '/api/user/isNeedUpdatePassword', token)).body.data).toEqual({ need: false, daysLeft: 5, warn: true });
     k.clock.advance(6 * 86_400_000);
     const expired = await login('ager', 'Ager-pass-1');
     expect(expired).toMatchObject({ code: 4014, data: { userId: u.userId, reason: 'password' } });
     const pk = await key();
     const q = new URLSearchParams({ username: 'ager', oldPassword: encryptFor(pk, 'Ager-pass-1'), newPassword: encryptFor(pk, 'Ager-pass-2'), publicKey: pk });
-    expect((await k.call('GET', `/api/user/updatePasswordForced?${q}`)).body.code).toBe(200);
+    expect((await enCall('GET', `/api/user/updatePasswordForced?${q}`)).body.code).toBe(200);
     expect((await login('ager', 'Ager-pass-2')).code).toBe(200);
     const pk2 = await key();
     const wrong = new URLSearchParams({ username: 'ager', oldPassword: encryptFor(pk2, 'nope-nope-1'), newPassword: encryptFor(pk2, 'Ager-pass-3'), publicKey: pk2 });
-    expect((await k.call('GET', `/api/user/updatePasswordForced?${wrong}`)).body.msg).toBe('Bad credentials');
+    expect((await enCall('GET', `/api/user/updatePasswordForced?${wrong}`)).body.msg).toBe('Bad credentials');
     // Both attempts are in the operation log under the account they were for, passwords not stored.
     let rows: { outcome: string; url: string }[] = [];
     for (let i = 0; i < 40 && rows.length < 2; i++) {
@@ -325,7 +330,7 @@ describe('password expiry and change', () => {
     const token = await k.login('checker', 'Checker-pass-1');
     const check = async (password: string) => {
       const pk = await key();
-      return (await k.call('POST', '/api/user/checkPassword', token, { password: encryptFor(pk, password), publicKey: pk })).body;
+      return (await enCall('POST', '/api/user/checkPassword', token, { password: encryptFor(pk, password), publicKey: pk })).body;
     };
     expect((await check('Checker-pass-1')).data).toEqual({ valid: true });
     expect((await check('Checker-pass-x')).msg).toBe('Bad credentials');
@@ -336,17 +341,17 @@ describe('own profile and locale', () => {
   it('updates the own profile of a local account and stores the locale', async () => {
     await createUserWithRole(k, 'profiler', 'Profiler-pass-1', 'Profiler role', []);
     const token = await k.login('profiler', 'Profiler-pass-1');
-    expect((await k.call('PUT', '/api/user/updateOwnProfile', token, { realName: 'Pro Filer', email: 'pro@example.com', phone: '13800138000' })).body.code).toBe(200);
-    expect((await k.call('PUT', '/api/user/updateOwnProfile', token, { realName: 'X', email: 'not-an-email' })).status).toBe(400);
-    expect((await k.call('PUT', '/api/user/locale', token, { locale: 'en-US' })).body).toEqual({ code: 200, msg: 'success', data: null });
-    expect((await k.call('PUT', '/api/user/locale', token, { locale: 'fr-FR' })).status).toBe(400);
+    expect((await enCall('PUT', '/api/user/updateOwnProfile', token, { realName: 'Pro Filer', email: 'pro@example.com', phone: '13800138000' })).body.code).toBe(200);
+    expect((await enCall('PUT', '/api/user/updateOwnProfile', token, { realName: 'X', email: 'not-an-email' })).status).toBe(400);
+    expect((await enCall('PUT', '/api/user/locale', token, { locale: 'en-US' })).body).toEqual({ code: 200, msg: 'success', data: null });
+    expect((await enCall('PUT', '/api/user/locale', token, { locale: 'fr-FR' })).status).toBe(400);
     const info = (await k.call('GET', '/api/user/getUserInfoByToken', token)).body.data.user;
     expect(info).toMatchObject({ realName: 'Pro Filer', email: 'pro@example.com', phone: '13800138000', locale: 'en-US' });
   });
 
   it('refuses a guest (not a local account) editing its profile', async () => {
     await setConfig('GUEST_LOGIN', '1');
-    const guest = (await k.call('GET', '/api/user/getGuestUser')).body.data.token;
-    expect((await k.call('PUT', '/api/user/updateOwnProfile', guest, { realName: 'Hacker' })).status).toBe(403);
+    const guest = (await enCall('GET', '/api/user/getGuestUser')).body.data.token;
+    expect((await enCall('PUT', '/api/user/updateOwnProfile', guest, { realName: 'Hacker' })).status).toBe(403);
   });
 });

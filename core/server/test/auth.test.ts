@@ -4,6 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureAdmin } from '../src/auth/admin.js';
 import { ADMIN_PASSWORD, createUserWithRole, encryptFor, startKernel, type TestKernel } from './support/kernel.js';
+import { englishCall } from './support/english.js';
+
+/** Refusals are checked in their English wording: calls come from an English console (the locale cookie). */
+const enCall: TestKernel['call'] = (...args) => englishCall(k)(...args);
 
 // Sign-in, sessions, user info, menus and enforcement, through the real routes on a real database.
 
@@ -21,9 +25,9 @@ afterAll(async () => {
 });
 
 async function loginWith(username: string, password: string, transform?: (payload: Record<string, string>) => Record<string, string>) {
-  const key = (await k.call('GET', '/api/user/getOnePublicKey')).body.data as string;
+  const key = (await enCall('GET', '/api/user/getOnePublicKey')).body.data as string;
   const payload = { username, password: encryptFor(key, password), publicKey: key, symbol: '' };
-  return (await k.call('POST', '/api/login', null, transform ? transform(payload) : payload)).body;
+  return (await enCall('POST', '/api/login', null, transform ? transform(payload) : payload)).body;
 }
 
 describe('first administrator', () => {
@@ -55,28 +59,28 @@ describe('first administrator', () => {
 
 describe('one-time public keys', () => {
   it('hands out a base64 SPKI DER RSA-2048 public key', async () => {
-    const res = await k.call('GET', '/api/user/getOnePublicKey');
+    const res = await enCall('GET', '/api/user/getOnePublicKey');
     const key = createPublicKey({ key: Buffer.from(res.body.data, 'base64'), format: 'der', type: 'spki' });
     expect(key.asymmetricKeyType).toBe('rsa');
     expect(key.asymmetricKeyDetails?.modulusLength).toBe(2048);
   });
 
   it('serves one attempt only', async () => {
-    const key = (await k.call('GET', '/api/user/getOnePublicKey')).body.data as string;
-    const attempt = () => k.call('POST', '/api/login', null, { username: 'admin', password: encryptFor(key, ADMIN_PASSWORD), publicKey: key, symbol: '' });
+    const key = (await enCall('GET', '/api/user/getOnePublicKey')).body.data as string;
+    const attempt = () => enCall('POST', '/api/login', null, { username: 'admin', password: encryptFor(key, ADMIN_PASSWORD), publicKey: key, symbol: '' });
     expect((await attempt()).body.code).toBe(200);
     expect((await attempt()).body).toEqual({ code: 304, msg: 'Bad credentials', data: null });
     expect(k.logLines.join('')).toContain('public key unknown or already used');
   });
 
   it('expires five minutes after it was issued', async () => {
-    const fresh = (await k.call('GET', '/api/user/getOnePublicKey')).body.data as string;
-    const stale = (await k.call('GET', '/api/user/getOnePublicKey')).body.data as string;
+    const fresh = (await enCall('GET', '/api/user/getOnePublicKey')).body.data as string;
+    const stale = (await enCall('GET', '/api/user/getOnePublicKey')).body.data as string;
     k.clock.advance(4 * 60_000 + 59_000);
-    const ok = await k.call('POST', '/api/login', null, { username: 'admin', password: encryptFor(fresh, ADMIN_PASSWORD), publicKey: fresh, symbol: '' });
+    const ok = await enCall('POST', '/api/login', null, { username: 'admin', password: encryptFor(fresh, ADMIN_PASSWORD), publicKey: fresh, symbol: '' });
     expect(ok.body.code).toBe(200);
     k.clock.advance(2_000);
-    const late = await k.call('POST', '/api/login', null, { username: 'admin', password: encryptFor(stale, ADMIN_PASSWORD), publicKey: stale, symbol: '' });
+    const late = await enCall('POST', '/api/login', null, { username: 'admin', password: encryptFor(stale, ADMIN_PASSWORD), publicKey: stale, symbol: '' });
     expect(late.body).toEqual({ code: 304, msg: 'Bad credentials', data: null });
     expect(k.logLines.join('')).toContain('public key expired');
   });
@@ -102,7 +106,7 @@ describe('login', () => {
   });
 
   it('accepts the form as multipart form data, as the browser sends it', async () => {
-    const key = (await k.call('GET', '/api/user/getOnePublicKey')).body.data as string;
+    const key = (await enCall('GET', '/api/user/getOnePublicKey')).body.data as string;
     const form = new FormData();
     form.set('username', 'reader');
     form.set('password', encryptFor(key, 'Reader-pass-1'));
@@ -142,7 +146,7 @@ describe('sessions', () => {
     await expectExpired('unknown-token');
 
     const revoked = await k.login('reader', 'Reader-pass-1');
-    expect((await k.call('POST', '/api/logout', revoked)).body.code).toBe(200);
+    expect((await enCall('POST', '/api/logout', revoked)).body.code).toBe(200);
     await expectExpired(revoked);
 
     const old = await k.login('reader', 'Reader-pass-1');
@@ -157,9 +161,9 @@ describe('sessions', () => {
     const role = await db.selectFrom('roles').select('id').where('name', '=', 'Note reader').executeTakeFirstOrThrow();
     await db.insertInto('user_department_roles').values({ user_id: reader.userId, department_id: second.id, role_id: role.id }).execute();
     const first = await k.login('reader', 'Reader-pass-1');
-    const refused = await k.call('POST', '/api/user/switchDepartment', first, { departmentId: 999_999 });
+    const refused = await enCall('POST', '/api/user/switchDepartment', first, { departmentId: 999_999 });
     expect(refused.status).toBe(403);
-    const switched = await k.call('POST', '/api/user/switchDepartment', first, { departmentId: second.id });
+    const switched = await enCall('POST', '/api/user/switchDepartment', first, { departmentId: second.id });
     expect(switched.body.code).toBe(200);
     const token = switched.body.data.token;
     expect((await k.call('GET', '/api/user/getUserInfoByToken', token)).body.data.currentDepartmentId).toBe(second.id);
@@ -168,12 +172,12 @@ describe('sessions', () => {
 
   it('shows another user only to a holder of user:view', async () => {
     const readerToken = await k.login('reader', 'Reader-pass-1');
-    expect((await k.call('GET', `/api/user/getUserInfo/${reader.userId}`, readerToken)).body.data.user.username).toBe('reader');
-    const other = await k.call('GET', `/api/user/getUserInfo/${nobody.userId}`, readerToken);
+    expect((await enCall('GET', `/api/user/getUserInfo/${reader.userId}`, readerToken)).body.data.user.username).toBe('reader');
+    const other = await enCall('GET', `/api/user/getUserInfo/${nobody.userId}`, readerToken);
     expect(other.status).toBe(403);
     expect(other.body.msg).toContain('user:view');
     const adminToken = await k.login('admin', ADMIN_PASSWORD);
-    expect((await k.call('GET', `/api/user/getUserInfo/${nobody.userId}`, adminToken)).body.data.user.username).toBe('nobody');
+    expect((await enCall('GET', `/api/user/getUserInfo/${nobody.userId}`, adminToken)).body.data.user.username).toBe('nobody');
   });
 });
 
@@ -226,20 +230,20 @@ describe('menus and enforcement', () => {
 
   it('answers 403 naming the missing permission and changes nothing', async () => {
     const token = await k.login('reader', 'Reader-pass-1');
-    const before = await k.call('GET', '/api/notes/list', token);
+    const before = await enCall('GET', '/api/notes/list', token);
     expect(before.body.code).toBe(200);
-    const res = await k.call('POST', '/api/notes/add', token, { text: 'should not be stored' });
+    const res = await enCall('POST', '/api/notes/add', token, { text: 'should not be stored' });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ code: 403, msg: 'Permission denied: this call needs the permission notes:add', data: null });
-    expect((await k.call('GET', '/api/notes/list', token)).body.data).toEqual(before.body.data);
-    const unlisted = await k.call('GET', '/api/notes/list', await k.login('nobody', 'Nobody-pass-1'));
+    expect((await enCall('GET', '/api/notes/list', token)).body.data).toEqual(before.body.data);
+    const unlisted = await enCall('GET', '/api/notes/list', await k.login('nobody', 'Nobody-pass-1'));
     expect(unlisted.status).toBe(403);
   });
 });
 
 describe('public configuration and health', () => {
   it('answers the company configuration without sign-in', async () => {
-    const res = await k.call('OPTIONS', '/api/systemConfig/getCompanyInfoConfig');
+    const res = await enCall('OPTIONS', '/api/systemConfig/getCompanyInfoConfig');
     expect(res.body.code).toBe(200);
     const config = Object.fromEntries(res.body.data.map((e: { configKey: string; configValue: string }) => [e.configKey, e.configValue]));
     expect(config).toMatchObject({ SYSTEM_COLOR: '#353f9d', DEFAULT_SOURCE_LANGUAGE: 'en', DEFAULT_TARGET_LANGUAGE: 'es', IS_HAVE_LOG_OUT: '1', SITE_TITLE: 'Linguaport' });
@@ -247,11 +251,11 @@ describe('public configuration and health', () => {
 
   it('tells a signed-in user where the WebSocket is', async () => {
     const token = await k.login('reader', 'Reader-pass-1');
-    expect((await k.call('GET', '/api/user/showWebSocketInfo', token)).body.data).toEqual({ path: '/api/ws' });
+    expect((await enCall('GET', '/api/user/showWebSocketInfo', token)).body.data).toEqual({ path: '/api/ws' });
   });
 
   it('reports health from a real database round trip, the job service and the engines', async () => {
-    const res = await k.call('GET', '/api/health');
+    const res = await enCall('GET', '/api/health');
     expect(res.body.data).toMatchObject({ database: { ok: true, kind: k.database.kind }, queue: { ok: true } });
     // The seeded Apertium engine is listed with its node (started on first use in this kernel).
     expect(res.body.data.engines).toEqual([

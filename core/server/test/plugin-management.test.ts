@@ -15,6 +15,10 @@ import {
 } from '@linguaport/sdk/package';
 import { createServer } from '../src/server.js';
 import { ADMIN_PASSWORD, createUserWithRole, encryptFor, startKernel, writeDist, type TestKernel } from './support/kernel.js';
+import { englishCall } from './support/english.js';
+
+/** Refusals are checked in their English wording: calls come from an English console (the locale cookie). */
+const enCall: TestKernel['call'] = (...args) => englishCall(k)(...args);
 
 // Plug-in management against one kernel with the plugin-host fixture set (`notes` enabled with a
 // server part). Packages are built from tests/fixtures/partner/partner-notes by the packer's own
@@ -70,7 +74,7 @@ function multipart(fields: Record<string, string>, files: Record<string, { filen
 async function upload(archive: Buffer, token = admin, fields: Record<string, string> = {}) {
   const version = fields.version ?? JSON.parse(readFileSync(join(PARTNER, 'plugin.json'), 'utf8')).version;
   const body = multipart({ version, type: 'console', description: 'Partner notes for tests', ...fields }, { file: { filename: 'partner-notes.tgz', data: archive }, logo: LOGO });
-  const res = await k.app.inject({ method: 'POST', url: '/api/plugIn/upload', headers: { jwt: token, 'content-type': body.contentType }, payload: body.payload });
+  const res = await k.app.inject({ method: 'POST', url: '/api/plugIn/upload', headers: { jwt: token, cookie: 'locale=en-US', 'content-type': body.contentType }, payload: body.payload });
   return res.json();
 }
 
@@ -79,7 +83,7 @@ async function nothingInstalled(id = 'partner-notes') {
   expect(existsSync(join(k.config.dataDir, 'plugins', id))).toBe(false);
 }
 
-const registryOf = async (token: string) => (await k.call('GET', '/api/plugins/registry', token)).body.data;
+const registryOf = async (token: string) => (await enCall('GET', '/api/plugins/registry', token)).body.data;
 
 beforeAll(async () => {
   k = await startKernel({}, {}, (config) =>
@@ -97,7 +101,7 @@ beforeAll(async () => {
   const sharedModules = JSON.parse(readFileSync(join(ROOT, 'core', 'console', 'shared-modules.json'), 'utf8')).modules;
   built = await buildPackageFiles(PARTNER, { rootDir: ROOT, sharedModules });
   for (const [name, key, allowServer] of [['Test partner', trusted, false], ['Server partner', serverKey, true]] as const) {
-    const res = await k.call('POST', '/api/plugIn/trustedKeys', admin, { name, publicKey: key.publicKeyPem, allowServer });
+    const res = await enCall('POST', '/api/plugIn/trustedKeys', admin, { name, publicKey: key.publicKeyPem, allowServer });
     expect(res.body).toMatchObject({ code: 200, data: { keyId: key.keyId } });
   }
 }, 120_000);
@@ -189,7 +193,7 @@ describe('install, publish, unpublish', () => {
   it('installs a verified package unpublished: in the list, not in anyone\'s registry', async () => {
     const res = await upload(pack());
     expect(res).toMatchObject({ code: 200, data: { id: 'partner-notes', version: '1.0.0', status: 'new' } });
-    const list = (await k.call('GET', '/api/plugIn/list?source=package', admin)).body.data;
+    const list = (await enCall('GET', '/api/plugIn/list?source=package', admin)).body.data;
     expect(list.list).toEqual([expect.objectContaining({ id: 'partner-notes', version: '1.0.0', published: false, publisher: trusted.keyId, signatureState: 'verified', fileName: 'partner-notes.tgz', description: 'Partner notes for tests', flagged: false })]);
     expect(list.list[0].logo).toBe('/plugins/partner-notes/1.0.0/uploaded-logo.png');
     expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('partner-notes');
@@ -200,7 +204,7 @@ describe('install, publish, unpublish', () => {
   });
 
   it('publishes: the registry serves it with a working bundle URL and integrity, its menu joins the tree unassigned', async () => {
-    expect((await k.call('POST', '/api/plugIn/publish/partner-notes', admin)).body.code).toBe(200);
+    expect((await enCall('POST', '/api/plugIn/publish/partner-notes', admin)).body.code).toBe(200);
     const entry = (await registryOf(admin)).plugins['partner-notes'];
     expect(entry.bundle).toMatch(/^\/plugins\/partner-notes\/1\.0\.0\/bundle\/partner-notes-[0-9a-f]+\.js$/);
     const bundle = await k.app.inject({ method: 'GET', url: entry.bundle });
@@ -223,15 +227,15 @@ describe('install, publish, unpublish', () => {
   });
 
   it('unpublishes: gone from the registry, its menu inactive, the grant kept', async () => {
-    expect((await k.call('POST', '/api/plugIn/unpublish/partner-notes', admin)).body.code).toBe(200);
+    expect((await enCall('POST', '/api/plugIn/unpublish/partner-notes', admin)).body.code).toBe(200);
     expect(Object.keys((await registryOf(user)).plugins)).toEqual([]);
     expect((await k.database.db.selectFrom('permissions').select('active').where('key', '=', 'menu:/partnerNotes').executeTakeFirstOrThrow()).active).toBe(false);
-    await k.call('POST', '/api/plugIn/publish/partner-notes', admin);
+    await enCall('POST', '/api/plugIn/publish/partner-notes', admin);
     expect(Object.keys((await registryOf(user)).plugins)).toEqual(['partner-notes']);
   });
 
   it('shows the routes, menus and permission keys in the details', async () => {
-    const d = (await k.call('GET', '/api/plugIn/details/partner-notes', admin)).body.data;
+    const d = (await enCall('GET', '/api/plugIn/details/partner-notes', admin)).body.data;
     expect(d.routes).toEqual([{ path: '/partnerNotes', view: 'PartnerNotes', menu: true, parent: null }]);
     expect(d.menus).toEqual([{ path: '/partnerNotes', key: 'menu:/partnerNotes', group: null }]);
     expect(d.permissions).toEqual([expect.objectContaining({ key: 'partnerNotes:write', type: 'button' })]);
@@ -243,10 +247,10 @@ describe('upgrade and roll back', () => {
     const staged = await upload(pack({ manifest: { version: '1.1.0' } }), admin, { version: '1.1.0' });
     expect(staged.data).toEqual({ id: 'partner-notes', version: '1.1.0', status: 'staged' });
     expect((await registryOf(admin)).plugins['partner-notes'].version).toBe('1.0.0');
-    const up = await k.call('POST', '/api/plugIn/upgrade/partner-notes', admin);
+    const up = await enCall('POST', '/api/plugIn/upgrade/partner-notes', admin);
     expect(up.body.data).toMatchObject({ version: '1.1.0', previousVersion: '1.0.0', stagedVersion: null });
     expect((await registryOf(admin)).plugins['partner-notes'].bundle).toContain('/partner-notes/1.1.0/');
-    const back = await k.call('POST', '/api/plugIn/rollback/partner-notes', admin);
+    const back = await enCall('POST', '/api/plugIn/rollback/partner-notes', admin);
     expect(back.body.data).toMatchObject({ version: '1.0.0', previousVersion: '1.1.0' });
     expect((await registryOf(admin)).plugins['partner-notes'].version).toBe('1.0.0');
   });
@@ -262,28 +266,28 @@ describe('upgrade and roll back', () => {
     expect((await send('1.0.0-beta.10')).data).toEqual({ id: 'partner-beta', version: '1.0.0-beta.10', status: 'new' });
     expect((await send('1.0.0-beta.2')).msg).toMatch(/1\.0\.0-beta\.10 is installed; an upload must be a higher version, not 1\.0\.0-beta\.2/);
     expect((await send('1.0.0')).data).toEqual({ id: 'partner-beta', version: '1.0.0', status: 'staged' });
-    expect((await k.call('DELETE', '/api/plugIn/delete/partner-beta', admin)).body.code).toBe(200);
+    expect((await enCall('DELETE', '/api/plugIn/delete/partner-beta', admin)).body.code).toBe(200);
     await nothingInstalled('partner-beta');
   });
 });
 
 describe('built-in feature areas', () => {
   it('disables an area: menus and registry drop it, its API answers 404, its data stays; enabling brings it back', async () => {
-    const added = await k.call('POST', '/api/notes/add', admin, { text: 'kept' });
+    const added = await enCall('POST', '/api/notes/add', admin, { text: 'kept' });
     expect(added.body.code).toBe(200);
-    expect((await k.call('POST', '/api/plugIn/enable/notes', admin, { enabled: false })).body.data).toMatchObject({ enabled: false, live: false });
-    const off = await k.call('GET', `/api/notes/${added.body.data.id}`, admin);
+    expect((await enCall('POST', '/api/plugIn/enable/notes', admin, { enabled: false })).body.data).toMatchObject({ enabled: false, live: false });
+    const off = await enCall('GET', `/api/notes/${added.body.data.id}`, admin);
     expect(off.status).toBe(404);
     expect(off.body.msg).toContain('feature area notes is disabled');
     expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('notes');
     expect((await k.database.db.selectFrom('permissions').select('active').where('key', '=', 'menu:/notes').executeTakeFirstOrThrow()).active).toBe(false);
-    await k.call('POST', '/api/plugIn/enable/notes', admin, { enabled: true });
-    expect((await k.call('GET', `/api/notes/${added.body.data.id}`, admin)).body.data).toMatchObject({ text: 'kept' });
+    await enCall('POST', '/api/plugIn/enable/notes', admin, { enabled: true });
+    expect((await enCall('GET', `/api/notes/${added.body.data.id}`, admin)).body.data).toMatchObject({ text: 'kept' });
     expect(Object.keys((await registryOf(admin)).plugins)).toContain('notes');
   });
 
   it('refuses to publish, upgrade or delete a built-in', async () => {
-    expect((await k.call('DELETE', '/api/plugIn/delete/notes', admin)).body.msg).toMatch(/built-in feature area/);
+    expect((await enCall('DELETE', '/api/plugIn/delete/notes', admin)).body.msg).toMatch(/built-in feature area/);
   });
 
   it('answers 403 and changes nothing for a caller without the keys', async () => {
@@ -295,7 +299,7 @@ describe('built-in feature areas', () => {
       ['DELETE', '/api/plugIn/delete/partner-notes', undefined],
       ['POST', '/api/plugIn/trustedKeys', { name: 'x', publicKey: stranger.publicKeyPem }],
     ] as const) {
-      expect((await k.call(method, url, plain, body)).status).toBe(403);
+      expect((await enCall(method, url, plain, body)).status).toBe(403);
     }
     const rows = await k.database.db.selectFrom('plugin_state').select(['id', 'enabled', 'published', 'current_version']).where('id', 'in', ['notes', 'partner-notes']).orderBy('id').execute();
     expect(rows).toEqual([
@@ -308,9 +312,9 @@ describe('built-in feature areas', () => {
 describe('containment', () => {
   it('flags a plugin after 5 load failures of its version from 3 distinct users', async () => {
     const tokens = [admin, await k.login('reader', 'Reader-pass-1'), await k.login('plain', 'Plain-pass-1')];
-    const report = (token: string) => k.call('POST', '/api/plugins/reportFailure', token, { pluginId: 'partner-notes', version: '1.0.0', kind: 'load', message: 'integrity mismatch' });
+    const report = (token: string) => enCall('POST', '/api/plugins/reportFailure', token, { pluginId: 'partner-notes', version: '1.0.0', kind: 'load', message: 'integrity mismatch' });
     for (const t of [tokens[0], tokens[0], tokens[1], tokens[1]]) expect((await report(t)).body.code).toBe(200);
-    const row = async () => (await k.call('GET', '/api/plugIn/list?source=package', admin)).body.data.list[0];
+    const row = async () => (await enCall('GET', '/api/plugIn/list?source=package', admin)).body.data.list[0];
     expect(await row()).toMatchObject({ failures: 4, failureUsers: 2, flagged: false });
     await report(tokens[2]);
     expect(await row()).toMatchObject({ failures: 5, failureUsers: 3, flagged: true });
@@ -319,7 +323,7 @@ describe('containment', () => {
 
 describe('delete', () => {
   it('removes the package, its files and its registry entry', async () => {
-    expect((await k.call('DELETE', '/api/plugIn/delete/partner-notes', admin)).body.code).toBe(200);
+    expect((await enCall('DELETE', '/api/plugIn/delete/partner-notes', admin)).body.code).toBe(200);
     await nothingInstalled();
     expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('partner-notes');
   });
@@ -330,9 +334,9 @@ describe('download-type packages', () => {
     const archive = pack({ manifest: { id: 'office-addin', type: 'download', routes: [], permissions: [] } });
     expect((await upload(archive, admin, { type: 'download' })).data).toMatchObject({ id: 'office-addin', status: 'new' });
     const reader = await k.login('reader', 'Reader-pass-1');
-    expect((await k.call('GET', '/api/plugIn/downloads', reader)).body.data).toEqual([]);
-    await k.call('POST', '/api/plugIn/publish/office-addin', admin);
-    const [item] = (await k.call('GET', '/api/plugIn/downloads', reader)).body.data;
+    expect((await enCall('GET', '/api/plugIn/downloads', reader)).body.data).toEqual([]);
+    await enCall('POST', '/api/plugIn/publish/office-addin', admin);
+    const [item] = (await enCall('GET', '/api/plugIn/downloads', reader)).body.data;
     expect(item).toMatchObject({ id: 'office-addin', version: '1.0.0', fileName: 'partner-notes.tgz', url: '/api/plugIn/download/office-addin' });
     const file = await k.app.inject({ method: 'GET', url: item.url, headers: { jwt: reader } });
     expect(file.rawPayload.equals(archive)).toBe(true);
@@ -353,8 +357,8 @@ describe('download-type packages', () => {
     const unpublished = pack({ manifest: { id: 'unlisted-addin', type: 'download', routes: [], permissions: [] } });
     expect((await upload(unpublished, admin, { type: 'download' })).code).toBe(200);
     const reader = await k.login('reader', 'Reader-pass-1');
-    expect((await k.call('GET', '/api/plugIn/download/unlisted-addin', reader)).body.code).toBe(404);
-    expect((await k.call('DELETE', '/api/plugIn/delete/unlisted-addin', admin)).body.code).toBe(200);
+    expect((await enCall('GET', '/api/plugIn/download/unlisted-addin', reader)).body.code).toBe(404);
+    expect((await enCall('DELETE', '/api/plugIn/delete/unlisted-addin', admin)).body.code).toBe(200);
   });
 });
 
@@ -366,7 +370,7 @@ describe('uploaded files never run in the console origin', () => {
     const body = multipart({ version: '1.0.0', type: 'download' }, { file: { filename: 'svg-logo.tgz', data: archive }, logo: { filename: 'evil.svg', data: evil } });
     const res = await k.app.inject({ method: 'POST', url: '/api/plugIn/upload', headers: { jwt: admin, 'content-type': body.contentType }, payload: body.payload });
     expect(res.json()).toMatchObject({ code: 200 });
-    const logo = (await k.call('GET', '/api/plugIn/details/svg-logo', admin)).body.data.logo;
+    const logo = (await enCall('GET', '/api/plugIn/details/svg-logo', admin)).body.data.logo;
     expect(logo).toBe('/plugins/svg-logo/1.0.0/uploaded-logo.svg');
     const served = await k.app.inject({ method: 'GET', url: logo });
     expect(served.statusCode).toBe(200);
@@ -376,7 +380,7 @@ describe('uploaded files never run in the console origin', () => {
     expect(csp).toContain("default-src 'none'");
     expect(csp).toMatch(/(^|; )sandbox(;|$)/);
     expect(csp).not.toMatch(/script-src/);
-    expect((await k.call('DELETE', '/api/plugIn/delete/svg-logo', admin)).body.code).toBe(200);
+    expect((await enCall('DELETE', '/api/plugIn/delete/svg-logo', admin)).body.code).toBe(200);
   });
 
   it('sends every static file and API answer with nosniff and a policy that runs no script', async () => {
@@ -417,21 +421,21 @@ describe('a server part from a key trusted for server code', () => {
       layout: { server: 'server/index.mjs' },
       extra: [{ path: 'server/index.mjs', data: Buffer.from(serverSource(tag)) }],
     });
-  const details = async () => (await k.call('GET', '/api/plugIn/details/partner-server', admin)).body.data;
+  const details = async () => (await enCall('GET', '/api/plugIn/details/partner-server', admin)).body.data;
 
   it('starts live when published: routes answer at once through the access checks, validation, envelope and operation log', async () => {
     expect((await upload(serverPackage('1.0.0', 'v1'), admin, { version: '1.0.0' })).data).toMatchObject({ id: 'partner-server', status: 'new' });
     expect((await details()).serverPart).toBe('off');
-    expect((await k.call('GET', '/api/partner-server/ping', admin)).status).toBe(404);
-    await k.call('POST', '/api/plugIn/publish/partner-server', admin);
+    expect((await enCall('GET', '/api/partner-server/ping', admin)).status).toBe(404);
+    await enCall('POST', '/api/plugIn/publish/partner-server', admin);
     expect((await details()).serverPart).toBe('running');
-    expect((await k.call('GET', '/api/partner-server/ping?n=3', admin)).body.data).toEqual({ pong: 'partner-server', tag: 'v1', n: 3 });
+    expect((await enCall('GET', '/api/partner-server/ping?n=3', admin)).body.data).toEqual({ pong: 'partner-server', tag: 'v1', n: 3 });
     // The same rules as any route: a token is required, the body is validated, the path parameter is read.
-    expect((await k.call('GET', '/api/partner-server/ping')).body.code).toBe(601);
-    const bad = await k.call('POST', '/api/partner-server/echo/7', admin, { text: '' });
+    expect((await enCall('GET', '/api/partner-server/ping')).body.code).toBe(601);
+    const bad = await enCall('POST', '/api/partner-server/echo/7', admin, { text: '' });
     expect(bad.body).toMatchObject({ code: 400 });
     expect(bad.body.msg).toMatch(/text/);
-    expect((await k.call('POST', '/api/partner-server/echo/7', admin, { text: 'hi' })).body).toMatchObject({ code: 200, data: { id: '7', text: 'hi' } });
+    expect((await enCall('POST', '/api/partner-server/echo/7', admin, { text: 'hi' })).body).toMatchObject({ code: 200, data: { id: '7', text: 'hi' } });
     let row: Record<string, unknown> | undefined;
     for (let i = 0; i < 40 && !row; i++) {
       row = await k.database.db.selectFrom('operation_log').selectAll().where('url', '=', '/api/partner-server/echo/7').where('outcome', '=', 'success').executeTakeFirst();
@@ -441,21 +445,21 @@ describe('a server part from a key trusted for server code', () => {
   });
 
   it('stops when unpublished and starts again when published', async () => {
-    await k.call('POST', '/api/plugIn/unpublish/partner-server', admin);
-    expect((await k.call('GET', '/api/partner-server/ping', admin)).status).toBe(404);
+    await enCall('POST', '/api/plugIn/unpublish/partner-server', admin);
+    expect((await enCall('GET', '/api/partner-server/ping', admin)).status).toBe(404);
     expect((await details()).serverPart).toBe('off');
-    await k.call('POST', '/api/plugIn/publish/partner-server', admin);
-    expect((await k.call('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v1' });
+    await enCall('POST', '/api/plugIn/publish/partner-server', admin);
+    expect((await enCall('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v1' });
   });
 
   it('serves the new version after an upgrade and the old one after a roll back, without a restart', async () => {
     expect((await upload(serverPackage('1.1.0', 'v2'), admin, { version: '1.1.0' })).data).toMatchObject({ status: 'staged' });
-    expect((await k.call('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v1' });
-    await k.call('POST', '/api/plugIn/upgrade/partner-server', admin);
-    expect((await k.call('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v2' });
+    expect((await enCall('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v1' });
+    await enCall('POST', '/api/plugIn/upgrade/partner-server', admin);
+    expect((await enCall('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v2' });
     expect((await details()).serverPart).toBe('running');
-    await k.call('POST', '/api/plugIn/rollback/partner-server', admin);
-    expect((await k.call('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v1' });
+    await enCall('POST', '/api/plugIn/rollback/partner-server', admin);
+    expect((await enCall('GET', '/api/partner-server/ping', admin)).body.data).toMatchObject({ tag: 'v1' });
   });
 
   it('shows a server part that fails to start as failed, with its reason, and registers none of its routes', async () => {
@@ -467,12 +471,12 @@ describe('a server part from a key trusted for server code', () => {
       extra: [{ path: 'server/index.mjs', data: Buffer.from(broken) }],
     });
     expect((await upload(archive)).data).toMatchObject({ id: 'partner-broken', status: 'new' });
-    await k.call('POST', '/api/plugIn/publish/partner-broken', admin);
-    const d = (await k.call('GET', '/api/plugIn/details/partner-broken', admin)).body.data;
+    await enCall('POST', '/api/plugIn/publish/partner-broken', admin);
+    const d = (await enCall('GET', '/api/plugIn/details/partner-broken', admin)).body.data;
     expect(d).toMatchObject({ serverPart: 'failed' });
     expect(d.serverError).toContain('no licence server configured');
-    expect((await k.call('GET', '/api/partner-broken/x', admin)).status).toBe(404);
-    expect((await k.call('DELETE', '/api/plugIn/delete/partner-broken', admin)).body.code).toBe(200);
+    expect((await enCall('GET', '/api/partner-broken/x', admin)).status).toBe(404);
+    expect((await enCall('DELETE', '/api/plugIn/delete/partner-broken', admin)).body.code).toBe(200);
   });
 
   it('starts with the server after a restart, its imports resolved, and follows the live state', async () => {

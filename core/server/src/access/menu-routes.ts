@@ -156,17 +156,17 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
     if (parentId == null) return;
     const rows = await allRows();
     const byId = new Map(rows.map((r) => [r.id, r]));
-    if (!byId.has(parentId)) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: parentId: no permission node with id ${parentId}`);
+    if (!byId.has(parentId)) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：parentId: 不存在编号为 ${parentId} 的权限节点`, 'en-US': `Invalid request: parentId: no permission node with id ${parentId}` });
     // Moving a node under itself or one of its descendants would cut the branch off the tree.
     for (let at: NodeRow | undefined = byId.get(parentId); at; at = at.parent_id === null ? undefined : byId.get(at.parent_id)) {
-      if (at.id === selfId) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: parentId: a node cannot be moved under itself or its own descendant');
+      if (at.id === selfId) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请求无效：parentId: 节点不能移动到自身或其后代之下', 'en-US': 'Invalid request: parentId: a node cannot be moved under itself or its own descendant' });
     }
   };
   /** An added or edited node needs a key no other node has and a parent that can hold it. */
   const checkKeyAndParent = async (body: NodeFields, selfId?: number) => {
     let q = db.selectFrom('permissions').select('id').where('key', '=', body.key);
     if (selfId !== undefined) q = q.where('id', '!=', selfId);
-    if (await q.executeTakeFirst()) throw new ApiError(Codes.CONFLICT, `A permission node with key ${body.key} already exists`);
+    if (await q.executeTakeFirst()) throw new ApiError(Codes.CONFLICT, { 'zh-CN': `键为 ${body.key} 的权限节点已存在`, 'en-US': `A permission node with key ${body.key} already exists` });
     await checkParent(body.parentId, selfId);
   };
   /**
@@ -217,7 +217,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       schema: { query: z.object({ userId: id.optional(), departmentId: id.optional() }) },
       async handler({ caller, query, headers }) {
         const userId = query.userId ?? caller!.userId;
-        if (userId !== caller!.userId && !caller!.isSuperAdmin) throw new ApiError(Codes.FORBIDDEN, "Permission denied: only a super administrator may read another user's shortcuts");
+        if (userId !== caller!.userId && !caller!.isSuperAdmin) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '无权限：只有超级管理员可以读取其他用户的快捷方式', 'en-US': "Permission denied: only a super administrator may read another user's shortcuts" });
         const departmentId = query.departmentId ?? (userId === caller!.userId ? caller!.departmentId : null);
         const granted = await grantedPermissions(db, await rolesIn(db, userId, departmentId));
         const ids = granted.map((g) => g.id);
@@ -271,7 +271,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
           });
           if (fixed.length) {
             const owner = current.plugin_id ? `plugin ${current.plugin_id}` : 'the kernel';
-            throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${fixed.join(', ')} of node ${current.key} cannot change: it is declared by ${owner}`);
+            throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：节点 ${current.key} 的 ${fixed.join('、')} 不能修改：它由 ${owner} 声明`, 'en-US': `Invalid request: ${fixed.join(', ')} of node ${current.key} cannot change: it is declared by ${owner}` });
           }
         }
         // Declared nodes take their names from the plugin's locale files (or the kernel) at every start:
@@ -282,7 +282,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
           (body.nameEn !== undefined && body.nameEn !== current.name_en) ||
           (body.nameZh === undefined && body.nameEn === undefined && body.permissionName !== current.name_zh && body.permissionName !== current.name_en);
         if (declared && renamed) {
-          throw new ApiError(Codes.BAD_REQUEST, `Invalid request: the name of ${current.key} comes from ${current.plugin_id ? `plugin ${current.plugin_id}'s locale files` : 'the kernel'} and cannot be changed here`);
+          throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：${current.key} 的名称来自${current.plugin_id ? `插件 ${current.plugin_id} 的语言文件` : '内核'}，不能在此修改`, 'en-US': `Invalid request: the name of ${current.key} comes from ${current.plugin_id ? `plugin ${current.plugin_id}'s locale files` : 'the kernel'} and cannot be changed here` });
         }
         const keepNames = declared ? { name_zh: current.name_zh, name_en: current.name_en } : names(body);
         await checkKeyAndParent(body, body.id);
@@ -313,11 +313,11 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
         const owned = ids.map((i) => byId.get(i)!).filter(isOwned);
         if (owned.length) {
           const list = owned.map((r) => `${r.key} (${r.plugin_id ? `plugin ${r.plugin_id}` : 'the kernel'})`).join(', ');
-          throw new ApiError(Codes.CONFLICT, `Cannot delete ${list}: nodes declared by a plugin or the kernel are removed by disabling or uninstalling their owner`);
+          throw new ApiError(Codes.CONFLICT, { 'zh-CN': `不能删除 ${list}：由插件或内核声明的节点需通过停用或卸载其所属方移除`, 'en-US': `Cannot delete ${list}: nodes declared by a plugin or the kernel are removed by disabling or uninstalling their owner` });
         }
         const doomed = new Set(ids);
         const orphans = rows.filter((r) => r.parent_id !== null && doomed.has(r.parent_id) && !doomed.has(r.id));
-        if (orphans.length) throw new ApiError(Codes.CONFLICT, `Cannot delete: ${orphans.map((r) => r.key).join(', ')} still sit under the nodes to delete; delete or move them first`);
+        if (orphans.length) throw new ApiError(Codes.CONFLICT, { 'zh-CN': `不能删除：${orphans.map((r) => r.key).join(', ')} 仍位于要删除的节点之下；请先删除或移走它们`, 'en-US': `Cannot delete: ${orphans.map((r) => r.key).join(', ')} still sit under the nodes to delete; delete or move them first` });
         // Users who held a deleted node lose it: they are told along with everyone else (tree changed).
         const result = await db.deleteFrom('permissions').where('id', 'in', ids).executeTakeFirst();
         await notifyPermissionsChanged(bus, db, { all: true });
@@ -347,12 +347,12 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       async handler({ params, body, caller, headers }) {
         const role = await db.selectFrom('roles').select(['id', 'is_super']).where('id', '=', params.roleId).executeTakeFirst();
         if (!role) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${params.roleId} 的角色`, 'en-US': `No role with id ${params.roleId}` });
-        if (role.is_super) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: the super administrator role holds every permission; its grants cannot be edited');
+        if (role.is_super) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请求无效：超级管理员角色拥有全部权限，其授权不能编辑', 'en-US': 'Invalid request: the super administrator role holds every permission; its grants cannot be edited' });
         const wanted: number[] = [...new Set<number>(body.permissionIds)];
         if (wanted.length) {
           const found = new Set<number>((await db.selectFrom('permissions').select('id').where('id', 'in', wanted).execute()).map((r) => r.id as number));
           const unknown = wanted.filter((i) => !found.has(i));
-          if (unknown.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: permissionIds: no permission node with id ${unknown.join(', ')}`);
+          if (unknown.length) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：permissionIds: 不存在编号为 ${unknown.join(', ')} 的权限节点`, 'en-US': `Invalid request: permissionIds: no permission node with id ${unknown.join(', ')}` });
         }
         await assertOwnKeysOnly(caller, params.roleId, wanted, headers);
         await db.transaction().execute(async (trx) => {

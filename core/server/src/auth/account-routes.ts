@@ -38,16 +38,16 @@ const profileBody = z.object({
   phone: z.union([chinesePhoneSchema, z.literal('')]).nullable().optional(),
 });
 
-const ownOr = (permission: string, what: string) => (caller: Parameters<typeof can>[0], userId: number) => {
+const ownOr = (permission: string, whatZh: string, what: string) => (caller: Parameters<typeof can>[0], userId: number) => {
   if (caller!.userId !== userId && !can(caller, permission)) {
-    throw new ApiError(Codes.FORBIDDEN, `Permission denied: ${what} of another user needs the permission ${permission}`);
+    throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': `无权限：${whatZh}需要 ${permission} 权限`, 'en-US': `Permission denied: ${what} of another user needs the permission ${permission}` });
   }
 };
 
 export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const { db, now, secret } = deps;
-  const ownOrApiKeyReset = ownOr('apiKey:reset', 'resetting the API key');
-  const ownOrUserView = ownOr('user:view', 'reading the password status');
+  const ownOrApiKeyReset = ownOr('apiKey:reset', '重置其他用户的 API 密钥', 'resetting the API key');
+  const ownOrUserView = ownOr('user:view', '读取其他用户的密码状态', 'reading the password status');
 
   /** The guest account and role, made on first use (admins grant the guest role what guests may see). */
   async function guestUserId(): Promise<number> {
@@ -75,7 +75,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: 'public',
       summary: 'Sign in as the guest user',
       async handler() {
-        if (!(await flagOn(db, ConfigKeys.GUEST_LOGIN))) throw new ApiError(Codes.FORBIDDEN, 'Guest sign-in is switched off');
+        if (!(await flagOn(db, ConfigKeys.GUEST_LOGIN))) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '访客登录已关闭', 'en-US': 'Guest sign-in is switched off' });
         const userId = await guestUserId();
         await checkAccount(deps, userId, now());
         return startSession(deps, userId, now());
@@ -88,17 +88,17 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       summary: 'Register an account',
       schema: { body: registerBody },
       async handler({ body, ip }) {
-        if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, 'Self-registration is switched off');
+        if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '自助注册已关闭', 'en-US': 'Self-registration is switched off' });
         const at = now();
-        if ((await flagOn(db, ConfigKeys.LANDING_SLIDER)) && !(await consumeTicket(db, body.ticket, at))) throw new ApiError(Codes.AUTH_FAILED, 'Complete the slider puzzle first');
+        if ((await flagOn(db, ConfigKeys.LANDING_SLIDER)) && !(await consumeTicket(db, body.ticket, at))) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '请先完成滑块验证', 'en-US': 'Complete the slider puzzle first' });
         const opened = await openSealed(deps, body.publicKey, [body.password], at, body.username, ip);
-        if (!opened) throw new ApiError(Codes.BAD_REQUEST, 'The password could not be read: fetch a new public key and try again');
+        if (!opened) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '无法读取密码：请重新获取公钥后再试', 'en-US': 'The password could not be read: fetch a new public key and try again' });
         const problem = passwordProblem(opened[0]);
         if (problem) throw new ApiError(Codes.BAD_REQUEST, problem);
         const department = await db.selectFrom('departments').select('id').where('id', '=', body.departmentId).executeTakeFirst();
-        if (!department) throw new ApiError(Codes.BAD_REQUEST, `No department with id ${body.departmentId}`);
+        if (!department) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `编号为 ${body.departmentId} 的部门不存在`, 'en-US': `No department with id ${body.departmentId}` });
         const taken = await db.selectFrom('users').select('id').where('username', '=', body.username).executeTakeFirst();
-        if (taken) throw new ApiError(Codes.CONFLICT, `The account name ${body.username} is taken`);
+        if (taken) throw new ApiError(Codes.CONFLICT, { 'zh-CN': `账户名 ${body.username} 已被占用`, 'en-US': `The account name ${body.username} is taken` });
         const approved = await flagOn(db, ConfigKeys.REGISTER_AUTO_APPROVE);
         const role = await defaultRoleId(db);
         const hash = await hashPassword(opened[0]);
@@ -121,7 +121,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: 'public',
       summary: 'List the departments offered at registration',
       async handler({ headers }) {
-        if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, 'Self-registration is switched off');
+        if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '自助注册已关闭', 'en-US': 'Self-registration is switched off' });
         const rows = await db.selectFrom('departments').select(['id', 'name as departmentName']).orderBy('id').execute();
         const locale = requestLocale(headers);
         return rows.map((r) => ({ id: r.id, departmentName: seededName(r.departmentName, locale) }));
@@ -186,7 +186,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
           : query.username
             ? await db.selectFrom('users').select(['id', 'username', 'password_hash', 'user_type']).where('username', '=', query.username).executeTakeFirst()
             : undefined;
-        if (!caller && !query.username) throw new ApiError(Codes.BAD_REQUEST, 'Name the account (username) or call with a session');
+        if (!caller && !query.username) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请提供账户名（username）或携带会话调用', 'en-US': 'Name the account (username) or call with a session' });
         const who = user?.username ?? query.username ?? '?';
         const opened = await openSealed(deps, query.publicKey, [query.oldPassword, query.newPassword], at, who, ip);
         if (!opened) throw badCredentials();
@@ -197,7 +197,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         await recordSuccess(db, who, ip, at, user.id);
         const problem = passwordProblem(opened[1]);
         if (problem) throw new ApiError(Codes.BAD_REQUEST, problem);
-        if (opened[1] === opened[0]) throw new ApiError(Codes.BAD_REQUEST, 'The new password must differ from the old one');
+        if (opened[1] === opened[0]) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '新密码不能与旧密码相同', 'en-US': 'The new password must differ from the old one' });
         await db.updateTable('users').set({ password_hash: await hashPassword(opened[1]), password_changed_at: at, need_password_change: false }).where('id', '=', user.id).execute();
         // Whoever held the old password is signed out everywhere but here.
         const own = caller?.userId === user.id ? (caller as SessionCaller).tokenHash ?? null : null;
@@ -215,7 +215,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const at = now();
         const user = await db.selectFrom('users').select(['username', 'password_hash']).where('id', '=', caller!.userId).executeTakeFirstOrThrow();
         const opened = await openSealed(deps, body.publicKey, [body.password], at, user.username, ip);
-        if (!opened) throw new ApiError(Codes.BAD_REQUEST, 'The password could not be read: fetch a new public key and try again');
+        if (!opened) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '无法读取密码：请重新获取公钥后再试', 'en-US': 'The password could not be read: fetch a new public key and try again' });
         await guardAttempt(deps, user.username, ip, at);
         if (!(await verifyPassword(opened[0], user.password_hash))) return failAttempt(deps, user.username, ip, at, 'wrong password on checkPassword');
         await recordSuccess(db, user.username, ip, at, caller!.userId);
@@ -230,7 +230,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       schema: { body: profileBody },
       async handler({ caller, body }) {
         const user = await db.selectFrom('users').select('user_type').where('id', '=', caller!.userId).executeTakeFirstOrThrow();
-        if (user.user_type !== UserType.LOCAL) throw new ApiError(Codes.FORBIDDEN, 'Only local accounts edit their own profile; directory and single sign-on accounts are kept by their source');
+        if (user.user_type !== UserType.LOCAL) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '只有本地账户可以编辑自己的资料；目录账户和单点登录账户由其来源维护', 'en-US': 'Only local accounts edit their own profile; directory and single sign-on accounts are kept by their source' });
         await db.updateTable('users').set({ real_name: body.realName, email: body.email || null, phone: body.phone || null }).where('id', '=', caller!.userId).execute();
         return null;
       },
@@ -274,7 +274,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const key = check.allowed ? await resetApiKey(db, secret, params.id, at) : null;
         if (!key) {
           const next = check.allowed ? null : check.nextAllowedAt.toISOString();
-          throw new ApiError(Codes.TOO_MANY, `The API key can be changed once per 24 hours${next ? `; next change possible at ${next}` : ''}`, { nextAllowedAt: next });
+          throw new ApiError(Codes.TOO_MANY, { 'zh-CN': `API 密钥每 24 小时只能更换一次${next ? `；下次可更换时间：${next}` : ''}`, 'en-US': `The API key can be changed once per 24 hours${next ? `; next change possible at ${next}` : ''}` }, { nextAllowedAt: next });
         }
         // The new key goes back only to its owner; an administrator resetting it sees it masked.
         return params.id === caller!.userId ? key : `${'*'.repeat(16)}${key.slice(-4)}`;

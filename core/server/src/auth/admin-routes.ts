@@ -71,7 +71,7 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       schema: { params: z.object({ symbol: z.string().min(1) }) },
       async handler({ params }) {
         const gone = await db.deleteFrom('directory_domains').where('symbol', '=', params.symbol).returning('id').executeTakeFirst();
-        if (!gone) throw new ApiError(Codes.NOT_FOUND, `No directory domain ${params.symbol}`);
+        if (!gone) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `目录域 ${params.symbol} 不存在`, 'en-US': `No directory domain ${params.symbol}` });
         // Accounts made from it stay (with their data); they cannot sign in until a domain of that symbol exists again.
         return null;
       },
@@ -89,7 +89,7 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         let id = body.id;
         if (id) {
           const updated = await db.updateTable('sso_providers').set(values).where('id', '=', id).returning('id').executeTakeFirst();
-          if (!updated) throw new ApiError(Codes.NOT_FOUND, `No single sign-on provider with id ${id}`);
+          if (!updated) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `编号为 ${id} 的单点登录提供方不存在`, 'en-US': `No single sign-on provider with id ${id}` });
         } else {
           id = (await db.insertInto('sso_providers').values(values).returning('id').executeTakeFirstOrThrow()).id as number;
         }
@@ -105,7 +105,7 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       schema: { params: z.object({ id: idSchema }) },
       async handler({ params }) {
         const gone = await db.deleteFrom('sso_providers').where('id', '=', params.id).returning('id').executeTakeFirst();
-        if (!gone) throw new ApiError(Codes.NOT_FOUND, `No single sign-on provider with id ${params.id}`);
+        if (!gone) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `编号为 ${params.id} 的单点登录提供方不存在`, 'en-US': `No single sign-on provider with id ${params.id}` });
         return null;
       },
     },

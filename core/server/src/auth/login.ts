@@ -61,9 +61,9 @@ export async function failAttempt(deps: Deps, username: string, ip: string, _at:
 /** Account states that refuse a sign-in even with the right password. */
 export async function checkAccount(deps: Deps, userId: number, at: Date): Promise<void> {
   const user = await deps.db.selectFrom('users').select(['enabled', 'status', 'expires_at']).where('id', '=', userId).executeTakeFirstOrThrow();
-  if (!user.enabled) throw new ApiError(Codes.AUTH_FAILED, 'This account is disabled; ask an administrator');
-  if (user.status !== 'checked') throw new ApiError(Codes.AUTH_FAILED, 'This account is awaiting approval by an administrator');
-  if (user.expires_at && new Date(user.expires_at) <= at) throw new ApiError(Codes.AUTH_FAILED, 'This account has expired; ask an administrator');
+  if (!user.enabled) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '该账户已停用，请联系管理员', 'en-US': 'This account is disabled; ask an administrator' });
+  if (user.status !== 'checked') throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '该账户正在等待管理员审核', 'en-US': 'This account is awaiting approval by an administrator' });
+  if (user.expires_at && new Date(user.expires_at) <= at) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '该账户已过期，请联系管理员', 'en-US': 'This account has expired; ask an administrator' });
 }
 
 /** A session in the user's first department (/user/switchDepartment changes it). */
@@ -92,7 +92,7 @@ export async function passwordLogin(
   const at = deps.now();
   // A ticket is always used up when sent; it is required while LANDING_SLIDER is on, and after too many failures.
   const solved = body.ticket ? await consumeTicket(db, body.ticket, at) : false;
-  if (!solved && (await flagOn(db, ConfigKeys.LANDING_SLIDER))) throw new ApiError(Codes.AUTH_FAILED, 'Complete the slider puzzle first');
+  if (!solved && (await flagOn(db, ConfigKeys.LANDING_SLIDER))) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '请先完成滑块验证', 'en-US': 'Complete the slider puzzle first' });
   const opened = await openSealed(deps, body.publicKey, [body.password], at, body.username, ip);
   if (!opened) throw badCredentials();
   const [password] = opened;
@@ -102,12 +102,12 @@ export async function passwordLogin(
   const symbol = body.symbol?.trim();
   if (symbol) {
     const domain = await findDomain(db, deps.secret, symbol);
-    if (!domain) throw new ApiError(Codes.AUTH_FAILED, `Unknown directory domain ${symbol}`);
+    if (!domain) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': `未知的目录域 ${symbol}`, 'en-US': `Unknown directory domain ${symbol}` });
     const outcome = await authenticate(domain, body.username, password);
     if (!outcome.ok) {
       if (outcome.reason === 'unreachable') {
         deps.logger.warn(`directory ${symbol} unreachable: ${outcome.detail}`, { ip });
-        throw new ApiError(Codes.SERVICE_INTERRUPTED, `The directory ${domain.name} cannot be reached; try again later`);
+        throw new ApiError(Codes.SERVICE_INTERRUPTED, { 'zh-CN': `无法连接目录 ${domain.name}，请稍后再试`, 'en-US': `The directory ${domain.name} cannot be reached; try again later` });
       }
       return failAttempt(deps, body.username, ip, at, `directory ${symbol}: ${outcome.reason}`);
     }
@@ -121,7 +121,7 @@ export async function passwordLogin(
         userType: UserType.DIRECTORY,
       }));
     } catch (err) {
-      if (err instanceof UsernameTaken) throw new ApiError(Codes.AUTH_FAILED, `${err.message}; ask an administrator`);
+      if (err instanceof UsernameTaken) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': `账户名冲突（${err.message}），请联系管理员`, 'en-US': `${err.message}; ask an administrator` });
       throw err;
     }
   } else {

@@ -1,3 +1,4 @@
+import type { LocalizedText } from '@linguaport/sdk/server';
 import type { Kysely } from 'kysely';
 import { DEFAULT_PASSWORD_MAX_AGE_DAYS, passwordMaxAgeDays, PASSWORD_WARN_DAYS } from './settings.js';
 import { UserType } from './provision.js';
@@ -34,8 +35,8 @@ export async function passwordStatus(db: Kysely<any>, userId: number, now: Date)
 }
 
 /** Password rules for new passwords: 8-64 characters with at least one letter and one digit. */
-export function passwordProblem(password: string): string | null {
-  if (password.length < 8 || password.length > 64) return 'The password must be 8 to 64 characters long';
-  if (!/[A-Za-z]/.test(password) || !/\d/.test(password)) return 'The password must contain at least one letter and one digit';
+export function passwordProblem(password: string): LocalizedText | null {
+  if (password.length < 8 || password.length > 64) return { 'zh-CN': '密码长度必须为 8 到 64 个字符', 'en-US': 'The password must be 8 to 64 characters long' };
+  if (!/[A-Za-z]/.test(password) || !/\d/.test(password)) return { 'zh-CN': '密码必须至少包含一个字母和一个数字', 'en-US': 'The password must contain at least one letter and one digit' };
   return null;
 }

@@ -1,3 +1,4 @@
+import type { LocalizedText } from '@linguaport/sdk/server';
 import type { Secret } from './secret.js';
 
 /**
@@ -18,15 +19,15 @@ export function createQuickAccessLink(secret: Secret, input: { userId: number; p
   return { token, url: `/quickAccess?token=${encodeURIComponent(token)}&redirect=${encodeURIComponent(input.path)}` };
 }
 
-export function openQuickAccessToken(secret: Secret, token: string, now: Date): { ok: true; userId: number; path: string } | { ok: false; reason: string } {
+export function openQuickAccessToken(secret: Secret, token: string, now: Date): { ok: true; userId: number; path: string } | { ok: false; reason: LocalizedText } {
   const [body, signature] = token.split('.');
-  if (!body || !signature || !secret.verify(`qa:${body}`, signature)) return { ok: false, reason: 'This quick-access link is not valid' };
+  if (!body || !signature || !secret.verify(`qa:${body}`, signature)) return { ok: false, reason: { 'zh-CN': '该快捷访问链接无效', 'en-US': 'This quick-access link is not valid' } };
   let payload: Payload;
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
   } catch {
-    return { ok: false, reason: 'This quick-access link is not valid' };
+    return { ok: false, reason: { 'zh-CN': '该快捷访问链接无效', 'en-US': 'This quick-access link is not valid' } };
   }
-  if (typeof payload.e !== 'number' || payload.e <= now.getTime()) return { ok: false, reason: 'This quick-access link has expired' };
+  if (typeof payload.e !== 'number' || payload.e <= now.getTime()) return { ok: false, reason: { 'zh-CN': '该快捷访问链接已过期', 'en-US': 'This quick-access link has expired' } };
   return { ok: true, userId: payload.u, path: payload.p };
 }

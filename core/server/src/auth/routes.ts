@@ -109,7 +109,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       async handler({ caller, params, headers }) {
         // user:list is the user plugin's list permission: whoever may list users may open one.
         if (params.id !== caller!.userId && !can(caller, 'user:view') && !can(caller, 'user:list')) {
-          throw new ApiError(Codes.FORBIDDEN, 'Permission denied: viewing another user needs the permission user:view (or user:list)');
+          throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '无权限：查看其他用户需要 user:view（或 user:list）权限', 'en-US': 'Permission denied: viewing another user needs the permission user:view (or user:list)' });
         }
         const own = params.id === caller!.userId;
         const info = await userInfo(db, params.id, own ? caller!.departmentId : null, own && caller!.via === 'session' ? deps.secret : null, localeOf(headers));
@@ -125,10 +125,10 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       schema: { body: z.object({ departmentId: id }) },
       async handler({ caller, body }) {
         const session = caller as ScopedCaller;
-        if (session.scopePath) throw new ApiError(Codes.FORBIDDEN, 'A quick-access session is limited to its page and cannot switch departments');
+        if (session.scopePath) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '快捷访问会话仅限其页面，不能切换部门', 'en-US': 'A quick-access session is limited to its page and cannot switch departments' });
         const departments = await departmentsOf(db, session.userId);
         if (!departments.some((d) => d.id === body.departmentId)) {
-          throw new ApiError(Codes.FORBIDDEN, `You are not a member of department ${body.departmentId}`);
+          throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': `您不是部门 ${body.departmentId} 的成员`, 'en-US': `You are not a member of department ${body.departmentId}` });
         }
         const at = now();
         const token = await createSession(db, session.userId, body.departmentId, at);
@@ -145,10 +145,10 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       schema: { query: z.object({ userId: id, departmentId: id }) },
       async handler({ caller, query, headers }) {
         if (query.userId !== caller!.userId && !caller!.isSuperAdmin) {
-          throw new ApiError(Codes.FORBIDDEN, 'Permission denied: only a super administrator may read another user\'s menus');
+          throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '无权限：只有超级管理员可以读取其他用户的菜单', 'en-US': 'Permission denied: only a super administrator may read another user\'s menus' });
         }
         const department = (await departmentsOf(db, query.userId)).find((d) => d.id === query.departmentId);
-        if (!department) throw new ApiError(Codes.NOT_FOUND, `User ${query.userId} has no roles in department ${query.departmentId}`);
+        if (!department) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `用户 ${query.userId} 在部门 ${query.departmentId} 中没有角色`, 'en-US': `User ${query.userId} has no roles in department ${query.departmentId}` });
         const locale = localeOf(headers);
         let granted = await grantedPermissions(db, await rolesIn(db, query.userId, query.departmentId));
         // A quick-access session sees only its one page.

@@ -1,3 +1,4 @@
+import type { LocalizedText } from '@linguaport/sdk/server';
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { encodePng, pngDataUrl } from './png.js';
@@ -101,7 +102,7 @@ export async function createPuzzle(db: Kysely<any>, now: Date) {
 }
 
 /** One answer per puzzle: the first verify call claims it, right or wrong. */
-export async function verifyPuzzle(db: Kysely<any>, id: string, x: number, now: Date): Promise<{ ok: true; ticket: string } | { ok: false; reason: string }> {
+export async function verifyPuzzle(db: Kysely<any>, id: string, x: number, now: Date): Promise<{ ok: true; ticket: string } | { ok: false; reason: LocalizedText }> {
   const row = await db
     .updateTable('slider_captchas')
     .set({ attempted_at: now })
@@ -109,9 +110,9 @@ export async function verifyPuzzle(db: Kysely<any>, id: string, x: number, now: 
     .where('attempted_at', 'is', null)
     .returning(['x', 'created_at'])
     .executeTakeFirst();
-  if (!row) return { ok: false, reason: 'This puzzle is unknown or already answered; load a new one' };
-  if (now.getTime() - new Date(row.created_at).getTime() > PUZZLE_VALIDITY_MS) return { ok: false, reason: 'This puzzle has expired; load a new one' };
-  if (Math.abs(row.x - x) > TOLERANCE_PX) return { ok: false, reason: 'The piece is not in place; try a new puzzle' };
+  if (!row) return { ok: false, reason: { 'zh-CN': '该拼图不存在或已作答，请加载新的拼图', 'en-US': 'This puzzle is unknown or already answered; load a new one' } };
+  if (now.getTime() - new Date(row.created_at).getTime() > PUZZLE_VALIDITY_MS) return { ok: false, reason: { 'zh-CN': '该拼图已过期，请加载新的拼图', 'en-US': 'This puzzle has expired; load a new one' } };
+  if (Math.abs(row.x - x) > TOLERANCE_PX) return { ok: false, reason: { 'zh-CN': '拼块未对准，请换一张拼图再试', 'en-US': 'The piece is not in place; try a new puzzle' } };
   const ticket = randomBytes(24).toString('base64url');
   await db.updateTable('slider_captchas').set({ ticket_hash: hashTicket(ticket) }).where('id', '=', id).execute();
   return { ok: true, ticket };

@@ -101,7 +101,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
 
   async function activeProvider() {
     const p = (await db.selectFrom('sso_providers').selectAll().where('enabled', '=', true).orderBy('id').executeTakeFirst()) as ProviderRow | undefined;
-    if (!p) throw new ApiError(Codes.NOT_FOUND, 'Single sign-on is not configured');
+    if (!p) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': '未配置单点登录', 'en-US': 'Single sign-on is not configured' });
     return p;
   }
 
@@ -181,7 +181,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
           config = await configFor(provider);
         } catch (err) {
           logger.warn(`single sign-on discovery of ${provider.issuer} failed: ${(err as Error).message}`);
-          throw new ApiError(Codes.SERVICE_INTERRUPTED, 'The identity provider cannot be reached; try again later');
+          throw new ApiError(Codes.SERVICE_INTERRUPTED, { 'zh-CN': '无法连接身份提供方，请稍后再试', 'en-US': 'The identity provider cannot be reached; try again later' });
         }
         const at = now();
         await db.deleteFrom('sso_logins').where('created_at', '<', new Date(at.getTime() - 24 * 3_600_000)).execute();
@@ -238,17 +238,17 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       async handler({ query }) {
         const at = now();
         const login = (await db.selectFrom('sso_logins').selectAll().where('ticket_hash', '=', ticketHash(query.ticket)).executeTakeFirst()) as LoginRow | undefined;
-        if (!login || at.getTime() - new Date(login.created_at).getTime() > 2 * SSO_LOGIN_VALIDITY_MS) throw new ApiError(Codes.AUTH_FAILED, 'Unknown or expired single sign-on ticket; start again');
-        if (!login.completed_at) throw new ApiError(Codes.SSO_PENDING, 'Single sign-on not finished yet');
+        if (!login || at.getTime() - new Date(login.created_at).getTime() > 2 * SSO_LOGIN_VALIDITY_MS) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '单点登录票据不存在或已过期，请重新开始', 'en-US': 'Unknown or expired single sign-on ticket; start again' });
+        if (!login.completed_at) throw new ApiError(Codes.SSO_PENDING, { 'zh-CN': '单点登录尚未完成', 'en-US': 'Single sign-on not finished yet' });
         if (login.outcome !== 'ok' || !login.user_id) throw new ApiError(Codes.AUTH_FAILED, login.outcome ?? 'Single sign-on failed');
         await checkAccount(deps, login.user_id, at);
         const status = await passwordStatus(db, login.user_id, at);
         if (status?.need) throw new ApiError(Codes.LOGIN_NEEDS_ACTION, PASSWORD_EXPIRED_MSG, { userId: login.user_id, reason: 'password' });
         if ((await departmentsOf(db, login.user_id)).length === 0) {
-          throw new ApiError(Codes.LOGIN_NEEDS_ACTION, 'Your account has no department yet: ask an administrator to add you to one', { userId: login.user_id, reason: 'department' });
+          throw new ApiError(Codes.LOGIN_NEEDS_ACTION, { 'zh-CN': '您的账户还不属于任何部门：请联系管理员将您加入部门', 'en-US': 'Your account has no department yet: ask an administrator to add you to one' }, { userId: login.user_id, reason: 'department' });
         }
         const claimed = await db.updateTable('sso_logins').set({ collected_at: at }).where('state', '=', login.state).where('collected_at', 'is', null).returning('state').executeTakeFirst();
-        if (!claimed) throw new ApiError(Codes.AUTH_FAILED, 'This single sign-on ticket was already used');
+        if (!claimed) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '该单点登录票据已被使用', 'en-US': 'This single sign-on ticket was already used' });
         return startSession(deps, login.user_id, at);
       },
     },

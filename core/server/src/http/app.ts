@@ -240,9 +240,9 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     if (refusal) throw new ApiError(Codes.FORBIDDEN, refusal);
     if (access === 'signed-in' || access === 'member' || caller.isSuperAdmin) return;
     if ('permission' in access) {
-      if (!caller.permissions.has(access.permission)) throw new ApiError(Codes.FORBIDDEN, `Permission denied: this call needs the permission ${access.permission}`);
+      if (!caller.permissions.has(access.permission)) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': `无权限：此调用需要 ${access.permission} 权限`, 'en-US': `Permission denied: this call needs the permission ${access.permission}` });
     } else if (!access.anyPermission.some((k) => caller.permissions.has(k))) {
-      throw new ApiError(Codes.FORBIDDEN, `Permission denied: this call needs one of the permissions ${access.anyPermission.join(', ')}`);
+      throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': `无权限：此调用需要以下权限之一：${access.anyPermission.join(', ')}`, 'en-US': `Permission denied: this call needs one of the permissions ${access.anyPermission.join(', ')}` });
     }
   }
 
@@ -275,7 +275,7 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
 
   function admit(def: RouteDefinition, owner: RouteOwner, request: FastifyRequest): Promise<void> {
     if (options.isPluginEnabled && !options.isPluginEnabled(owner.pluginId)) {
-      throw new ApiError(Codes.NOT_FOUND, `No such API: ${def.method} /api${def.url} (feature area ${owner.pluginId} is disabled)`);
+      throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `没有此接口：${def.method} /api${def.url}（功能模块 ${owner.pluginId} 已停用）`, 'en-US': `No such API: ${def.method} /api${def.url} (feature area ${owner.pluginId} is disabled)` });
     }
     return authorize(request, def);
   }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Codes, httpStatusFor, type Envelope } from '@linguaport/sdk/shared';
+import { Codes, httpStatusFor, validationMessage, type Envelope } from '@linguaport/sdk/shared';
 import { requestLocale } from '@linguaport/sdk/server';
 
 /** Every failure becomes a `{code, msg, data}` envelope; only ours and 4xx framework errors say why. */
@@ -65,8 +65,10 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
     envelope = { code: err.code, msg: err.messages?.[requestLocale(request.headers)] ?? err.message, data: err.data ?? null };
     status = httpStatusFor(err.code);
   } else if (isZodError(err)) {
-    const problems = describeIssues(err.issues);
-    envelope = { code: Codes.BAD_REQUEST, msg: requestLocale(request.headers) === 'en-US' ? `Invalid request: ${problems}` : `请求无效：${problems}`, data: null };
+    // A handler's own parse: its messages may be validation keys, read out in the request's language.
+    const locale = requestLocale(request.headers);
+    const problems = describeIssues(err.issues.map((i) => ({ ...i, message: validationMessage(i.message, locale, (i as { params?: Record<string, unknown> }).params) })));
+    envelope = { code: Codes.BAD_REQUEST, msg: locale === 'en-US' ? `Invalid request: ${problems}` : `请求无效：${problems}`, data: null };
     status = 400;
   } else if (isClientError(err)) {
     // Framework refusals (malformed JSON, unsupported media type, body too large) are the caller's fault.

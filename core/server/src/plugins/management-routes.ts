@@ -32,12 +32,12 @@ const idParams = z.object({ id: pluginIdSchema });
 const file = z.object({ filename: z.string(), mimetype: z.string().optional(), data: z.instanceof(Buffer) });
 
 function refuse(err: unknown): never {
-  if (err instanceof PackageError) throw new ApiError(Codes.BAD_REQUEST, `Package refused: ${err.message}. Nothing was installed.`);
+  if (err instanceof PackageError) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `插件包被拒绝：${err.message}。未安装任何内容。`, 'en-US': `Package refused: ${err.message}. Nothing was installed.` });
   throw err;
 }
 
 function requireSuper(caller: Caller | null): void {
-  if (!caller?.isSuperAdmin) throw new ApiError(Codes.FORBIDDEN, 'Permission denied: only the super administrator manages trusted publisher keys');
+  if (!caller?.isSuperAdmin) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '无权限：只有超级管理员可以管理受信任的发布者密钥', 'en-US': 'Permission denied: only the super administrator manages trusted publisher keys' });
 }
 
 export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime; bus: { publish(e: { type: string; payload: unknown }): Promise<void> } }): RouteDefinition[] {
@@ -45,12 +45,12 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
 
   const rowOr404 = (id: string): PluginStateRow => {
     const row = runtime.row(id);
-    if (!row) throw new ApiError(Codes.NOT_FOUND, `No plug-in ${id}`);
+    if (!row) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `插件 ${id} 不存在`, 'en-US': `No plug-in ${id}` });
     return row;
   };
   const packageOr400 = (id: string): PluginStateRow => {
     const row = rowOr404(id);
-    if (row.source !== 'package') throw new ApiError(Codes.BAD_REQUEST, `${id} is a built-in feature area: it can be enabled or disabled, not published, upgraded or deleted`);
+    if (row.source !== 'package') throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `${id} 是内置功能模块：只能启用或停用，不能发布、升级或删除`, 'en-US': `${id} is a built-in feature area: it can be enabled or disabled, not published, upgraded or deleted` });
     return row;
   };
 
@@ -206,9 +206,9 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     schema: { params: idParams, body: z.object({ enabled: z.boolean() }) },
     async handler({ params, body }) {
       const row = rowOr404(params.id);
-      if (params.id === MANAGEMENT_PLUGIN_ID && !body.enabled) throw new ApiError(Codes.BAD_REQUEST, 'Plug-in management cannot disable itself');
+      if (params.id === MANAGEMENT_PLUGIN_ID && !body.enabled) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '插件管理不能停用自身', 'en-US': 'Plug-in management cannot disable itself' });
       if (row.source === 'builtin' && !runtime.isDeployed(row.id)) {
-        throw new ApiError(Codes.BAD_REQUEST, `${row.id} is not deployed: set enabled to true in registry.json and rebuild to ship it`);
+        throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `${row.id} 未部署：请在 registry.json 中将 enabled 设为 true 并重新构建后发布`, 'en-US': `${row.id} is not deployed: set enabled to true in registry.json and rebuild to ship it` });
       }
       await setRow(params.id, { enabled: body.enabled }, body.enabled ? 'enabled' : 'disabled');
       return describe(rowOr404(params.id), await failureStats());
@@ -234,7 +234,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     schema: { params: idParams },
     async handler({ params }) {
       const row = packageOr400(params.id);
-      if (!row.staged_version) throw new ApiError(Codes.BAD_REQUEST, `No newer version of ${row.id} is uploaded: upload it first`);
+      if (!row.staged_version) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `没有上传 ${row.id} 的新版本：请先上传`, 'en-US': `No newer version of ${row.id} is uploaded: upload it first` });
       const old = row.previous_version;
       const upgraded = await makeCurrent(row, row.staged_version, 'upgraded', { staged_version: null });
       // Only the current and the previous version are kept.
@@ -252,7 +252,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     schema: { params: idParams },
     async handler({ params }) {
       const row = packageOr400(params.id);
-      if (!row.previous_version) throw new ApiError(Codes.BAD_REQUEST, `${row.id} has no previous version to roll back to`);
+      if (!row.previous_version) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `${row.id} 没有可回滚的上一版本`, 'en-US': `${row.id} has no previous version to roll back to` });
       return makeCurrent(row, row.previous_version, 'rolled back');
     },
   };
@@ -301,10 +301,10 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     schema: { params: idParams },
     async handler({ params }) {
       const row = runtime.row(params.id);
-      if (!row || row.source !== 'package' || row.type !== 'download' || !runtime.isEnabled(row.id)) throw new ApiError(Codes.NOT_FOUND, `No download ${params.id}`);
+      if (!row || row.source !== 'package' || row.type !== 'download' || !runtime.isEnabled(row.id)) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `下载项 ${params.id} 不存在`, 'en-US': `No download ${params.id}` });
       const dir = runtime.packageDir(row.id, row.current_version);
       const original = readUpload(dir).original;
-      if (!original) throw new ApiError(Codes.NOT_FOUND, `No download ${params.id}`);
+      if (!original) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `下载项 ${params.id} 不存在`, 'en-US': `No download ${params.id}` });
       return {
         raw: true as const,
         contentType: 'application/octet-stream',
@@ -339,10 +339,10 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
       try {
         keyId = keyIdOf(publicKeyFromPem(body.publicKey));
       } catch (err) {
-        throw new ApiError(Codes.BAD_REQUEST, `Invalid request: publicKey is ${(err as Error).message}`);
+        throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：publicKey ${(err as Error).message}`, 'en-US': `Invalid request: publicKey is ${(err as Error).message}` });
       }
       const exists = await db.selectFrom('plugin_trusted_keys').select('key_id').where('key_id', '=', keyId).executeTakeFirst();
-      if (exists) throw new ApiError(Codes.CONFLICT, `Key ${keyId} is already trusted`);
+      if (exists) throw new ApiError(Codes.CONFLICT, { 'zh-CN': `密钥 ${keyId} 已受信任`, 'en-US': `Key ${keyId} is already trusted` });
       await db.insertInto('plugin_trusted_keys').values({ key_id: keyId, name: body.name, public_key: body.publicKey, allow_server: body.allowServer }).execute();
       return { keyId };
     },
@@ -359,7 +359,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
       requireSuper(caller);
       // Installed packages stay: trust is checked at upload time.
       const res = await db.deleteFrom('plugin_trusted_keys').where('key_id', '=', params.keyId).executeTakeFirst();
-      if (!Number(res.numDeletedRows)) throw new ApiError(Codes.NOT_FOUND, `Key ${params.keyId} is not trusted`);
+      if (!Number(res.numDeletedRows)) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `密钥 ${params.keyId} 不受信任`, 'en-US': `Key ${params.keyId} is not trusted` });
       return { keyId: params.keyId };
     },
   };

@@ -15,12 +15,12 @@ export function registryRoute(runtime: () => PluginRuntime | null): RouteDefinit
     summary: 'Get the console plugins available to the caller',
     async handler({ caller }) {
       const rt = runtime();
-      if (!rt) throw new ApiError(Codes.SERVICE_INTERRUPTED, 'The plugin runtime is starting');
+      if (!rt) throw new ApiError(Codes.SERVICE_INTERRUPTED, { 'zh-CN': '插件运行时正在启动', 'en-US': 'The plugin runtime is starting' });
       try {
         return await rt.registryFor(caller!);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
-          throw new ApiError(Codes.NOT_FOUND, `The plugin registry cannot be read (run npm run build): ${(err as Error).message}`);
+          throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `无法读取插件注册表（请运行 npm run build）：${(err as Error).message}`, 'en-US': `The plugin registry cannot be read (run npm run build): ${(err as Error).message}` });
         }
         throw err;
       }

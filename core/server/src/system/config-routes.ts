@@ -85,9 +85,9 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       schema: { query: z.object({ configKey: z.string().min(1) }) },
       async handler({ query, caller }) {
         const entry = (await readEntries(db)).find((e) => e.configKey === query.configKey);
-        if (!entry) throw new ApiError(Codes.NOT_FOUND, `No configuration key ${query.configKey}`);
+        if (!entry) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `配置键 ${query.configKey} 不存在`, 'en-US': `No configuration key ${query.configKey}` });
         if (!publicEntry(entry) && !can(caller, 'systemConfig:view') && !can(caller, 'systemConfig:edit')) {
-          throw new ApiError(Codes.FORBIDDEN, 'Permission denied: this entry needs the permission systemConfig:view');
+          throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '无权限：此配置项需要 systemConfig:view 权限', 'en-US': 'Permission denied: this entry needs the permission systemConfig:view' });
         }
         return entry;
       },
@@ -121,13 +121,13 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       schema: { body: z.object({ configKey: z.string().min(1), file: uploadedFile }) },
       async handler({ body }) {
         const entry = (await readEntries(db)).find((e) => e.configKey === body.configKey);
-        if (!entry) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${body.configKey}: no such configuration key (an entry can be changed only if its key exists)`);
-        if (entry.valueType !== 'image') throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${body.configKey} is not a picture entry`);
+        if (!entry) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：${body.configKey}: 配置键不存在（只有已存在的键才能修改）`, 'en-US': `Invalid request: ${body.configKey}: no such configuration key (an entry can be changed only if its key exists)` });
+        if (entry.valueType !== 'image') throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：${body.configKey} 不是图片配置项`, 'en-US': `Invalid request: ${body.configKey} is not a picture entry` });
         const data = body.file.data;
-        if (data.length === 0) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: file: the picture is empty');
-        if (data.length >= MAX_PICTURE_BYTES) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: file: the picture is ${data.length} bytes; it must be under 2 MB`);
+        if (data.length === 0) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请求无效：file: 图片为空', 'en-US': 'Invalid request: file: the picture is empty' });
+        if (data.length >= MAX_PICTURE_BYTES) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：file: 图片大小为 ${data.length} 字节，必须小于 2 MB`, 'en-US': `Invalid request: file: the picture is ${data.length} bytes; it must be under 2 MB` });
         const type = PICTURE_TYPES.find((t) => t.matches(data));
-        if (!type) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: file: the picture must be PNG, JPEG, SVG or WebP');
+        if (!type) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请求无效：file: 图片必须是 PNG、JPEG、SVG 或 WebP', 'en-US': 'Invalid request: file: the picture must be PNG, JPEG, SVG or WebP' });
         // Content-addressed name: a new picture gets a new URL, so browsers may cache forever.
         const name = `${body.configKey.toLowerCase()}-${createHash('sha256').update(data).digest('hex').slice(0, 16)}.${type.ext}`;
         await storage.put(`pictures/${name}`, data);
@@ -144,7 +144,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       schema: { params: z.object({ name: z.string().regex(/^[a-z_]+-[0-9a-f]{16}\.(png|jpg|webp|svg)$/) }) },
       async handler({ params }) {
         const key = `pictures/${params.name}`;
-        if (!(await storage.exists(key))) throw new ApiError(Codes.NOT_FOUND, `No picture ${params.name}`);
+        if (!(await storage.exists(key))) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `图片 ${params.name} 不存在`, 'en-US': `No picture ${params.name}` });
         const type = PICTURE_TYPES.find((t) => params.name.endsWith(`.${t.ext}`))!;
         return {
           raw: true as const,

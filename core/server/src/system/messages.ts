@@ -50,13 +50,13 @@ function present(row: MessageRow, zh: boolean) {
 export function createMessageCenter(db: Kysely<any>, bus: EventBus, now: () => Date): MessageCenter {
   return {
     async send({ userIds, type, content, departmentId = null }) {
-      if (!typeValues.includes(type)) throw new ApiError(Codes.BAD_REQUEST, `Invalid message type ${type}; one of ${typeValues.join(', ')}`);
-      if (!content.trim()) throw new ApiError(Codes.BAD_REQUEST, 'A message needs content');
+      if (!typeValues.includes(type)) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `无效的消息类型 ${type}；可选值：${typeValues.join(', ')}`, 'en-US': `Invalid message type ${type}; one of ${typeValues.join(', ')}` });
+      if (!content.trim()) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '消息内容不能为空', 'en-US': 'A message needs content' });
       const recipients = [...new Set(userIds)];
       if (recipients.length === 0) return;
       const known = new Set((await db.selectFrom('users').select('id').where('id', 'in', recipients).execute()).map((r) => r.id as number));
       const unknown = recipients.filter((id) => !known.has(id));
-      if (unknown.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: userIds: no user with id ${unknown.join(', ')}`);
+      if (unknown.length) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：userIds: 不存在编号为 ${unknown.join(', ')} 的用户`, 'en-US': `Invalid request: userIds: no user with id ${unknown.join(', ')}` });
       const at = now();
       const rows: MessageRow[] = await db
         .insertInto('messages')
@@ -98,7 +98,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       summary: 'List own messages',
       schema: { query: z.object({ isRead: flag.optional(), userId: idSchema.optional(), departmentId: idSchema.optional() }) },
       async handler({ caller, query, headers }) {
-        if (query.userId !== undefined && query.userId !== caller!.userId) throw new ApiError(Codes.FORBIDDEN, 'Permission denied: you can only read your own messages');
+        if (query.userId !== undefined && query.userId !== caller!.userId) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '无权限：您只能读取自己的消息', 'en-US': 'Permission denied: you can only read your own messages' });
         let q = db.selectFrom('messages').selectAll().$castTo<MessageRow>().where('user_id', '=', caller!.userId);
         if (query.isRead !== undefined) q = q.where('is_read', '=', query.isRead);
         // A department's list also shows the messages that belong to no department.

@@ -86,7 +86,7 @@ function typeProblem(entry: ConfigEntry, value: string): string | null {
  * Unknown keys answer 400 ("an entry can be changed only if its key exists").
  */
 export async function updateEntries(db: Kysely<any>, bus: EventBus, given: { configKey: string; configValue: string }[], now: Date): Promise<string[]> {
-  if (given.length === 0) throw new ApiError(Codes.BAD_REQUEST, 'Invalid request: no configuration entry given');
+  if (given.length === 0) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请求无效：未提供任何配置项', 'en-US': 'Invalid request: no configuration entry given' });
   const entries = new Map((await readEntries(db)).map((e) => [e.configKey, e]));
   // A secret sent back as its mask is left as it is (the form showed the mask and it was not retyped).
   const changes = given.filter((c) => !(c.configValue === SECRET_MASK && entries.get(c.configKey) && isSecret(entries.get(c.configKey)!)));
@@ -109,7 +109,7 @@ export async function updateEntries(db: Kysely<any>, bus: EventBus, given: { con
   if (touchesCaps && problems.length === 0 && text > api) {
     problems.push(`TEXT_TRANSLATION_CAP: ${text} is above API_TRANSLATION_CAP ${api}; the text cap may not exceed the API cap`);
   }
-  if (problems.length) throw new ApiError(Codes.BAD_REQUEST, `Invalid request: ${problems.join('; ')}`);
+  if (problems.length) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：${problems.join('; ')}`, 'en-US': `Invalid request: ${problems.join('; ')}` });
   if (changes.length === 0) return [];
   let permissionsChanged = false;
   await db.transaction().execute(async (trx) => {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, Codes, type EventBus, type Logger } from '@linguaport/sdk/server';
 import type { TaskDefinition, TaskHandle, TaskInfo, TaskProgress, TaskRunContext, TaskService, TaskStartOptions } from '@linguaport/sdk/server';
-import type { TaskState } from '@linguaport/sdk/shared';
+import { describeIssues, type TaskState } from '@linguaport/sdk/shared';
 import { sql } from 'kysely';
 import type { Database } from '../db/database.js';
 import type { JobService } from '../jobs/queue.js';
@@ -338,7 +338,7 @@ export function createTaskService(options: TaskServiceOptions): KernelTaskServic
           return {
             async start(input: I, opts: TaskStartOptions = {}) {
               const parsed = definition.input.safeParse(input);
-              if (!parsed.success) throw new ApiError(Codes.BAD_REQUEST, parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; '));
+              if (!parsed.success) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': describeIssues(parsed.error.issues, 'zh-CN'), 'en-US': describeIssues(parsed.error.issues, 'en-US') });
               const row = (await db
                 .insertInto('tasks')
                 .values({
