@@ -71,10 +71,10 @@ function multipart(fields: Record<string, string>, files: Record<string, { filen
   return { payload: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
-async function upload(archive: Buffer, token = admin, fields: Record<string, string> = {}) {
+async function upload(archive: Buffer, token = admin, fields: Record<string, string> = {}, locale = 'en-US') {
   const version = fields.version ?? JSON.parse(readFileSync(join(PARTNER, 'plugin.json'), 'utf8')).version;
   const body = multipart({ version, type: 'console', description: 'Partner notes for tests', ...fields }, { file: { filename: 'partner-notes.tgz', data: archive }, logo: LOGO });
-  const res = await k.app.inject({ method: 'POST', url: '/api/plugIn/upload', headers: { jwt: token, cookie: 'locale=en-US', 'content-type': body.contentType }, payload: body.payload });
+  const res = await k.app.inject({ method: 'POST', url: '/api/plugIn/upload', headers: { jwt: token, cookie: `locale=${locale}`, 'content-type': body.contentType }, payload: body.payload });
   return res.json();
 }
 
@@ -149,6 +149,9 @@ describe('upload refusals (each names the check and installs nothing)', () => {
   it('refuses a version field that disagrees with the package', async () => {
     const res = await upload(pack(), admin, { version: '9.9.9' });
     expect(res.msg).toMatch(/version field says 9\.9\.9 but the package is version 1\.0\.0/);
+    await nothingInstalled();
+    // A Chinese console reads the platform's own check in Chinese.
+    expect((await upload(pack(), admin, { version: '9.9.9' }, 'zh-CN')).msg).toBe('插件包被拒绝：版本字段为 9.9.9，但插件包的版本是 1.0.0。未安装任何内容。');
     await nothingInstalled();
   });
 

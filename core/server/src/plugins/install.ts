@@ -3,9 +3,17 @@ import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:f
 import { dirname, extname, join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { openPackage, PackageError, PACKAGE_LIMITS, type OpenedPackage, type TrustedKey } from '@linguaport/sdk/package';
+import type { LocalizedText } from '@linguaport/sdk/server';
 import { compareVersions, SDK_VERSION, type RegistryPlugin } from '@linguaport/sdk/shared';
 import { corePermissionKeys } from '../access/core-permissions.js';
 import { ENTRY_FILE, ORIGINAL_DIR, type PluginRuntime } from './runtime.js';
+
+/** A refusal of the platform's own checks, said in both languages (the package reader's own refusals are English). */
+export class PackageRefusal extends PackageError {
+  constructor(readonly messages: LocalizedText) {
+    super(messages['en-US']);
+  }
+}
 
 /**
  * Upload verification beyond the package itself (conflicts, version order, the form's fields)
@@ -40,7 +48,7 @@ export async function trustedKeyLookup(db: Kysely<any>): Promise<(keyId: string)
 function checkConflicts(pkg: OpenedPackage, runtime: PluginRuntime): void {
   const m = pkg.manifest;
   const builtin = runtime.builtin(m.id);
-  if (builtin) throw new PackageError(`plugin id ${m.id} belongs to a built-in plugin`);
+  if (builtin) throw new PackageRefusal({ 'zh-CN': `插件编号 ${m.id} 属于内置插件`, 'en-US': `plugin id ${m.id} belongs to a built-in plugin` });
   const others = [
     ...runtime.builtinList().map((p) => p.manifest),
     ...runtime
@@ -52,18 +60,18 @@ function checkConflicts(pkg: OpenedPackage, runtime: PluginRuntime): void {
   const same = (a: string, b: string) => a.toLowerCase().replace(/\/+$/, '') === b.toLowerCase().replace(/\/+$/, '');
   for (const r of m.routes) {
     const owner = others.find((o) => o.routes.some((x) => same(x.path, r.path)));
-    if (owner) throw new PackageError(`route ${r.path} is already owned by plugin ${owner.id}`);
+    if (owner) throw new PackageRefusal({ 'zh-CN': `路由 ${r.path} 已属于插件 ${owner.id}`, 'en-US': `route ${r.path} is already owned by plugin ${owner.id}` });
     if (r.parent && !m.routes.some((x) => x.path === r.parent && x.menu)) {
-      throw new PackageError(`detail route ${r.path} has parent ${r.parent}, which is not a menu route of this package`);
+      throw new PackageRefusal({ 'zh-CN': `详情路由 ${r.path} 的上级 ${r.parent} 不是本插件包的菜单路由`, 'en-US': `detail route ${r.path} has parent ${r.parent}, which is not a menu route of this package` });
     }
   }
   for (const p of m.permissions) {
     if (p.menu && !m.routes.some((x) => x.path === p.menu && x.menu)) {
-      throw new PackageError(`permission ${p.key} names menu ${p.menu}, which is not a menu route of this package`);
+      throw new PackageRefusal({ 'zh-CN': `权限 ${p.key} 指定的菜单 ${p.menu} 不是本插件包的菜单路由`, 'en-US': `permission ${p.key} names menu ${p.menu}, which is not a menu route of this package` });
     }
-    if (corePermissionKeys.has(p.key)) throw new PackageError(`permission key ${p.key} is already owned by the platform`);
+    if (corePermissionKeys.has(p.key)) throw new PackageRefusal({ 'zh-CN': `权限键 ${p.key} 已属于平台`, 'en-US': `permission key ${p.key} is already owned by the platform` });
     const owner = others.find((o) => o.permissions.some((x) => x.key === p.key));
-    if (owner) throw new PackageError(`permission key ${p.key} is already owned by plugin ${owner.id}`);
+    if (owner) throw new PackageRefusal({ 'zh-CN': `权限键 ${p.key} 已属于插件 ${owner.id}`, 'en-US': `permission key ${p.key} is already owned by plugin ${owner.id}` });
   }
 }
 
@@ -95,35 +103,35 @@ function registryEntry(pkg: OpenedPackage): RegistryPlugin & { manifest: OpenedP
 
 export async function installPackage(db: Kysely<any>, runtime: PluginRuntime, input: UploadInput): Promise<InstallResult> {
   if (input.file.data.length >= PACKAGE_LIMITS.maxPackageBytes) {
-    throw new PackageError(`the package file is ${input.file.data.length} bytes; it must be under 2 MB`);
+    throw new PackageRefusal({ 'zh-CN': `插件包文件大小为 ${input.file.data.length} 字节，必须小于 2 MB`, 'en-US': `the package file is ${input.file.data.length} bytes; it must be under 2 MB` });
   }
   if (input.logo) {
-    if (input.logo.data.length >= PACKAGE_LIMITS.maxLogoBytes) throw new PackageError(`the logo is ${input.logo.data.length} bytes; it must be under 200 KB`);
-    if (!LOGO_TYPES.has(extname(input.logo.filename).toLowerCase())) throw new PackageError(`the logo must be a PNG, SVG, JPEG, GIF or WebP image, not ${input.logo.filename}`);
+    if (input.logo.data.length >= PACKAGE_LIMITS.maxLogoBytes) throw new PackageRefusal({ 'zh-CN': `图标大小为 ${input.logo.data.length} 字节，必须小于 200 KB`, 'en-US': `the logo is ${input.logo.data.length} bytes; it must be under 200 KB` });
+    if (!LOGO_TYPES.has(extname(input.logo.filename).toLowerCase())) throw new PackageRefusal({ 'zh-CN': `图标必须是 PNG、SVG、JPEG、GIF 或 WebP 图片，而不是 ${input.logo.filename}`, 'en-US': `the logo must be a PNG, SVG, JPEG, GIF or WebP image, not ${input.logo.filename}` });
   }
   const pkg = openPackage(input.file.data, { trustedKey: await trustedKeyLookup(db), sdkVersion: SDK_VERSION });
   const m = pkg.manifest;
   // The version names a folder and a URL segment; semver's pre-release part would otherwise allow '/'.
   if (!/^\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?$/.test(m.version)) {
-    throw new PackageError(`version ${m.version} may hold only digits, letters, dots and dashes after x.y.z`);
+    throw new PackageRefusal({ 'zh-CN': `版本 ${m.version} 在 x.y.z 之后只能包含数字、字母、点和连字符`, 'en-US': `version ${m.version} may hold only digits, letters, dots and dashes after x.y.z` });
   }
   // Install writes its own files beside the package's; a package may not claim their names.
   for (const path of pkg.files.keys()) {
     if (path === ENTRY_FILE || path === 'upload.json' || path.startsWith(`${ORIGINAL_DIR}/`) || path.startsWith('uploaded-logo')) {
-      throw new PackageError(`the package path ${path} is reserved by the platform`);
+      throw new PackageRefusal({ 'zh-CN': `插件包路径 ${path} 为平台保留`, 'en-US': `the package path ${path} is reserved by the platform` });
     }
   }
-  if (m.version !== input.version) throw new PackageError(`the version field says ${input.version} but the package is version ${m.version}`);
-  if (m.type !== input.type) throw new PackageError(`the type field says ${input.type} but the package is of type ${m.type}`);
+  if (m.version !== input.version) throw new PackageRefusal({ 'zh-CN': `版本字段为 ${input.version}，但插件包的版本是 ${m.version}`, 'en-US': `the version field says ${input.version} but the package is version ${m.version}` });
+  if (m.type !== input.type) throw new PackageRefusal({ 'zh-CN': `类型字段为 ${input.type}，但插件包的类型是 ${m.type}`, 'en-US': `the type field says ${input.type} but the package is of type ${m.type}` });
   checkConflicts(pkg, runtime);
 
   const row = runtime.row(m.id);
   if (row) {
     const known = [row.current_version, row.previous_version, row.staged_version].filter(Boolean) as string[];
     if (compareVersions(m.version, row.current_version) <= 0) {
-      throw new PackageError(`plugin ${m.id} ${row.current_version} is installed; an upload must be a higher version, not ${m.version}`);
+      throw new PackageRefusal({ 'zh-CN': `插件 ${m.id} 已安装 ${row.current_version}；上传的版本必须更高，而不是 ${m.version}`, 'en-US': `plugin ${m.id} ${row.current_version} is installed; an upload must be a higher version, not ${m.version}` });
     }
-    if (known.includes(m.version)) throw new PackageError(`plugin ${m.id} ${m.version} is already uploaded`);
+    if (known.includes(m.version)) throw new PackageRefusal({ 'zh-CN': `插件 ${m.id} ${m.version} 已上传`, 'en-US': `plugin ${m.id} ${m.version} is already uploaded` });
   }
 
   const dir = runtime.packageDir(m.id, m.version);

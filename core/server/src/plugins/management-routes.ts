@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { ApiError, requestLocale, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
 import { keyIdOf, PACKAGE_LIMITS, PackageError, publicKeyFromPem } from '@linguaport/sdk/package';
 import { Codes, pluginIdSchema, type ManifestPermission } from '@linguaport/sdk/shared';
-import { installPackage } from './install.js';
+import { installPackage, PackageRefusal } from './install.js';
 import { ORIGINAL_DIR, PLUGIN_UPGRADED, type PluginRuntime, type PluginStateRow } from './runtime.js';
 
 /**
@@ -32,7 +32,11 @@ const idParams = z.object({ id: pluginIdSchema });
 const file = z.object({ filename: z.string(), mimetype: z.string().optional(), data: z.instanceof(Buffer) });
 
 function refuse(err: unknown): never {
-  if (err instanceof PackageError) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `插件包被拒绝：${err.message}。未安装任何内容。`, 'en-US': `Package refused: ${err.message}. Nothing was installed.` });
+  if (err instanceof PackageError) {
+    // The platform's checks say why in both languages; the package reader's (archive, signature) in its own English words.
+    const zh = err instanceof PackageRefusal ? err.messages['zh-CN'] : err.message;
+    throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `插件包被拒绝：${zh}。未安装任何内容。`, 'en-US': `Package refused: ${err.message}. Nothing was installed.` });
+  }
   throw err;
 }
 
