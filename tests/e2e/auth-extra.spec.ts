@@ -85,7 +85,8 @@ test('slider puzzle: shown while LANDING_SLIDER is on; a wrong drag and a login 
     // The server refuses a login that carries no ticket, whatever the page does.
     const bare = await login(username, PASSWORD);
     expect(bare.code).not.toBe(200);
-    expect(bare.msg).toBe('Complete the slider puzzle first');
+    // The API helper sends no locale: the server answers in Chinese, the console's default.
+    expect(bare.msg).toBe('请先完成滑块验证');
     // So does the page, before it asks the server.
     await page.getByTestId('login-username').fill(username);
     await page.getByTestId('login-password').fill(PASSWORD);
