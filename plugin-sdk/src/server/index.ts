@@ -499,3 +499,5 @@ export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type Pl
 // Pictures by their header (type, size) and tesseract's languages, for the areas that read pictures and scans.
 export { pictureKind, pictureSize, type PictureKind } from './pictures.js';
 export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';
+// An area's own settings table with configuration and built-in defaults.
+export { createAreaSettings, type AreaSettingsStore } from './area-settings.js';
