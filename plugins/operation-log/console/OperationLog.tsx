@@ -46,7 +46,7 @@ export function OperationLog() {
 
   const columns: PagedColumn<OperationLogRow>[] = [
     { key: 'createdAt', title: t('time'), render: (r) => formatDate(r.createdAt) },
-    { key: 'module', title: t('module') },
+    { key: 'module', title: t('module'), render: (r) => r.moduleName },
     { key: 'message', title: t('message') },
     { key: 'operatorName', title: t('operator') },
     { key: 'outcome', title: t('outcome'), render: (r) => <StatusTag value={r.outcome} states={{ success: { label: t('success'), intent: 'success' }, failure: { label: t('failure'), intent: 'danger' } }} /> },

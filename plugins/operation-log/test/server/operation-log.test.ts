@@ -77,6 +77,21 @@ describe('operation log', () => {
     expect(after.records[0]).toMatchObject({ operatorName: 'admin', method: 'PUT', outcome: 'success' });
   });
 
+  it('names each module in the reader\'s language: a plugin by its menu, the kernel\'s own areas by theirs, else as stored', async () => {
+    await db().insertInto('operation_log').values([entry('operation-log', 'dave', '2026-01-05T10:00:00Z'), entry('auth', 'dave', '2026-01-05T11:00:00Z'), entry('no-such-area', 'dave', '2026-01-05T12:00:00Z')]).execute();
+    const names = async (headers: Record<string, string>) => {
+      const res = await kernel.app.inject({ method: 'GET', url: '/api/operationLog/list?operator=dave', headers: { jwt: admin, ...headers } });
+      return (res.json().data.records as { module: string; moduleName: string }[]).map((r) => [r.module, r.moduleName]);
+    };
+    expect(await names({})).toEqual([['no-such-area', 'no-such-area'], ['auth', '登录认证'], ['operation-log', '操作日志']]);
+    expect(await names({ 'accept-language': 'en-US,en;q=0.9' })).toEqual([['no-such-area', 'no-such-area'], ['auth', 'Sign-in'], ['operation-log', 'Operation log']]);
+    expect(await names({ cookie: 'locale=en-US', 'accept-language': 'zh-CN' })).toEqual([['no-such-area', 'no-such-area'], ['auth', 'Sign-in'], ['operation-log', 'Operation log']]);
+    // The export's module column reads the same names.
+    const res = await kernel.app.inject({ method: 'GET', url: '/api/operationLog/export?operator=dave', headers: { jwt: admin } });
+    const rows = XLSX.utils.sheet_to_json<string[]>(XLSX.read(res.rawPayload, { type: 'buffer' }).Sheets['operation-log']!, { header: 1 });
+    expect(rows.slice(1).map((r) => r[1])).toEqual(['no-such-area', '登录认证', '操作日志']);
+  });
+
   it('answers 403 to the list and the export without the keys', async () => {
     expect((await kernel.call('GET', '/api/operationLog/list', plain)).status).toBe(403);
     expect((await kernel.call('GET', '/api/operationLog/export', plain)).status).toBe(403);
