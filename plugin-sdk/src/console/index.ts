@@ -184,3 +184,4 @@ export * from './ui/index.js';
 export { useRefreshBefore, setRefreshBefore, REFRESH_BEFORE_KEY, type RefreshBefore } from './refresh-before.js';
 export { useTask, taskFraction, TASK_CHANGED, type TaskView, type TaskHookState } from './tasks.js';
 export { Slot, useSlot, type SlotProps, type SlotViewProps, type SlotContribution, type SlotService } from './slots.js';
+export { saveBlob, downloadFile } from './download.js';

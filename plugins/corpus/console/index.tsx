@@ -1,22 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, H3, H5, HTMLSelect, HTMLTable, Checkbox, InputGroup, Intent, ProgressBar, Radio, RadioGroup, Tag, TextArea } from '@blueprintjs/core';
-import {
-  ConfirmDialog,
-  definePlugin,
-  FormDialog,
-  PagedTable,
-  SearchBar,
-  taskFraction,
-  useApi,
-  useLanguages,
-  useNotify,
-  usePermission,
-  useTask,
-  useTranslation,
-  type ApiErrorInfo,
-  type FormField,
-  type PageResult,
-} from '@linguaport/sdk/console';
+import { ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, taskFraction, useApi, useLanguages, useNotify, usePermission, useTask, useTranslation, type ApiErrorInfo, type FormField, type PageResult, downloadFile } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import { CLEANING_RULES, corpusSchema, type Bead } from '../shared/schemas.js';
 
@@ -75,15 +59,7 @@ function useLanguageOptions() {
   );
 }
 
-async function download(api: ReturnType<typeof useApi>, corpus: Corpus, format: 'tmx' | 'txt') {
-  const blob = await api.get<Blob>('/corpus/export', { params: { corpusId: corpus.id, format }, responseType: 'blob' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${corpus.name}.${format}`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+const download = (api: ReturnType<typeof useApi>, corpus: Corpus, format: 'tmx' | 'txt') => downloadFile(api, '/corpus/export', `${corpus.name}.${format}`, { corpusId: corpus.id, format });
 
 /** Import: bilingual files (TMX, TXT, XLSX; at most 5) or two line-aligned TXT files, with the rejection report. */
 function ImportDialog({ corpus, isOpen, onClose, onDone }: { corpus: Corpus; isOpen: boolean; onClose(): void; onDone(): void }) {

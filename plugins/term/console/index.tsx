@@ -1,25 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
-import {
-  ConfirmDialog,
-  definePlugin,
-  FormDialog,
-  PagedTable,
-  SearchBar,
-  useApi,
-  useLanguageOptions,
-  LibraryUserRights,
-  ResourceImportCard,
-  useNotify,
-  usePermission,
-  usePlatform,
-  useTranslation,
-  type ApiErrorInfo,
-  type FormField,
-  type PageQuery,
-  type PageResult,
-  type SlotViewProps,
-} from '@linguaport/sdk/console';
+import { ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PageQuery, type PageResult, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 import { termEntrySchema } from '../shared/schemas.js';
 
@@ -279,15 +260,7 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
   );
 }
 
-async function download(api: ReturnType<typeof useApi>, termBase: TermBase, format: 'tbx' | 'csv' | 'xlsx') {
-  const blob = await api.get<Blob>('/term/export', { params: { libraryId: termBase.id, format }, responseType: 'blob' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${termBase.name}.${format}`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+const download = (api: ReturnType<typeof useApi>, termBase: TermBase, format: 'tbx' | 'csv' | 'xlsx') => downloadFile(api, '/term/export', `${termBase.name}.${format}`, { libraryId: termBase.id, format });
 
 /** `/term`: the term bases the user may use, and the chosen one's terms, import, export and recognition. */
 function TermBases() {

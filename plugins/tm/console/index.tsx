@@ -1,25 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import {
-  ConfirmDialog,
-  definePlugin,
-  FormDialog,
-  PagedTable,
-  SearchBar,
-  useApi,
-  useLanguageOptions,
-  LibraryUserRights,
-  ResourceImportCard,
-  useNotify,
-  usePermission,
-  usePlatform,
-  useTranslation,
-  type ApiErrorInfo,
-  type FormField,
-  type PageQuery,
-  type PageResult,
-  type SlotViewProps,
-} from '@linguaport/sdk/console';
+import { ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PageQuery, type PageResult, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
 interface Memory {
@@ -234,15 +215,7 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
   );
 }
 
-async function download(api: ReturnType<typeof useApi>, memory: Memory, format: 'tmx' | 'xlsx') {
-  const blob = await api.get<Blob>('/TM/export', { params: { libraryId: memory.id, format }, responseType: 'blob' });
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = `${memory.name}.${format}`;
-  a.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+const download = (api: ReturnType<typeof useApi>, memory: Memory, format: 'tmx' | 'xlsx') => downloadFile(api, '/TM/export', `${memory.name}.${format}`, { libraryId: memory.id, format });
 
 /** `/TM`: the memories the user may use, and the chosen one's entries, import, export and concordance. */
 function Memories() {

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Intent, ProgressBar } from '@blueprintjs/core';
-import { useApi, useBus, useTranslation, type ApiClient, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { downloadFile, useApi, useBus, useTranslation, type ApiClient, type ApiErrorInfo } from '@linguaport/sdk/console';
 import type { StatusIntent } from '@linguaport/sdk/console';
 import { documentFile, pdfConversion, previewStatus } from '@linguaport/sdk/shared';
 import { FILE_CHANGED, type FileChanged, type FileRow, type Settings } from '../shared/schemas.js';
@@ -46,17 +46,7 @@ export function useLanguageName(): (code: string) => string {
 }
 
 /** Fetches a file through the shared client (the session header goes with it) and saves it under `name`. */
-export async function download(api: ApiClient, url: string, name: string): Promise<void> {
-  const blob = await api.get<Blob>(url, { responseType: 'blob' });
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-}
+export const download = (api: ApiClient, url: string, name: string): Promise<void> => downloadFile(api, url, name);
 
 const FILE_INTENTS: Record<string, StatusIntent> = {
   uploading: 'primary',

@@ -1,14 +1,5 @@
 /** Saves a Blob the API returned under a file name (template, export). */
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = filename;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
+export { saveBlob } from '@linguaport/sdk/console';
 
 /** `datetime-local` text (browser time) to ISO with offset, and back. */
 export const localToIso = (v: unknown) => (typeof v === 'string' && v ? new Date(v).toISOString() : '');

@@ -1,23 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, FormGroup, H3, HTMLSelect, InputGroup, Intent, NonIdealState, ProgressBar, Radio, RadioGroup, Spinner, Tooltip } from '@blueprintjs/core';
-import {
-  ConfirmDialog,
-  definePlugin,
-  FormDialog,
-  PagedTable,
-  SearchBar,
-  StatusTag,
-  useApi,
-  useBus,
-  useNotify,
-  usePermission,
-  useRefreshBefore,
-  useTranslation,
-  type ApiErrorInfo,
-  type PagedColumn,
-  type PageQuery,
-  type StatusIntent,
-} from '@linguaport/sdk/console';
+import { ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, StatusTag, useApi, useBus, useNotify, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery, type StatusIntent, downloadFile } from '@linguaport/sdk/console';
 import { formatDate, formatSize } from '@linguaport/sdk/shared';
 import { formatSeconds, JOB_CHANGED, JOB_STATES, NS, OPERATIONS, settingsSchema, TARGETS, type JobRow, type Operation, type Settings } from '../shared/schemas.js';
 
@@ -31,18 +14,7 @@ const INTENTS: Record<string, StatusIntent> = { queued: 'none', running: 'primar
 /** The cut's container when none is chosen: the upload's own. */
 const SAME = '';
 
-/** Fetches a file through the shared client (the session header goes with it) and saves it under `name`. */
-async function download(api: ReturnType<typeof useApi>, url: string, name: string): Promise<void> {
-  const blob = await api.get<Blob>(url, { responseType: 'blob' });
-  const href = URL.createObjectURL(blob);
-  const a = document.createElement('a');
-  a.href = href;
-  a.download = name;
-  document.body.appendChild(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(href), 10_000);
-}
+const download = (api: ReturnType<typeof useApi>, url: string, name: string) => downloadFile(api, url, name);
 
 /** `75`, `1:15` or `1:15.5` as seconds; null when it is none of these. */
 export function parseTime(text: string): number | null {
