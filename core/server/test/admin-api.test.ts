@@ -263,6 +263,13 @@ describe('system configuration', () => {
       { configKey: 'QUEUE_LIMIT', configValue: '0' },
     ]);
     expect(bad.body.msg).toMatch(/SYSTEM_COLOR: must be a hex colour.*GUEST_LOGIN: must be 0 or 1.*QUEUE_LIMIT: must be greater than zero/);
+    // A Chinese console reads each problem in Chinese, field names as sent.
+    const badZh = await k.call('PUT', '/api/systemConfig/updateConfig', configAdminToken, [
+      { configKey: 'SYSTEM_COLOR', configValue: 'blue' },
+      { configKey: 'GUEST_LOGIN', configValue: 'yes' },
+      { configKey: 'QUEUE_LIMIT', configValue: '0' },
+    ]);
+    expect(badZh.body.msg).toBe('请求无效：SYSTEM_COLOR: 必须是十六进制颜色，例如 #353f9d; GUEST_LOGIN: 必须是 0 或 1; QUEUE_LIMIT: 必须大于 0');
     const caps = await callEn('PUT', '/api/systemConfig/updateSystemConfig', configAdminToken, { configKey: 'TEXT_TRANSLATION_CAP', configValue: '200000' });
     expect(caps.body.msg).toContain('the text cap may not exceed the API cap');
     expect(await k.database.query(`select config_key, config_value from system_config order by config_key`, [])).toEqual(snapshot);

@@ -5,6 +5,7 @@ import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
+import { userNameSchema, validationMessage, ValidationKeys } from '@linguaport/sdk/shared';
 import { createApp, type KernelApp } from '../src/http/app.js';
 
 // The HTTP layer on its own: nobody is signed in (no session store behind it), so these tests
@@ -55,6 +56,15 @@ describe('the envelope', () => {
   it('answers null data when a handler returns nothing', async () => {
     const { app } = await appWith({ method: 'POST', url: '/nothing', access: 'public', handler: () => undefined });
     expect((await app.inject({ method: 'POST', url: '/api/nothing' })).json()).toEqual({ code: 200, msg: 'success', data: null });
+  });
+
+  it('reads the validation keys of a handler\'s own zod parse out in the request\'s language', async () => {
+    // The handler parses by itself (not through the route schema): its ZodError reaches the error handler.
+    const { app } = await appWith({ method: 'POST', url: '/own-parse', access: 'public', handler: ({ body }) => z.object({ username: userNameSchema }).parse(body) });
+    const ask = async (headers: Record<string, string>) => (await app.inject({ method: 'POST', url: '/api/own-parse', headers, payload: { username: 'a' } })).json();
+    expect(await ask({})).toEqual({ code: 400, msg: `请求无效：username: ${validationMessage(ValidationKeys.userNameLength, 'zh-CN')}`, data: null });
+    expect(await ask({ cookie: 'locale=en-US' })).toEqual({ code: 400, msg: `Invalid request: username: ${validationMessage(ValidationKeys.userNameLength, 'en-US')}`, data: null });
+    expect(JSON.stringify(await ask({ 'accept-language': 'en-US' }))).not.toContain('validation.');
   });
 
   it('answers a thrown ApiError with its code, message and HTTP status', async () => {

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ApiError, Codes, type EventBus, type SystemSettings } from '@linguaport/sdk/server';
+import { ApiError, Codes, type EventBus, type LocalizedText, type SystemSettings } from '@linguaport/sdk/server';
 import { notifyPermissionsChanged } from '../access/notify.js';
 import type { ConfigGroup, ConfigValueType } from './migrations.js';
 
@@ -56,28 +56,28 @@ const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
 const LANGUAGE = /^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$/;
 
 /** Why this value does not fit its entry's type, or null when it fits. */
-function typeProblem(entry: ConfigEntry, value: string): string | null {
+function typeProblem(entry: ConfigEntry, value: string): LocalizedText | null {
   switch (entry.valueType) {
     case 'flag':
-      return value === '0' || value === '1' ? null : 'must be 0 or 1';
+      return value === '0' || value === '1' ? null : { 'zh-CN': '必须是 0 或 1', 'en-US': 'must be 0 or 1' };
     case 'color':
-      return HEX_COLOR.test(value) ? null : 'must be a hex colour such as #353f9d';
+      return HEX_COLOR.test(value) ? null : { 'zh-CN': '必须是十六进制颜色，例如 #353f9d', 'en-US': 'must be a hex colour such as #353f9d' };
     case 'language':
-      return value === '' || LANGUAGE.test(value) ? null : 'must be a language code such as en or zh-CN';
+      return value === '' || LANGUAGE.test(value) ? null : { 'zh-CN': '必须是语言代码，例如 en 或 zh-CN', 'en-US': 'must be a language code such as en or zh-CN' };
     case 'integer': {
-      if (!/^\d+$/.test(value)) return 'must be a whole number';
+      if (!/^\d+$/.test(value)) return { 'zh-CN': '必须是整数', 'en-US': 'must be a whole number' };
       // PASSWORD_MAX_AGE_DAYS 0 means "no maximum"; every other number is a cap and must be above zero.
-      if (Number(value) <= 0 && entry.configKey !== 'PASSWORD_MAX_AGE_DAYS') return 'must be greater than zero';
-      return Number(value) > 1_000_000_000 ? 'is too large' : null;
+      if (Number(value) <= 0 && entry.configKey !== 'PASSWORD_MAX_AGE_DAYS') return { 'zh-CN': '必须大于 0', 'en-US': 'must be greater than zero' };
+      return Number(value) > 1_000_000_000 ? { 'zh-CN': '数值过大', 'en-US': 'is too large' } : null;
     }
     case 'secret':
       // Empty clears the secret; the mask (kept value) never reaches here.
-      return value === '' || value.length >= 8 ? null : 'must be at least 8 characters';
+      return value === '' || value.length >= 8 ? null : { 'zh-CN': '至少需要 8 个字符', 'en-US': 'must be at least 8 characters' };
     case 'image':
       // Pictures are set through updatePictureConfig; clearing one (empty) is allowed here.
-      return value === '' || value.startsWith('/api/systemConfig/picture/') ? null : 'is set by uploading a picture (updatePictureConfig)';
+      return value === '' || value.startsWith('/api/systemConfig/picture/') ? null : { 'zh-CN': '需通过上传图片设置（updatePictureConfig）', 'en-US': 'is set by uploading a picture (updatePictureConfig)' };
     default:
-      return value.length <= 2000 ? null : 'is longer than 2000 characters';
+      return value.length <= 2000 ? null : { 'zh-CN': '超过 2000 个字符', 'en-US': 'is longer than 2000 characters' };
   }
 }
 
@@ -90,16 +90,16 @@ export async function updateEntries(db: Kysely<any>, bus: EventBus, given: { con
   const entries = new Map((await readEntries(db)).map((e) => [e.configKey, e]));
   // A secret sent back as its mask is left as it is (the form showed the mask and it was not retyped).
   const changes = given.filter((c) => !(c.configValue === SECRET_MASK && entries.get(c.configKey) && isSecret(entries.get(c.configKey)!)));
-  const problems: string[] = [];
+  const problems: LocalizedText[] = [];
   const after = new Map([...entries].map(([k, e]) => [k, e.configValue]));
   for (const { configKey, configValue } of changes) {
     const entry = entries.get(configKey);
     if (!entry) {
-      problems.push(`${configKey}: no such configuration key (an entry can be changed only if its key exists)`);
+      problems.push({ 'zh-CN': `${configKey}: 配置键不存在（只有已存在的键才能修改）`, 'en-US': `${configKey}: no such configuration key (an entry can be changed only if its key exists)` });
       continue;
     }
     const problem = typeProblem(entry, configValue);
-    if (problem) problems.push(`${configKey}: ${problem}`);
+    if (problem) problems.push({ 'zh-CN': `${configKey}: ${problem['zh-CN']}`, 'en-US': `${configKey}: ${problem['en-US']}` });
     after.set(configKey, configValue);
   }
   // Spec 02 section 5: the text cap may not exceed the API cap (checked on the state after the change).
@@ -107,9 +107,9 @@ export async function updateEntries(db: Kysely<any>, bus: EventBus, given: { con
   const api = Number(after.get('API_TRANSLATION_CAP'));
   const touchesCaps = changes.some((c) => c.configKey === 'TEXT_TRANSLATION_CAP' || c.configKey === 'API_TRANSLATION_CAP');
   if (touchesCaps && problems.length === 0 && text > api) {
-    problems.push(`TEXT_TRANSLATION_CAP: ${text} is above API_TRANSLATION_CAP ${api}; the text cap may not exceed the API cap`);
+    problems.push({ 'zh-CN': `TEXT_TRANSLATION_CAP: ${text} 大于 API_TRANSLATION_CAP ${api}；文本翻译上限不能超过接口上限`, 'en-US': `TEXT_TRANSLATION_CAP: ${text} is above API_TRANSLATION_CAP ${api}; the text cap may not exceed the API cap` });
   }
-  if (problems.length) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：${problems.join('; ')}`, 'en-US': `Invalid request: ${problems.join('; ')}` });
+  if (problems.length) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：${problems.map((p) => p['zh-CN']).join('; ')}`, 'en-US': `Invalid request: ${problems.map((p) => p['en-US']).join('; ')}` });
   if (changes.length === 0) return [];
   let permissionsChanged = false;
   await db.transaction().execute(async (trx) => {
