@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // `npm test`: the same set-up as `npm start` (plus the test-only Debian packages), then every suite:
 //   1. vitest, units and server integration on the embedded database (PGlite)
-//   2. vitest, server integration again on a real PostgreSQL started here on loopback
+//   2. vitest, server integration again on a real PostgreSQL started here on loopback (not the files
+//      marked `// Database: none`)
 //   3. Playwright end-to-end in Debian's Chromium
 // and a last line `N passed, N failed` adding all suites up.
 // `npm test -- --only pglite,postgres,e2e` runs a subset.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { databaseFreeTests } from './lib/database-free.mjs';
 import { ROOT, setup, SetupError } from './setup.mjs';
 
 const reports = join(ROOT, '.tmp', 'reports');
@@ -87,7 +89,7 @@ async function main() {
       const out = join(reports, 'vitest-postgres.json');
       const code = await runStage(
         process.execPath,
-        [vitest, 'run', '--project', 'server', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
+        [vitest, 'run', '--project', 'server', ...databaseFreeTests().flatMap((f) => ['--exclude', f]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
         { DATABASE_URL: pg.url },
       );
       add('server (PostgreSQL)', vitestCounts(out), code);

@@ -1,3 +1,4 @@
+// Database: none
 import { parseManifest } from '@linguaport/sdk/shared';
 import { describe, expect, it } from 'vitest';
 import type { DeployedPlugin } from '../src/plugins/deployment.js';

@@ -1,3 +1,4 @@
+// Database: none
 import { describe, expect, it } from 'vitest';
 import { warmFirst, WARM_LIMIT } from '../../src/translation/apertium/apy-process.js';
 

@@ -1,3 +1,4 @@
+// Database: none
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { languageDetector } from '../../src/translation/text-tools.js';

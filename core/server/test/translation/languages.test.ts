@@ -1,3 +1,4 @@
+// Database: none
 import { describe, expect, it } from 'vitest';
 import { fromApertiumCode, fromApertiumMode, fromLibreCode, languageName, toApertiumCode, toLibreCode } from '../../src/translation/languages.js';
 

@@ -1,3 +1,4 @@
+// Database: none
 import { describe, expect, it } from 'vitest';
 import { EngineError, type EngineAdapter, type TranslateBatch } from '../../src/translation/adapter.js';
 import { translateText, type TranslateHook } from '../../src/translation/pipeline.js';

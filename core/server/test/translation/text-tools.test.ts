@@ -1,3 +1,4 @@
+// Database: none
 import { describe, expect, it } from 'vitest';
 import { detectLanguage, segmentWords, splitSentences } from '../../src/translation/text-tools.js';
 

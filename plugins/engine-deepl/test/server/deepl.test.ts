@@ -1,3 +1,4 @@
+// Database: none
 import { afterEach, describe, expect, it } from 'vitest';
 import { failsNode } from '@linguaport/sdk/server';
 import { createDeeplAdapter, deeplConfig, deeplDefinition } from '../../server/adapter.js';

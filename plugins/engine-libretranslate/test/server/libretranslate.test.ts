@@ -1,3 +1,4 @@
+// Database: none
 import { afterEach, describe, expect, it } from 'vitest';
 import { startLibrePeer, type LibrePeer } from '@linguaport/sdk/testing';
 import { createLibreTranslateAdapter, libreTranslateConfig, libreTranslateDefinition } from '../../server/adapter.js';

@@ -1,3 +1,4 @@
+// Database: none
 import { afterEach, describe, expect, it } from 'vitest';
 import { startOpenAiPeer, type OpenAiPeer } from '@linguaport/sdk/testing';
 import { createOpenAiAdapter } from '../../server/adapter.js';

@@ -1,3 +1,4 @@
+// Database: none
 import type { FileFormat } from '@linguaport/sdk/shared';
 import type { ServerPluginContext } from '@linguaport/sdk/server';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Database: none
 import { checkIdentityRoundTrip, checkTranslatedRoundTrip, randomText, seededRandom } from '@linguaport/sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { markdownFormat } from '../../server/formats/markdown.js';

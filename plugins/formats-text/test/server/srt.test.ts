@@ -1,3 +1,4 @@
+// Database: none
 import { placeholdersOf } from '@linguaport/sdk/shared';
 import { checkIdentityRoundTrip, checkTranslatedRoundTrip, randomText, seededRandom } from '@linguaport/sdk/testing';
 import { describe, expect, it } from 'vitest';

@@ -1,3 +1,4 @@
+// Database: none
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '@linguaport/sdk/testing';
 import { findAll, TermMatcher, type MatcherTerm } from '../../server/matcher.js';

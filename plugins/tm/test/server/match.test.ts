@@ -1,3 +1,4 @@
+// Database: none
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '@linguaport/sdk/testing';
 import { BitPattern } from '../../server/match/bit-pattern.js';

@@ -1,3 +1,4 @@
+// Database: none
 import * as XLSX from '@e965/xlsx';
 import { describe, expect, it } from 'vitest';
 import { importTemplate, readImportFile } from '../../server/import.js';

@@ -1,3 +1,4 @@
+// Database: none
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '@linguaport/sdk/testing';
 import { adaptMeans, deltaFrames, trainUbmInSteps, gmmFromBytes, gmmToBytes, mfccFrames, scoreSpeakers, trainUbm, voicedFrameIndexes, voiceFeatures, type FrameSet } from '@linguaport/sdk/server';
