@@ -202,6 +202,8 @@ describe('single sign-on (OpenID Connect, code flow with PKCE)', () => {
     const status = (await enCall('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body;
     expect(status.code).toBe(304);
     expect(status.msg).toMatch(/Single sign-on failed/);
+    // The outcome is stored in both languages: a Chinese console asking again reads it in Chinese.
+    expect((await k.call('GET', `/api/sso/client/getSSOStatus?ticket=${encodeURIComponent(page.ticket)}`)).body.msg).toMatch(/^单点登录失败：/);
     expect(await k.database.db.selectFrom('users').select('id').where('username', '=', 'erin').executeTakeFirst()).toBeUndefined();
   });
 

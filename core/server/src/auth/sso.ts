@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import * as oidc from 'openid-client';
 import { z } from 'zod';
-import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, type LocalizedText, type RouteDefinition } from '@linguaport/sdk/server';
 import { Codes } from '@linguaport/sdk/shared';
 import { checkAccount, PASSWORD_EXPIRED_MSG, startSession } from './login.js';
 import { passwordStatus } from './password-policy.js';
@@ -21,6 +21,19 @@ import { departmentsOf } from './user-info.js';
  * 3. GET /sso/client/getSSOStatus?ticket -> {token, userId} once; 4015 while step 2 has not
  *    happened; 4014 when the account must act first (see core/README.md).
  */
+
+/** A failed sign-on's outcome is stored as its message in both languages (JSON); older rows hold English text. */
+function storedOutcome(text: string | null): LocalizedText {
+  const fallback = { 'zh-CN': '单点登录失败', 'en-US': 'Single sign-on failed' };
+  if (!text) return fallback;
+  try {
+    const v = JSON.parse(text) as Record<string, unknown>;
+    if (typeof v?.['zh-CN'] === 'string' && typeof v['en-US'] === 'string') return { 'zh-CN': v['zh-CN'], 'en-US': v['en-US'] };
+  } catch {
+    // Plain text: a row written before outcomes were stored in both languages.
+  }
+  return { 'zh-CN': `单点登录失败：${text}`, 'en-US': text };
+}
 
 export const SSO_LOGIN_VALIDITY_MS = 10 * 60_000;
 const DISCOVERY_TTL_MS = 10 * 60_000;
@@ -112,7 +125,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   };
 
   /** Step 2's work; returns the outcome stored for the status call. */
-  async function complete(login: { provider_id: number; code_verifier: string; nonce: string; state: string; redirect_uri: string }, query: Record<string, string>): Promise<{ userId: number } | { error: string }> {
+  async function complete(login: { provider_id: number; code_verifier: string; nonce: string; state: string; redirect_uri: string }, query: Record<string, string>): Promise<{ userId: number } | { error: LocalizedText }> {
     const provider = (await db.selectFrom('sso_providers').selectAll().where('id', '=', login.provider_id).executeTakeFirstOrThrow()) as ProviderRow;
     const config = await configFor(provider);
     const current = new URL(login.redirect_uri);
@@ -121,14 +134,14 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
     try {
       const tokens = await oidc.authorizationCodeGrant(config, current, { pkceCodeVerifier: login.code_verifier, expectedState: login.state, expectedNonce: login.nonce, idTokenExpected: true });
       const idToken = tokens.claims();
-      if (!idToken?.sub) return { error: 'Single sign-on failed: the identity provider sent no subject' };
+      if (!idToken?.sub) return { error: { 'zh-CN': '单点登录失败：身份提供方没有发送用户标识（subject）', 'en-US': 'Single sign-on failed: the identity provider sent no subject' } };
       // Providers may keep profile claims out of the ID token; the userinfo answer carries them
       // (its subject is checked against the ID token's).
       const info = tokens.access_token ? await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub) : {};
       claims = { ...info, ...idToken, sub: idToken.sub };
     } catch (err) {
       logger.warn(`single sign-on code exchange failed: ${(err as Error).message}`);
-      return { error: `Single sign-on failed: ${(err as Error).message}` };
+      return { error: { 'zh-CN': `单点登录失败：${(err as Error).message}`, 'en-US': `Single sign-on failed: ${(err as Error).message}` } };
     }
     const username = typeof claims.preferred_username === 'string' && claims.preferred_username ? claims.preferred_username : claims.sub;
     const source = `oidc:${provider.issuer}`;
@@ -151,7 +164,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       });
       return { userId };
     } catch (err) {
-      if (err instanceof UsernameTaken) return { error: `Single sign-on failed: ${err.message}; ask an administrator` };
+      if (err instanceof UsernameTaken) return { error: { 'zh-CN': `单点登录失败：账户名冲突（${err.message}），请联系管理员`, 'en-US': `Single sign-on failed: ${err.message}; ask an administrator` } };
       throw err;
     }
   }
@@ -213,15 +226,15 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const login = state ? ((await db.selectFrom('sso_logins').selectAll().where('state', '=', state).executeTakeFirst()) as LoginRow | undefined) : undefined;
         if (!login) return { raw: true as const, status: 302, headers: { location: '/sso?error=unknown-state' }, contentType: 'text/plain', body: '' };
         const at = now();
-        let outcome: { userId: number } | { error: string };
-        if (login.completed_at) outcome = { error: 'This single sign-on answer was already used' };
-        else if (at.getTime() - new Date(login.created_at).getTime() > SSO_LOGIN_VALIDITY_MS) outcome = { error: 'Single sign-on took too long; start again' };
-        else if (query.error) outcome = { error: `The identity provider refused: ${query.error_description ?? query.error}` };
+        let outcome: { userId: number } | { error: LocalizedText };
+        if (login.completed_at) outcome = { error: { 'zh-CN': '该单点登录应答已被使用', 'en-US': 'This single sign-on answer was already used' } };
+        else if (at.getTime() - new Date(login.created_at).getTime() > SSO_LOGIN_VALIDITY_MS) outcome = { error: { 'zh-CN': '单点登录超时，请重新开始', 'en-US': 'Single sign-on took too long; start again' } };
+        else if (query.error) outcome = { error: { 'zh-CN': `身份提供方拒绝了登录：${query.error_description ?? query.error}`, 'en-US': `The identity provider refused: ${query.error_description ?? query.error}` } };
         else outcome = await complete(login, query);
         // Only the first answer for a state counts (a replayed redirect changes nothing).
         await db
           .updateTable('sso_logins')
-          .set({ completed_at: at, user_id: 'userId' in outcome ? outcome.userId : null, outcome: 'error' in outcome ? outcome.error : 'ok' })
+          .set({ completed_at: at, user_id: 'userId' in outcome ? outcome.userId : null, outcome: 'error' in outcome ? JSON.stringify(outcome.error) : 'ok' })
           .where('state', '=', state)
           .where('completed_at', 'is', null)
           .execute();
@@ -240,7 +253,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const login = (await db.selectFrom('sso_logins').selectAll().where('ticket_hash', '=', ticketHash(query.ticket)).executeTakeFirst()) as LoginRow | undefined;
         if (!login || at.getTime() - new Date(login.created_at).getTime() > 2 * SSO_LOGIN_VALIDITY_MS) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '单点登录票据不存在或已过期，请重新开始', 'en-US': 'Unknown or expired single sign-on ticket; start again' });
         if (!login.completed_at) throw new ApiError(Codes.SSO_PENDING, { 'zh-CN': '单点登录尚未完成', 'en-US': 'Single sign-on not finished yet' });
-        if (login.outcome !== 'ok' || !login.user_id) throw new ApiError(Codes.AUTH_FAILED, login.outcome ?? 'Single sign-on failed');
+        if (login.outcome !== 'ok' || !login.user_id) throw new ApiError(Codes.AUTH_FAILED, storedOutcome(login.outcome));
         await checkAccount(deps, login.user_id, at);
         const status = await passwordStatus(db, login.user_id, at);
         if (status?.need) throw new ApiError(Codes.LOGIN_NEEDS_ACTION, PASSWORD_EXPIRED_MSG, { userId: login.user_id, reason: 'password' });
