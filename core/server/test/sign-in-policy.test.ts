@@ -29,8 +29,9 @@ async function sealed(username: string, password: string, extra: Record<string, 
   return { username, password: encryptFor(pair.publicKey, password), publicKey: name, symbol: '', ...extra };
 }
 
-async function loginFrom(ip: string, username: string, password: string, extra: Record<string, string> = {}) {
-  const res = await k.app.inject({ method: 'POST', url: '/api/login', remoteAddress: ip, payload: await sealed(username, password, extra) });
+/** Signs in from an English console (the locale cookie): the refusals are checked in their English wording. */
+async function loginFrom(ip: string, username: string, password: string, extra: Record<string, string> = {}, locale = 'en-US') {
+  const res = await k.app.inject({ method: 'POST', url: '/api/login', remoteAddress: ip, headers: { cookie: `locale=${locale}` }, payload: await sealed(username, password, extra) });
   return res.json();
 }
 
@@ -52,7 +53,7 @@ describe('sign-in policy', () => {
   it('evaluates at most the threshold of 60 concurrent wrong attempts, and the right password right after is not evaluated', async () => {
     await createUserWithRole(k, 'burst', 'Burst-pass-1', 'Burst role', []);
     const payloads = await Promise.all(Array.from({ length: 60 }, (_, i) => sealed('burst', `wrong-${i}`)));
-    const answers = await Promise.all(payloads.map((payload) => k.app.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.50.0.1', payload })));
+    const answers = await Promise.all(payloads.map((payload) => k.app.inject({ method: 'POST', url: '/api/login', remoteAddress: '10.50.0.1', headers: { cookie: 'locale=en-US' }, payload })));
     const bodies = answers.map((a) => a.json());
     const evaluated = bodies.filter((b) => b.msg === 'Bad credentials').length;
     expect(evaluated).toBeGreaterThan(0);
@@ -65,6 +66,8 @@ describe('sign-in policy', () => {
     const right = await loginFrom('10.50.0.1', 'burst', 'Burst-pass-1');
     expect(right.code).toBe(304);
     expect(right.msg).toMatch(/Too many failed sign-ins for this account/);
+    // A Chinese console reads the same refusal in Chinese.
+    expect((await loginFrom('10.50.0.1', 'burst', 'Burst-pass-1', {}, 'zh-CN')).msg).toMatch(/^该账户登录失败次数过多：/);
   });
 
   it('asks a stranger for the slider puzzle after 5 failures instead of locking the account', async () => {

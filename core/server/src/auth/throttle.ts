@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { LocalizedText } from '@linguaport/sdk/server';
 
 /**
  * Brute-force protection for every password check (password login, directory login, forced
@@ -41,7 +42,7 @@ interface Row {
 }
 
 export interface Refusal {
-  message: string;
+  message: LocalizedText;
   retryAfterSeconds?: number;
   /** Set when only a solved slider puzzle lets the next attempt through. */
   challenge?: 'slider';
@@ -57,18 +58,20 @@ export interface Attempt {
 
 /** Why a scope's row does not admit an attempt now (mirrors the admission test in `reserve`). */
 function refusalOf(row: Row, policy: ThrottlePolicy, now: Date): Refusal {
-  const what = row.scope.startsWith('ip:') ? 'from this address' : 'for this account';
+  const ip = row.scope.startsWith('ip:');
+  const what = ip ? 'from this address' : 'for this account';
+  const whatZh = ip ? '该地址' : '该账户';
   if (row.failures >= policy.challengeFrom) {
-    return { message: `Too many failed sign-ins ${what}: complete the slider puzzle to try again`, challenge: 'slider' };
+    return { message: { 'zh-CN': `${whatZh}登录失败次数过多：请完成滑块验证后再试`, 'en-US': `Too many failed sign-ins ${what}: complete the slider puzzle to try again` }, challenge: 'slider' };
   }
   const wait = Math.min(MAX_DELAY_S, 2 ** (row.failures - policy.delayFrom)) * 1000;
   const seconds = Math.max(1, Math.ceil((new Date(row.last_failure_at).getTime() + wait - now.getTime()) / 1000));
-  return { message: `Too many failed sign-ins ${what}: try again in ${seconds} second(s)`, retryAfterSeconds: seconds };
+  return { message: { 'zh-CN': `${whatZh}登录失败次数过多：请在 ${seconds} 秒后再试`, 'en-US': `Too many failed sign-ins ${what}: try again in ${seconds} second(s)` }, retryAfterSeconds: seconds };
 }
 
 class Refused extends Error {
   constructor(readonly refusal: Refusal) {
-    super(refusal.message);
+    super(refusal.message['en-US']);
   }
 }
 
