@@ -104,6 +104,10 @@ describe('directory sign-in (LDAP)', () => {
     const res = await login('admin', 'Admin-ldap-1', 'testdir');
     expect(res.code).toBe(304);
     expect(res.msg).toMatch(/already used by another account/);
+    // A Chinese console reads it in Chinese.
+    const pk = (await k.call('GET', '/api/user/getOnePublicKey')).body.data;
+    const zh = (await k.call('POST', '/api/login', null, { username: 'admin', password: encryptFor(pk, 'Admin-ldap-1'), publicKey: pk, symbol: 'testdir' })).body;
+    expect(zh.msg).toBe('账户名 admin 已被另一个账户使用，请联系管理员');
     // The local administrator is untouched.
     expect((await login('admin', ADMIN_PASSWORD, '')).code).toBe(200);
   });

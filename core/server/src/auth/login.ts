@@ -121,7 +121,7 @@ export async function passwordLogin(
         userType: UserType.DIRECTORY,
       }));
     } catch (err) {
-      if (err instanceof UsernameTaken) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': `账户名冲突（${err.message}），请联系管理员`, 'en-US': `${err.message}; ask an administrator` });
+      if (err instanceof UsernameTaken) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': `账户名 ${err.username} 已被另一个账户使用，请联系管理员`, 'en-US': `${err.message}; ask an administrator` });
       throw err;
     }
   } else {

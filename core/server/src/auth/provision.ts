@@ -16,7 +16,11 @@ export async function defaultRoleId(db: Kysely<any>): Promise<number> {
   return row.id;
 }
 
-export class UsernameTaken extends Error {}
+export class UsernameTaken extends Error {
+  constructor(readonly username: string) {
+    super(`the account name ${username} is already used by another account`);
+  }
+}
 
 /**
  * The local account of an outside identity: found by (source, subject), else created with the
@@ -35,7 +39,7 @@ export async function provisionExternalUser(
     .executeTakeFirst();
   if (linked) return { userId: linked.id, created: false };
   const clash = await db.selectFrom('users').select('id').where('username', '=', input.username).executeTakeFirst();
-  if (clash) throw new UsernameTaken(`the account name ${input.username} is already used by another account`);
+  if (clash) throw new UsernameTaken(input.username);
   const department = await defaultDepartmentId(db);
   const role = await defaultRoleId(db);
   const userId = await db.transaction().execute(async (trx) => {

@@ -164,7 +164,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       });
       return { userId };
     } catch (err) {
-      if (err instanceof UsernameTaken) return { error: { 'zh-CN': `单点登录失败：账户名冲突（${err.message}），请联系管理员`, 'en-US': `Single sign-on failed: ${err.message}; ask an administrator` } };
+      if (err instanceof UsernameTaken) return { error: { 'zh-CN': `单点登录失败：账户名 ${err.username} 已被另一个账户使用，请联系管理员`, 'en-US': `Single sign-on failed: ${err.message}; ask an administrator` } };
       throw err;
     }
   }
