@@ -16,11 +16,11 @@ export function OperationLog() {
   const api = useApi();
   const perms = usePermission();
   const [filters, setFilters] = useState<Record<string, string>>({});
-  const [modules, setModules] = useState<string[]>([]);
+  const [modules, setModules] = useState<{ module: string; name: string }[]>([]);
   const [exporting, setExporting] = useState(false);
 
   useEffect(() => {
-    api.get<string[]>('/operationLog/modules', { silent: true }).then(setModules, () => setModules([]));
+    api.get<{ module: string; name: string }[]>('/operationLog/moduleNames', { silent: true }).then(setModules, () => setModules([]));
   }, [api]);
 
   const load = useCallback(
@@ -57,7 +57,7 @@ export function OperationLog() {
     <div data-testid="operation-log-view" style={{ padding: 16 }}>
       <SearchBar
         fields={[
-          { name: 'module', label: t('module'), type: 'select', options: modules.map((m) => ({ value: m, label: m })) },
+          { name: 'module', label: t('module'), type: 'select', options: modules.map((m) => ({ value: m.module, label: m.name })) },
           { name: 'operator', label: t('operator') },
           { name: 'outcome', label: t('outcome'), type: 'select', options: [{ value: 'success', label: t('success') }, { value: 'failure', label: t('failure') }] },
           { name: 'startTime', label: t('from'), type: 'datetime' },

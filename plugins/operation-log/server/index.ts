@@ -141,6 +141,18 @@ export default defineServerPlugin({
 
     ctx.route({
       method: 'GET',
+      url: '/operationLog/moduleNames',
+      access: { permission: 'operationLog:list' },
+      summary: 'List operation log modules with their names in the reader\'s language',
+      async handler({ headers }) {
+        const rows = await db.selectFrom('operation_log').select('module').distinct().orderBy('module').execute();
+        const nameOf = await moduleNames(db, requestLocale(headers));
+        return rows.map((r) => ({ module: r.module as string, name: nameOf(r.module as string) }));
+      },
+    });
+
+    ctx.route({
+      method: 'GET',
       url: '/operationLog/export',
       access: { permission: 'operationLog:export' },
       summary: 'Export operation log entries',

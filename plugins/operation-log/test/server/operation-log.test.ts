@@ -90,10 +90,15 @@ describe('operation log', () => {
     const res = await kernel.app.inject({ method: 'GET', url: '/api/operationLog/export?operator=dave', headers: { jwt: admin } });
     const rows = XLSX.utils.sheet_to_json<string[]>(XLSX.read(res.rawPayload, { type: 'buffer' }).Sheets['operation-log']!, { header: 1 });
     expect(rows.slice(1).map((r) => r[1])).toEqual(['no-such-area', '登录认证', '操作日志']);
+    // The module filter's choices: the ids it filters by, named in the reader's language.
+    const choices = async (headers: Record<string, string>) => (await kernel.app.inject({ method: 'GET', url: '/api/operationLog/moduleNames', headers: { jwt: admin, ...headers } })).json().data as { module: string; name: string }[];
+    expect(await choices({})).toEqual(expect.arrayContaining([{ module: 'auth', name: '登录认证' }, { module: 'operation-log', name: '操作日志' }, { module: 'user', name: '用户账户' }]));
+    expect(await choices({ cookie: 'locale=en-US' })).toEqual(expect.arrayContaining([{ module: 'auth', name: 'Sign-in' }, { module: 'operation-log', name: 'Operation log' }, { module: 'no-such-area', name: 'no-such-area' }]));
   });
 
   it('answers 403 to the list and the export without the keys', async () => {
     expect((await kernel.call('GET', '/api/operationLog/list', plain)).status).toBe(403);
     expect((await kernel.call('GET', '/api/operationLog/export', plain)).status).toBe(403);
+    expect((await kernel.call('GET', '/api/operationLog/moduleNames', plain)).status).toBe(403);
   });
 });
