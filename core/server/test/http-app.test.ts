@@ -91,17 +91,19 @@ describe('the envelope', () => {
   it('answers an unknown API path with a 404 envelope', async () => {
     const { app } = await appWith({ method: 'GET', url: '/known', access: 'public', handler: () => 1 });
     for (const [method, url] of [['GET', '/api/unknown'], ['DELETE', '/api/known']] as const) {
-      const res = await app.inject({ method, url });
+      const res = await app.inject({ method, url, headers: { cookie: 'locale=en-US' } });
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ code: 404, msg: `No such API: ${method} ${url}`, data: null });
+      expect((await app.inject({ method, url })).json()).toEqual({ code: 404, msg: `没有此接口：${method} ${url}`, data: null });
     }
   });
 
   it('hides an unexpected error behind a 500 and logs its stack', async () => {
     const { app } = await appWith({ method: 'GET', url: '/boom', access: 'public', handler: () => { throw new Error('secret detail at db.ts:42'); } });
-    const res = await app.inject({ method: 'GET', url: '/api/boom' });
+    const res = await app.inject({ method: 'GET', url: '/api/boom', headers: { 'accept-language': 'en-US' } });
     expect(res.statusCode).toBe(500);
     expect(res.json()).toEqual({ code: 500, msg: 'Internal server error', data: null });
+    expect((await app.inject({ method: 'GET', url: '/api/boom' })).json()).toEqual({ code: 500, msg: '服务器内部错误', data: null });
     expect(res.body).not.toContain('secret detail');
     expect(res.body).not.toContain('at ');
     expect(logLines.join('')).toContain('secret detail at db.ts:42');

@@ -218,7 +218,8 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     const apiDocsPage = path === '/api' && String(request.headers.accept ?? '').includes('text/html');
     if (pageFallback && request.method === 'GET' && ((!path.startsWith('/api/') && path !== '/api') || apiDocsPage)) return pageFallback(request, reply);
     if (isLtPath(path)) return reply.status(404).send({ error: `Not Found: ${request.method} ${path}` });
-    return reply.status(404).send({ code: Codes.NOT_FOUND, msg: `No such API: ${request.method} ${path}`, data: null });
+    const msg = requestLocale(request.headers) === 'en-US' ? `No such API: ${request.method} ${path}` : `没有此接口：${request.method} ${path}`;
+    return reply.status(404).send({ code: Codes.NOT_FOUND, msg, data: null });
   });
 
   const owners = new Map<string, string>();

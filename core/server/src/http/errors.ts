@@ -77,7 +77,7 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
     envelope = { code, msg: frameworkMessage(err, requestLocale(request.headers)), data: null };
   } else {
     request.log.error({ err }, `unhandled error in ${request.method} ${request.url}`);
-    envelope = { code: Codes.INTERNAL, msg: 'Internal server error', data: null };
+    envelope = { code: Codes.INTERNAL, msg: requestLocale(request.headers) === 'en-US' ? 'Internal server error' : '服务器内部错误', data: null };
     status = 500;
   }
   return reply.status(status).type('application/json; charset=utf-8').send(envelope);
