@@ -230,6 +230,10 @@ function Memories() {
   const [removing, setRemoving] = useState<Memory | null>(null);
   // Bumped after an import, so the entries list reads the new rows.
   const [imports, setImports] = useState(0);
+  // The match thresholds being edited (null: the dialog is closed).
+  const [matchSettings, setMatchSettings] = useState<{ showThreshold: number; autoUseThreshold: number } | null>(null);
+  const notify = useNotify();
+  const openSettings = async () => setMatchSettings(await api.get<{ showThreshold: number; autoUseThreshold: number }>('/TM/settings'));
   const load = useCallback(() => {
     api.get<Paged<Memory>>('/TM/library/list', { params: { pageNum: 1, pageSize: 200 }, silent: true }).then(
       (r) => {
@@ -265,7 +269,23 @@ function Memories() {
           </>
         )}
         {memory && <Button icon="history" minimal text={t('historyTitle')} onClick={() => navigate(`/TMHistory?libraryId=${memory.id}`)} />}
+        {perms.hasButton('tm:settings') && <Button icon="settings" minimal text={t('matchSettings')} onClick={() => void openSettings()} data-testid="tm-settings" />}
       </div>
+      <FormDialog
+        isOpen={!!matchSettings}
+        title={t('matchSettings')}
+        fields={[
+          { name: 'showThreshold', label: t('showThreshold'), type: 'number', required: true, helperText: t('showThresholdHelp') },
+          { name: 'autoUseThreshold', label: t('autoUseThreshold'), type: 'number', required: true, helperText: t('autoUseThresholdHelp') },
+        ]}
+        initialValues={matchSettings ?? undefined}
+        onSubmit={async (v) => {
+          await api.put('/TM/settings', { showThreshold: Number(v.showThreshold), autoUseThreshold: Number(v.autoUseThreshold) }, { silent: true });
+          setMatchSettings(null);
+          notify.success(t('matchSettingsSaved'));
+        }}
+        onClose={() => setMatchSettings(null)}
+      />
       {list && list.length === 0 && <NonIdealState icon="database" title={t('noMemories')} description={t('noMemoriesHelp')} />}
       {memory && (
         <>

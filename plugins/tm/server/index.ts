@@ -6,6 +6,7 @@ import { memoryEntries } from './entries.js';
 import { exchangeRoutes } from './exchange.js';
 import { FuzzyIndex } from './fuzzy-index.js';
 import { MemoryLookup, lookupRoutes } from './lookup.js';
+import { createTmSettings, settingsRoutes } from './settings.js';
 import { tmMigrations, type TmDatabase } from './tables.js';
 
 /**
@@ -13,7 +14,7 @@ import { tmMigrations, type TmDatabase } from './tables.js';
  * review and history (both from the SDK's library kit), TMX/TXT/XLSX import and TMX/XLSX export, exact
  * and fuzzy matching, concordance, and the pipeline hook that puts exact matches into every translation.
  */
-const KEYS = { view: 'tm:view', add: 'tm:add', edit: 'tm:edit', delete: 'tm:delete', review: 'tm:review', import: 'tm:import', export: 'tm:export', manage: 'tm:library' };
+const KEYS = { view: 'tm:view', add: 'tm:add', edit: 'tm:edit', delete: 'tm:delete', review: 'tm:review', import: 'tm:import', export: 'tm:export', manage: 'tm:library', settings: 'tm:settings' };
 
 export default defineServerPlugin({
   migrations: tmMigrations,
@@ -34,7 +35,9 @@ export default defineServerPlugin({
       changed,
     });
     exchangeRoutes(ctx, db, libraries, { import: KEYS.import, export: KEYS.export }, changed);
-    lookupRoutes(ctx, libraries, lookup, { view: KEYS.view });
+    const settings = createTmSettings(ctx, db);
+    settingsRoutes(ctx, settings, { view: KEYS.view, settings: KEYS.settings });
+    lookupRoutes(ctx, libraries, lookup, { view: KEYS.view }, settings);
 
     const usableBy = async (userId: number, named?: number[]) => {
       const caller = { userId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set<string>(), via: 'session' as const };
@@ -43,7 +46,7 @@ export default defineServerPlugin({
     };
     ctx.services.provide(memoryService, {
       exact: async (i) => lookup.exact(await usableBy(i.userId, i.memories), i.sourceLang, i.targetLang, i.texts),
-      fuzzy: async (i) => lookup.fuzzy(await usableBy(i.userId, i.memories), i.sourceLang, i.targetLang, i.text, i.limit),
+      fuzzy: async (i) => lookup.fuzzy(await usableBy(i.userId, i.memories), i.sourceLang, i.targetLang, i.text, i.limit, (await settings.get()).showThreshold),
       registerUsage(check) {
         usage.push(check);
         return () => void usage.splice(usage.indexOf(check), 1);

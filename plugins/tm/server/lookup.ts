@@ -7,6 +7,7 @@ import type { Libraries } from './libraries.js';
 import { highlights } from './match/concordance.js';
 import { scoreText, type DiffOp } from './match/score.js';
 import { exactKey, normalise } from './match/text.js';
+import type { TmSettingsStore } from './settings.js';
 import type { TmDatabase } from './tables.js';
 
 /**
@@ -25,7 +26,7 @@ export interface MemoryMatch {
   diff: DiffOp[];
 }
 
-/** Matches shown from this score up; at 100 the hook uses an exact match without asking. */
+/** Matches shown from this score up unless the area's settings say otherwise (`showThreshold`). */
 export const SHOW_THRESHOLD = 50;
 
 export class MemoryLookup {
@@ -117,7 +118,7 @@ export async function memoriesFor(libraries: Libraries, caller: Caller, named: r
   return libraries.defaultsFor(caller);
 }
 
-export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, lookup: MemoryLookup, keys: { view: string }) {
+export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, lookup: MemoryLookup, keys: { view: string }, settings: TmSettingsStore) {
   const ids = z
     .union([z.string(), z.array(z.string())])
     .transform((v) => (Array.isArray(v) ? v.join(',') : v).split(',').filter(Boolean).map(Number))
@@ -132,7 +133,8 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
     schema: { query: z.object({ libraryIds: ids, sourceLang: z.string().min(2).max(20), targetLang: z.string().min(2).max(20), text: z.string().trim().min(1, 'validation.required').max(2000), limit: z.coerce.number().int().min(1).max(20).default(5) }) },
     async handler({ query, caller, headers }) {
       const memories = await memoriesFor(libraries, caller!, query.libraryIds, headers);
-      return { memories, matches: await lookup.fuzzy(memories, query.sourceLang, query.targetLang, query.text, query.limit) };
+      const { showThreshold } = await settings.get();
+      return { memories, matches: await lookup.fuzzy(memories, query.sourceLang, query.targetLang, query.text, query.limit, showThreshold) };
     },
   });
 
@@ -148,7 +150,9 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
     },
   });
 
-  // Exact matches fill segments before the engine: the engine never sees them, and the result says where they came from.
+  // Exact matches fill segments before the engine: the engine never sees them, and the result says where
+  // they came from. With an auto-use threshold below 100, near matches from that score up do too, each
+  // marked with its score and a note to review it.
   ctx.pipeline.register({
     name: 'tm',
     order: 10,
@@ -172,6 +176,24 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
         const tail = /\s*$/.exec(s.source)![0];
         s.target = `${lead}${m.target}${tail}`;
         s.origin = { kind: 'hook', hook: 'tm', score: 100, ref: `tm:${m.libraryId}:${m.entryId}` };
+      }
+      const { autoUseThreshold } = await settings.get();
+      if (autoUseThreshold >= 100) return;
+      for (const s of open) {
+        if (s.target !== undefined) continue;
+        const [best] = await lookup.fuzzy(memories, pctx.source, pctx.target, s.source.trim(), 1, autoUseThreshold);
+        if (!best) continue;
+        const lead = /^\s*/.exec(s.source)![0];
+        const tail = /\s*$/.exec(s.source)![0];
+        s.target = `${lead}${best.target}${tail}`;
+        s.origin = { kind: 'hook', hook: 'tm', score: best.score, ref: `tm:${best.libraryId}:${best.entryId}` };
+        s.issues.push({
+          hook: 'tm',
+          severity: 'info',
+          code: 'tm-fuzzy-used',
+          params: { score: String(best.score), source: best.source },
+          message: `使用了 ${best.score}% 的记忆匹配，请核对 / A ${best.score}% memory match was used: review it`,
+        });
       }
     },
   });

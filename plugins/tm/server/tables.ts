@@ -42,6 +42,8 @@ export interface TmDatabase {
     before: ColumnType<unknown, string | null, never>;
     after: ColumnType<unknown, string | null, never>;
   };
+  /** The area's settings (match thresholds), one JSON value a key. */
+  tm_settings: { key: string; value: ColumnType<unknown, string, string> };
 }
 
 export const tmMigrations: Migration[] = [
@@ -106,6 +108,12 @@ export const tmMigrations: Migration[] = [
         .addColumn('after', 'jsonb')
         .execute();
       await db.schema.createIndex('tm_history_library').on('tm_history').columns(['library_id', 'id']).execute();
+    },
+  },
+  {
+    name: '002_settings',
+    async up(db: Kysely<any>) {
+      await db.schema.createTable('tm_settings').ifNotExists().addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'jsonb', (c) => c.notNull()).execute();
     },
   },
 ];
