@@ -28,33 +28,52 @@ export interface RunningServer {
  * (`core/server/src/main.ts`, through tsx), or with `main` the compiled server (`dist/server/main.js`).
  */
 export async function startServer(env: Record<string, string>, { main }: { main?: string } = {}): Promise<RunningServer> {
-  const port = await freePort();
   mkdirSync(join(ROOT, '.tmp'), { recursive: true });
   const ownDataDir = !env.DATA_DIR;
   const dataDir = env.DATA_DIR ?? mkdtempSync(join(ROOT, '.tmp', 'data-'));
-  const child = spawn(process.execPath, main ? [main] : ['--import', 'tsx', join(ROOT, 'core/server/src/main.ts')], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  let exited: number | null = null;
-  child.once('exit', (code) => (exited = code ?? 1));
-  for (;;) {
-    if (exited !== null) throw new Error(`server exited with code ${exited} before it was ready`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.ok) break;
-    } catch {
-      /* not listening yet */
+  // The port is free when chosen but the server binds it seconds later: on a busy machine another
+  // process (a test's APy, a browser) may take it meanwhile. Then the server says so and exits; try another.
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    const child = spawn(process.execPath, main ? [main] : ['--import', 'tsx', join(ROOT, 'core/server/src/main.ts')], {
+      cwd: ROOT,
+      env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ...env },
+      stdio: ['ignore', 'inherit', 'pipe'],
+    });
+    let stderrTail = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);
+    });
+    const url = `http://127.0.0.1:${port}`;
+    const deadline = Date.now() + 60_000;
+    let exited: number | null = null;
+    child.once('exit', (code) => (exited = code ?? 1));
+    let ready = false;
+    while (!ready) {
+      if (exited !== null) break;
+      try {
+        const res = await fetch(`${url}/api/health`);
+        if (res.ok) ready = true;
+      } catch {
+        /* not listening yet */
+      }
+      if (ready) break;
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error('server did not answer /api/health within 60 s');
+      }
+      await new Promise((r) => setTimeout(r, 200));
     }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('server did not answer /api/health within 60 s');
+    if (!ready) {
+      if (/is already in use/.test(stderrTail) && attempt < 3) continue;
+      throw new Error(`server exited with code ${exited} before it was ready`);
     }
-    await new Promise((r) => setTimeout(r, 200));
+    return running(url, dataDir, ownDataDir, child);
   }
+}
+
+function running(url: string, dataDir: string, ownDataDir: boolean, child: ChildProcess): RunningServer {
   return {
     url,
     dataDir,
