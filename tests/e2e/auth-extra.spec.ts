@@ -130,7 +130,8 @@ test('guest sign-in: with GUEST_LOGIN on the guest button enters a permitted pag
     const first = await fetch(`${baseUrl()}/api/user/getGuestUser`).then((r) => r.json() as Promise<{ code: number }>);
     expect(first.code).toBe(200);
     const roles = await admin.call<{ id: number; name: string }[]>('GET', '/role/list');
-    const role = roles.find((r) => r.name === '访客');
+    // The seeded guest role reads in the reader's language (the API helper reads in English).
+    const role = roles.find((r) => r.name === 'Guest');
     expect(role, 'the guest role exists after the first guest sign-in').toBeTruthy();
     const current = await admin.call<{ permissionIds: number[] }>('GET', `/role/permissions/${role!.id}`);
     guestRole = { id: role!.id, permissionIds: current.permissionIds };

@@ -197,7 +197,7 @@ test('each refused package shows its reason in the upload dialog and installs no
   // Over 2 MB: the screen refuses before sending, naming the limit (the server refuses too: server tests).
   await uploadThroughScreen(page, files.large, '1.0.0');
   await expect(page.getByRole('dialog')).toContainText('The package file must be under 2 MB.');
-  const res = await fetch(`${baseUrl()}/api/plugIn/upload`, { method: 'POST', headers: { Jwt: admin.token }, body: formWith(files.large) });
+  const res = await fetch(`${baseUrl()}/api/plugIn/upload`, { method: 'POST', headers: { Jwt: admin.token, 'Accept-Language': 'en-US' }, body: formWith(files.large) });
   expect(((await res.json()) as { msg: string }).msg).toMatch(/must be under 2 MB/);
   await page.getByRole('button', { name: 'Cancel' }).click();
   expect(await installed(admin)).toEqual(before);
