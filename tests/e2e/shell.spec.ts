@@ -146,6 +146,11 @@ test('the sidebar collapse is remembered in a cookie; below 992 px it collapses 
 });
 
 test('the users list fits a 1440 px window in English: every action of a row is on screen, no sideways scroll', async ({ page }) => {
+  // A user whose department and role have long unbroken names, as the suite's own do, comes first in the list.
+  const admin = await Api.signIn();
+  const role = await admin.role(unique('e2e-width-role-with-a-very-long-unbroken-name-'), ['/hello']);
+  const department = await admin.department(unique('e2e-width-department-with-a-very-long-unbroken-name-'));
+  await admin.user(unique('e2e-width-user-with-a-long-account-name-'), 'Width-Passw0rd!', [department], [role]);
   await page.setViewportSize({ width: 1440, height: 900 });
   await signIn(page);
   await page.goto(`${baseUrl()}/user`);

@@ -24,6 +24,8 @@ import { isoToLocal, localToIso, saveBlob } from './download.js';
 
 interface Option { id: number; name: string }
 
+const WRAP = { overflowWrap: 'anywhere' } as const;
+
 export function Users() {
   const { t } = useTranslation();
   const api = useApi();
@@ -125,10 +127,11 @@ export function Users() {
   }
 
   const columns: PagedColumn<UserRow>[] = [
-    { key: 'username', title: t('username'), sortable: true },
-    { key: 'realName', title: t('realName'), sortable: true },
-    { key: 'departments', title: t('departments'), render: (r) => r.departments.map((d) => d.name).join(', ') },
-    { key: 'roles', title: t('roles'), render: (r) => r.roles.map((x) => x.name).join(', ') },
+    // Long unbroken names (accounts, departments, roles) wrap inside their cells instead of widening the table.
+    { key: 'username', title: t('username'), sortable: true, render: (r) => <span style={WRAP}>{r.username}</span> },
+    { key: 'realName', title: t('realName'), sortable: true, render: (r) => <span style={WRAP}>{r.realName}</span> },
+    { key: 'departments', title: t('departments'), render: (r) => <span style={WRAP}>{r.departments.map((d) => d.name).join(', ')}</span> },
+    { key: 'roles', title: t('roles'), render: (r) => <span style={WRAP}>{r.roles.map((x) => x.name).join(', ')}</span> },
     { key: 'status', title: t('status'), render: (r) => <StatusTag value={r.status} states={{ checked: { label: t('checked'), intent: 'success' }, unchecked: { label: t('unchecked'), intent: 'warning' } }} /> },
     { key: 'isUse', title: t('isUse'), render: (r) => <StatusTag value={String(r.isUse)} states={{ true: { label: t('enabled'), intent: 'primary' }, false: { label: t('disabled'), intent: 'danger' } }} /> },
     { key: 'priority', title: <span title={t('priority')}>{t('priorityShort')}</span>, sortable: true },
