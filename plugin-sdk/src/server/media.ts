@@ -460,3 +460,25 @@ export async function burnSubtitles(
   await runFfmpeg(args, { durationSeconds: info.duration, onProgress: options.onProgress, signal: options.signal, timeoutMs: options.timeoutMs });
   return info;
 }
+
+/** A 16-bit mono PCM WAV file of these samples (what readWavPcm reads and speech engines take). */
+export function writeWavPcm(samples: Int16Array, sampleRate = 16_000): Uint8Array {
+  const out = new Uint8Array(44 + samples.length * 2);
+  const view = new DataView(out.buffer);
+  const tag = (at: number, s: string) => [...s].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
+  tag(0, 'RIFF');
+  view.setUint32(4, 36 + samples.length * 2, true);
+  tag(8, 'WAVE');
+  tag(12, 'fmt ');
+  view.setUint32(16, 16, true);
+  view.setUint16(20, 1, true);
+  view.setUint16(22, 1, true);
+  view.setUint32(24, sampleRate, true);
+  view.setUint32(28, sampleRate * 2, true);
+  view.setUint16(32, 2, true);
+  view.setUint16(34, 16, true);
+  tag(36, 'data');
+  view.setUint32(40, samples.length * 2, true);
+  for (let i = 0; i < samples.length; i++) view.setInt16(44 + i * 2, samples[i]!, true);
+  return out;
+}

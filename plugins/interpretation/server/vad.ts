@@ -1,3 +1,4 @@
+import { writeWavPcm } from '@linguaport/sdk/server';
 /**
  * An energy-based voice-activity detector over 16 kHz mono 16-bit samples, fed as they arrive. Frames
  * of 20 ms; a frame is voiced when its level stands clearly above the noise floor (tracked on the
@@ -146,23 +147,4 @@ function joinChunks(chunks: Int16Array[], length: number): Int16Array {
 }
 
 /** A 16 kHz mono 16-bit PCM WAV file of these samples. */
-export function wavOf(samples: Int16Array, sampleRate = 16_000): Uint8Array {
-  const bytes = new Uint8Array(44 + samples.length * 2);
-  const view = new DataView(bytes.buffer);
-  const tag = (at: number, s: string) => [...s].forEach((c, i) => view.setUint8(at + i, c.charCodeAt(0)));
-  tag(0, 'RIFF');
-  view.setUint32(4, 36 + samples.length * 2, true);
-  tag(8, 'WAVE');
-  tag(12, 'fmt ');
-  view.setUint32(16, 16, true);
-  view.setUint16(20, 1, true);
-  view.setUint16(22, 1, true);
-  view.setUint32(24, sampleRate, true);
-  view.setUint32(28, sampleRate * 2, true);
-  view.setUint16(32, 2, true);
-  view.setUint16(34, 16, true);
-  tag(36, 'data');
-  view.setUint32(40, samples.length * 2, true);
-  for (let i = 0; i < samples.length; i++) view.setInt16(44 + i * 2, samples[i]!, true);
-  return bytes;
-}
+export const wavOf = (samples: Int16Array, sampleRate = 16_000): Uint8Array => writeWavPcm(samples, sampleRate);
