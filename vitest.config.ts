@@ -21,6 +21,8 @@ export default defineConfig({
           pool: 'forks',
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // Every answer of a route with a declared response schema is checked against it (http/app.ts).
+          env: { LINGUAPORT_CHECK_RESPONSES: '1' },
         },
       },
     ],

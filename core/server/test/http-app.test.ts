@@ -54,6 +54,19 @@ describe('the envelope', () => {
     expect(res.json()).toEqual({ code: 200, msg: 'success', data: { got: { a: '1' } } });
   });
 
+  it('checks answers against a declared response schema when the tests ask for it, as the client reads them', async () => {
+    expect(process.env.LINGUAPORT_CHECK_RESPONSES).toBe('1');
+    const { app } = await appWith(
+      { method: 'GET', url: '/typed', access: 'public', response: { data: z.object({ at: z.string(), n: z.number() }) }, handler: () => ({ at: new Date(0), n: 1 }) },
+      { method: 'GET', url: '/lying', access: 'public', response: { data: z.object({ n: z.number() }) }, handler: () => ({ n: 'one' }) },
+    );
+    // A Date is read as its JSON text, so a string schema fits it.
+    expect((await app.inject({ method: 'GET', url: '/api/typed' })).json().data).toEqual({ at: '1970-01-01T00:00:00.000Z', n: 1 });
+    const lying = await app.inject({ method: 'GET', url: '/api/lying' });
+    expect(lying.statusCode).toBe(500);
+    expect(logLines.join('\n')).toContain('GET /api/lying does not match its declared response schema: n:');
+  });
+
   it('answers null data when a handler returns nothing', async () => {
     const { app } = await appWith({ method: 'POST', url: '/nothing', access: 'public', handler: () => undefined });
     expect((await app.inject({ method: 'POST', url: '/api/nothing' })).json()).toEqual({ code: 200, msg: 'success', data: null });

@@ -48,6 +48,14 @@ export const pageOf = <T>(query: { pageNum: number; pageSize: number }, records:
   pageSize: query.pageSize,
 });
 
+/**
+ * The response schema of a list call answered with `pageOf`: `{records, total, pageNum, pageSize}`
+ * with `row` describing one record. Declare it as the route's `response.data`, so the API document
+ * and the tests (which check every answer against it) know the page's shape.
+ */
+export const pageSchema = <T extends z.ZodType>(row: T) =>
+  z.object({ records: z.array(row), total: z.number().int().min(0), pageNum: z.number().int().min(1), pageSize: z.number().int().min(1) });
+
 /** A LIKE pattern matching `text` anywhere, with its wildcards escaped. */
 export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 

@@ -110,7 +110,7 @@ export default async function globalSetup() {
   const purgePack = () => spawnSync('dpkg', ['--purge', TEST_LANGUAGE_PACK], { stdio: 'ignore' });
   purgePack();
 
-  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: dist, REGISTRY_FILE: registryFile, ADMIN_PASSWORD, ...serviceEnv });
+  const server = await startServer({ DATA_DIR: dataDir, DIST_DIR: dist, REGISTRY_FILE: registryFile, ADMIN_PASSWORD, LINGUAPORT_CHECK_RESPONSES: '1', ...serviceEnv });
   process.env.E2E_BASE_URL = server.url;
   process.env.E2E_ADMIN_PASSWORD = ADMIN_PASSWORD;
   if (slapd) process.env.E2E_SLAPD = describe({ ...slapd, user: LDAP_USER });

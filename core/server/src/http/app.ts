@@ -12,6 +12,23 @@ import { readMultipart } from './multipart.js';
 import { reachRefusal } from '../access/reach.js';
 
 /**
+ * Set by the test runs (vitest's server project, the end-to-end server): every answer of a route
+ * that declares its `response.data` is checked against that schema as the client will read it (JSON),
+ * so a declared type that lies fails the tests that call the route instead of misleading the API document.
+ */
+const checkingResponses = () => process.env.LINGUAPORT_CHECK_RESPONSES === '1';
+
+function checkResponse(def: RouteDefinition, data: unknown): void {
+  const schema = def.response?.data;
+  if (!schema || def.response?.envelope === false) return;
+  const seen = data === null ? null : JSON.parse(JSON.stringify(data));
+  const parsed = schema.safeParse(seen);
+  if (parsed.success) return;
+  const where = parsed.error.issues.slice(0, 5).map((i) => `${i.path.join('.') || '(data)'}: ${i.message}`).join('; ');
+  throw new Error(`The answer of ${def.method} /api${def.url} does not match its declared response schema: ${where}`);
+}
+
+/**
  * The fastify app: every API answer is the `{code, msg, data}` envelope, every route declares
  * who may call it, and the kernel (not the handler) enforces that declaration.
  */
@@ -310,7 +327,9 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
       reply.type(result.contentType);
       return reply.send(result.body);
     }
-    return ok(result === undefined ? null : result);
+    const data = result === undefined ? null : result;
+    if (checkingResponses()) checkResponse(def, data);
+    return ok(data);
   }
 
   /** A late route through the same steps as a fastify one: enabled check, access, parsing, envelope. */
