@@ -56,6 +56,12 @@ export const pageOf = <T>(query: { pageNum: number; pageSize: number }, records:
 export const pageSchema = <T extends z.ZodType>(row: T) =>
   z.object({ records: z.array(row), total: z.number().int().min(0), pageNum: z.number().int().min(1), pageSize: z.number().int().min(1) });
 
+/** A time in an answer: a Date (or ISO text) on the server, ISO 8601 text on the wire. */
+export const timestampSchema = z.iso.datetime({ offset: true });
+
+/** A name or message given in both interface languages. */
+export const localizedTextSchema = z.object({ 'zh-CN': z.string(), 'en-US': z.string() });
+
 /** A LIKE pattern matching `text` anywhere, with its wildcards escaped. */
 export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
