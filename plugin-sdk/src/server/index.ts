@@ -5,7 +5,7 @@ import type { ApiKeyScope } from '../shared/api-keys.js';
 import type { FormatRegistry } from '../shared/file-format.js';
 import type { TaskService } from './tasks.js';
 import type { PluginServices } from './services.js';
-import type { TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationRequestBase } from './pipeline.js';
+import type { EngineChoice, TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationRequestBase } from './pipeline.js';
 import type { AnyEngineAdapterDefinition, EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
 import type { SpeechService } from './speech.js';
 import type { SocketDefinition } from './sockets.js';
@@ -405,6 +405,11 @@ export interface EngineService {
   /** Detects among every language the detector knows, and says whether (and into what) the engines translate it. */
   detect(text: string): Promise<DetectedLanguage>;
   languages(): Promise<EngineLanguage[]>;
+  /**
+   * The engines a request for this pair (and domain) may name as its `engineId`: enabled, unexpired,
+   * taking the pair and the domain, with a node that translates it. Routing enforces the same rule.
+   */
+  choices(request: { source: string; target: string; domain?: string }): Promise<EngineChoice[]>;
   /** Sentences of `text`; joining them gives `text` back. */
   split(text: string, language?: string): string[];
   /** Words (jieba for Chinese, Intl.Segmenter otherwise). */
@@ -475,6 +480,7 @@ export type {
   PipelineStage,
   SegmentIssue,
   SegmentOrigin,
+  EngineChoice,
   TermRequirement,
   TranslateHook,
   TranslateSegmentsRequest,

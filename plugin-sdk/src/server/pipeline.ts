@@ -92,7 +92,23 @@ export interface TranslationRequestBase {
   channel: TranslationChannel;
   /** Term bases, memories... by the key of the area that owns them; read by that area's pipeline hooks. */
   resources?: TranslationResources;
+  /**
+   * The engine (its id) that must serve the request: only its nodes are tried (fail-over among them).
+   * 400 when it does not exist, is disabled or expired, or does not translate the pair (for the
+   * domain): the same engines automatic routing could use, nothing more. Without it, routing picks.
+   */
+  engineId?: number;
   signal?: AbortSignal;
+}
+
+/** An engine a caller may choose for a pair (`ctx.engines.choices`). */
+export interface EngineChoice {
+  id: number;
+  name: string;
+  /** The engine's domain, if it is limited to one. */
+  domain: string | null;
+  /** A node of it is up and translates the pair right now. */
+  ready: boolean;
 }
 
 /** Units in, units out: what documents and CAT translate with (text is one case of it). `auto` detects from the segments' text. */

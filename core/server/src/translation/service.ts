@@ -383,10 +383,11 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     return (!engine.source_language || engine.source_language === source) && (!engine.target_language || engine.target_language === target);
   }
 
-  /** Candidate (engine, node) pairs for a direction, best first: domain match, then fewest in flight. */
-  function candidates(source: string, target: string, domain?: string): { engine: EngineRow; node: NodeRuntime }[] {
+  /** Candidate (engine, node) pairs for a direction, best first: domain match, then fewest in flight. Only `engineId`'s nodes when given. */
+  function candidates(source: string, target: string, domain?: string, engineId?: number): { engine: EngineRow; node: NodeRuntime }[] {
     const out: { engine: EngineRow; node: NodeRuntime; rank: number }[] = [];
     for (const engine of liveEngines()) {
+      if (engineId !== undefined && engine.id !== engineId) continue;
       if (!serves(engine, source, target)) continue;
       if (domain && engine.domain && engine.domain !== domain) continue;
       for (const id of engine.node_ids) {
@@ -402,16 +403,45 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       .sort((a, b) => a.rank - b.rank || a.node.inFlight - b.node.inFlight || a.tie - b.tie);
   }
 
+  /** Whether a node of `engine` translates the direction (as last seen when it is not running). */
+  function engineKnows(engine: EngineRow, source: string, target: string): boolean {
+    return engine.node_ids.some((id) => (runtimes.get(id)?.pairs ?? (nodePairs.get(id) || [])).some((p) => p.source === source && p.target === target));
+  }
+
   /** Every direction some engine could serve if its nodes were up (to tell 400 from 503). */
   function knownDirection(source: string, target: string): boolean {
-    return liveEngines().some(
-      (e) =>
-        serves(e, source, target) &&
-        e.node_ids.some((id) => {
-          const pairs = (runtimes.get(id)?.pairs ?? (nodePairs.get(id) || []));
-          return pairs.some((p) => p.source === source && p.target === target);
-        }),
-    );
+    return liveEngines().some((e) => serves(e, source, target) && engineKnows(e, source, target));
+  }
+
+  /** The engines automatic routing could use for the request: the only ones a caller may name. */
+  function choosable(source: string, target: string, domain?: string): EngineRow[] {
+    return liveEngines().filter((e) => serves(e, source, target) && !(domain && e.domain && e.domain !== domain) && engineKnows(e, source, target));
+  }
+
+  /** Refuses (400, both languages) an `engineId` the request may not name; nothing is translated or counted. */
+  function checkChosenEngine(engineId: number, source: string, target: string, domain?: string): void {
+    if (!Number.isSafeInteger(engineId) || engineId <= 0) throw new ApiError(400, { 'zh-CN': '翻译引擎编号无效', 'en-US': 'The translation engine id is invalid' });
+    const engine = engines.find((e) => e.id === engineId);
+    if (!engine) throw new ApiError(400, { 'zh-CN': `找不到编号为 ${engineId} 的翻译引擎`, 'en-US': `No translation engine with id ${engineId}` }, { reason: 'noSuchEngine', engineId });
+    if (!liveEngines().includes(engine)) throw new ApiError(400, { 'zh-CN': `翻译引擎 ${engine.name} 已停用或已过期`, 'en-US': `The translation engine ${engine.name} is disabled or expired` }, { reason: 'engineDisabled', engineId });
+    if (!choosable(source, target, domain).includes(engine)) {
+      const from = languageName(source);
+      const to = languageName(target);
+      throw new ApiError(400, { 'zh-CN': `翻译引擎 ${engine.name} 不能将 ${from} 翻译为 ${to}${domain ? `（领域 ${domain}）` : ''}`, 'en-US': `The translation engine ${engine.name} does not translate ${from} into ${to}${domain ? ` (domain ${domain})` : ''}` }, { reason: 'engineNotForPair', engineId });
+    }
+  }
+
+  async function choices(request: { source: string; target: string; domain?: string }) {
+    await ensureStarted();
+    return choosable(request.source, request.target, request.domain || undefined).map((e) => ({
+      id: e.id,
+      name: e.name,
+      domain: e.domain,
+      ready: e.node_ids.some((id) => {
+        const node = runtimes.get(id);
+        return !!node?.healthy && node.pairs.some((p) => p.source === request.source && p.target === request.target);
+      }),
+    }));
   }
   const nodePairs = new Map<number, LanguagePair[]>();
   /** Languages each speech node recognised at its last good health check (to tell 400 from 503). */
@@ -540,7 +570,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
    * domain, and on to the next when a node fails. A node's own failure marks it unhealthy; a failure
    * caused by the batch (the engine refused this text) leaves it healthy and fails the request alone.
    */
-  function route(source: string, target: string, domain: string | undefined, signal: AbortSignal): SegmentEngine & { used(): { engineId: number; nodeId: number } } {
+  function route(source: string, target: string, domain: string | undefined, signal: AbortSignal, engineId?: number): SegmentEngine & { used(): { engineId: number; nodeId: number } } {
     let used = { engineId: 0, nodeId: 0 };
     return {
       used: () => used,
@@ -550,7 +580,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
         /** A failure caused by this request (no node at fault): what the caller is told. */
         let requestError: Error | null = null;
         for (;;) {
-          const pick = candidates(source, target, domain).find((c) => !tried.has(c.node.spec.id));
+          const pick = candidates(source, target, domain, engineId).find((c) => !tried.has(c.node.spec.id));
           if (!pick) break;
           tried.add(pick.node.spec.id);
           pick.node.inFlight++;
@@ -598,8 +628,9 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       usage.add(request.callerId, request.channel, characters, 0, now());
       return { text: request.text, source, target: request.target, detected, characters, engineId: 0, nodeId: 0 };
     }
+    if (request.engineId !== undefined) checkChosenEngine(request.engineId, source, request.target, request.domain);
     const signal = deadline(request.signal);
-    const engine = route(source, request.target, request.domain, signal);
+    const engine = route(source, request.target, request.domain, signal, request.engineId);
     const party = { callerId: request.callerId, channel: request.channel, resources: request.resources };
     const result = await translateText({ text: request.text, source, target: request.target, format, domain: request.domain, ...party }, { route: engine, hooks: hooks.list(), signal });
     usage.add(request.callerId, request.channel, characters, 0, now());
@@ -625,9 +656,10 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     const blank = (s: { source: string }) => s.source.trim() === '';
     const work = source === request.target ? [] : request.segments.filter((s) => !blank(s));
     const out = new Map<string, TranslateSegmentsResult['segments'][number]>();
+    if (source !== request.target && request.engineId !== undefined) checkChosenEngine(request.engineId, source, request.target, request.domain);
     if (work.length) {
       const signal = deadline(request.signal);
-      const result = await translateUnits(work, { source, target: request.target, format, domain: request.domain, callerId: request.callerId, channel: request.channel, resources: request.resources }, { route: route(source, request.target, request.domain, signal), hooks: hooks.list(), signal });
+      const result = await translateUnits(work, { source, target: request.target, format, domain: request.domain, callerId: request.callerId, channel: request.channel, resources: request.resources }, { route: route(source, request.target, request.domain, signal, request.engineId), hooks: hooks.list(), signal });
       for (const s of result.segments) out.set(s.id, { id: s.id, source: s.source, target: s.target, origin: s.origin, issues: s.issues });
     }
     usage.add(request.callerId, request.channel, characters, 0, now());
@@ -699,6 +731,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     translateSegments,
     detect,
     languages,
+    choices,
     split(text, language = 'en') {
       return [...splitSentences(text, language)].map((s) => s.text);
     },
