@@ -16,8 +16,8 @@ interface EngineRow {
 
 test('an administrator renames the seeded Apertium engine and the list keeps the new name after a reload', async ({ page }) => {
   const admin = await Api.signIn();
-  const { list } = await admin.call<{ list: EngineRow[] }>('GET', '/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=100');
-  const apertium = list.find((e) => e.imageName === 'apertium');
+  const { records } = await admin.call<{ records: EngineRow[] }>('GET', '/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=100');
+  const apertium = records.find((e) => e.imageName === 'apertium');
   expect(apertium, 'the seeded Apertium engine').toBeTruthy();
   const original = apertium!.name;
   const renamed = unique('Apertium-e2e-');

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { idNumberSchema } from '../shared/checks.js';
+import { task } from '../shared/states.js';
 import type { Locale } from '../shared/manifest.js';
 
 /** Small helpers every server part needs for the spec's calls. */
@@ -61,6 +62,28 @@ export const timestampSchema = z.iso.datetime({ offset: true });
 
 /** A name or message given in both interface languages. */
 export const localizedTextSchema = z.object({ 'zh-CN': z.string(), 'en-US': z.string() });
+
+/**
+ * The response schema of a task as `TaskHandle.start`, `get` and `cancel` answer it (`TaskInfo`), with
+ * `output` describing the task's output (null until it completes).
+ */
+export const taskSchema = <T extends z.ZodType>(output: T) =>
+  z.object({
+    id: z.string(),
+    pluginId: z.string(),
+    name: z.string(),
+    title: z.string().nullable(),
+    state: z.enum(task.states),
+    priority: z.number().int(),
+    ownerId: z.number().int().nullable(),
+    progress: z.object({ done: z.number(), total: z.number(), message: z.string().optional() }),
+    attempt: z.number().int(),
+    output: output.nullable(),
+    error: z.string().nullable(),
+    createdAt: timestampSchema,
+    startedAt: timestampSchema.nullable(),
+    finishedAt: timestampSchema.nullable(),
+  });
 
 /** A LIKE pattern matching `text` anywhere, with its wildcards escaped. */
 export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

@@ -158,7 +158,7 @@ export async function issueApiKey(kernel: TestKernel, userId: number, now: Date 
  */
 export async function useOnlyLibreEngine(kernel: TestKernel, adminToken: string, peerUrl: string, pair: { source: string; target: string } = { source: 'en', target: 'fr' }): Promise<number> {
   const seeded = await kernel.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', adminToken);
-  await kernel.call('GET', `/api/translServiceNode/stopTranslationService?id=${seeded.body.data.list[0].nodeIds[0]}`, adminToken);
+  await kernel.call('GET', `/api/translServiceNode/stopTranslationService?id=${seeded.body.data.records[0].nodeIds[0]}`, adminToken);
   const engine = await kernel.call('POST', '/api/translServiceInfo/add', adminToken, { name: 'Remote LT', imageName: 'libretranslate', sourceLanguage: pair.source, targetLanguage: pair.target });
   const node = await kernel.call('POST', '/api/translServiceNode/add', adminToken, { kind: 'libretranslate', containerName: 'lt', baseUrl: peerUrl, authenticationFile: 'none', engineId: engine.body.data.id, password: 'node-secret' });
   if (node.body.code !== 200) throw new Error(`the remote engine's node was refused: ${node.body.msg}`);

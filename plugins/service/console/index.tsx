@@ -436,8 +436,8 @@ function Service() {
   const [engines, setEngines] = useState<Engine[] | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(() => {
-    api.get<{ list: Engine[] }>('/translServiceInfo/getTranslationServiceByPage', { params: { pageNum: 1, pageSize: 100 }, silent: true }).then(
-      (r) => setEngines(r.list),
+    api.get<{ records: Engine[] }>('/translServiceInfo/getTranslationServiceByPage', { params: { pageNum: 1, pageSize: 100 }, silent: true }).then(
+      (r) => setEngines(r.records),
       (err: ApiErrorInfo) => setError(err.msg),
     );
   }, [api]);

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
-import { ApiError, defineServerPlugin, pageOffset, say, type EngineAdapterDefinition, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, defineServerPlugin, like, localizedTextSchema, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema, type EngineAdapterDefinition, type ServerPluginContext } from '@linguaport/sdk/server';
 import { describeIssues, idSchema } from '@linguaport/sdk/shared';
 import { registerLanguagePacks } from './language-packs.js';
 
@@ -18,7 +18,7 @@ const PACKS = { permission: 'service:languagePacks' } as const;
 
 const id = idSchema;
 const lang = z.string().trim().min(2).max(20);
-const page = z.object({ pageNum: z.coerce.number().int().positive().default(1), pageSize: z.coerce.number().int().positive().max(200).default(10), name: z.string().optional() });
+const page = z.object({ ...pageQuery, name: z.string().optional() });
 
 const engineFields = {
   name: z.string().trim().min(1, 'Engine name is required').max(100),
@@ -76,6 +76,72 @@ function publicConfig(ctx: ServerPluginContext, kind: string, config: Record<str
   const stored = [...secrets].filter((k) => typeof config?.[k] === 'string' && config[k] !== '');
   return { shown, stored };
 }
+
+// ---------- answers, as the API document states them ----------
+const pairSchema = z.object({ source: z.string(), target: z.string() });
+
+/** An engine as every engine route answers it (`engineView`). */
+const engineSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  imageName: z.string(),
+  sourceLanguage: z.string().nullable(),
+  targetLanguage: z.string().nullable(),
+  domain: z.string().nullable(),
+  consumer: z.string().nullable(),
+  nodeIds: z.array(z.number().int()),
+  expiresAt: timestampSchema.nullable(),
+  enabled: z.boolean(),
+  containerCount: z.number().int(),
+  /** The verified authorization file, once one is uploaded. */
+  licence: z
+    .object({ engine: z.string(), pairs: z.array(pairSchema), nodeLimit: z.number().int(), expiresAt: z.string(), issuedTo: z.string().optional(), keyName: z.string(), fileName: z.string() })
+    .nullable(),
+  languageAbbreviations: z.record(z.string(), z.string()),
+});
+
+/** A node as every node route answers it (`nodeView`): never a secret, only which are set. */
+const nodeSchema = z.object({
+  id: z.number().int(),
+  kind: z.string(),
+  containerName: z.string(),
+  ip: z.string().nullable(),
+  gpuCard: z.string().nullable(),
+  sshPort: z.number().int().nullable(),
+  userName: z.string().nullable(),
+  hasPassword: z.boolean(),
+  hasApiKey: z.boolean(),
+  config: z.record(z.string(), z.unknown()),
+  secretsSet: z.array(z.string()),
+  unavailable: z.string().nullable(),
+  resourcePath: z.string().nullable(),
+  configPath: z.string().nullable(),
+  incrementalSupport: z.boolean(),
+  createService: z.boolean(),
+  authenticationFile: z.string().nullable(),
+  libraryAddress: z.string().nullable(),
+  model: z.string().nullable(),
+  baseUrl: z.string().nullable(),
+  languages: z.array(z.string()),
+  desiredState: z.enum(['running', 'stopped']),
+  running: z.boolean(),
+  health: z.enum(['unknown', 'healthy', 'unhealthy', 'stopped']),
+  lastError: z.string().nullable(),
+  lastCheckedAt: timestampSchema.nullable(),
+  pairs: z.array(pairSchema),
+});
+
+/** A registered adapter kind (`ctx.engines.adapterKinds()`): the node form is built from its schema. */
+const adapterKindSchema = z.object({
+  kind: z.string(),
+  name: localizedTextSchema,
+  capability: z.enum(['translate', 'ocr', 'speech']),
+  local: z.boolean(),
+  plugin: z.string(),
+  schema: z.record(z.string(), z.unknown()),
+  secrets: z.array(z.string()),
+  fields: z.record(z.string(), z.object({ label: localizedTextSchema, help: localizedTextSchema.optional(), placeholder: z.string().optional() })),
+});
 
 export function engineView(r: Record<string, any>) {
   return {
@@ -179,12 +245,13 @@ export default defineServerPlugin({
       access: VIEW,
       summary: 'List engines by page',
       schema: { query: page },
+      response: { data: pageSchema(engineSchema) },
       async handler({ query }) {
         let q = db.selectFrom('engines');
-        if (query.name) q = q.where('name', 'ilike', `%${query.name}%`);
+        if (query.name) q = q.where('name', 'ilike', like(query.name));
         const [{ total }] = await q.select(db.fn.countAll<number>().as('total')).execute();
         const rows = await q.selectAll().orderBy('id').limit(query.pageSize).offset(pageOffset(query)).execute();
-        return { list: rows.map(engineView), total: Number(total), pageNum: query.pageNum, pageSize: query.pageSize };
+        return pageOf(query, rows.map(engineView), total);
       },
     });
 
@@ -194,6 +261,7 @@ export default defineServerPlugin({
       access: EDIT,
       summary: 'Add engine',
       schema: { body: z.object(engineFields) },
+      response: { data: engineSchema },
       async handler({ body }) {
         const row = await db.insertInto('engines').values(engineColumns(body)).returningAll().executeTakeFirstOrThrow();
         await ctx.engines.nodes.reload();
@@ -207,6 +275,7 @@ export default defineServerPlugin({
       access: EDIT,
       summary: 'Update engine',
       schema: { body: z.object({ id, ...engineFields, name: engineFields.name.optional(), imageName: engineFields.imageName.optional() }) },
+      response: { data: engineSchema, errors: [404] },
       async handler({ body }) {
         await engineOr404(ctx, body.id);
         const set = engineColumns(body);
@@ -221,6 +290,7 @@ export default defineServerPlugin({
       access: EDIT,
       summary: 'Delete engine',
       schema: { params: z.object({ id }) },
+      response: { data: z.null(), errors: [404] },
       async handler({ params }) {
         await engineOr404(ctx, params.id);
         await db.deleteFrom('engines').where('id', '=', params.id).execute();
@@ -235,6 +305,7 @@ export default defineServerPlugin({
       access: VIEW,
       summary: "List an engine's language pairs",
       schema: { params: z.object({ id }) },
+      response: { data: z.array(pairSchema.extend({ abbreviation: z.string().nullable() })), errors: [404] },
       async handler({ params }) {
         const engine = await engineOr404(ctx, params.id);
         const nodes = await db.selectFrom('engine_nodes').select(['id', 'pairs']).where('id', 'in', nodeIdsOf(engine)).execute();
@@ -260,6 +331,7 @@ export default defineServerPlugin({
       access: EDIT,
       summary: 'Set language abbreviations',
       schema: { body: z.object({ id, abbreviations: z.record(lang, z.string().trim().min(1).max(20)) }) },
+      response: { data: z.record(z.string(), z.string()), errors: [404] },
       async handler({ body }) {
         const engine = await engineOr404(ctx, body.id);
         const merged = { ...(engine.language_abbreviations ?? {}), ...body.abbreviations };
@@ -274,6 +346,7 @@ export default defineServerPlugin({
       access: VIEW,
       summary: 'Get an engine with its nodes',
       schema: { query: z.object({ id }) },
+      response: { data: z.object({ engine: engineSchema, nodes: z.array(nodeSchema) }), errors: [404] },
       async handler({ query }) {
         const engine = await engineOr404(ctx, query.id);
         const nodes = await db.selectFrom('engine_nodes').selectAll().where('id', 'in', nodeIdsOf(engine)).orderBy('id').execute();
@@ -287,6 +360,7 @@ export default defineServerPlugin({
       access: EDIT,
       summary: 'Select model',
       schema: { body: z.object({ id, model: z.string().trim().min(1).max(200) }) },
+      response: { data: engineSchema, errors: [404] },
       async handler({ body }) {
         const engine = await engineOr404(ctx, body.id);
         // The engine's nodes run the chosen model.
@@ -305,6 +379,7 @@ export default defineServerPlugin({
       access: EDIT,
       summary: 'Select model language',
       schema: { body: z.object({ id, sourceLanguage: lang.nullable(), targetLanguage: lang.nullable() }) },
+      response: { data: engineSchema, errors: [404] },
       async handler({ body }) {
         await engineOr404(ctx, body.id);
         await db.updateTable('engines').set({ source_language: body.sourceLanguage, target_language: body.targetLanguage }).where('id', '=', body.id).execute();
@@ -318,6 +393,7 @@ export default defineServerPlugin({
       url: '/translServiceNode/kinds',
       access: VIEW,
       summary: 'List engine adapter kinds',
+      response: { data: z.array(adapterKindSchema) },
       async handler() {
         return ctx.engines.adapterKinds();
       },
@@ -329,6 +405,7 @@ export default defineServerPlugin({
       access: EDIT,
       summary: 'Add node',
       schema: { body: nodeBody },
+      response: { data: nodeSchema, errors: [404] },
       async handler({ body, headers }) {
         const def = ctx.engines.adapter(body.kind);
         if (!def) {
@@ -371,6 +448,7 @@ export default defineServerPlugin({
       access: EDIT,
       summary: 'Delete node',
       schema: { query: z.object({ id }) },
+      response: { data: z.null(), errors: [404] },
       async handler({ query }) {
         await nodeOr404(ctx, query.id);
         await ctx.engines.nodes.stop(query.id);
@@ -387,6 +465,7 @@ export default defineServerPlugin({
       access: VIEW,
       summary: 'Get a node',
       schema: { params: z.object({ id }) },
+      response: { data: nodeSchema, errors: [404] },
       async handler({ params }) {
         return nodeView(ctx, await nodeOr404(ctx, params.id));
       },
@@ -397,6 +476,7 @@ export default defineServerPlugin({
       url: '/translServiceNode/speechNodes',
       access: VIEW,
       summary: 'List speech recognition nodes (nodes of speech kinds) with their health and the languages they recognise',
+      response: { data: z.array(nodeSchema) },
       async handler() {
         const speechKinds = ctx.engines.adapterKinds().filter((k) => k.capability === 'speech').map((k) => k.kind);
         if (!speechKinds.length) return [];
@@ -415,6 +495,7 @@ export default defineServerPlugin({
       access: VIEW,
       summary: 'List nodes serving a language pair',
       schema: { query: z.object({ sourceLanguage: lang, targetLanguage: lang }) },
+      response: { data: z.array(nodeSchema) },
       async handler({ query }) {
         const rows = await db.selectFrom('engine_nodes').selectAll().orderBy('id').execute();
         return rows
@@ -434,6 +515,7 @@ export default defineServerPlugin({
         access: CONTROL,
         summary,
         schema: { query: z.object({ id }) },
+        response: { data: nodeSchema, errors: [404] },
         async handler({ query }) {
           await nodeOr404(ctx, query.id);
           await ctx.engines.nodes[action](query.id);
@@ -449,6 +531,7 @@ export default defineServerPlugin({
       summary: 'Upload authorization file',
       upload: { maxBytes: 1024 * 1024 },
       schema: { body: z.object({ engineId: id, file: z.object({ filename: z.string(), data: z.instanceof(Buffer) }).passthrough() }) },
+      response: { data: engineSchema, errors: [404] },
       async handler({ body }) {
         const engine = await engineOr404(ctx, body.engineId);
         const verdict = await ctx.engines.verifyLicence(body.file.data.toString('utf8'));
@@ -477,6 +560,7 @@ export default defineServerPlugin({
       url: '/translServiceNode/trustedKeys',
       access: LICENCE,
       summary: 'List trusted licence keys',
+      response: { data: z.array(z.object({ id: z.number().int(), name: z.string(), publicKey: z.string(), createdAt: timestampSchema })) },
       async handler() {
         const rows = await db.selectFrom('trusted_licence_keys').selectAll().orderBy('id').execute();
         return rows.map((r) => ({ id: r.id, name: r.name, publicKey: r.public_key, createdAt: new Date(r.created_at).toISOString() }));
@@ -488,6 +572,7 @@ export default defineServerPlugin({
       access: LICENCE,
       summary: 'Add trusted licence key',
       schema: { body: z.object({ name: z.string().trim().min(1).max(100), publicKey: z.string().trim().min(40).max(200) }) },
+      response: { data: z.object({ id: z.number().int() }), errors: [409] },
       async handler({ body, caller }) {
         superOnly(caller);
         try {
@@ -507,6 +592,7 @@ export default defineServerPlugin({
       access: LICENCE,
       summary: 'Remove trusted licence key',
       schema: { params: z.object({ id }) },
+      response: { data: z.null() },
       async handler({ params, caller }) {
         superOnly(caller);
         await db.deleteFrom('trusted_licence_keys').where('id', '=', params.id).execute();

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { z } from 'zod';
-import { ApiError, languageName, say, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, languageName, localizedTextSchema, say, taskSchema, type ServerPluginContext } from '@linguaport/sdk/server';
 
 /**
  * Language packs: the Apertium pairs Debian packages (`apertium-eng-spa`, `apertium-fr-es`...), listed
@@ -16,14 +16,15 @@ const PACK_NAME = /^apertium-[a-z]{2,3}-[a-z]{2,3}$/;
 /** Transitional packages only pull in their renamed successor: listing both would show each pair twice. */
 const TRANSITIONAL = /^transitional (dummy )?package/i;
 
-export interface LanguagePack {
-  name: string;
-  description: string;
+const languagePackSchema = z.object({
+  name: z.string(),
+  description: z.string(),
   /** The pair's two languages by ISO code as the package names them (`eng`, `spa`, `fr`), with English and Chinese names. */
-  languages: { code: string; name: { 'zh-CN': string; 'en-US': string } }[];
-  installed: boolean;
-  version: string | null;
-}
+  languages: z.array(z.object({ code: z.string(), name: localizedTextSchema })),
+  installed: z.boolean(),
+  version: z.string().nullable(),
+});
+export type LanguagePack = z.infer<typeof languagePackSchema>;
 
 const packsInput = z.object({
   action: z.enum(['install', 'remove']),
@@ -141,12 +142,14 @@ export async function registerLanguagePacks(ctx: ServerPluginContext, access: { 
     },
   });
   let current: string | null = null;
+  const packsTask = taskSchema(z.object({ action: z.enum(['install', 'remove']), packages: z.array(z.string()), restartedNodes: z.number().int() }));
 
   ctx.route({
     method: 'GET',
     url: '/translServiceNode/languagePacks',
     access: access.view,
     summary: 'List the language packs (Apertium pairs) and which are installed',
+    response: { data: z.object({ packs: z.array(languagePackSchema), canManage: z.boolean(), reason: z.string().nullable(), task: z.string().nullable() }), errors: [503] },
     handler: ({ headers }) => {
       const packs = listLanguagePacks(aptOptions);
       return {
@@ -165,6 +168,7 @@ export async function registerLanguagePacks(ctx: ServerPluginContext, access: { 
     access: access.manage,
     summary: 'Install or remove language packs (a task with progress)',
     schema: { body: packsInput },
+    response: { data: packsTask, errors: [409, 503] },
     async handler({ body, caller, headers }) {
       const packs = new Map(listLanguagePacks(aptOptions).map((p) => [p.name, p]));
       const unknown = body.packages.filter((p) => !packs.has(p));

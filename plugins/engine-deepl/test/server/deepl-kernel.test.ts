@@ -16,7 +16,7 @@ beforeAll(async () => {
   admin = await k.login('admin', ADMIN_PASSWORD);
   // Only the DeepL nodes: the seeded Apertium node is not started.
   const seeded = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
-  await k.call('GET', `/api/translServiceNode/stopTranslationService?id=${seeded.body.data.list[0].nodeIds[0]}`, admin);
+  await k.call('GET', `/api/translServiceNode/stopTranslationService?id=${seeded.body.data.records[0].nodeIds[0]}`, admin);
 }, 120_000);
 
 afterAll(async () => {

@@ -39,7 +39,7 @@ beforeAll(async () => {
   const apiKey = await issueApiKey(k, u.userId);
   user = { userId: u.userId, token: await k.login('translator', 'Transl-Passw0rd!'), apiKey };
   const engines = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
-  nodeId = engines.body.data.list[0].nodeIds[0];
+  nodeId = engines.body.data.records[0].nodeIds[0];
   peer = await startLibrePeer();
 }, 120_000);
 
@@ -52,7 +52,7 @@ describe('translation service', () => {
   it('seeds one Apertium engine with a local node on first start', async () => {
     const res = await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin);
     expect(res.body.data.total).toBe(1);
-    expect(res.body.data.list[0]).toMatchObject({ name: 'Apertium', imageName: 'apertium', enabled: true, containerCount: seededContainerCount() });
+    expect(res.body.data.records[0]).toMatchObject({ name: 'Apertium', imageName: 'apertium', enabled: true, containerCount: seededContainerCount() });
   });
 
   it('translates typed text to Spanish with Apertium and keeps it in the history', async () => {
@@ -129,7 +129,7 @@ describe('translation service', () => {
     }
     expect(Number(usage!.characters)).toBe(expected);
     const records = await k.call('GET', '/api/transRecords/list?username=translator', admin);
-    expect(records.body.data.list[0]).toMatchObject({ username: 'translator', apiCharacters: expected, textCharacters: SENTENCE.length * 2 });
+    expect(records.body.data.records[0]).toMatchObject({ username: 'translator', apiCharacters: expected, textCharacters: SENTENCE.length * 2 });
   }, 30_000);
 
   it('answers LibreTranslate error shapes: 400 bad input, 403 bad key, 429 over the API cap', async () => {
@@ -253,7 +253,7 @@ describe('translation service', () => {
   });
 
   it('takes the bodies the console dialogs send: full edit with cleared fields, model language, abbreviations', async () => {
-    const engine = (await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin)).body.data.list[0];
+    const engine = (await k.call('GET', '/api/translServiceInfo/getTranslationServiceByPage?pageNum=1&pageSize=10', admin)).body.data.records[0];
     // An empty name comes back as a field message the Edit dialog places beside the name.
     const empty = await k.call('PUT', '/api/translServiceInfo/update', admin, { id: engine.id, name: '' });
     expect([empty.body.code, empty.body.msg]).toEqual([400, expect.stringMatching(/^(Invalid request: |请求无效：)?body\.name: Engine name is required$/)]);
