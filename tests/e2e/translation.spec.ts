@@ -150,7 +150,7 @@ test('a LibreTranslate client translates with an API key and the usage record co
   expect(await bad.json()).toEqual({ error: 'Invalid API key' });
 
   await expect
-    .poll(async () => (await admin.call<{ list: Array<{ username: string; apiCharacters: number }> }>('GET', `/transRecords/list?username=${user.username}`)).list[0]?.apiCharacters)
+    .poll(async () => (await admin.call<{ records: Array<{ username: string; apiCharacters: number }> }>('GET', `/transRecords/list?username=${user.username}`)).records[0]?.apiCharacters)
     .toBe(SENTENCE.length);
   await signIn(page);
   await page.goto(`${baseUrl()}/transRecords`);

@@ -18,8 +18,8 @@ export function RecentUsageTile(_: SlotViewProps) {
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
-    api.get<{ list: UsageRow[] }>('/transRecords/list', { params: { pageNum: 1, pageSize: 5 }, silent: true }).then(
-      (r) => live && setRows(r.list),
+    api.get<{ records: UsageRow[] }>('/transRecords/list', { params: { pageNum: 1, pageSize: 5 }, silent: true }).then(
+      (r) => live && setRows(r.records),
       (err: ApiErrorInfo) => live && setError(err.msg),
     );
     return () => {

@@ -25,13 +25,13 @@ function TransRecords() {
   const [filters, setFilters] = useState({ username: '', from: '', to: '' });
   const [applied, setApplied] = useState(filters);
   const [pageNum, setPageNum] = useState(1);
-  const [data, setData] = useState<{ list: UsageRow[]; total: number } | null>(null);
+  const [data, setData] = useState<{ records: UsageRow[]; total: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   const params = useCallback(() => Object.fromEntries(Object.entries(applied).filter(([, v]) => v !== '')), [applied]);
 
   useEffect(() => {
-    api.get<{ list: UsageRow[]; total: number }>('/transRecords/list', { params: { ...params(), pageNum, pageSize: PAGE }, silent: true }).then(
+    api.get<{ records: UsageRow[]; total: number }>('/transRecords/list', { params: { ...params(), pageNum, pageSize: PAGE }, silent: true }).then(
       (r) => { setData(r); setError(null); },
       (err: ApiErrorInfo) => setError(err.msg),
     );
@@ -79,7 +79,7 @@ function TransRecords() {
             </tr>
           </thead>
           <tbody>
-            {data?.list.map((r) => (
+            {data?.records.map((r) => (
               <tr key={r.userId} data-testid={`usage-${r.username}`}>
                 <td>{r.username}</td>
                 <td>{r.realName ?? ''}</td>
@@ -93,7 +93,7 @@ function TransRecords() {
           </tbody>
         </HTMLTable>
       </div>
-      {data && data.list.length === 0 && <Callout>{t('empty')}</Callout>}
+      {data && data.records.length === 0 && <Callout>{t('empty')}</Callout>}
       <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         <Button icon="chevron-left" disabled={pageNum <= 1} onClick={() => setPageNum(pageNum - 1)} aria-label={t('previous')} />
         <span>{t('page', { page: pageNum, pages, total: data?.total ?? 0 })}</span>

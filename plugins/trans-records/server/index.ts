@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
 import * as XLSX from '@e965/xlsx';
-import { defineServerPlugin, pageOffset, type ServerPluginContext } from '@linguaport/sdk/server';
+import { defineServerPlugin, pageOf, pageOffset, pageQuery, pageSchema, type ServerPluginContext } from '@linguaport/sdk/server';
 
 /**
  * Usage records (/transRecords): the kernel's daily per-channel rows summed per user over a
@@ -12,7 +12,21 @@ const filters = z.object({
   from: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
   to: z.string().regex(/^\d{4}-\d{2}-\d{2}$/).optional(),
 });
-const page = filters.extend({ pageNum: z.coerce.number().int().positive().default(1), pageSize: z.coerce.number().int().positive().max(500).default(10) });
+const page = filters.extend(pageQuery);
+
+/** One user's usage over the range (the list's record). */
+const usageRow = z.object({
+  userId: z.number().int(),
+  username: z.string(),
+  realName: z.string().nullable(),
+  totalCharacters: z.number().int().describe('Text, API and document characters'),
+  textApiCharacters: z.number().int().describe('Text and API characters'),
+  textCharacters: z.number().int(),
+  apiCharacters: z.number().int(),
+  documentCharacters: z.number().int(),
+  documents: z.number().int(),
+  lastUsedAt: z.string().nullable(),
+});
 
 export interface UsageRow {
   userId: number;
@@ -74,9 +88,10 @@ export default defineServerPlugin({
       access: { permission: 'transRecords:view' },
       summary: 'List translation usage per user',
       schema: { query: page },
+      response: { data: pageSchema(usageRow) },
       async handler({ query }) {
         const r = await summary(ctx, query, query.pageSize, pageOffset(query));
-        return { ...r, pageNum: query.pageNum, pageSize: query.pageSize };
+        return pageOf(query, r.list, r.total);
       },
     });
 
@@ -86,6 +101,7 @@ export default defineServerPlugin({
       access: { permission: 'transRecords:export' },
       summary: 'Export translation usage per user',
       schema: { query: filters.extend({ lang: z.enum(['zh-CN', 'en-US']).default('en-US') }) },
+      response: { envelope: false, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
       async handler({ query }) {
         const { list } = await summary(ctx, query);
         const zh = query.lang === 'zh-CN';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, defineServerPlugin, requestLocale, type NoEngineForSource } from '@linguaport/sdk/server';
+import { ApiError, defineServerPlugin, detectedLanguageSchema, engineLanguageSchema, requestLocale, translatedSegmentSchema, type NoEngineForSource } from '@linguaport/sdk/server';
 import { DEFAULT_TEXT_TRANSLATION_CAP, idNumberSchema, idSchema } from '@linguaport/sdk/shared';
 
 /**
@@ -9,6 +9,24 @@ import { DEFAULT_TEXT_TRANSLATION_CAP, idNumberSchema, idSchema } from '@linguap
  */
 const USE = { permission: 'transText:use' } as const;
 const HISTORY_KEEP = 50;
+
+// The answers, as the OpenAPI document states them (the tests check real answers against them).
+const setup = z.object({
+  languages: z.array(engineLanguageSchema),
+  defaultSource: z.string().nullable(),
+  defaultTarget: z.string().nullable(),
+  cap: z.number().int().describe('Most characters one translation may hold'),
+});
+const translated = z.object({
+  id: z.number().int().describe('The history entry'),
+  text: z.string(),
+  source: z.string().describe('The source language used (the detected one for auto)'),
+  target: z.string(),
+  detected: detectedLanguageSchema.nullable(),
+  characters: z.number().int(),
+  segments: z.array(translatedSegmentSchema),
+});
+const historyEntry = z.object({ id: z.number().int(), source: z.string(), target: z.string(), sourceText: z.string(), targetText: z.string(), createdAt: z.string() });
 
 export default defineServerPlugin({
   setup(ctx) {
@@ -20,6 +38,7 @@ export default defineServerPlugin({
       apiKey: 'translate',
       access: USE,
       summary: 'Get the languages and limits of text translation',
+      response: { data: setup },
       async handler() {
         const [languages, defaultSource, defaultTarget, cap] = await Promise.all([
           ctx.engines.languages(),
@@ -49,6 +68,7 @@ export default defineServerPlugin({
           resources: z.object({ memories: z.array(idNumberSchema).max(20).optional(), termBases: z.array(idNumberSchema).max(20).optional() }).optional(),
         }),
       },
+      response: { data: translated, errors: [429, 503] },
       async handler({ body, caller, headers }) {
         const r = await ctx.engines
           .translate({ text: body.text, source: body.source, target: body.target, domain: body.domain, callerId: caller!.userId, channel: 'text', resources: body.resources ?? {} })
@@ -80,6 +100,7 @@ export default defineServerPlugin({
       access: USE,
       summary: 'Detect the language of a text',
       schema: { body: z.object({ text: z.string() }) },
+      response: { data: detectedLanguageSchema },
       async handler({ body }) {
         return ctx.engines.detect(body.text);
       },
@@ -92,6 +113,7 @@ export default defineServerPlugin({
       access: USE,
       summary: 'List own translation history',
       schema: { query: z.object({ limit: z.coerce.number().int().positive().max(HISTORY_KEEP).default(20) }) },
+      response: { data: z.array(historyEntry) },
       async handler({ query, caller }) {
         const rows = await db.selectFrom('translation_history').selectAll().where('user_id', '=', caller!.userId).orderBy('id', 'desc').limit(query.limit).execute();
         return rows.map((r) => ({ id: r.id, source: r.source_language, target: r.target_language, sourceText: r.source_text, targetText: r.target_text, createdAt: new Date(r.created_at).toISOString() }));
@@ -105,6 +127,7 @@ export default defineServerPlugin({
       access: USE,
       summary: 'Edit translation',
       schema: { params: z.object({ id: idSchema }), body: z.object({ targetText: z.string().refine((s) => s.trim() !== '', 'An edit needs a translation') }) },
+      response: { data: z.object({ id: z.number().int(), targetText: z.string() }), errors: [404] },
       async handler({ params, body, caller }) {
         const res = await db.updateTable('translation_history').set({ target_text: body.targetText }).where('id', '=', params.id).where('user_id', '=', caller!.userId).executeTakeFirst();
         if (Number(res.numUpdatedRows) === 0) throw new ApiError(404, { 'zh-CN': `您的历史记录中没有译文 ${params.id}`, 'en-US': `No translation ${params.id} in your history` });
