@@ -108,8 +108,8 @@ async function menuIds(admin: Api, paths: string[]): Promise<number[]> {
 }
 
 async function installed(admin: Api): Promise<string[]> {
-  const list = await admin.call<{ list: { id: string }[] }>('GET', '/plugIn/list?source=package&size=200');
-  return list.list.map((p) => p.id);
+  const list = await admin.call<{ records: { id: string }[] }>('GET', '/plugIn/list?source=package&pageSize=200');
+  return list.records.map((p) => p.id);
 }
 
 test('a signed partner plugin: trusted, uploaded, granted, seen live by a signed-in user, unpublished and gone', async ({ page, browser }) => {

@@ -197,8 +197,8 @@ describe('install, publish, unpublish', () => {
     const res = await upload(pack());
     expect(res).toMatchObject({ code: 200, data: { id: 'partner-notes', version: '1.0.0', status: 'new' } });
     const list = (await enCall('GET', '/api/plugIn/list?source=package', admin)).body.data;
-    expect(list.list).toEqual([expect.objectContaining({ id: 'partner-notes', version: '1.0.0', published: false, publisher: trusted.keyId, signatureState: 'verified', fileName: 'partner-notes.tgz', description: 'Partner notes for tests', flagged: false })]);
-    expect(list.list[0].logo).toBe('/plugins/partner-notes/1.0.0/uploaded-logo.png');
+    expect(list.records).toEqual([expect.objectContaining({ id: 'partner-notes', version: '1.0.0', published: false, publisher: trusted.keyId, signatureState: 'verified', fileName: 'partner-notes.tgz', description: 'Partner notes for tests', flagged: false })]);
+    expect(list.records[0].logo).toBe('/plugins/partner-notes/1.0.0/uploaded-logo.png');
     expect(Object.keys((await registryOf(admin)).plugins)).not.toContain('partner-notes');
   });
 
@@ -317,7 +317,7 @@ describe('containment', () => {
     const tokens = [admin, await k.login('reader', 'Reader-pass-1'), await k.login('plain', 'Plain-pass-1')];
     const report = (token: string) => enCall('POST', '/api/plugins/reportFailure', token, { pluginId: 'partner-notes', version: '1.0.0', kind: 'load', message: 'integrity mismatch' });
     for (const t of [tokens[0], tokens[0], tokens[1], tokens[1]]) expect((await report(t)).body.code).toBe(200);
-    const row = async () => (await enCall('GET', '/api/plugIn/list?source=package', admin)).body.data.list[0];
+    const row = async () => (await enCall('GET', '/api/plugIn/list?source=package', admin)).body.data.records[0];
     expect(await row()).toMatchObject({ failures: 4, failureUsers: 2, flagged: false });
     await report(tokens[2]);
     expect(await row()).toMatchObject({ failures: 5, failureUsers: 3, flagged: true });

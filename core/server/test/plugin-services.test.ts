@@ -36,11 +36,11 @@ describe('services between plugins', () => {
     const admin = await start(false);
     const res = await k!.call('GET', '/api/tally/next', admin);
     expect(res.body.code).toBe(404);
-    const list = await k!.app.inject({ method: 'GET', url: '/api/plugIn/list?size=50', headers: { jwt: admin, 'accept-language': 'en-US' } });
-    const tally = list.json().data.list.find((p: { id: string }) => p.id === 'tally');
+    const list = await k!.app.inject({ method: 'GET', url: '/api/plugIn/list?pageSize=50', headers: { jwt: admin, 'accept-language': 'en-US' } });
+    const tally = list.json().data.records.find((p: { id: string }) => p.id === 'tally');
     expect(tally).toMatchObject({ live: false, serverPart: 'failed', serverError: 'needs plugin counter, which is not enabled' });
-    const zh = await k!.app.inject({ method: 'GET', url: '/api/plugIn/list?size=50', headers: { jwt: admin, 'accept-language': 'zh-CN' } });
-    expect(zh.json().data.list.find((p: { id: string }) => p.id === 'tally').serverError).toBe('需要插件 counter，但它未启用');
+    const zh = await k!.app.inject({ method: 'GET', url: '/api/plugIn/list?pageSize=50', headers: { jwt: admin, 'accept-language': 'zh-CN' } });
+    expect(zh.json().data.records.find((p: { id: string }) => p.id === 'tally').serverError).toBe('需要插件 counter，但它未启用');
     // The kernel itself runs on.
     expect((await k!.call('GET', '/api/health')).status).toBe(200);
   });

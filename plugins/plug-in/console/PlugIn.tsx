@@ -40,8 +40,8 @@ function Plugins({ source }: { source: 'package' | 'builtin' }) {
 
   const refresh = useCallback(() => {
     api
-      .get<{ list: PluginRow[] }>('/plugIn/list', { params: { source, size: 200 }, silent: true })
-      .then((r) => setLoad({ state: 'ready', rows: r.list }))
+      .get<{ records: PluginRow[] }>('/plugIn/list', { params: { source, pageSize: 200 }, silent: true })
+      .then((r) => setLoad({ state: 'ready', rows: r.records }))
       .catch((err: ApiErrorInfo) => setLoad({ state: 'failed', msg: err.msg }));
   }, [api, source]);
   useEffect(refresh, [refresh]);

@@ -2,7 +2,7 @@ import { createReadStream, existsSync, readdirSync, readFileSync, rmSync } from 
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, requestLocale, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, localizedTextSchema, pageOf, pageQuery, pageSchema, requestLocale, timestampSchema, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
 import { keyIdOf, PACKAGE_LIMITS, PackageError, publicKeyFromPem } from '@linguaport/sdk/package';
 import { Codes, pluginIdSchema, type ManifestPermission } from '@linguaport/sdk/shared';
 import { installPackage, PackageRefusal } from './install.js';
@@ -29,6 +29,40 @@ export const managementPermissions: ManifestPermission[] = [
 export const FAILURE_FLAG = { reports: 5, users: 3 };
 
 const idParams = z.object({ id: pluginIdSchema });
+
+/** One plug-in as the list, the details and every state change answer it. */
+const pluginRow = z.object({
+  id: z.string(),
+  name: localizedTextSchema,
+  source: z.enum(['builtin', 'package']),
+  type: z.enum(['console', 'download']),
+  version: z.string(),
+  previousVersion: z.string().nullable(),
+  stagedVersion: z.string().nullable().describe('An uploaded upgrade waiting for POST /plugIn/upgrade'),
+  fileName: z.string().nullable(),
+  description: z.string().nullable(),
+  published: z.boolean(),
+  enabled: z.boolean(),
+  deployed: z.boolean(),
+  live: z.boolean().describe('Enabled and running in this deployment'),
+  publisher: z.string().nullable(),
+  signatureState: z.string().describe('built-in, or verified for a package signed by a trusted key'),
+  logo: z.string().nullable(),
+  serverPart: z.enum(['running', 'off', 'failed']).nullable(),
+  serverError: z.string().nullable(),
+  updateTime: timestampSchema,
+  failures: z.number().int().min(0),
+  failureUsers: z.number().int().min(0),
+  flagged: z.boolean(),
+});
+const pluginDetails = pluginRow.extend({
+  routes: z.array(z.object({ path: z.string(), view: z.string(), menu: z.boolean(), parent: z.string().nullable() })),
+  menus: z.array(z.object({ path: z.string(), key: z.string(), group: z.string().nullable() })),
+  permissions: z.array(z.object({ key: z.string(), type: z.string(), name: localizedTextSchema })),
+  sdk: z.string(),
+  recentFailures: z.array(z.object({ version: z.string(), kind: z.string(), message: z.string(), user_id: z.number().int(), created_at: timestampSchema })),
+});
+const trustedKey = z.object({ keyId: z.string() });
 const file = z.object({ filename: z.string(), mimetype: z.string().optional(), data: z.instanceof(Buffer) });
 
 function refuse(err: unknown): never {
@@ -125,7 +159,8 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/list',
     access: { permission: 'plugIn:view' },
     summary: 'List plugins',
-    schema: { query: z.object({ name: z.string().optional(), source: z.enum(['builtin', 'package']).optional(), page: z.coerce.number().int().positive().default(1), size: z.coerce.number().int().positive().max(200).default(20) }) },
+    schema: { query: z.object({ name: z.string().optional(), source: z.enum(['builtin', 'package']).optional(), ...pageQuery }) },
+    response: { data: pageSchema(pluginRow) },
     async handler({ query, headers }) {
       const stats = await failureStats();
       const q = query.name?.toLowerCase();
@@ -135,7 +170,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
         .map((r) => describe(r, stats, requestLocale(headers)))
         .filter((d) => !q || d.id.includes(q) || Object.values(d.name).some((n) => n.toLowerCase().includes(q)))
         .sort((a, b) => (a.source === b.source ? a.id.localeCompare(b.id) : a.source === 'package' ? -1 : 1));
-      return { total: rows.length, list: rows.slice((query.page - 1) * query.size, query.page * query.size) };
+      return pageOf(query, rows.slice((query.pageNum - 1) * query.pageSize, query.pageNum * query.pageSize), rows.length);
     },
   };
 
@@ -145,6 +180,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     access: { permission: 'plugIn:view' },
     summary: "Get a plugin's details",
     schema: { params: idParams },
+    response: { data: pluginDetails, errors: [404] },
     async handler({ params }) {
       const row = rowOr404(params.id);
       const manifest = row.source === 'builtin' ? runtime.builtin(row.id)!.manifest : runtime.installedVersion(row.id, row.current_version).plugin.manifest;
@@ -177,6 +213,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
         description: z.string().max(500).optional(),
       }),
     },
+    response: { data: z.object({ id: z.string(), version: z.string(), status: z.enum(['new', 'staged']) }) },
     async handler({ body }) {
       try {
         const result = await installPackage(db, runtime, { file: body.file, logo: body.logo, version: body.version, type: body.type, description: body.description?.trim() || null });
@@ -194,6 +231,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     module: 'plugIn',
     summary: value ? 'Publish a plugin' : 'Unpublish a plugin',
     schema: { params: idParams },
+    response: { data: pluginRow, errors: [404] },
     async handler({ params, headers }) {
       packageOr400(params.id);
       await setRow(params.id, { published: value }, value ? 'published' : 'unpublished');
@@ -208,6 +246,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     module: 'plugIn',
     summary: 'Enable or disable a plugin',
     schema: { params: idParams, body: z.object({ enabled: z.boolean() }) },
+    response: { data: pluginRow, errors: [404] },
     async handler({ params, body }) {
       const row = rowOr404(params.id);
       if (params.id === MANAGEMENT_PLUGIN_ID && !body.enabled) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '插件管理不能停用自身', 'en-US': 'Plug-in management cannot disable itself' });
@@ -236,6 +275,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     module: 'plugIn',
     summary: 'Upgrade a plugin to its uploaded version',
     schema: { params: idParams },
+    response: { data: pluginRow, errors: [404] },
     async handler({ params }) {
       const row = packageOr400(params.id);
       if (!row.staged_version) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `没有上传 ${row.id} 的新版本：请先上传`, 'en-US': `No newer version of ${row.id} is uploaded: upload it first` });
@@ -254,6 +294,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     module: 'plugIn',
     summary: 'Roll a plugin back to its previous version',
     schema: { params: idParams },
+    response: { data: pluginRow, errors: [404] },
     async handler({ params }) {
       const row = packageOr400(params.id);
       if (!row.previous_version) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `${row.id} 没有可回滚的上一版本`, 'en-US': `${row.id} has no previous version to roll back to` });
@@ -268,6 +309,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     module: 'plugIn',
     summary: 'Delete a plugin package',
     schema: { params: idParams },
+    response: { data: z.object({ id: z.string() }), errors: [404] },
     async handler({ params }) {
       packageOr400(params.id);
       await db.deleteFrom('plugin_state').where('id', '=', params.id).execute();
@@ -283,6 +325,9 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/downloads',
     access: 'signed-in',
     summary: 'List downloadable plugins',
+    response: {
+      data: z.array(z.object({ id: z.string(), name: localizedTextSchema, version: z.string(), description: z.string().nullable(), logo: z.string().nullable(), fileName: z.string().nullable(), url: z.string().nullable() })),
+    },
     async handler() {
       const stats = await failureStats();
       return runtime
@@ -303,6 +348,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     access: 'signed-in',
     summary: 'Download a published plugin file',
     schema: { params: idParams },
+    response: { envelope: false, contentType: 'application/octet-stream', errors: [404] },
     async handler({ params }) {
       const row = runtime.row(params.id);
       if (!row || row.source !== 'package' || row.type !== 'download' || !runtime.isEnabled(row.id)) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `下载项 ${params.id} 不存在`, 'en-US': `No download ${params.id}` });
@@ -323,6 +369,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     url: '/plugIn/trustedKeys',
     access: { permission: 'plugIn:trustedKeys' },
     summary: 'List trusted plugin signing keys',
+    response: { data: z.array(z.object({ keyId: z.string(), name: z.string(), publicKey: z.string(), allowServer: z.boolean(), createTime: timestampSchema })) },
     async handler({ caller }) {
       requireSuper(caller);
       const rows = await db.selectFrom('plugin_trusted_keys').selectAll().orderBy('created_at').execute();
@@ -337,6 +384,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     module: 'plugIn',
     summary: 'Trust a plugin signing key',
     schema: { body: z.object({ name: z.string().trim().min(1).max(100), publicKey: z.string().trim().min(1), allowServer: z.boolean().default(false) }) },
+    response: { data: trustedKey, errors: [409] },
     async handler({ caller, body }) {
       requireSuper(caller);
       let keyId: string;
@@ -359,6 +407,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     module: 'plugIn',
     summary: 'Remove a trusted plugin signing key',
     schema: { params: z.object({ keyId: z.string().regex(/^[0-9a-f]{16}$/) }) },
+    response: { data: trustedKey, errors: [404] },
     async handler({ caller, params }) {
       requireSuper(caller);
       // Installed packages stay: trust is checked at upload time.
@@ -387,6 +436,7 @@ export function reportFailureRoute(db: Kysely<any>): RouteDefinition {
         message: z.string().max(2000).default(''),
       }),
     },
+    response: { data: z.null() },
     async handler({ body, caller }) {
       await db.insertInto('plugin_failures').values({ plugin_id: body.pluginId, version: body.version, kind: body.kind, message: body.message.slice(0, 2000), user_id: caller!.userId }).execute();
       return null;
