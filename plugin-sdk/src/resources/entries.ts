@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { ApiError, Codes, type Caller, type ServerPluginContext } from '../server/index.js';
-import { idList, like, pageOf, pageOffset, pageQuery, say } from '../server/helpers.js';
+import { idList, like, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema } from '../server/helpers.js';
 import { idSchema, termSourceSchema, termTranslationSchema } from '../shared/checks.js';
 import { canTake, nextState } from '../shared/state-machine.js';
 import { entryReview } from '../shared/states.js';
@@ -46,8 +46,9 @@ export interface EntryKind<F extends z.ZodRawShape = z.ZodRawShape> {
   fields: F;
   /** The area's columns for an entry being added (`before` undefined) or edited. */
   columns(input: { source: string; target: string } & { [K in keyof F]?: z.output<F[K]> }, before?: EntryRow): Record<string, unknown>;
-  /** The area's fields of an entry as the API answers it. */
+  /** The area's fields of an entry as the API answers it, and their response schema. */
   view(row: EntryRow): Record<string, unknown>;
+  viewFields: z.ZodRawShape;
   /** More sort keys of the list (API name to column). */
   sortable?: Record<string, string>;
   /** More list filters: their query fields, and how they narrow the query. */
@@ -67,6 +68,20 @@ export const baseEntryView = (r: EntryRow) => ({
   enabled: r.enabled,
   creatorId: r.creator_id,
   createdAt: new Date(r.created_at).toISOString(),
+});
+
+/** The kit's fields of an entry as the API answers it (`baseEntryView`). */
+export const baseEntrySchema = z.object({
+  id: z.number().int(),
+  libraryId: z.number().int(),
+  source: z.string(),
+  target: z.string(),
+  sourceLang: z.string(),
+  targetLang: z.string(),
+  status: z.enum(entryReview.states),
+  enabled: z.boolean(),
+  creatorId: z.number().int(),
+  createdAt: timestampSchema,
 });
 
 const SORTABLE = { createdAt: 'created_at', source: 'source', target: 'target', status: 'status' } as const;
@@ -107,6 +122,16 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
   const noun = access.noun;
   const record = historyWriter(t.history);
   const view = (r: EntryRow) => ({ ...baseEntryView(r), ...kind.view(r) });
+  const entrySchema = baseEntrySchema.extend(kind.viewFields);
+  const historySchema = z.object({
+    id: z.number().int(),
+    entryId: z.number().int(),
+    action: z.string().describe('add, edit, delete, pass, reject, enable, disable or import'),
+    actorId: z.number().int(),
+    at: timestampSchema,
+    before: z.record(z.string(), z.unknown()).nullable().describe('The entry as it was (null for an add)'),
+    after: z.record(z.string(), z.unknown()).nullable().describe('The entry as it became (null for a delete)'),
+  });
   const sortable: Record<string, string> = { ...SORTABLE, ...kind.sortable };
   const texts = entryTexts(kind.maxLength);
   const addBody = z.object({ libraryId: idSchema, ...texts, sourceLang: entryLanguage, targetLang: entryLanguage, ...kind.fields, bidirectional: z.boolean().default(false) });
@@ -142,6 +167,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
         sortOrder: z.enum(['asc', 'desc']).default('desc'),
       }),
     },
+    response: { data: pageSchema(entrySchema), errors: [404] },
     async handler({ query, caller, headers }) {
       await access.assert(caller!, query.libraryId, 'use', headers);
       let q = db.selectFrom(t.entries).where('library_id', '=', query.libraryId);
@@ -165,6 +191,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
     access: { permission: keys.add },
     summary: 'Add an entry (and its reverse, when asked)',
     schema: { body: addBody },
+    response: { data: z.array(entrySchema).describe('The entry, and its reverse when asked'), errors: [404] },
     async handler({ body, caller, headers }) {
       const b = body as { libraryId: number; source: string; target: string; sourceLang: string; targetLang: string; bidirectional: boolean } & Record<string, unknown>;
       await access.assert(caller!, b.libraryId, 'edit', headers);
@@ -192,6 +219,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
     access: { permission: keys.edit },
     summary: "Change an entry's texts (it goes back for review)",
     schema: { body: updateBody },
+    response: { data: entrySchema, errors: [404] },
     async handler({ body, caller, headers }) {
       const b = body as { id: number; source: string; target: string } & Record<string, unknown>;
       const [entry] = await entriesFor(caller!, [b.id], 'edit', headers);
@@ -217,6 +245,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
     access: { permission: keys.delete },
     summary: 'Delete entries',
     schema: { query: z.object({ ids: idList }) },
+    response: { data: z.object({ deleted: z.number().int() }), errors: [404] },
     async handler({ query, caller, headers }) {
       const rows = await entriesFor(caller!, query.ids, 'edit', headers);
       await db.transaction().execute(async (trx) => {
@@ -234,6 +263,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
     access: { permission: keys.review },
     summary: 'Pass, reject, enable or disable entries',
     schema: { body: z.object({ ids: z.array(idSchema).min(1).max(1000), action: z.enum(['pass', 'reject', 'enable', 'disable']) }) },
+    response: { data: z.array(entrySchema), errors: [404] },
     async handler({ body, caller, headers }) {
       const rows = await entriesFor(caller!, body.ids, 'edit', headers);
       // All or nothing: one entry the action does not apply to refuses the batch, naming it.
@@ -269,6 +299,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
     access: { permission: keys.view },
     summary: `The review and edit history of a ${noun.en}`,
     schema: { query: z.object({ ...pageQuery, libraryId: idSchema, action: z.string().trim().max(20).optional() }) },
+    response: { data: pageSchema(historySchema), errors: [404] },
     async handler({ query, caller, headers }) {
       await access.assert(caller!, query.libraryId, 'use', headers);
       let q = db.selectFrom(t.history).where('library_id', '=', query.libraryId);

@@ -9,6 +9,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { ApiError, Codes, type Caller, type ServerPluginContext, type TaskHandle, type TaskInfo, type TaskProgress } from '../server/index.js';
 import { requestLocale } from '../server/helpers.js';
 import { idSchema } from '../shared/checks.js';
+import { task as taskMachine } from '../shared/states.js';
 import { platformLanguage } from '../interchange/index.js';
 import type { LibraryAccess } from './libraries.js';
 
@@ -120,6 +121,21 @@ export interface ImportTaskView {
   result: ImportResult | null;
   error: string | null;
 }
+
+const importResultSchema = z.object({
+  imported: z.number().int().min(0),
+  rejected: z.number().int().min(0),
+  rejections: z.array(z.object({ file: z.string(), row: z.number().int(), reason: z.string() })).describe('The first rejected rows'),
+});
+/** An import run as a task (`ImportTaskView`). */
+const importTaskSchema = z.object({
+  id: z.string(),
+  title: z.string().nullable(),
+  state: z.enum(taskMachine.states),
+  progress: z.object({ done: z.number(), total: z.number(), message: z.string().optional() }),
+  result: importResultSchema.nullable(),
+  error: z.string().nullable(),
+});
 
 const extOf = (name: string) => name.toLowerCase().split('.').pop() ?? '';
 const sayIn = (locale: 'zh-CN' | 'en-US'): Say => (zh, en) => (locale === 'en-US' ? en : zh);
@@ -279,7 +295,10 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
         files: z.union([uploaded, z.array(uploaded)]).transform((f) => (Array.isArray(f) ? f : [f])),
       }),
     },
-    response: { errors: [404, 413] },
+    response: {
+      data: z.union([importResultSchema, z.object({ taskId: z.string(), task: importTaskSchema })]).describe('The counts when imported at once; the task when imported in the background'),
+      errors: [404, 413],
+    },
     async handler({ body, caller, headers }) {
       const locale = requestLocale(headers);
       const t = sayIn(locale);
@@ -335,7 +354,7 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
     access: { permission: o.permission },
     summary: 'State, progress and result of an import',
     schema: { params: z.object({ taskId: z.string().uuid() }) },
-    response: { errors: [404] },
+    response: { data: importTaskSchema, errors: [404] },
     async handler({ params, caller, headers }) {
       const task = await (await handle).get(params.taskId);
       if (!task || task.ownerId !== caller!.userId) throw new ApiError(Codes.NOT_FOUND, sayIn(requestLocale(headers))('导入任务不存在', 'The import does not exist'));

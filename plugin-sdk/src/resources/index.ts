@@ -3,8 +3,8 @@
  * them): libraries with ownership and per-user use and edit rights, entries with review, history and
  * imports. Server side; the console side is under `@linguaport/sdk/console`.
  */
-export { OWNERSHIPS, LibraryAccess, libraryRoutes, libraryBody, libraryTables, rightsOf, createLibraryTables, type Ownership, type LibraryRow, type LibraryRights, type LibraryNoun, type LibraryTableNames, type LibraryUsageCheck, type LibraryRouteOptions } from './libraries.js';
-export { entryRoutes, entryTexts, entryLanguage, baseEntryView, historyWriter, type EntryRow, type EntryKind, type EntryRouteOptions, type HistoryRecord } from './entries.js';
+export { OWNERSHIPS, LibraryAccess, libraryRoutes, libraryBody, librarySchema, userNameSchema, libraryTables, rightsOf, createLibraryTables, type Ownership, type LibraryRow, type LibraryRights, type LibraryNoun, type LibraryTableNames, type LibraryUsageCheck, type LibraryRouteOptions } from './libraries.js';
+export { entryRoutes, entryTexts, entryLanguage, baseEntryView, baseEntrySchema, historyWriter, type EntryRow, type EntryKind, type EntryRouteOptions, type HistoryRecord } from './entries.js';
 export { createLibraryKit, type LibraryKit, type LibraryKitOptions } from './kit.js';
 
 export { defineResourceImport, IMPORT_TEXT_MAX_BYTES, IMPORT_STREAMED_MAX_BYTES, IMPORT_MAX_FILES, IMPORT_BATCH, IMPORT_MAX_REJECTIONS, type ResourceImportOptions, type ImportRow, type ImportRejection, type ImportResult, type ImportSource, type ImportTarget, type ImportFormat, type ImportTaskView } from './imports.js';

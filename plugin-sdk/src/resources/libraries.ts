@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sql, type Kysely } from 'kysely';
 import { ApiError, Codes, type Caller, type ServerPluginContext } from '../server/index.js';
-import { like, pageOf, pageOffset, pageQuery, say } from '../server/helpers.js';
+import { like, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema } from '../server/helpers.js';
 import { idSchema } from '../shared/checks.js';
 
 /**
@@ -142,6 +142,24 @@ export const libraryBody = z.object({
   isDefault: z.boolean().default(false),
 });
 
+/** One library as the list answers it. */
+export const librarySchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  ownership: z.enum(OWNERSHIPS),
+  departmentId: z.number().int().nullable(),
+  kind: z.enum(['personal', 'shared']),
+  creatorId: z.number().int(),
+  createdAt: timestampSchema,
+  entries: z.number().int().min(0),
+  isDefault: z.boolean().describe("The caller's default"),
+  mayEdit: z.boolean().describe('Whether the caller may edit its entries'),
+  users: z.array(z.object({ userId: z.number().int(), use: z.boolean(), edit: z.boolean() })),
+});
+
+/** A user as the pickers find one. */
+export const userNameSchema = z.object({ id: z.number().int(), username: z.string(), realName: z.string().nullable() });
+
 export interface LibraryRouteOptions {
   ctx: ServerPluginContext;
   db: Kysely<any>;
@@ -178,6 +196,7 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     access: VIEW,
     summary: `List the ${noun.enPlural} the caller may use`,
     schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(100).optional() }) },
+    response: { data: pageSchema(librarySchema) },
     async handler({ query, caller }) {
       const usable = await access.usable(caller!);
       const ids = [...usable.keys()];
@@ -220,6 +239,7 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     access: MANAGE,
     summary: `Add a ${noun.en}`,
     schema: { body: libraryBody },
+    response: { data: z.object({ id: z.number().int() }) },
     async handler({ body, caller, headers }) {
       checkBody(body, caller!, headers);
       return db.transaction().execute(async (trx) => {
@@ -241,6 +261,7 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     access: MANAGE,
     summary: `Change a ${noun.en}`,
     schema: { body: libraryBody.extend({ id: idSchema }) },
+    response: { data: z.object({ id: z.number().int() }), errors: [404] },
     async handler({ body, caller, headers }) {
       await access.assert(caller!, body.id, 'edit', headers);
       checkBody(body, caller!, headers);
@@ -263,6 +284,7 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     access: VIEW,
     summary: `Make a ${noun.en} the caller's default (or not)`,
     schema: { body: z.object({ id: idSchema, isDefault: z.boolean() }) },
+    response: { data: z.object({ id: z.number().int(), isDefault: z.boolean() }), errors: [404] },
     async handler({ body, caller, headers }) {
       await access.assert(caller!, body.id, 'use', headers);
       await db.transaction().execute((trx) => setDefault(trx, caller!.userId, body.id, body.isDefault));
@@ -276,6 +298,7 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     access: MANAGE,
     summary: `Delete a ${noun.en} with its entries`,
     schema: { query: z.object({ id: idSchema }) },
+    response: { data: z.object({ deleted: z.number().int() }), errors: [404, 409] },
     async handler({ query, caller, headers }) {
       await access.assert(caller!, query.id, 'edit', headers);
       for (const check of usage) {
@@ -297,6 +320,7 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     access: MANAGE,
     summary: `Find users to list on a ${noun.en}`,
     schema: { query: z.object({ q: z.string().trim().max(100).default('') }) },
+    response: { data: z.array(userNameSchema) },
     handler: ({ query }) => ctx.users.find(query.q, 20),
   });
 }

@@ -28,6 +28,7 @@ export const termEntries: EntryKind<typeof fields> = {
     domain: keep(blankToNull(input.domain), before?.domain, null),
   }),
   view: (r) => ({ forbidden: r.forbidden, partOfSpeech: r.part_of_speech, note: r.note, domain: r.domain }),
+  viewFields: { forbidden: z.boolean(), partOfSpeech: z.string().nullable(), note: z.string().nullable(), domain: z.string().nullable() },
   sortable: { forbidden: 'forbidden', domain: 'domain' },
   filters: {
     fields: {

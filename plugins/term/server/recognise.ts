@@ -85,6 +85,24 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
         termBaseIds: z.array(idSchema).max(20).optional(),
       }),
     },
+    response: {
+      data: z.object({
+        termBases: z.array(z.number().int()).describe('The term bases read'),
+        hits: z.array(
+          z.object({
+            start: z.number().int().describe('UTF-16 offset of the hit in the text'),
+            end: z.number().int().describe('End offset (exclusive)'),
+            text: z.string().describe('The text as written at the hit'),
+            termId: z.number().int(),
+            termBaseId: z.number().int(),
+            source: z.string(),
+            target: z.string(),
+            forbidden: z.boolean(),
+          }),
+        ),
+      }),
+      errors: [404],
+    },
     async handler({ body, caller, headers }) {
       const termBases = await termBasesFor(access, caller!, body.termBaseIds, headers);
       return { termBases, hits: await recognition.recognise(termBases, body.sourceLang, body.targetLang, body.text) };

@@ -18,5 +18,6 @@ export const memoryEntries: EntryKind<typeof fields> = {
     quality: input.quality ?? (before?.quality as number | null | undefined) ?? null,
   }),
   view: (r) => ({ quality: r.quality }),
+  viewFields: { quality: z.number().int().nullable() },
   sortable: { quality: 'quality' },
 };

@@ -131,6 +131,22 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
     access: { permission: keys.view },
     summary: 'Exact and fuzzy matches of a text in memories (the caller\'s defaults unless named)',
     schema: { query: z.object({ libraryIds: ids, sourceLang: z.string().min(2).max(20), targetLang: z.string().min(2).max(20), text: z.string().trim().min(1, 'validation.required').max(2000), limit: z.coerce.number().int().min(1).max(20).default(5) }) },
+    response: {
+      data: z.object({
+        memories: z.array(z.number().int()).describe('The memories read'),
+        matches: z.array(
+          z.object({
+            entryId: z.number().int(),
+            libraryId: z.number().int(),
+            score: z.number().min(0).max(100),
+            source: z.string(),
+            target: z.string(),
+            diff: z.array(z.object({ op: z.enum(['equal', 'insert', 'delete']), text: z.string() })).describe("What turns the memory's source into the text"),
+          }),
+        ),
+      }),
+      errors: [404],
+    },
     async handler({ query, caller, headers }) {
       const memories = await memoriesFor(libraries, caller!, query.libraryIds, headers);
       const { showThreshold } = await settings.get();
@@ -144,6 +160,25 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
     access: { permission: keys.view },
     summary: 'Entries holding a word or phrase, with where it occurs',
     schema: { query: z.object({ libraryIds: ids, q: z.string().trim().min(1, 'validation.required').max(200) }) },
+    response: {
+      data: z.object({
+        memories: z.array(z.number().int()),
+        entries: z.array(
+          z.object({
+            entryId: z.number().int(),
+            libraryId: z.number().int(),
+            source: z.string(),
+            target: z.string(),
+            sourceLang: z.string(),
+            targetLang: z.string(),
+            status: z.enum(['unchecked', 'checked']),
+            sourceHighlights: z.array(z.tuple([z.number().int(), z.number().int()])).describe('Where the phrase occurs: [start, end) offsets'),
+            targetHighlights: z.array(z.tuple([z.number().int(), z.number().int()])),
+          }),
+        ),
+      }),
+      errors: [404],
+    },
     async handler({ query, caller, headers }) {
       const memories = await memoriesFor(libraries, caller!, query.libraryIds, headers);
       return { memories, entries: await lookup.concordance(memories, query.q) };

@@ -18,6 +18,7 @@ export function settingsRoutes(ctx: ServerPluginContext, settings: TmSettingsSto
     url: '/TM/settings',
     access: { permission: keys.view },
     summary: 'The memory match thresholds (shown from, used without the engine from)',
+    response: { data: tmSettingsSchema },
     handler: () => settings.get(),
   });
   ctx.route({
@@ -26,6 +27,7 @@ export function settingsRoutes(ctx: ServerPluginContext, settings: TmSettingsSto
     access: { permission: keys.settings },
     summary: 'Set the memory match thresholds',
     schema: { body: tmSettingsSchema },
+    response: { data: tmSettingsSchema },
     async handler({ body, headers }) {
       if (body.autoUseThreshold < body.showThreshold) {
         throw new ApiError(Codes.BAD_REQUEST, `autoUseThreshold: ${say(headers, '自动使用的分数不能低于显示的分数', 'The score to use a match automatically cannot be below the score to show it')}`);
