@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, idList, type ServerPluginContext, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, idList, pageSchema, type ServerPluginContext, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
 import { idSchema, z } from '@linguaport/sdk/shared';
 import {
   PRIORITY_MIN,
@@ -8,6 +8,8 @@ import {
   priorityByUsersSchema,
   updateUserSchema,
   type ImportReport,
+  importReportSchema,
+  userRowSchema,
 } from '../shared/schemas.js';
 import { checkRows, importTemplate, readImportFile, reportRows } from './import.js';
 import { listQuerySchema, listUsers } from './list.js';
@@ -102,6 +104,8 @@ export default defineServerPlugin({
 
   setup(ctx: ServerPluginContext) {
     const { db } = ctx;
+    /** A user as the pickers list them. */
+    const userName = z.object({ id: z.number().int(), username: z.string(), realName: z.string().nullable() });
     const accessChanged = (userIds: number[]) => ctx.bus.publish({ type: 'access.changed', payload: { userIds }, audience: { userIds } });
 
     ctx.route({
@@ -110,6 +114,7 @@ export default defineServerPlugin({
       access: { permission: 'user:list' },
       summary: 'List users by page',
       schema: { query: listQuerySchema },
+      response: { data: pageSchema(userRowSchema) },
       handler: ({ query, headers }) => listUsers(db, query, requestLocale(headers)),
     });
 
@@ -120,6 +125,7 @@ export default defineServerPlugin({
       url: '/user/getAllUser',
       access: 'member',
       summary: 'List enabled users',
+      response: { data: z.array(userName) },
       async handler() {
         const rows = await db.selectFrom('users').select(['id', 'username', 'real_name']).where('enabled', '=', true).orderBy('username').execute();
         return rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name }));
@@ -131,6 +137,7 @@ export default defineServerPlugin({
       url: '/user/getAllUserOfAdmin',
       access: 'member',
       summary: 'List super administrators',
+      response: { data: z.array(userName) },
       async handler() {
         const rows = await db
           .selectFrom('users as u')
@@ -153,6 +160,7 @@ export default defineServerPlugin({
       access: 'member',
       summary: 'List whom to ask about an account',
       schema: { query: z.object({ departmentId: idSchema.optional() }) },
+      response: { data: z.array(userName.extend({ email: z.string().nullable(), phone: z.string().nullable(), kind: z.enum(['super', 'head']) })) },
       async handler({ query, caller }) {
         const departmentId = query.departmentId ?? caller?.departmentId ?? null;
         const rows = await sql<{ id: number; username: string; real_name: string | null; email: string | null; phone: string | null; kind: string }>`
@@ -174,6 +182,7 @@ export default defineServerPlugin({
       url: '/user/getAllUserForIncrement',
       access: 'member',
       summary: 'List users who may be assigned incremental training',
+      response: { data: z.array(userName) },
       async handler() {
         const rows = await db.selectFrom('users').select(['id', 'username', 'real_name']).where('enabled', '=', true).where('status', '=', 'checked').orderBy('username').execute();
         return rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name }));
@@ -188,6 +197,7 @@ export default defineServerPlugin({
       summary: 'Check whether a user name is free',
       log: false,
       schema: { query: z.object({ username: z.string().trim().min(1, 'validation.required'), id: idSchema.optional() }) },
+      response: { data: z.object({ available: z.boolean() }) },
       async handler({ query }) {
         return { available: !(await takenIgnoringCase(db, 'users', 'username', query.username, query.id)) };
       },
@@ -200,6 +210,7 @@ export default defineServerPlugin({
       module: 'user',
       summary: 'Add user',
       schema: { body: addUserSchema },
+      response: { data: z.object({ id: z.number().int() }) },
       async handler({ body, caller, headers }) {
         await assertNameFree(db, body.username, null, headers);
         await assertMemberships(db, body.departmentIds, body.roleIds, headers);
@@ -237,6 +248,7 @@ export default defineServerPlugin({
       module: 'user',
       summary: 'Edit user',
       schema: { body: updateUserSchema },
+      response: { data: z.null(), errors: [404] },
       async handler({ body, caller, headers, ip }) {
         const existing = await db.selectFrom('users').select('id').where('id', '=', body.id).executeTakeFirst();
         if (!existing) throw new ApiError(Codes.NOT_FOUND, say(headers, '用户不存在', 'The user does not exist'));
@@ -279,6 +291,7 @@ export default defineServerPlugin({
       module: 'user',
       summary: 'Enable or disable users',
       schema: { params: z.object({ flag: z.enum(['0', '1']) }), query: z.object({ ids: idList }) },
+      response: { data: z.object({ updated: z.number().int() }) },
       async handler({ params, query, caller, headers }) {
         const enable = params.flag === '1';
         if (!enable && caller && query.ids.includes(caller.userId)) throw new ApiError(Codes.BAD_REQUEST, say(headers, '不能禁用自己', 'You cannot disable yourself'));
@@ -298,6 +311,7 @@ export default defineServerPlugin({
       summary: 'Check (approve) user',
       log: true,
       schema: { params: z.object({ id: idSchema }) },
+      response: { data: z.null(), errors: [404] },
       async handler({ params, headers }) {
         const user = await db.selectFrom('users').select(['status']).where('id', '=', params.id).executeTakeFirst();
         if (!user) throw new ApiError(Codes.NOT_FOUND, say(headers, '用户不存在', 'The user does not exist'));
@@ -316,6 +330,7 @@ export default defineServerPlugin({
       module: 'user',
       summary: 'Delete users',
       schema: { query: z.object({ ids: idList }) },
+      response: { data: z.object({ deleted: z.number().int() }) },
       async handler({ query, caller, headers }) {
         if (caller && query.ids.includes(caller.userId)) throw new ApiError(Codes.BAD_REQUEST, say(headers, '不能删除自己', 'You cannot delete yourself'));
         const supers = await superUserIds(db, query.ids);
@@ -334,6 +349,7 @@ export default defineServerPlugin({
       module: 'user',
       summary: 'Set translation priority of users',
       schema: { body: priorityByUsersSchema },
+      response: { data: z.object({ updated: z.number().int() }) },
       async handler({ body }) {
         const res = await db.updateTable('users').set({ priority: body.priority }).where('id', 'in', body.userIds).executeTakeFirst();
         return { updated: Number(res.numUpdatedRows) };
@@ -347,6 +363,7 @@ export default defineServerPlugin({
       module: 'user',
       summary: 'Set translation priority of departments',
       schema: { body: priorityByDepartmentsSchema },
+      response: { data: z.object({ updated: z.number().int() }) },
       async handler({ body }) {
         const res = await db
           .updateTable('users')
@@ -362,6 +379,7 @@ export default defineServerPlugin({
       url: '/user/importTemplate',
       access: { permission: 'user:import' },
       summary: 'Download the user import template',
+      response: { envelope: false, contentType: 'application/vnd.ms-excel' },
       handler: () => ({
         raw: true,
         contentType: 'application/vnd.ms-excel',
@@ -378,6 +396,7 @@ export default defineServerPlugin({
       summary: 'Import users',
       upload: { maxBytes: 20 * 1024 * 1024 },
       schema: { body: z.object({ file: z.union([fileSchema, z.array(fileSchema)]) }) },
+      response: { data: importReportSchema },
       async handler({ body, caller, headers }): Promise<ImportReport> {
         const locale = requestLocale(headers);
         if (Array.isArray(body.file)) throw new ApiError(Codes.BAD_REQUEST, say(headers, '一次只能导入一个文件', 'Import one file at a time'));

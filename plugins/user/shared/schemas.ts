@@ -56,41 +56,46 @@ export const priorityByDepartmentsSchema = z.object({ departmentIds: ids, priori
 export type AddUser = z.infer<typeof addUserSchema>;
 export type UpdateUser = z.infer<typeof updateUserSchema>;
 
+const named = z.object({ id: z.number().int(), name: z.string() });
+
 /** One row of `GET /user/getAllUserByPage`. */
-export interface UserRow {
-  id: number;
-  username: string;
-  realName: string | null;
-  email: string | null;
-  phone: string | null;
-  employeeNo: string | null;
-  status: 'checked' | 'unchecked';
-  isUse: boolean;
-  userType: number;
-  priority: number;
-  memo: string | null;
-  expiresAt: string | null;
-  createdAt: string;
-  creatorName: string | null;
-  lastLoginAt: string | null;
-  departments: Array<{ id: number; name: string }>;
-  roles: Array<{ id: number; name: string }>;
-}
+export const userRowSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  realName: z.string().nullable(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  employeeNo: z.string().nullable(),
+  status: z.enum(['checked', 'unchecked']),
+  isUse: z.boolean(),
+  userType: z.number().int(),
+  priority: z.number().int(),
+  memo: z.string().nullable(),
+  expiresAt: z.iso.datetime().nullable(),
+  createdAt: z.iso.datetime(),
+  creatorName: z.string().nullable(),
+  lastLoginAt: z.iso.datetime().nullable(),
+  departments: z.array(named),
+  roles: z.array(named),
+});
+export type UserRow = z.infer<typeof userRowSchema>;
 
 /** Columns of the import file, in order (the template's header row names them). */
 export const IMPORT_COLUMNS = ['username', 'realName', 'email', 'phone', 'employeeNo', 'memo'] as const;
 export const IMPORT_MAX_ROWS = 5000;
 
-export interface ImportRowReport {
-  /** The spreadsheet row number (the header is row 1). */
-  row: number;
-  username: string;
-  outcome: 'imported' | 'rejected';
-  reason?: string;
-}
-
-export interface ImportReport {
-  imported: number;
-  rejected: number;
-  rows: ImportRowReport[];
-}
+export const importReportSchema = z.object({
+  imported: z.number().int(),
+  rejected: z.number().int(),
+  rows: z.array(
+    z.object({
+      /** The spreadsheet row number (the header is row 1). */
+      row: z.number().int(),
+      username: z.string(),
+      outcome: z.enum(['imported', 'rejected']),
+      reason: z.string().optional(),
+    }),
+  ),
+});
+export type ImportReport = z.infer<typeof importReportSchema>;
+export type ImportRowReport = ImportReport['rows'][number];
