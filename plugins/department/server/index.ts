@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, pageSchema, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
 import { seededDescription, seededName, z } from '@linguaport/sdk/shared';
-import { departmentSchema, updateDepartmentSchema, type DepartmentRow } from '../shared/schemas.js';
+import { departmentRowSchema, departmentSchema, updateDepartmentSchema, type DepartmentRow } from '../shared/schemas.js';
 
 type Headers = Record<string, string | string[] | undefined>;
 const headOf = (v: number | '' | null | undefined) => (typeof v === 'number' ? v : null);
@@ -37,6 +37,7 @@ export default defineServerPlugin({
       url: '/department/list',
       access: 'signed-in',
       summary: 'List all departments',
+      response: { data: z.array(z.object({ id: z.number().int(), name: z.string(), code: z.string(), isDefault: z.boolean() })) },
       async handler({ headers }) {
         const rows = await db.selectFrom('departments').select(['id', 'name', 'code', 'is_default']).orderBy('id').execute();
         const locale = requestLocale(headers);
@@ -50,6 +51,7 @@ export default defineServerPlugin({
       access: { permission: 'department:list' },
       summary: 'List departments by page',
       schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(128).optional(), code: z.string().trim().max(64).optional() }) },
+      response: { data: pageSchema(departmentRowSchema) },
       async handler({ query, headers }) {
         const locale = requestLocale(headers);
         const parts = [sql`true`];
@@ -93,6 +95,7 @@ export default defineServerPlugin({
       access: { permission: 'department:add' },
       summary: 'Add department',
       schema: { body: departmentSchema },
+      response: { data: z.object({ id: z.number().int() }) },
       async handler({ body, caller, headers }) {
         await assertCodeFree(body.code, null, headers);
         await assertRefs(headOf(body.headUserId), body.roleIds, headers);
@@ -115,6 +118,7 @@ export default defineServerPlugin({
       access: { permission: 'department:edit' },
       summary: 'Edit department',
       schema: { body: updateDepartmentSchema },
+      response: { data: z.null(), errors: [404] },
       async handler({ body, headers }) {
         if (!(await db.selectFrom('departments').select('id').where('id', '=', body.id).executeTakeFirst())) {
           throw new ApiError(Codes.NOT_FOUND, say(headers, '部门不存在', 'The department does not exist'));
@@ -140,6 +144,7 @@ export default defineServerPlugin({
       access: { permission: 'department:delete' },
       summary: 'Delete departments',
       schema: { query: z.object({ ids: idList }) },
+      response: { data: z.object({ deleted: z.number().int() }) },
       async handler({ query, headers }) {
         const rows = await db.selectFrom('departments').select(['id', 'name', 'is_default']).where('id', 'in', query.ids).execute();
         const builtIn = rows.filter((r) => r.is_default);

@@ -11,16 +11,17 @@ export const departmentSchema = z.object({
 });
 export const updateDepartmentSchema = departmentSchema.extend({ id: idSchema });
 
-export interface DepartmentRow {
-  id: number;
-  name: string;
-  code: string;
-  description: string | null;
-  headUserId: number | null;
-  headName: string | null;
-  creatorName: string | null;
-  createdAt: string;
-  isDefault: boolean;
-  userCount: number;
-  roles: Array<{ id: number; name: string }>;
-}
+export const departmentRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  code: z.string(),
+  description: z.string().nullable(),
+  headUserId: z.number().int().nullable(),
+  headName: z.string().nullable(),
+  creatorName: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  isDefault: z.boolean(),
+  userCount: z.number().int(),
+  roles: z.array(z.object({ id: z.number().int(), name: z.string() })),
+});
+export type DepartmentRow = z.infer<typeof departmentRowSchema>;

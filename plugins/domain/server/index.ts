@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin, like } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, like, timestampSchema } from '@linguaport/sdk/server';
 import { domainSchema } from '../shared/schemas.js';
 
 const SEED: Array<[string, string, string]> = [
@@ -23,6 +23,9 @@ interface DomainRow {
   sort: number;
   created_at: Date | string;
 }
+
+/** A domain as the lists answer it (`toDomain`). */
+const domainAnswer = z.object({ code: z.string(), nameZh: z.string(), nameEn: z.string(), description: z.string(), enabled: z.boolean(), sort: z.number().int(), createdAt: timestampSchema });
 
 const toDomain = (r: DomainRow) => ({
   code: r.code,
@@ -87,6 +90,7 @@ export default defineServerPlugin({
       url: '/domain/list',
       access: 'signed-in',
       summary: 'List enabled domains',
+      response: { data: z.array(domainAnswer) },
       async handler() {
         return ((await select().where('enabled', '=', true).execute()) as DomainRow[]).map(toDomain);
       },
@@ -98,6 +102,7 @@ export default defineServerPlugin({
       access: 'signed-in',
       summary: 'List all domains',
       schema: { query: z.object({ name: z.string().trim().optional() }) },
+      response: { data: z.array(domainAnswer) },
       async handler({ query }) {
         let q = select();
         if (query.name) {
@@ -115,6 +120,7 @@ export default defineServerPlugin({
       module: 'domain',
       summary: 'Add a domain',
       schema: { body: domainSchema },
+      response: { data: z.null(), errors: [409] },
       async handler({ body }) {
         const clash = await ctx.db
           .selectFrom('domains')
@@ -139,6 +145,7 @@ export default defineServerPlugin({
       module: 'domain',
       summary: 'Edit a domain',
       schema: { body: domainSchema },
+      response: { data: z.null(), errors: [404, 409] },
       async handler({ body }) {
         const clash = await ctx.db
           .selectFrom('domains')
@@ -165,6 +172,7 @@ export default defineServerPlugin({
       module: 'domain',
       summary: 'Delete a domain',
       schema: { params: z.object({ code: z.string().min(1) }) },
+      response: { data: z.null(), errors: [404, 409] },
       async handler({ params }) {
         const usage = await domainUsage(ctx.db, params.code);
         if (usage.length) {

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { seededDescription, seededName } from '@linguaport/sdk/shared';
-import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, holdersByName, idList, iso, like, pageOf, pageOffset, pageQuery, pageSchema, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
-import { roleSchema, updateRoleSchema, type RoleRow } from '../shared/schemas.js';
+import { roleRowSchema, roleSchema, updateRoleSchema, type RoleRow } from '../shared/schemas.js';
 
 /** Roles (spec 02 section 3). Grants are the kernel's `GET/PUT /role/permissions/{roleId}` (key role:grant). */
 export default defineServerPlugin({
@@ -20,6 +20,7 @@ export default defineServerPlugin({
       url: '/role/list',
       access: 'signed-in',
       summary: 'List all roles',
+      response: { data: z.array(z.object({ id: z.number().int(), name: z.string(), isSuper: z.boolean(), isDefault: z.boolean() })) },
       async handler({ headers }) {
         const rows = await db.selectFrom('roles').select(['id', 'name', 'is_super', 'is_default']).orderBy('id').execute();
         const locale = requestLocale(headers);
@@ -33,6 +34,7 @@ export default defineServerPlugin({
       access: { permission: 'role:list' },
       summary: 'List roles by page',
       schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(64).optional() }) },
+      response: { data: pageSchema(roleRowSchema) },
       async handler({ query, headers }) {
         const locale = requestLocale(headers);
         const where = query.name ? sql`r.name ilike ${like(query.name)}` : sql`true`;
@@ -65,6 +67,7 @@ export default defineServerPlugin({
       access: { permission: 'role:add' },
       summary: 'Add role',
       schema: { body: roleSchema },
+      response: { data: z.object({ id: z.number().int() }) },
       async handler({ body, caller, headers }) {
         await assertNameFree(body.name, null, headers);
         const row = await db
@@ -82,6 +85,7 @@ export default defineServerPlugin({
       access: { permission: 'role:edit' },
       summary: 'Edit role',
       schema: { body: updateRoleSchema },
+      response: { data: z.null(), errors: [404] },
       async handler({ body, headers }) {
         const res = await db.selectFrom('roles').select('id').where('id', '=', body.id).executeTakeFirst();
         if (!res) throw new ApiError(Codes.NOT_FOUND, say(headers, '角色不存在', 'The role does not exist'));
@@ -98,6 +102,7 @@ export default defineServerPlugin({
       access: { permission: 'role:delete' },
       summary: 'Delete roles',
       schema: { query: z.object({ ids: idList }) },
+      response: { data: z.object({ deleted: z.number().int() }) },
       async handler({ query, headers }) {
         const roles = await db.selectFrom('roles').select(['id', 'name', 'is_super', 'is_default']).where('id', 'in', query.ids).execute();
         const builtIn = roles.filter((r) => r.is_super || r.is_default);

@@ -7,13 +7,14 @@ export const roleSchema = z.object({
 });
 export const updateRoleSchema = roleSchema.extend({ id: idSchema });
 
-export interface RoleRow {
-  id: number;
-  name: string;
-  description: string | null;
-  creatorName: string | null;
-  createdAt: string;
-  userCount: number;
-  isSuper: boolean;
-  isDefault: boolean;
-}
+export const roleRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string().nullable(),
+  creatorName: z.string().nullable(),
+  createdAt: z.iso.datetime(),
+  userCount: z.number().int(),
+  isSuper: z.boolean(),
+  isDefault: z.boolean(),
+});
+export type RoleRow = z.infer<typeof roleRowSchema>;
