@@ -498,7 +498,7 @@ export { readBboxLayout, readTesseractTsv, paragraphsOf, blocksOf, blockText, li
 export { probeMedia, runFfmpeg, extractAudio, readWavPcm, writeWavPcm, cutMedia, convertMedia, burnSubtitles, escapeFilterValue, isMediaTarget, mediaTargetOf, MEDIA_TARGETS, MediaError, type MediaInput, type MediaInfo, type MediaStreamInfo, type MediaStreamKind, type MediaErrorCode, type MediaTarget, type FfmpegOptions, type MediaJobOptions, type WavPcm } from './media.js';
 // Speech engines: the adapter contract (speech kinds register through registerAdapter) and ctx.engines.speech.
 export { isSpeechAdapter, wordErrorRate } from './speech.js';
-export type { SpeechAdapter, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
+export type { SpeechAdapter, SpeechNodeChoice, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
 export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition } from './engines.js';
 export * from './voiceprint/index.js';
 export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type PluginSocket } from './sockets.js';

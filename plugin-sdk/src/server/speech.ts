@@ -52,7 +52,24 @@ export interface SpeechTranscribeRequest {
   language: string;
   /** Who asked (for the logs; speech has no character usage). */
   userId?: number;
+  /**
+   * The speech node (its id) that must recognise it; 400 when it does not exist, is not a speech
+   * node, is stopped or does not recognise the language, 503 when it is down. Without it, the least
+   * busy node for the language.
+   */
+  nodeId?: number;
   signal?: AbortSignal;
+}
+
+/** A speech node a caller may choose (`ctx.engines.speech.nodes`). */
+export interface SpeechNodeChoice {
+  id: number;
+  name: string;
+  kind: string;
+  /** The languages it recognised at its last good health check. */
+  languages: string[];
+  /** Running and healthy now. */
+  ready: boolean;
 }
 
 export interface SpeechTranscribeResult {
@@ -72,6 +89,8 @@ export interface SpeechService {
    * to the next when a node fails; 400 when no node recognises the language, 503 when none is up.
    */
   transcribe(request: SpeechTranscribeRequest): Promise<SpeechTranscribeResult>;
+  /** The speech nodes left running (a stopped one cannot be chosen), with their languages; only those that recognise `language` when given. */
+  nodes(language?: string): Promise<SpeechNodeChoice[]>;
 }
 
 /** Word error rate of `hypothesis` against `reference`: word-level edit distance over the reference's length. */

@@ -36,6 +36,8 @@ export function SimultaneousInterpretation() {
   const [partial, setPartial] = useState('');
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The server's notices for this session (a configured engine that has gone). */
+  const [notices, setNotices] = useState<string[]>([]);
   const socket = useRef<WebSocket | null>(null);
   const capture = useRef<Capture | null>(null);
   const stage = useRef<HTMLDivElement>(null);
@@ -94,6 +96,7 @@ export function SimultaneousInterpretation() {
       if (m.type === 'ready') {
         setLines([]);
         setPartial('');
+        setNotices([]);
         setState('live');
         // What the microphone gave while the socket opened is late by now: start from here.
         frames.length = 0;
@@ -103,6 +106,8 @@ export function SimultaneousInterpretation() {
         if (m.text) setLines((l) => [...l.slice(-19), { utterance: m.utterance, text: m.text, translation: m.translation, speaker: m.speaker }]);
       } else if (m.type === 'error') {
         setError(m.message);
+      } else if (m.type === 'notice') {
+        setNotices((n) => (n.includes(m.message) ? n : [...n, m.message]));
       }
     };
     s.onclose = (event) => {
@@ -183,6 +188,11 @@ export function SimultaneousInterpretation() {
           {note}
         </Callout>
       )}
+      {notices.map((n) => (
+        <Callout key={n} intent={Intent.WARNING} data-testid="interpretation-notice">
+          {n}
+        </Callout>
+      ))}
       {error && (
         <Callout intent={Intent.DANGER} data-testid="interpretation-error">
           {error}

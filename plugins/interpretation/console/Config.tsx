@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, Intent, NumericInput, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
 import { useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
-import { KEYS, type InterpretationConfig } from '../shared/schemas.js';
+import { KEYS, type EnginesAnswer, type InterpretationConfig } from '../shared/schemas.js';
 import { languageLabel, NS, type ConfigAnswer } from './common.js';
 
 interface Library {
@@ -37,6 +37,44 @@ function Libraries({ label, list, value, onChange, testId }: { label: string; li
   );
 }
 
+/** The speech nodes and translation engines the user may name for the pair and domain (re-read when they change). */
+function useEngineOptions(source: string | undefined, target: string | undefined, domain: string | undefined): EnginesAnswer | null {
+  const api = useApi();
+  const [options, setOptions] = useState<EnginesAnswer | null>(null);
+  useEffect(() => {
+    if (!source || !target) return;
+    let cancelled = false;
+    api.get<EnginesAnswer>('/interpretation/engines', { params: { source, target, domain: domain ?? '' }, silent: true }).then(
+      (a) => !cancelled && setOptions(a),
+      () => !cancelled && setOptions({ speech: [], translation: [] }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [api, source, target, domain]);
+  return options;
+}
+
+/** A select of engines with "automatic" first; a saved choice that is no longer offered stays visible, marked unavailable. */
+function EngineSelect({ id, label, help, options, value, disabled, onChange, testId }: { id: string; label: string; help: string; options: EnginesAnswer['speech'] | undefined; value: number | null; disabled: boolean; onChange(v: number | null): void; testId: string }) {
+  const { t } = useTranslation(NS);
+  const list = options ?? [];
+  const missing = value !== null && !list.some((o) => o.id === value);
+  return (
+    <FormGroup label={label} helperText={missing ? t('engineMissing') : help} intent={missing ? Intent.WARNING : Intent.NONE} labelFor={id}>
+      <HTMLSelect id={id} value={value === null ? '' : String(value)} disabled={disabled} onChange={(e) => onChange(e.currentTarget.value ? Number(e.currentTarget.value) : null)} data-testid={testId}>
+        <option value="">{t('automatic')}</option>
+        {missing && <option value={String(value)}>{t('engineUnavailable', { id: value })}</option>}
+        {list.map((o) => (
+          <option key={o.id} value={String(o.id)}>
+            {o.ready ? o.name : t('engineDown', { name: o.name })}
+          </option>
+        ))}
+      </HTMLSelect>
+    </FormGroup>
+  );
+}
+
 /** Each user's interpretation settings, stored on the server: languages, libraries, speakers and caption style. */
 export function SimultaneousInterpretingConfiguration() {
   const { t, i18n } = useTranslation(NS);
@@ -51,6 +89,7 @@ export function SimultaneousInterpretingConfiguration() {
   const [saving, setSaving] = useState(false);
   const memories = useLibraries(permissions.hasRoute('/TM') ? '/TM/library/list' : null);
   const termBases = useLibraries(permissions.hasRoute('/term') ? '/term/library/list' : null);
+  const engines = useEngineOptions(config?.source, config?.target, config?.domain);
   useEffect(() => {
     api.get<ConfigAnswer>('/interpretation/config', { silent: true }).then(
       (a) => {
@@ -98,6 +137,8 @@ export function SimultaneousInterpretingConfiguration() {
       <FormGroup label={t('engines')} helperText={t('enginesHelp')} labelFor="si-domain">
         <InputGroup id="si-domain" value={config.domain} disabled={!mayEdit} placeholder={t('domainPlaceholder')} onChange={(e) => set({ domain: e.currentTarget.value })} />
       </FormGroup>
+      <EngineSelect id="si-speech-engine" label={t('speechEngine')} help={t('speechEngineHelp')} options={engines?.speech} value={config.speechNodeId} disabled={!mayEdit} onChange={(v) => set({ speechNodeId: v })} testId="interpretation-config-speech-engine" />
+      <EngineSelect id="si-translation-engine" label={t('translationEngine')} help={t('translationEngineHelp')} options={engines?.translation} value={config.engineId} disabled={!mayEdit} onChange={(v) => set({ engineId: v })} testId="interpretation-config-translation-engine" />
       <Libraries label={t('memories')} list={memories} value={config.memories} onChange={(v) => set({ memories: v })} testId="interpretation-config-memories" />
       <Libraries label={t('termBases')} list={termBases} value={config.termBases} onChange={(v) => set({ termBases: v })} testId="interpretation-config-terms" />
       <FormGroup label={t('speakerLabels')} helperText={answer.voiceprints.available ? (answer.voiceprints.enrolled ? t('voiceprintsReady') : t('voiceprintsNone')) : t('voiceprintsOff')}>

@@ -1,5 +1,5 @@
 import { ApiError, Codes, type ServerPluginContext } from '@linguaport/sdk/server';
-import { configSchema, DEFAULT_CONFIG, type InterpretationConfig } from '../shared/schemas.js';
+import { configSchema, DEFAULT_CONFIG, type EnginesAnswer, type InterpretationConfig } from '../shared/schemas.js';
 import { M } from './messages.js';
 import type { Db } from './tables.js';
 
@@ -41,4 +41,38 @@ export async function checkPair(ctx: ServerPluginContext, source: string, target
   const languages = await ctx.engines.languages();
   const from = languages.find((l) => sameLanguage(l.code, source));
   if (!from?.targets.some((t) => t.toLowerCase() === target.toLowerCase())) throw new ApiError(Codes.BAD_REQUEST, M.noTranslation(source, target));
+}
+
+/** The speech nodes that hear `source` and the translation engines for `source` into `target` (and the domain) a user may choose. */
+export async function engineOptions(ctx: ServerPluginContext, source: string, target: string, domain: string): Promise<EnginesAnswer> {
+  const [speech, translation] = await Promise.all([ctx.engines.speech.nodes(source), ctx.engines.choices({ source, target, domain: domain || undefined })]);
+  return {
+    speech: speech.map(({ id, name, ready }) => ({ id, name, ready })),
+    translation: translation.map(({ id, name, ready }) => ({ id, name, ready })),
+  };
+}
+
+/** Refuses (400, both languages) a speech node or translation engine the configuration may not name. */
+export async function checkEngines(ctx: ServerPluginContext, config: InterpretationConfig): Promise<void> {
+  if (config.speechNodeId === null && config.engineId === null) return;
+  const options = await engineOptions(ctx, config.source, config.target, config.domain);
+  if (config.speechNodeId !== null && !options.speech.some((n) => n.id === config.speechNodeId)) throw new ApiError(Codes.BAD_REQUEST, M.speechNodeUnusable(config.speechNodeId, config.source));
+  if (config.engineId !== null && !options.translation.some((e) => e.id === config.engineId)) throw new ApiError(Codes.BAD_REQUEST, M.engineUnusable(config.engineId, config.source, config.target));
+}
+
+/**
+ * The configured engines a live session may still use: one that has gone since it was saved (deleted,
+ * stopped, disabled, no longer for the pair) is dropped, so the platform's choice serves, and named in
+ * the returned notices.
+ */
+export async function usableEngines(ctx: ServerPluginContext, config: InterpretationConfig): Promise<{ speechNodeId: number | null; engineId: number | null; gone: ('speech' | 'translation')[] }> {
+  if (config.speechNodeId === null && config.engineId === null) return { speechNodeId: null, engineId: null, gone: [] };
+  const options = await engineOptions(ctx, config.source, config.target, config.domain);
+  const speechOk = config.speechNodeId === null || options.speech.some((n) => n.id === config.speechNodeId);
+  const engineOk = config.engineId === null || options.translation.some((e) => e.id === config.engineId);
+  return {
+    speechNodeId: speechOk ? config.speechNodeId : null,
+    engineId: engineOk ? config.engineId : null,
+    gone: [...(speechOk ? [] : (['speech'] as const)), ...(engineOk ? [] : (['translation'] as const))],
+  };
 }

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { isEngineError, requestLocale, voiceprintService, type LocalizedText, type PluginSocket, type ServerPluginContext, type SocketConnection } from '@linguaport/sdk/server';
 import { clientMessageSchema, KEYS, LIVE_PATH, SAMPLE_RATE, type InterpretationConfig, type LiveMessage } from '../shared/schemas.js';
-import { checkPair, speechLanguage, type ConfigStore } from './config.js';
+import { checkPair, speechLanguage, usableEngines, type ConfigStore } from './config.js';
 import { M } from './messages.js';
 import type { Db } from './tables.js';
 import { VoiceActivityDetector, wavOf, type VadEvent, type VadOptions } from './vad.js';
@@ -24,6 +24,8 @@ export interface LiveOptions {
 }
 
 const MAX_FRAME_BYTES = 64 * 1024;
+/** The kernel's reasons for refusing a chosen engine or speech node (`data.reason` of its 400). */
+const CHOICE_REFUSED = new Set(['noSuchEngine', 'engineDisabled', 'engineNotForPair', 'noSuchSpeechNode', 'speechNodeStopped', 'speechNodeNotForLanguage']);
 
 export function liveSocket(ctx: ServerPluginContext, db: Db, configs: ConfigStore, options: LiveOptions = {}) {
   const live = new Set<Promise<void>>();
@@ -70,6 +72,8 @@ async function runSession(ctx: ServerPluginContext, db: Db, configs: ConfigStore
     return;
   }
   const heardAs = (await speechLanguage(ctx, config.source))!;
+  // A configured engine that has gone since it was saved: the platform's choice serves, and the speaker is told.
+  const chosen = await usableEngines(ctx, config);
   const voiceprints = config.speakerLabels && caller.departmentId != null ? ctx.services.find(voiceprintService) : null;
   const labelSpeakers = voiceprints ? await voiceprints.hasSpeakers(caller.departmentId!).catch(() => false) : false;
   if (closedEarly) return;
@@ -82,6 +86,8 @@ async function runSession(ctx: ServerPluginContext, db: Db, configs: ConfigStore
     .executeTakeFirstOrThrow();
   const sessionId = row.id;
   send({ type: 'ready', sessionId, source: config.source, target: config.target, sampleRate: SAMPLE_RATE, speakers: labelSpeakers });
+  if (chosen.gone.includes('speech')) send({ type: 'notice', message: text(M.speechNodeGone) });
+  if (chosen.gone.includes('translation')) send({ type: 'notice', message: text(M.engineGone) });
 
   const vad = new VoiceActivityDetector(options.vad);
   const partialEvery = options.partialEverySeconds ?? 1;
@@ -97,8 +103,29 @@ async function runSession(ctx: ServerPluginContext, db: Db, configs: ConfigStore
   let lastFinal = -1;
   let ending: Promise<void> | null = null;
 
+  /**
+   * A chosen engine that refuses the session's work since it started (deleted, stopped, disabled) or is
+   * down (503) is dropped for the rest of the session, once, with a notice; the platform's choice retries.
+   */
+  const withChosen = async <T>(which: 'speech' | 'translation', work: (id: number | undefined) => Promise<T>): Promise<T> => {
+    const key = which === 'speech' ? 'speechNodeId' : 'engineId';
+    const id = chosen[key];
+    if (id === null) return work(undefined);
+    try {
+      return await work(id);
+    } catch (err) {
+      const { code, data } = err as { code?: unknown; data?: { reason?: unknown } };
+      if (!(code === 503 || (code === 400 && typeof data?.reason === 'string' && CHOICE_REFUSED.has(data.reason)))) throw err;
+      if (chosen[key] === id) {
+        chosen[key] = null;
+        send({ type: 'notice', message: text(which === 'speech' ? M.speechNodeGone : M.engineGone) });
+      }
+      return work(undefined);
+    }
+  };
   const recognise = async (samples: Int16Array, signal: AbortSignal) => {
-    const result = await ctx.engines.speech.transcribe({ audio: wavOf(samples), language: heardAs, userId: caller.userId, signal });
+    const audio = wavOf(samples);
+    const result = await withChosen('speech', (nodeId) => ctx.engines.speech.transcribe({ audio, language: heardAs, userId: caller.userId, nodeId, signal }));
     return result.segments.map((s) => s.text.trim()).filter(Boolean).join(' ');
   };
   const whyOf = (err: unknown) => (isEngineError(err) ? err.message : ((err as { messages?: LocalizedText }).messages?.[locale] ?? (err as Error).message));
@@ -114,8 +141,9 @@ async function runSession(ctx: ServerPluginContext, db: Db, configs: ConfigStore
     let speaker: string | null = null;
     if (transcript) {
       const [translated, who] = await Promise.all([
-        ctx.engines
-          .translateSegments({ segments: [{ id: String(index), source: transcript }], source: config.source, target: config.target, format: 'text', domain: config.domain || undefined, callerId: caller.userId, channel: 'text', resources: { memories: config.memories, termBases: config.termBases } })
+        withChosen('translation', (engineId) =>
+          ctx.engines.translateSegments({ segments: [{ id: String(index), source: transcript }], source: config.source, target: config.target, format: 'text', domain: config.domain || undefined, engineId, callerId: caller.userId, channel: 'text', resources: { memories: config.memories, termBases: config.termBases } }),
+        )
           .then((r) => r.segments[0]?.target ?? '')
           .catch((err) => {
             send({ type: 'error', message: text(M.translationFailed(whyOf(err))), fatal: false });

@@ -13,5 +13,9 @@ export const M = {
   recognitionFailed: (why: string): LocalizedText => ({ 'zh-CN': `语音识别失败：${why}`, 'en-US': `Speech recognition failed: ${why}` }),
   translationFailed: (why: string): LocalizedText => ({ 'zh-CN': `翻译失败：${why}`, 'en-US': `Translation failed: ${why}` }),
   tooLong: { 'zh-CN': '会话已达最长时长，已结束', 'en-US': 'The session reached its longest duration and ended' },
+  speechNodeUnusable: (id: number, language: string): LocalizedText => ({ 'zh-CN': `语音识别节点 ${id} 不可选用：它不存在、已停止或不能识别 ${language}`, 'en-US': `Speech node ${id} cannot be chosen: it does not exist, is stopped or does not recognise ${language}` }),
+  engineUnusable: (id: number, source: string, target: string): LocalizedText => ({ 'zh-CN': `翻译引擎 ${id} 不可选用：它不存在、已停用或过期，或不能将 ${source} 翻译为 ${target}（领域）`, 'en-US': `Translation engine ${id} cannot be chosen: it does not exist, is disabled or expired, or does not translate ${source} into ${target} (for the domain)` }),
+  speechNodeGone: { 'zh-CN': '所选的语音识别节点已不可用，本次会话改由平台自动选择', 'en-US': 'The chosen speech node is no longer available; the platform chooses one for this session' },
+  engineGone: { 'zh-CN': '所选的翻译引擎已不可用，本次会话改由平台自动选择', 'en-US': 'The chosen translation engine is no longer available; the platform chooses one for this session' },
   badDate: { 'zh-CN': '日期格式应为 YYYY-MM-DD', 'en-US': 'Dates read YYYY-MM-DD' },
 } as const;

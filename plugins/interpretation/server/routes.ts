@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, iso, like, pageOf, pageOffset, pageQuery, voiceprintService, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
-import { configSchema, EXPORT_FORMATS, EXPORT_TRACKS, KEYS, type SessionView, type UtteranceView } from '../shared/schemas.js';
-import { checkPair, type ConfigStore } from './config.js';
+import { configSchema, engineQuerySchema, enginesAnswerSchema, EXPORT_FORMATS, EXPORT_TRACKS, KEYS, type SessionView, type UtteranceView } from '../shared/schemas.js';
+import { checkEngines, checkPair, engineOptions, type ConfigStore } from './config.js';
 import { sessionDocx, sessionSrt, sessionTxt } from './export.js';
 import { M } from './messages.js';
 import type { Db, InterpretationDatabase } from './tables.js';
@@ -78,8 +78,21 @@ export function interpretationRoutes(ctx: ServerPluginContext, db: Db, configs: 
     schema: { body: configSchema },
     async handler({ caller, body }) {
       await checkPair(ctx, body.source, body.target);
+      await checkEngines(ctx, body);
       await configs.set(caller!.userId, body);
       return configs.get(caller!.userId);
+    },
+  });
+
+  ctx.route({
+    method: 'GET',
+    url: '/interpretation/engines',
+    access: { anyPermission: [KEYS.use, KEYS.configure] },
+    summary: 'The speech nodes that hear a language and the translation engines for a pair (and domain) the configuration may name',
+    schema: { query: engineQuerySchema },
+    response: { data: enginesAnswerSchema },
+    async handler({ query }) {
+      return engineOptions(ctx, query.source, query.target, query.domain);
     },
   });
 

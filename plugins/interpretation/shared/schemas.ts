@@ -23,12 +23,19 @@ export const captionStyleSchema = z
   })
   .strict();
 
+/** `GET /interpretation/engines`: the pair (and domain) whose engines to list. */
+export const engineQuerySchema = z.object({ source: languageCode, target: languageCode, domain: z.string().trim().max(64).default('') });
+
 /** One user's interpretation settings, as the server checks them and the form explains them. */
 export const configSchema = z
   .object({
     source: languageCode,
     target: languageCode,
     domain: z.string().trim().max(64).default(''),
+    /** The speech node that hears the speaker (`ctx.engines.speech.nodes`); null: the platform picks. */
+    speechNodeId: z.number().int().positive().max(2_147_483_647).nullable().default(null),
+    /** The translation engine (`ctx.engines.choices`); null: the platform picks (by domain). */
+    engineId: z.number().int().positive().max(2_147_483_647).nullable().default(null),
     memories: z.array(z.number().int().positive()).max(20).default([]),
     termBases: z.array(z.number().int().positive()).max(20).default([]),
     /** Label utterances with enrolled voiceprints (when the voiceprint area is on and the department has speakers). */
@@ -43,6 +50,8 @@ export const DEFAULT_CONFIG: InterpretationConfig = {
   source: 'en',
   target: 'es',
   domain: '',
+  speechNodeId: null,
+  engineId: null,
   memories: [],
   termBases: [],
   speakerLabels: true,
@@ -56,7 +65,21 @@ export type LiveMessage =
   | { type: 'partial'; utterance: number; text: string }
   | { type: 'final'; utterance: number; start: number; end: number; text: string; translation: string; speaker: string | null; latencyMs: number }
   | { type: 'error'; message: string; fatal: boolean }
+  /** Something the speaker should know that does not stop the session (a configured engine has gone: the platform's choice serves instead). */
+  | { type: 'notice'; message: string }
   | { type: 'ended'; sessionId: number };
+
+/** A speech node or translation engine the configuration may name (`GET /interpretation/engines`). */
+const engineOptionSchema = z.object({
+  id: z.number().int().positive(),
+  name: z.string(),
+  /** Up now (a chosen engine that fails makes the platform's choice serve instead). */
+  ready: z.boolean(),
+});
+export type EngineOption = z.infer<typeof engineOptionSchema>;
+
+export const enginesAnswerSchema = z.object({ speech: z.array(engineOptionSchema), translation: z.array(engineOptionSchema) });
+export type EnginesAnswer = z.infer<typeof enginesAnswerSchema>;
 
 /** The client's text frames; its binary frames are 16 kHz mono 16-bit little-endian PCM. */
 export const clientMessageSchema = z.discriminatedUnion('type', [z.object({ type: z.literal('stop') })]);

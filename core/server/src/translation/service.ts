@@ -463,22 +463,45 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     return [...runtimes.values()].filter((r) => r.speech && r.healthy && nodes.get(r.spec.id)?.desired_state === 'running');
   }
 
+  const isSpeechNode = (n: NodeRow) => adapters.get(n.kind)?.definition.capability === 'speech';
+  const heardBy = (id: number) => runtimes.get(id)?.languages ?? nodeLanguages.get(id) ?? [];
+
+  /** Refuses (400, both languages) a speech node a request may not name: unknown, not speech, stopped, or deaf to the language. */
+  function checkChosenSpeechNode(nodeId: number, language: string): void {
+    const row = Number.isSafeInteger(nodeId) ? nodes.get(nodeId) : undefined;
+    if (!row || !isSpeechNode(row)) throw new ApiError(400, { 'zh-CN': `找不到编号为 ${nodeId} 的语音识别节点`, 'en-US': `No speech recognition node with id ${nodeId}` }, { reason: 'noSuchSpeechNode', nodeId });
+    const name = row.container_name || `#${nodeId}`;
+    if (row.desired_state !== 'running') throw new ApiError(400, { 'zh-CN': `语音识别节点 ${name} 已停止`, 'en-US': `The speech recognition node ${name} is stopped` }, { reason: 'speechNodeStopped', nodeId });
+    if (!heardBy(nodeId).some((l) => sameLanguage(l, language))) {
+      const spoken = languageName(language);
+      throw new ApiError(400, { 'zh-CN': `语音识别节点 ${name} 不能识别 ${spoken}`, 'en-US': `The speech recognition node ${name} does not recognise ${spoken}` }, { reason: 'speechNodeNotForLanguage', nodeId });
+    }
+  }
+
   const speech: SpeechService = {
     async languages() {
       await ensureStarted();
       return [...new Set(speechNodes().flatMap((r) => r.languages ?? []))].sort();
     },
+    async nodes(language) {
+      await ensureStarted();
+      return [...nodes.values()]
+        .filter((n) => isSpeechNode(n) && n.desired_state === 'running' && (!language || heardBy(n.id).some((l) => sameLanguage(l, language))))
+        .sort((a, b) => a.id - b.id)
+        .map((n) => ({ id: n.id, name: n.container_name || `#${n.id}`, kind: n.kind, languages: [...heardBy(n.id)], ready: speechNodes().some((r) => r.spec.id === n.id) }));
+    },
     async transcribe(request): Promise<SpeechTranscribeResult> {
       if (!(request.audio instanceof Uint8Array) || request.audio.byteLength <= 44) throw new ApiError(400, { 'zh-CN': '没有可识别的音频', 'en-US': 'There is no audio to recognise' });
       if (!request.language) throw new ApiError(400, { 'zh-CN': '需要指定语音的语言', 'en-US': 'The language of the speech is required' });
       await ensureStarted();
+      if (request.nodeId !== undefined) checkChosenSpeechNode(request.nodeId, request.language);
       const tried = new Set<number>();
       let requestError: Error | null = null;
       let lastError: Error | null = null;
       const signal = request.signal;
       for (;;) {
         const pick = speechNodes()
-          .filter((r) => !tried.has(r.spec.id) && (r.languages ?? []).some((l) => sameLanguage(l, request.language)))
+          .filter((r) => (request.nodeId === undefined || r.spec.id === request.nodeId) && !tried.has(r.spec.id) && (r.languages ?? []).some((l) => sameLanguage(l, request.language)))
           .sort((a, b) => a.inFlight - b.inFlight)[0];
         if (!pick) break;
         tried.add(pick.spec.id);

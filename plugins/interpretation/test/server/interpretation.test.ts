@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 import { wordErrorRate } from '@linguaport/sdk/server';
 import { readSubtitles, readZip } from '@linguaport/sdk/interchange';
 import { concat, silence, speak, stream } from '../speech.js';
+import { connectLive } from '../live-client.js';
 
 // The live socket in a real kernel with a real client: espeak-ng speech made at test time, resampled
 // to 16 kHz by ffmpeg, streamed in 200 ms frames at real-time pace; pocketsphinx hears it, Apertium
@@ -26,42 +26,7 @@ async function call(method: string, url: string, token: string, payload?: unknow
   return { status: res.statusCode, body: json ? res.json() : res.body, raw: res.rawPayload, headers: res.headers };
 }
 
-interface Live {
-  socket: WebSocket;
-  messages: any[];
-  closed: Promise<{ code: number; reason: string }>;
-  /** Waits for a message matching `test` (already received or to come). */
-  waitFor(test: (m: any) => boolean, timeoutMs?: number): Promise<any>;
-}
-
-function connect(token: string, query = ''): Live {
-  const socket = new WebSocket(`${base}?token=${encodeURIComponent(token)}${query}`, { headers: en });
-  const messages: any[] = [];
-  const listeners = new Set<() => void>();
-  socket.on('message', (data) => {
-    messages.push(JSON.parse(String(data)));
-    for (const l of listeners) l();
-  });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
-  const waitFor = (test: (m: any) => boolean, timeoutMs = 30_000) =>
-    new Promise<any>((resolve, reject) => {
-      const check = () => {
-        const hit = messages.find(test);
-        if (hit) {
-          listeners.delete(check);
-          clearTimeout(timer);
-          resolve(hit);
-        }
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        reject(new Error(`no matching message within ${timeoutMs} ms; got ${JSON.stringify(messages)}`));
-      }, timeoutMs);
-      listeners.add(check);
-      check();
-    });
-  return { socket, messages, closed, waitFor };
-}
+const connect = (token: string, query = '') => connectLive(base, token, query, en);
 
 async function digest() {
   const db = k.database.db as any;
@@ -191,7 +156,7 @@ describe('live interpretation', () => {
 
 describe('configuration', () => {
   it('saves a user\'s configuration server-side and reads it back', async () => {
-    const config = { source: 'en', target: 'es', domain: '', memories: [], termBases: [], speakerLabels: false, caption: { fontSize: 56, languages: 'one', theme: 'light' } };
+    const config = { source: 'en', target: 'es', domain: '', speechNodeId: null, engineId: null, memories: [], termBases: [], speakerLabels: false, caption: { fontSize: 56, languages: 'one', theme: 'light' } };
     const saved = await call('PUT', '/api/interpretation/config', user, config);
     expect(saved.body.code, JSON.stringify(saved.body)).toBe(200);
     const read = (await call('GET', '/api/interpretation/config', user)).body.data;
