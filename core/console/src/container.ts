@@ -43,20 +43,40 @@ export interface Kernel {
   company: CompanyConfig;
 }
 
-export function createRootContainer(services: Omit<Kernel, 'container'>): Kernel {
+type KernelServices = Omit<Kernel, 'container'>;
+
+/** Which token holds which service: the root container is their only owner. */
+const TOKEN_OF: { readonly [K in keyof KernelServices]: symbol } = {
+  http: Core.Http,
+  session: Core.Session,
+  permissions: Core.Permissions,
+  access: Core.Access,
+  registry: Core.Registry,
+  loader: Core.Loader,
+  bus: Core.Bus,
+  ws: Core.WsBridge,
+  notifier: Core.Notifier,
+  i18n: Core.I18n,
+  company: Core.Company,
+};
+
+/** Binds the host's services in a new root container; the kernel returned reads them from it. */
+export function createRootContainer(services: KernelServices): Kernel {
   const container = new Container();
-  container.bind(Core.Http).toConstantValue(services.http);
-  container.bind(Core.Session).toConstantValue(services.session);
-  container.bind(Core.Permissions).toConstantValue(services.permissions);
-  container.bind(Core.Access).toConstantValue(services.access);
-  container.bind(Core.Registry).toConstantValue(services.registry);
-  container.bind(Core.Loader).toConstantValue(services.loader);
-  container.bind(Core.Bus).toConstantValue(services.bus);
-  container.bind(Core.WsBridge).toConstantValue(services.ws);
-  container.bind(Core.Notifier).toConstantValue(services.notifier);
-  container.bind(Core.I18n).toConstantValue(services.i18n);
-  container.bind(Core.Company).toConstantValue(services.company);
-  return { container, ...services };
+  for (const name of Object.keys(TOKEN_OF) as Array<keyof KernelServices>) container.bind(TOKEN_OF[name]).toConstantValue(services[name]);
+  return kernelOf(container);
+}
+
+/**
+ * The host's services as the container resolves them: each property is a getter (nothing is copied
+ * out), so `const { http, session } = useKernel()` and `container.get(Core.Http)` are the same object.
+ */
+export function kernelOf(container: Container): Kernel {
+  const kernel = { container } as Kernel;
+  for (const name of Object.keys(TOKEN_OF) as Array<keyof KernelServices>) {
+    Object.defineProperty(kernel, name, { get: () => container.get(TOKEN_OF[name]), enumerable: true });
+  }
+  return kernel;
 }
 
 export const KernelContext = createContext<Kernel | null>(null);

@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
 import { Tokens, type PlatformServices } from '@linguaport/sdk/console';
-import type { Kernel } from '../container.js';
+import { Core, type Kernel } from '../container.js';
 import { slotService } from './SlotOutlet.js';
 import { socketUrl } from '../bus/ws-bridge.js';
 
@@ -12,12 +12,13 @@ export function createPluginContainer(kernel: Kernel, pluginId: string, navigate
   const child = new Container({ parent: kernel.container });
   child.bind(Tokens.PluginId).toConstantValue(pluginId);
   child.bind(Tokens.Namespaces).toConstantValue(namespaces);
-  child.bind(Tokens.Api).toConstantValue(kernel.http);
-  child.bind(Tokens.Session).toConstantValue(kernel.session);
-  child.bind(Tokens.Permissions).toConstantValue(kernel.permissions);
-  child.bind(Tokens.Bus).toConstantValue(kernel.bus);
-  child.bind(Tokens.Notify).toConstantValue(kernel.notifier);
-  child.bind(Tokens.I18n).toConstantValue(kernel.i18n);
+  // The SDK's tokens name the root's services (resolved through the parent, never copied).
+  child.bind(Tokens.Api).toService(Core.Http);
+  child.bind(Tokens.Session).toService(Core.Session);
+  child.bind(Tokens.Permissions).toService(Core.Permissions);
+  child.bind(Tokens.Bus).toService(Core.Bus);
+  child.bind(Tokens.Notify).toService(Core.Notifier);
+  child.bind(Tokens.I18n).toService(Core.I18n);
   child.bind(Tokens.Navigate).toConstantValue(navigate);
   child.bind(Tokens.Slots).toConstantValue(slotService(kernel));
   // Plugins' own sockets authenticate like the event socket: the session token in the query.
