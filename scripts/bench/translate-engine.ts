@@ -9,8 +9,8 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createApertiumAdapter } from '../../core/server/src/translation/apertium/adapter.js';
-import { ApyProcess } from '../../core/server/src/translation/apertium/apy-process.js';
+import { createApertiumAdapter } from '../../plugins/engine-apertium/server/adapter.js';
+import { ApyProcess } from '../../plugins/engine-apertium/server/apy-process.js';
 import { mapLimit } from '../../core/server/src/translation/http.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -74,7 +74,8 @@ const apy = await ApyProcess.start({ containers: CONTAINERS });
 // The whole platform: PGlite, its own managed APy with the seeded engine, an API key.
 const dataDir = mkdtempSync(join(tmpdir(), 'bench-lt-'));
 const registryFile = join(dataDir, 'registry.json');
-writeFileSync(registryFile, JSON.stringify({ plugins: [] }));
+// The built-in engine comes from its plugin, as in a deployment.
+writeFileSync(registryFile, JSON.stringify({ plugins: [{ id: 'engine-apertium', path: join(ROOT, 'plugins', 'engine-apertium'), enabled: true }] }));
 const config = { ...loadConfig({}), dataDir, databaseUrl: null, distDir: join(dataDir, 'dist'), registryFile, adminPassword: 'Bench-admin-Passw0rd', logLevel: 'warn' as const, port: 0, host: '127.0.0.1' };
 // A first start seeds the Apertium engine; its container count is then set as for APy direct (as an
 // administrator would on the engine screen) and the platform starts again with it.

@@ -8,6 +8,8 @@ import { healthRoute } from '../src/http/health.js';
 import { checkExternalTools, describeMissingTools, ensureWritableDir, featureUnavailable, probePort } from '../src/preflight.js';
 import { translationMigrations } from '../src/translation/migrations.js';
 import { createTranslationService } from '../src/translation/service.js';
+import { createAdapterRegistry } from '../src/translation/adapters.js';
+import { apertiumDefinition } from '../../../plugins/engine-apertium/server/definition.js';
 import { pathWithout } from './support/engine-env.js';
 import { openTestDatabase } from './support/test-database.js';
 
@@ -63,7 +65,9 @@ describe('external tools at start', () => {
     const warnings: string[] = [];
     const logger = { debug() {}, info() {}, warn: (m: string) => void warnings.push(m), error() {} };
     const tools = checkExternalTools().map((tool) => (tool.name === 'apertium-apy' ? { ...tool, ok: false } : tool));
-    const service = createTranslationService({ db: t.database.db, dataDir: t.dataDir, logger, readSetting: async () => null, tools });
+    const adapters = createAdapterRegistry();
+    adapters.register(apertiumDefinition(), 'engine-apertium');
+    const service = createTranslationService({ db: t.database.db, dataDir: t.dataDir, logger, readSetting: async () => null, tools, adapters });
     try {
       await service.start();
       expect(warnings).toContain('missing external tools: the built-in Apertium engine is unavailable: apertium-apy missing (Debian package apertium-apy)');

@@ -26,6 +26,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Written to the tool's standard input, which is then closed (no input: stdin is /dev/null). */
+  input?: string | Buffer;
 }
 
 export function runTool(command: string, args: string[], options: RunOptions): Promise<{ stdout: string; stderr: string }> {
@@ -34,12 +36,14 @@ export function runTool(command: string, args: string[], options: RunOptions): P
       reject(options.signal.reason ?? new Error('aborted'));
       return;
     }
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
+    // A tool that exits before reading all of it closes the pipe: its exit code says what happened.
+    if (options.input !== undefined) child.stdin!.on('error', () => {}).end(options.input);
     // Chunks joined once at the end: pdftotext's layout of a long book is tens of megabytes.
     const out: Buffer[] = [];
     const err: Buffer[] = [];
-    child.stdout.on('data', (d: Buffer) => out.push(d));
-    child.stderr.on('data', (d: Buffer) => err.push(d));
+    child.stdout!.on('data', (d: Buffer) => out.push(d));
+    child.stderr!.on('data', (d: Buffer) => err.push(d));
     let timedOut = false;
     const kill = () => {
       try {

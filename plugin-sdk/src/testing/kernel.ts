@@ -22,6 +22,9 @@ export const ADMIN_PASSWORD = 'Admin-test-Passw0rd';
 /** The repository's root: plugin ids given to startTestKernel are its `plugins/<id>` folders. */
 const REPO_ROOT = join(import.meta.dirname, '..', '..', '..');
 
+/** The plugin that brings the built-in engine (the seeded `apertium-local` node's kind). */
+export const BUILTIN_ENGINE = 'engine-apertium';
+
 export interface TestKernel extends KernelServer {
   testDb: TestDatabase;
   config: Config;
@@ -41,6 +44,11 @@ export type TestPlugin = string | { id: string; path: string; enabled?: boolean 
 export interface TestKernelOptions {
   /** The deployment set, all enabled unless said otherwise (none by default). Ignored when a registry file is given. */
   plugins?: TestPlugin[];
+  /**
+   * Adds the built-in engine's plugin (`engine-apertium`, which the seeded Apertium node needs) to
+   * `plugins` unless it is listed there already (default true). Ignored when a registry file is given.
+   */
+  builtinEngine?: boolean;
   /** A registry file to start from instead of `plugins` (as `config.registryFile` also does). */
   registry?: string;
   /** Config overrides (the log level is 'warn' unless set here). */
@@ -81,6 +89,10 @@ export async function startTestKernel(opts: TestKernelOptions = {}): Promise<Tes
   const config = testConfig(testDb.dataDir, testDb.databaseUrl, { logLevel: 'warn', ...opts.config, ...(registry ? { registryFile: registry } : {}) });
   if (!registry) {
     const plugins = (opts.plugins ?? []).map((p) => (typeof p === 'string' ? { id: p, path: join(REPO_ROOT, 'plugins', p), enabled: true } : { enabled: true, ...p }));
+    // Translation in a test runs on the real engine, as in a deployment, where its plugin ships built in.
+    if (opts.builtinEngine !== false && !plugins.some((p) => p.id === BUILTIN_ENGINE)) plugins.push({ id: BUILTIN_ENGINE, path: join(REPO_ROOT, 'plugins', BUILTIN_ENGINE), enabled: true });
+    // So do the built-in speech and OCR engines (the seeded pocketsphinx-local and tesseract-local nodes' kinds).
+    if (opts.builtinEngine !== false) for (const id of ['engine-pocketsphinx', 'engine-tesseract']) if (!plugins.some((p) => p.id === id)) plugins.push({ id, path: join(REPO_ROOT, 'plugins', id), enabled: true });
     writeFileSync(config.registryFile, JSON.stringify({ plugins }));
   }
   opts.prepare?.(config);

@@ -20,13 +20,11 @@ import {
 import { loadSecret } from '../auth/secret.js';
 import { failsNode, isEngineError, type LanguagePair } from './adapter.js';
 import { createAdapterRegistry, noAdapterReason, type AdapterRegistry } from './adapters.js';
-import { apertiumDefinition } from './apertium/definition.js';
 import { pocketsphinxDefinition } from './pocketsphinx/definition.js';
 import { EngineProcessRegistry } from './engine-processes.js';
 import { checkExternalTools, describeMissingTools, featureUnavailable, type ToolFeature, type ToolStatus } from '../preflight.js';
 import { verifyLicenceFile } from './licence.js';
 import { startNodeRuntime, stopNodeRuntime, type NodeRuntime, type NodeSpec, type NodeStartContext } from './node-runtime.js';
-import type { ApyOptions } from './apertium/apy-process.js';
 import { translateText, translateUnits, type SegmentEngine } from './pipeline.js';
 import { createHookRegistry, type HookRegistry } from './hooks.js';
 import { languageDetector, segmentWords, splitSentences, type LanguageDetector } from './text-tools.js';
@@ -75,9 +73,7 @@ export interface TranslationServiceOptions {
   restartBackoffMs?: { base: number; max: number };
   /** Starts a node's runtime (tests replace it; default `startNodeRuntime`). */
   startRuntime?: (spec: NodeSpec, timeoutMs: number, context: NodeStartContext) => Promise<NodeRuntime>;
-  /** Options for local APy processes (tests: their environment). */
-  apy?: Pick<ApyOptions, 'env' | 'startTimeoutMs' | 'warm'>;
-  /** The engine adapters plugins register (default: a new registry holding the kernel's Apertium). */
+  /** The engine adapters plugins register (default: a new, empty registry). */
   adapters?: AdapterRegistry;
   /** The pipeline's hooks (plugins register through ctx.pipeline); none by default. */
   hooks?: HookRegistry;
@@ -153,8 +149,6 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   const processes = new EngineProcessRegistry(options.dataDir);
   const startRuntime = options.startRuntime ?? startNodeRuntime;
   const adapters = options.adapters ?? createAdapterRegistry();
-  // The built-in engine comes through the same registration as the plugins' adapters.
-  if (!adapters.get('apertium-local')) adapters.register(apertiumDefinition(options.apy) as EngineAdapterDefinition, 'core');
   if (!adapters.get('pocketsphinx-local')) adapters.register(pocketsphinxDefinition(), 'core');
   adapters.onChange((kind, present) => void adapterChanged(kind, present));
   const backoff = options.restartBackoffMs ?? { base: 1000, max: 60_000 };

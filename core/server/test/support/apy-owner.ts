@@ -1,4 +1,4 @@
-import { ApyProcess } from '../../src/translation/apertium/apy-process.js';
+import { ApyProcess } from '../../../../plugins/engine-apertium/server/apy-process.js';
 import { EngineProcessRegistry } from '../../src/translation/engine-processes.js';
 
 /**

@@ -3,12 +3,13 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@linguaport/sdk/server';
 import { runMigrations } from '../../src/db/migrations.js';
 import { checkExternalTools } from '../../src/preflight.js';
-import type { ApyExit } from '../../src/translation/apertium/apy-process.js';
 import { translationMigrations } from '../../src/translation/migrations.js';
 import { startNodeRuntime, type NodeRuntime } from '../../src/translation/node-runtime.js';
 import { createTranslationService, type TranslationService, type TranslationServiceOptions } from '../../src/translation/service.js';
 import { pathWithout } from '../support/engine-env.js';
 import { libreTranslateDefinition } from '../../../../plugins/engine-libretranslate/server/adapter.js';
+import { apertiumDefinition } from '../../../../plugins/engine-apertium/server/definition.js';
+import type { ApyExit, ApyOptions } from '../../../../plugins/engine-apertium/server/apy-process.js';
 import { startLibrePeer, type LibrePeer } from '@linguaport/sdk/testing';
 import { createAdapterRegistry } from '../../src/translation/adapters.js';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
@@ -58,10 +59,11 @@ describe('translation nodes under faults', () => {
       .execute();
   }
 
-  async function start(extra: Partial<TranslationServiceOptions> = {}): Promise<TranslationService> {
-    // A remote engine as a plugin brings it: the LibreTranslate-compatible adapter, registered.
+  async function start(extra: Partial<TranslationServiceOptions> = {}, apy: Pick<ApyOptions, 'env' | 'startTimeoutMs'> = {}): Promise<TranslationService> {
+    // The engines as their plugins bring them: LibreTranslate-compatible and the local Apertium, registered.
     const adapters = createAdapterRegistry();
     adapters.register(libreTranslateDefinition, 'engine-libretranslate');
+    adapters.register(apertiumDefinition(apy), 'engine-apertium');
     service = createTranslationService({ db: t.database.db, dataDir: t.dataDir, logger: quiet, readSetting: async () => null, autostart: true, adapters, ...extra });
     await service.start();
     return service;
@@ -230,7 +232,7 @@ describe('translation nodes under faults', () => {
     const id = await addNode({ kind: 'apertium-local', container_name: 'fault-apy' });
     await addEngine('fault-apy', [id]);
     const tools = checkExternalTools().map((tool) => (tool.debianPackage === 'transfuse' ? { ...tool, ok: false } : tool));
-    const s = await start({ tools, apy: { startTimeoutMs: 90_000 } });
+    const s = await start({ tools }, { startTimeoutMs: 90_000 });
     await expect.poll(() => s.nodes.status(id).health, { timeout: 100_000 }).toBe('healthy');
     const err = await s.translate({ text: 'The <b>red</b> car.', source: 'en', target: 'es', format: 'html', callerId: 1, channel: 'api' }).catch((e) => e);
     expect(err).toMatchObject({ code: 400, data: { reason: 'format-unavailable', detail: expect.stringContaining('tf-extract') } });
@@ -245,7 +247,7 @@ describe('translation nodes under faults', () => {
     const path = pathWithout(['tf-extract', 'tf-inject']);
     try {
       // The tools check saw transfuse (as on the machine in the finding); APy's PATH lacks it.
-      const s = await start({ tools: checkExternalTools(), apy: { startTimeoutMs: 90_000, env: { ...process.env, PATH: path.dir } } });
+      const s = await start({ tools: checkExternalTools() }, { startTimeoutMs: 90_000, env: { ...process.env, PATH: path.dir } });
       await expect.poll(() => s.nodes.status(id).health, { timeout: 100_000 }).toBe('healthy');
       const err = await s.translate({ text: 'The <b>red</b> car.', source: 'en', target: 'es', format: 'html', callerId: 1, channel: 'api' }).catch((e) => e);
       expect(err).toMatchObject({ code: 500, data: { reason: 'engine-failed' } });

@@ -4,6 +4,8 @@ import { ApiError } from '@linguaport/sdk/server';
 import { runMigrations } from '../../src/db/migrations.js';
 import { translationMigrations } from '../../src/translation/migrations.js';
 import { createTranslationService, type TranslationService } from '../../src/translation/service.js';
+import { createAdapterRegistry } from '../../src/translation/adapters.js';
+import { apertiumDefinition } from '../../../../plugins/engine-apertium/server/definition.js';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 // The service on its own (no HTTP): the seeded Apertium node with the real APy, and what a
@@ -23,7 +25,10 @@ describe.skipIf(!installed)('translation service across restarts', () => {
   let t: TestDatabase;
   let service: TranslationService | null = null;
   const start = async () => {
-    service = createTranslationService({ db: t.database.db, dataDir: t.dataDir, logger: quiet, readSetting: async () => null, autostart: true });
+    // The local Apertium kind as its plugin registers it.
+    const adapters = createAdapterRegistry();
+    adapters.register(apertiumDefinition(), 'engine-apertium');
+    service = createTranslationService({ db: t.database.db, dataDir: t.dataDir, logger: quiet, readSetting: async () => null, autostart: true, adapters });
     await service.start();
     return service;
   };

@@ -1,9 +1,25 @@
-import { EngineError, errorForStatus, keepOuterWhitespace, type EngineAdapter, type EngineHealth, type LanguagePair, type TranslateBatch } from '../adapter.js';
-import { engineFetch, mapLimit, parseJson, trimSlash, type EngineResponse } from '../http.js';
-import { fromApertiumCode, toApertiumCode } from '../languages.js';
+import {
+  EngineError,
+  engineFetch,
+  inScratch,
+  runTool,
+  errorForStatus,
+  keepOuterWhitespace,
+  mapLimit,
+  parseJson,
+  trimSlash,
+  type EngineAdapter,
+  type EngineHealth,
+  type EngineResponse,
+  type LanguagePair,
+  type TranslateBatch,
+} from '@linguaport/sdk/server';
+import { fromApertiumCode, toApertiumCode } from './languages.js';
+import type { PipelinePool } from './pipelines.js';
+import { fromStream, toStream } from './stream.js';
 
 /**
- * The built-in engine: Apertium through an APy (normally the managed one from apy-process.ts).
+ * Apertium through an APy (normally the managed one from apy-process.ts).
  *
  * APy reads one `q` per request, so a batch travels as one joined text and is split back:
  * text segments joined by a blank line (`format=txt`), html segments each wrapped in `<p>` (a
@@ -15,6 +31,10 @@ import { fromApertiumCode, toApertiumCode } from '../languages.js';
  * a term's source becomes a placeholder word Apertium does not know and passes through unchanged
  * (`Xlpterm7x`), and the placeholder becomes the term's translation in the output, so the term comes
  * out as the term base says whatever Apertium's dictionaries hold.
+ *
+ * Large batches (a document's) go through the node's warm null-flush pipelines instead
+ * (pipelines.ts): the same mode and the same tag handling as APy, without APy's per-request
+ * overhead. Should a pipeline fail, the batch goes to APy as above.
  */
 
 export interface ApertiumOptions {
@@ -25,7 +45,18 @@ export interface ApertiumOptions {
   fallbackConcurrency?: number;
   /** Why html cannot be translated on this machine (its tools are missing), or null/undefined. */
   htmlUnavailable?: string | null;
+  /** The node's warm pipelines, for large batches; without them every batch goes to APy. */
+  pipelines?: PipelinePool | null;
+  /** Batches of at least this many characters go through the pipelines (default PIPELINE_FROM_CHARACTERS). */
+  pipelineFrom?: number;
 }
+
+/**
+ * A batch this long goes through a warm pipeline: a document's batch (25 paragraphs) always, a
+ * sentence or two typed in the text screen never (APy answers those as fast, with no pipeline of
+ * its own to keep per direction).
+ */
+export const PIPELINE_FROM_CHARACTERS = 1000;
 
 const TEXT_SEPARATOR = '\n\n';
 
@@ -83,6 +114,29 @@ export function createApertiumAdapter(options: ApertiumOptions): EngineAdapter {
     return parts.length === segments.length ? parts : null;
   }
 
+  /** The batch through a warm pipeline, or null when none can take it (APy then does). */
+  async function viaPipeline(direction: string, segments: string[], format: 'text' | 'html', signal?: AbortSignal): Promise<string[] | null> {
+    const pipeline = await options.pipelines?.get(direction);
+    if (!pipeline || signal?.aborted) return null;
+    if (format === 'text') {
+      const out = await pipeline.run(Buffer.from(segments.map((s) => `${toStream(s)}\0`).join('')), segments.length, timeoutMs);
+      return out.map((b) => fromStream(b.toString('utf8')));
+    }
+    if (segments.some((s) => /<\/?p[\s>]/i.test(s))) return null;
+    // Transfuse, as the CLI and our APy launcher use it: inline tags stay with their words.
+    return inScratch(async (dir) => {
+      const state = ['-f', 'html-fragment', '-d', `${dir}/state`];
+      const extracted = (await runTool('tf-extract', state, { input: segments.map((s) => `<p>${s}</p>`).join(''), timeoutMs, signal })).stdout;
+      const stream = extracted.endsWith('\0') ? extracted : `${extracted}\0`;
+      const pieces = stream.split('\0').length - 1;
+      const out = await pipeline.run(Buffer.from(stream), pieces, timeoutMs);
+      const translated = `${out.map((b) => b.toString('utf8')).join('\0')}\0`;
+      const injected = (await runTool('tf-inject', state, { input: translated, timeoutMs, signal })).stdout;
+      const parts = [...injected.matchAll(BLOCK)].map((m) => m[1]!);
+      return parts.length === segments.length ? parts : null;
+    });
+  }
+
   return {
     kind: 'apertium',
 
@@ -119,7 +173,10 @@ export function createApertiumAdapter(options: ApertiumOptions): EngineAdapter {
         batch.terms ?? [],
       );
       const sources = terms.segments;
-      const joined = await translateJoined(langpair, sources, batch.format, signal);
+      const large = options.pipelines && sources.reduce((n, s) => n + s.length, 0) >= (options.pipelineFrom ?? PIPELINE_FROM_CHARACTERS);
+      // A pipeline's failure is not the node's: APy, the node itself, answers instead.
+      const piped = large ? await viaPipeline(`${batch.source}|${batch.target}`, sources, batch.format, signal).catch(() => null) : null;
+      const joined = piped ?? (await translateJoined(langpair, sources, batch.format, signal));
       const results =
         joined ?? (await mapLimit(sources, options.fallbackConcurrency ?? 4, (s) => call(langpair, s, batch.format, signal)));
       todo.forEach(({ s, i }, k) => {

@@ -1,6 +1,6 @@
 // Database: none
 import { describe, expect, it } from 'vitest';
-import { warmFirst, WARM_LIMIT } from '../../src/translation/apertium/apy-process.js';
+import { warmFirst, WARM_LIMIT } from '../../server/apy-process.js';
 
 describe('which directions APy warms at start', () => {
   it('warms English and Spanish directions first, then the others in order, never more than the limit', () => {

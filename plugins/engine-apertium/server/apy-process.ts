@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
-import { APY_PYTHON } from '../../preflight.js';
 
 /**
  * A managed local Apertium APy. It runs through `apy-launcher.py` (beside this file), which
@@ -43,6 +42,9 @@ export interface ApyExit {
   /** The last lines APy wrote to stderr, to say why. */
   stderrTail: string;
 }
+
+/** Debian's interpreter: the first `python3` on PATH may be another one, without tornado. */
+export const APY_PYTHON = '/usr/bin/python3';
 
 const LAUNCHER = fileURLToPath(new URL('./apy-launcher.py', import.meta.url));
 
