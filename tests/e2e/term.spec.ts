@@ -42,11 +42,13 @@ test('an administrator builds a term base, reviews, exchanges TBX and finds its 
   await entry.locator('#field-target').fill('网关');
   await entry.getByTestId('form-submit').click();
   await expect(entry).toBeHidden();
-  const row = page.getByTestId('term-entry-table').getByRole('row', { name: new RegExp(word) });
-  await expect(row).toContainText('Unchecked');
-  await row.locator('.bp6-control-indicator').click();
+  // The terms grid: the newest term is its first row (cells carry their row's index).
+  const row = page.getByTestId('term-entry-table').locator('[data-row="0"]');
+  await expect(row.first()).toHaveText(word);
+  await expect(row.filter({ hasText: /^Unchecked$/ })).toHaveCount(1);
+  await row.first().click();
   await page.getByTestId('term-pass').click();
-  await expect(row).toContainText('Checked');
+  await expect(row.filter({ hasText: /^Checked$/ })).toHaveCount(1);
 
   const dir = mkdtempSync(join(tmpdir(), 'term-e2e-'));
   writeFileSync(join(dir, 'other.tbx'), TBX);

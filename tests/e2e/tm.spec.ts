@@ -49,11 +49,13 @@ test('an administrator builds a memory, reviews and exchanges TMX, and text tran
   await entry.locator('#field-target').fill('Nuestro contrato termina hoy, sin falta.');
   await entry.getByTestId('form-submit').click();
   await expect(entry).toBeHidden();
-  const row = page.getByTestId('tm-entry-table').getByRole('row', { name: new RegExp(sentence.replace(/[.]/g, '\\.')) });
-  await expect(row).toContainText('Unchecked');
-  await row.locator('.bp6-control-indicator').click();
+  // The entries grid: the newest entry is its first row (cells carry their row's index).
+  const row = page.getByTestId('tm-entry-table').locator('[data-row="0"]');
+  await expect(row.first()).toHaveText(sentence);
+  await expect(row.filter({ hasText: /^Unchecked$/ })).toHaveCount(1);
+  await row.first().click();
   await page.getByTestId('tm-pass').click();
-  await expect(row).toContainText('Checked');
+  await expect(row.filter({ hasText: /^Checked$/ })).toHaveCount(1);
 
   // A TMX from another tool: one unit lands, one is refused with its row number and reason.
   const dir = mkdtempSync(join(tmpdir(), 'tm-e2e-'));

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
-import { ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PageQuery, type PageResult, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
+import { ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 import { termEntrySchema } from '../shared/schemas.js';
 
@@ -47,12 +47,6 @@ interface Hit {
   target: string;
   forbidden: boolean;
 }
-
-/** The kit's table asks for `page`; the server's lists take `pageNum` and answer `records`. */
-const paged = async <T,>(get: Promise<Paged<T>>): Promise<PageResult<T>> => {
-  const r = await get;
-  return { rows: r.records, total: r.total };
-};
 
 /** Import into the term base: the SDK's card, with this area's formats and wording. */
 function ImportCard({ termBase, onDone }: { termBase: TermBase; onDone(): void }) {
@@ -149,7 +143,8 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
     setRefresh((n) => n + 1);
     onChanged();
   };
-  const load = (q: PageQuery) => paged(api.get<Paged<Term>>('/term/entry/list', { params: { libraryId: termBase.id, pageNum: q.page, pageSize: q.pageSize, sortBy: q.sortBy, sortOrder: q.sortOrder, ...filters } }));
+  // A term base may hold a million terms: the grid asks for the pages it scrolls to.
+  const load = recordsLoader<Term>(api, '/term/entry/list', { libraryId: termBase.id, ...filters });
   // Each review button works on the selection only when every selected term allows it (the same machine the server reads).
   const allows = (action: ReviewAction) => selected.length > 0 && selected.every((e) => actionsFrom(entryReview, e.status).includes(action));
   const review = async (action: ReviewAction) => {
@@ -173,6 +168,20 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
     ...(isNew ? [{ name: 'bidirectional', label: t('bidirectional'), type: 'checkbox' as const }] : []),
   ];
   const canEdit = termBase.mayEdit;
+  const mayEditEntry = canEdit && perms.hasButton('term:edit');
+  const columns = useMemo<PagedColumn<Term>[]>(
+    () => [
+      { key: 'source', title: t('source'), sortable: true, width: 220 },
+      { key: 'target', title: t('target'), sortable: true, width: 220, render: (r) => (r.forbidden ? <><Tag intent={Intent.DANGER} minimal>{t('forbidden')}</Tag> {r.target}</> : r.target) },
+      { key: 'langs', title: t('direction'), width: 100, render: (r) => `${r.sourceLang} → ${r.targetLang}` },
+      { key: 'partOfSpeech', title: t('partOfSpeech'), width: 100, render: (r) => r.partOfSpeech ?? '' },
+      { key: 'domain', title: t('domain'), sortable: true, width: 120, render: (r) => r.domain ?? '' },
+      { key: 'status', title: t('status'), sortable: true, width: 110, render: (r) => <Tag minimal intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },
+      { key: 'enabled', title: t('enabled'), width: 80, render: (r) => (r.enabled ? t('yes') : t('no')) },
+      { key: 'createdAt', title: t('createdAt'), sortable: true, width: 160, render: (r) => formatDate(r.createdAt) },
+    ],
+    [t],
+  );
   const exportAs = (format: 'tbx' | 'csv' | 'xlsx') => void download(api, termBase, format).catch((err: ApiErrorInfo) => notify.error(err.msg));
   return (
     <div style={{ display: 'grid', gap: 8 }}>
@@ -187,7 +196,7 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
         actions={
           <>
             {canEdit && perms.hasButton('term:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('addEntry')} onClick={() => setEditing({ sourceLang: 'en', targetLang: 'zh-CN', forbidden: false })} data-testid="term-add-entry" />}
-            {canEdit && perms.hasButton('term:edit') && <Button icon="edit" disabled={selected.length !== 1} text={t('edit')} onClick={() => setEditing(selected[0]!)} data-testid="term-edit-entry" />}
+            {mayEditEntry && <Button icon="edit" disabled={selected.length !== 1} text={t('edit')} onClick={() => setEditing(selected[0]!)} data-testid="term-edit-entry" />}
             {canEdit && perms.hasButton('term:review') && (
               <ButtonGroup>
                 <Button icon="tick" disabled={!allows('pass')} text={t('pass')} onClick={() => void review('pass')} data-testid="term-pass" />
@@ -196,7 +205,7 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
                 <Button icon="eye-off" disabled={!allows('disable')} text={t('disable')} onClick={() => void review('disable')} />
               </ButtonGroup>
             )}
-            {canEdit && perms.hasButton('term:delete') && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('delete')} onClick={() => setDeleting(true)} />}
+            {canEdit && perms.hasButton('term:delete') && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('delete')} onClick={() => setDeleting(true)} data-testid="term-delete-entries" />}
             {perms.hasButton('term:export') && (
               <ButtonGroup>
                 <Button icon="export" text="TBX" onClick={() => exportAs('tbx')} data-testid="term-export-tbx" />
@@ -207,25 +216,16 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
           </>
         }
       />
-      <PagedTable<Term>
+      <DataGrid<Term>
         testId="term-entry"
         rowKey={(r) => r.id}
         load={load}
         reloadKey={`${termBase.id}:${JSON.stringify(filters)}`}
         refreshKey={refresh + outerRefresh * 100000}
-        selectable={canEdit}
         onSelectionChange={(_, rows) => setSelected(rows)}
+        onRowActivate={mayEditEntry ? (row) => setEditing(row) : undefined}
         emptyText={t('noEntries')}
-        columns={[
-          { key: 'source', title: t('source'), sortable: true },
-          { key: 'target', title: t('target'), sortable: true, render: (r) => (r.forbidden ? <><Tag intent={Intent.DANGER} minimal>{t('forbidden')}</Tag> {r.target}</> : r.target) },
-          { key: 'langs', title: t('direction'), render: (r) => `${r.sourceLang} → ${r.targetLang}` },
-          { key: 'partOfSpeech', title: t('partOfSpeech'), render: (r) => r.partOfSpeech ?? '' },
-          { key: 'domain', title: t('domain'), sortable: true, render: (r) => r.domain ?? '' },
-          { key: 'status', title: t('status'), sortable: true, render: (r) => <Tag intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },
-          { key: 'enabled', title: t('enabled'), render: (r) => (r.enabled ? t('yes') : t('no')) },
-          { key: 'createdAt', title: t('createdAt'), sortable: true, render: (r) => formatDate(r.createdAt) },
-        ]}
+        columns={columns}
       />
       <FormDialog
         isOpen={!!editing}
@@ -402,7 +402,7 @@ function TermHistory() {
           testId="term-history"
           rowKey={(r) => r.id}
           reloadKey={`${libraryId}:${action}`}
-          load={(q) => paged(api.get<Paged<HistoryRow>>('/termHistory/list', { params: { libraryId, pageNum: q.page, pageSize: q.pageSize, ...(action ? { action } : {}) } }))}
+          load={recordsLoader<HistoryRow>(api, '/termHistory/list', { libraryId, ...(action ? { action } : {}) })}
           emptyText={t('noHistory')}
           columns={[
             { key: 'at', title: t('when'), render: (r) => formatDate(r.at) },

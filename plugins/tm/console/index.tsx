@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PageQuery, type PageResult, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
+import { ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
 interface Memory {
@@ -35,12 +35,6 @@ interface Paged<T> {
   records: T[];
   total: number;
 }
-
-/** The kit's table asks for `page`; the server's lists take `pageNum` and answer `records`. */
-const paged = async <T,>(get: Promise<Paged<T>>): Promise<PageResult<T>> => {
-  const r = await get;
-  return { rows: r.records, total: r.total };
-};
 
 /** Import into the memory: the SDK's card, with this area's formats and wording. */
 function ImportCard({ memory, onDone }: { memory: Memory; onDone(): void }) {
@@ -113,13 +107,15 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
   const [filters, setFilters] = useState<Record<string, string>>({});
   const [refresh, setRefresh] = useState(0);
   const [selected, setSelected] = useState<Entry[]>([]);
-  const [adding, setAdding] = useState(false);
+  // A new entry (no id) or the one being edited.
+  const [editing, setEditing] = useState<Partial<Entry> | null>(null);
   const [deleting, setDeleting] = useState(false);
   const reload = () => {
     setRefresh((n) => n + 1);
     onChanged();
   };
-  const load = (q: PageQuery) => paged(api.get<Paged<Entry>>('/TM/entry/list', { params: { libraryId: memory.id, pageNum: q.page, pageSize: q.pageSize, sortBy: q.sortBy, sortOrder: q.sortOrder, ...filters } }));
+  // A memory may hold a million entries: the grid asks for the pages it scrolls to.
+  const load = recordsLoader<Entry>(api, '/TM/entry/list', { libraryId: memory.id, ...filters });
   // Each review button works on the selection only when every selected entry allows it (the same machine the server reads).
   const allows = (action: 'pass' | 'reject' | 'enable' | 'disable') => selected.length > 0 && selected.every((e) => actionsFrom(entryReview, e.status).includes(action));
   const review = async (action: 'pass' | 'reject' | 'enable' | 'disable') => {
@@ -130,14 +126,27 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
       notify.error((err as ApiErrorInfo).msg);
     }
   };
+  const columns = useMemo<PagedColumn<Entry>[]>(
+    () => [
+      { key: 'source', title: t('source'), sortable: true, width: 320 },
+      { key: 'target', title: t('target'), sortable: true, width: 320 },
+      { key: 'langs', title: t('direction'), width: 90, render: (r) => `${r.sourceLang} → ${r.targetLang}` },
+      { key: 'status', title: t('status'), sortable: true, width: 110, render: (r) => <Tag minimal intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },
+      { key: 'enabled', title: t('enabled'), width: 80, render: (r) => (r.enabled ? t('yes') : t('no')) },
+      { key: 'createdAt', title: t('createdAt'), sortable: true, width: 160, render: (r) => formatDate(r.createdAt) },
+    ],
+    [t],
+  );
+  const isNew = !editing?.id;
   const fields: FormField[] = [
     { name: 'source', label: t('source'), type: 'textarea', required: true },
     { name: 'target', label: t('target'), type: 'textarea', required: true },
-    { name: 'sourceLang', label: t('sourceLang'), type: 'select', options: languages, required: true },
-    { name: 'targetLang', label: t('targetLang'), type: 'select', options: languages, required: true },
-    { name: 'bidirectional', label: t('bidirectional'), type: 'checkbox' },
+    { name: 'sourceLang', label: t('sourceLang'), type: 'select', options: languages, required: true, disabled: !isNew },
+    { name: 'targetLang', label: t('targetLang'), type: 'select', options: languages, required: true, disabled: !isNew },
+    ...(isNew ? [{ name: 'bidirectional', label: t('bidirectional'), type: 'checkbox' as const }] : []),
   ];
   const canEdit = memory.mayEdit;
+  const mayEditEntry = canEdit && perms.hasButton('tm:edit');
   return (
     <div style={{ display: 'grid', gap: 8 }}>
       <SearchBar
@@ -148,7 +157,8 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
         onSearch={(v) => setFilters(Object.fromEntries(Object.entries(v).filter(([, x]) => x !== '')) as Record<string, string>)}
         actions={
           <>
-            {canEdit && perms.hasButton('tm:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('addEntry')} onClick={() => setAdding(true)} data-testid="tm-add-entry" />}
+            {canEdit && perms.hasButton('tm:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('addEntry')} onClick={() => setEditing({ sourceLang: 'en', targetLang: 'es' })} data-testid="tm-add-entry" />}
+            {mayEditEntry && <Button icon="edit" disabled={selected.length !== 1} text={t('edit')} onClick={() => setEditing(selected[0]!)} data-testid="tm-edit-entry" />}
             {canEdit && perms.hasButton('tm:review') && (
               <ButtonGroup>
                 <Button icon="tick" disabled={!allows('pass')} text={t('pass')} onClick={() => void review('pass')} data-testid="tm-pass" />
@@ -157,7 +167,7 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
                 <Button icon="eye-off" disabled={!allows('disable')} text={t('disable')} onClick={() => void review('disable')} />
               </ButtonGroup>
             )}
-            {canEdit && perms.hasButton('tm:delete') && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('delete')} onClick={() => setDeleting(true)} />}
+            {canEdit && perms.hasButton('tm:delete') && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('delete')} onClick={() => setDeleting(true)} data-testid="tm-delete-entries" />}
             {perms.hasButton('tm:export') && (
               <>
                 <Button icon="export" text="TMX" onClick={() => void download(api, memory, 'tmx')} data-testid="tm-export-tmx" />
@@ -167,35 +177,29 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
           </>
         }
       />
-      <PagedTable<Entry>
+      <DataGrid<Entry>
         testId="tm-entry"
         rowKey={(r) => r.id}
         load={load}
         reloadKey={`${memory.id}:${JSON.stringify(filters)}`}
         refreshKey={refresh + outerRefresh * 100000}
-        selectable={canEdit}
         onSelectionChange={(_, rows) => setSelected(rows)}
+        onRowActivate={mayEditEntry ? (row) => setEditing(row) : undefined}
         emptyText={t('noEntries')}
-        columns={[
-          { key: 'source', title: t('source'), sortable: true },
-          { key: 'target', title: t('target'), sortable: true },
-          { key: 'langs', title: t('direction'), render: (r) => `${r.sourceLang} → ${r.targetLang}` },
-          { key: 'status', title: t('status'), sortable: true, render: (r) => <Tag intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },
-          { key: 'enabled', title: t('enabled'), render: (r) => (r.enabled ? t('yes') : t('no')) },
-          { key: 'createdAt', title: t('createdAt'), sortable: true, render: (r) => formatDate(r.createdAt) },
-        ]}
+        columns={columns}
       />
       <FormDialog
-        isOpen={adding}
-        title={t('addEntry')}
+        isOpen={!!editing}
+        title={isNew ? t('addEntry') : t('editEntry')}
         fields={fields}
-        initialValues={{ sourceLang: 'en', targetLang: 'es', bidirectional: false }}
+        initialValues={editing ? { bidirectional: false, ...editing } : {}}
         onSubmit={async (v) => {
-          await api.post('/TM/entry/add', { ...v, libraryId: memory.id, bidirectional: !!v.bidirectional }, { silent: true });
-          setAdding(false);
+          if (isNew) await api.post('/TM/entry/add', { source: v.source, target: v.target, sourceLang: v.sourceLang, targetLang: v.targetLang, libraryId: memory.id, bidirectional: !!v.bidirectional }, { silent: true });
+          else await api.put('/TM/entry/update', { id: editing!.id, source: v.source, target: v.target }, { silent: true });
+          setEditing(null);
           reload();
         }}
-        onClose={() => setAdding(false)}
+        onClose={() => setEditing(null)}
       />
       <ConfirmDialog
         isOpen={deleting}
@@ -367,7 +371,7 @@ function MemoryHistory() {
           testId="tm-history"
           rowKey={(r) => r.id}
           reloadKey={libraryId}
-          load={(q) => paged(api.get<Paged<HistoryRow>>('/TMHistory/list', { params: { libraryId, pageNum: q.page, pageSize: q.pageSize } }))}
+          load={recordsLoader<HistoryRow>(api, '/TMHistory/list', { libraryId })}
           emptyText={t('noHistory')}
           columns={[
             { key: 'at', title: t('when'), render: (r) => formatDate(r.at) },

@@ -31,6 +31,8 @@ const eager: Record<string, object> = {
 const lazy: Record<string, () => Promise<object>> = {
   '@blueprintjs/core': () => import('@blueprintjs/core'),
   '@blueprintjs/select': () => import('@blueprintjs/select'),
+  // The grid under the SDK's DataGrid, for a plugin that builds its own (the CAT editor); its CSS is in main.tsx.
+  '@blueprintjs/table': () => import('@blueprintjs/table'),
   rxjs: () => import('rxjs'),
   inversify: () => import('inversify'),
   '@linguaport/sdk/shared': () => import('@linguaport/sdk/shared'),

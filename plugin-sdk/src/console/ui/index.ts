@@ -4,6 +4,7 @@ import type {
   EmptyStateProps,
   FormDialogProps,
   PagedTableProps,
+  DataGridProps,
   SearchBarProps,
   StatusTagProps,
   UploadButtonProps,
@@ -51,6 +52,7 @@ function wrap<P extends object>(pick: (k: Kit) => (props: P) => unknown) {
 }
 
 export const PagedTable = wrap((k) => k.PagedTable) as <T>(props: PagedTableProps<T>) => ReactElement | null;
+export const DataGrid = wrap((k) => k.DataGrid) as <T>(props: DataGridProps<T>) => ReactElement | null;
 export const SearchBar = wrap<SearchBarProps>((k) => k.SearchBar);
 export const FormDialog = wrap<FormDialogProps>((k) => k.FormDialog);
 export const ConfirmDialog = wrap<ConfirmDialogProps>((k) => k.ConfirmDialog);

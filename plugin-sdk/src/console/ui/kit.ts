@@ -1,5 +1,6 @@
 // The kit's implementations, loaded on first use by ./index.ts (keeps Blueprint off the login path).
 export { PagedTable } from './PagedTable.js';
+export { DataGrid } from './DataGrid.js';
 export { SearchBar } from './SearchBar.js';
 export { FormDialog } from './FormDialog.js';
 export { ConfirmDialog } from './ConfirmDialog.js';

@@ -50,6 +50,36 @@ export interface PagedTableProps<T> {
   testId?: string;
 }
 
+/**
+ * A virtualised grid for lists of any length: only the visible rows are in the page, and they load
+ * page by page (`pageSize` rows a call, the kernel's `pageNum`/`pageSize`) as the window scrolls.
+ */
+export interface DataGridProps<T> {
+  /** Widths are numbers of pixels here (default 180); the user can resize them. */
+  columns: PagedColumn<T>[];
+  rowKey: (row: T) => string | number;
+  /** Loads one page; called for the pages the window scrolls to. A rejection shows the error with a retry. */
+  load: (query: PageQuery) => Promise<PageResult<T>>;
+  /** Changing it starts again from the top (new search filters). */
+  reloadKey?: unknown;
+  /** Changing it reads the rows again where the window is (after an edit or a delete). */
+  refreshKey?: unknown;
+  /** Rows a call (default 100; the kernel allows at most 200). */
+  pageSize?: number;
+  /** Loaded pages kept (default 20); the oldest go first, never the visible ones. */
+  maxCachedPages?: number;
+  /** Height of the grid in pixels (default 480); row height (default 28). */
+  height?: number;
+  rowHeight?: number;
+  /** Clicks, shift/ctrl-clicks and the keyboard select rows; the callback gets the loaded ones among them. */
+  onSelectionChange?: (keys: Array<string | number>, rows: T[]) => void;
+  /** Enter or a double click on a row (open it for editing, say). */
+  onRowActivate?: (row: T, index: number) => void;
+  emptyText?: ReactNode;
+  /** `data-testid` prefix: `<prefix>-table`, `<prefix>-total`, `<prefix>-empty`, `<prefix>-sort-<key>`; default `row`. */
+  testId?: string;
+}
+
 export interface SearchField {
   name: string;
   label: ReactNode;
