@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, H3, Intent } from '@blueprintjs/core';
-import { ConfirmDialog, FormDialog, PagedTable, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult, type ViewProps } from '@linguaport/sdk/console';
+import { ConfirmDialog, FormDialog, PagedTable, recordsLoader, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type ViewProps } from '@linguaport/sdk/console';
 import { dictEntrySchema } from '../shared/schemas.js';
 import { DICT_TYPE_KEY, type DictType } from './DictionaryTypes.js';
 
@@ -45,7 +45,7 @@ export function DictionaryEntries({ query }: ViewProps) {
       </Callout>
     );
 
-  const load = (q: PageQuery) => api.get<PageResult<DictEntry>>('/dictData/page', { params: { ...q, ...filters, typeId } });
+  const load = recordsLoader<DictEntry>(api, '/dictData/page', { ...filters, typeId });
   return (
     <div data-testid="dictionary-entries-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
       <H3>{type ? t('entriesOf', { name: type.name, code: type.code }) : t('entriesTitle')}</H3>

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, H3, Intent, Tag } from '@blueprintjs/core';
-import { ConfirmDialog, FormDialog, PagedTable, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
+import { ConfirmDialog, FormDialog, PagedTable, recordsLoader, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation } from '@linguaport/sdk/console';
 import { dictTypeSchema } from '../shared/schemas.js';
 import { formatDate } from '@linguaport/sdk/shared';
 
@@ -26,7 +26,7 @@ export function DictionaryTypes() {
   const { editing, deleting } = crud;
   const [selected, setSelected] = useState<DictType[]>([]);
 
-  const load = (q: PageQuery) => api.get<PageResult<DictType>>('/dictType/page', { params: { ...q, ...filters } });
+  const load = recordsLoader<DictType>(api, '/dictType/page', filters);
   const open = (type: DictType) => {
     sessionStorage.setItem(DICT_TYPE_KEY, JSON.stringify({ id: type.id, dictTypeName: type.name }));
     navigate(`/dictionarySetting?typeId=${type.id}`);

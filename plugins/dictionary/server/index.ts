@@ -1,11 +1,14 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin, idList, like } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, idList, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { dictEntrySchema, dictTypeSchema } from '../shared/schemas.js';
 
-const paging = { page: z.coerce.number().int().positive().default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10) };
 const idParam = z.object({ id: idSchema });
+
+/** A type and an entry as the routes answer them (`toType`, `toEntry`). */
+const typeAnswer = z.object({ id: z.number().int(), name: z.string(), code: z.string(), description: z.string(), enabled: z.boolean(), entryCount: z.number().int(), createdAt: timestampSchema });
+const entryAnswer = z.object({ id: z.number().int(), typeId: z.number().int(), name: z.string(), code: z.string(), value: z.string(), sort: z.number().int(), description: z.string(), createdAt: timestampSchema });
 
 const toType = (r: any) => ({ id: r.id, name: r.name, code: r.code, description: r.description, enabled: r.enabled, entryCount: Number(r.entry_count ?? 0), createdAt: new Date(r.created_at).toISOString() });
 const toEntry = (r: any) => ({ id: r.id, typeId: r.type_id, name: r.name, code: r.code, value: r.value, sort: r.sort, description: r.description, createdAt: new Date(r.created_at).toISOString() });
@@ -66,7 +69,8 @@ export default defineServerPlugin({
       url: '/dictType/page',
       access: 'signed-in',
       summary: 'List dictionary types by page',
-      schema: { query: z.object({ ...paging, name: z.string().trim().optional(), code: z.string().trim().optional(), enabled: z.enum(['true', 'false']).optional() }) },
+      schema: { query: z.object({ ...pageQuery, name: z.string().trim().optional(), code: z.string().trim().optional(), enabled: z.enum(['true', 'false']).optional() }) },
+      response: { data: pageSchema(typeAnswer) },
       async handler({ query }) {
         let q = ctx.db.selectFrom('dict_types');
         if (query.name) q = q.where('name', 'ilike', like(query.name));
@@ -78,9 +82,9 @@ export default defineServerPlugin({
           .select((eb) => eb.selectFrom('dict_entries').whereRef('dict_entries.type_id', '=', 'dict_types.id').select(eb.fn.countAll().as('c')).as('entry_count'))
           .orderBy('id', 'desc')
           .limit(query.pageSize)
-          .offset((query.page - 1) * query.pageSize)
+          .offset(pageOffset(query))
           .execute();
-        return { rows: rows.map(toType), total: Number(total.n) };
+        return pageOf(query, rows.map(toType), total.n);
       },
     });
 
@@ -90,6 +94,7 @@ export default defineServerPlugin({
       access: 'signed-in',
       summary: 'Get a dictionary type',
       schema: { params: idParam },
+      response: { data: typeAnswer, errors: [404] },
       async handler({ params }) {
         return toType(await typeById(params.id));
       },
@@ -102,6 +107,7 @@ export default defineServerPlugin({
       module: 'dictionary',
       summary: 'Add a dictionary type',
       schema: { body: dictTypeSchema },
+      response: { data: z.object({ id: z.number().int() }), errors: [409] },
       async handler({ body, caller }) {
         await refuseDuplicates(ctx.db, 'dict_types', body, {});
         const row = await ctx.db
@@ -120,6 +126,7 @@ export default defineServerPlugin({
       module: 'dictionary',
       summary: 'Edit a dictionary type',
       schema: { body: dictTypeSchema.extend({ id: idSchema }) },
+      response: { data: z.null(), errors: [404, 409] },
       async handler({ body }) {
         await typeById(body.id);
         await refuseDuplicates(ctx.db, 'dict_types', body, { exceptId: body.id });
@@ -135,6 +142,7 @@ export default defineServerPlugin({
       module: 'dictionary',
       summary: 'Delete dictionary types with their entries',
       schema: { query: z.object({ ids: idList }) },
+      response: { data: z.object({ deleted: z.number().int() }) },
       async handler({ query }) {
         const ids = query.ids;
         const res = await ctx.db.deleteFrom('dict_types').where('id', 'in', ids).executeTakeFirst();
@@ -147,14 +155,15 @@ export default defineServerPlugin({
       url: '/dictData/page',
       access: 'signed-in',
       summary: 'List dictionary entries by page',
-      schema: { query: z.object({ ...paging, typeId: idSchema, name: z.string().trim().optional() }) },
+      schema: { query: z.object({ ...pageQuery, typeId: idSchema, name: z.string().trim().optional() }) },
+      response: { data: pageSchema(entryAnswer), errors: [404] },
       async handler({ query }) {
         await typeById(query.typeId);
         let q = ctx.db.selectFrom('dict_entries').where('type_id', '=', query.typeId);
         if (query.name) q = q.where((eb) => eb.or([eb('name', 'ilike', like(query.name!)), eb('code', 'ilike', like(query.name!))]));
         const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-        const rows = await q.selectAll().orderBy('sort').orderBy('id').limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute();
-        return { rows: rows.map(toEntry), total: Number(total.n) };
+        const rows = await q.selectAll().orderBy('sort').orderBy('id').limit(query.pageSize).offset(pageOffset(query)).execute();
+        return pageOf(query, rows.map(toEntry), total.n);
       },
     });
 
@@ -165,6 +174,7 @@ export default defineServerPlugin({
       access: 'signed-in',
       summary: 'List the entries of an enabled dictionary type',
       schema: { params: z.object({ code: z.string().min(1) }) },
+      response: { data: z.array(entryAnswer), errors: [404] },
       async handler({ params }) {
         const type = await ctx.db.selectFrom('dict_types').select('id').where('code', '=', params.code).where('enabled', '=', true).executeTakeFirst();
         if (!type) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `没有已启用的字典类型 ${params.code}`, 'en-US': `No enabled dictionary type ${params.code}` });
@@ -180,6 +190,7 @@ export default defineServerPlugin({
       module: 'dictionary',
       summary: 'Add a dictionary entry',
       schema: { body: dictEntrySchema },
+      response: { data: z.object({ id: z.number().int() }), errors: [404, 409] },
       async handler({ body }) {
         await typeById(body.typeId);
         await refuseDuplicates(ctx.db, 'dict_entries', body, { typeId: body.typeId });
@@ -199,6 +210,7 @@ export default defineServerPlugin({
       module: 'dictionary',
       summary: 'Edit a dictionary entry',
       schema: { body: dictEntrySchema.extend({ id: idSchema }) },
+      response: { data: z.null(), errors: [404, 409] },
       async handler({ body }) {
         const existing = await ctx.db.selectFrom('dict_entries').select('type_id').where('id', '=', body.id).executeTakeFirst();
         if (!existing) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `字典项 ${body.id} 不存在`, 'en-US': `dictionary entry ${body.id} does not exist` });
@@ -219,6 +231,7 @@ export default defineServerPlugin({
       module: 'dictionary',
       summary: 'Delete dictionary entries',
       schema: { query: z.object({ ids: idList }) },
+      response: { data: z.object({ deleted: z.number().int() }) },
       async handler({ query }) {
         const res = await ctx.db.deleteFrom('dict_entries').where('id', 'in', query.ids).executeTakeFirst();
         return { deleted: Number(res.numDeletedRows) };

@@ -43,7 +43,7 @@ describe('GET /api/openapi.json', () => {
     expect(del['x-permission']).toEqual(['domain:delete']);
     const page = doc.paths['/dictType/page'].get;
     const names = page.parameters.map((p: { name: string }) => p.name);
-    expect(names).toEqual(expect.arrayContaining(['page', 'pageSize', 'name', 'code', 'enabled']));
+    expect(names).toEqual(expect.arrayContaining(['pageNum', 'pageSize', 'name', 'code', 'enabled']));
     expect(page.parameters.find((p: { name: string }) => p.name === 'enabled').schema.enum).toEqual(['true', 'false']);
   });
 

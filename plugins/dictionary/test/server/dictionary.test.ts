@@ -38,11 +38,12 @@ describe('dictionary types', () => {
 
   it('pages and filters types with their entry counts', async () => {
     for (const i of [1, 2, 3]) await kernel.call('POST', '/api/dictType/add', admin, { name: `Paging ${i}`, code: `paging_${i}` });
-    const page = await kernel.call('GET', '/api/dictType/page?page=1&pageSize=2&name=Paging', plain);
+    const page = await kernel.call('GET', '/api/dictType/page?pageNum=1&pageSize=2&name=Paging', plain);
     expect(page.body.data.total).toBe(3);
-    expect(page.body.data.rows).toHaveLength(2);
+    expect(page.body.data.records).toHaveLength(2);
+    expect(page.body.data).toMatchObject({ pageNum: 1, pageSize: 2 });
     const byCode = await kernel.call('GET', '/api/dictType/page?code=file_status', plain);
-    expect(byCode.body.data.rows[0]).toMatchObject({ name: 'File status', entryCount: 0 });
+    expect(byCode.body.data.records[0]).toMatchObject({ name: 'File status', entryCount: 0 });
   });
 });
 
@@ -53,7 +54,7 @@ describe('dictionary entries', () => {
       expect(res.body.code).toBe(200);
     }
     const page = await kernel.call('GET', `/api/dictData/page?typeId=${typeId}`, plain);
-    expect(page.body.data.rows.map((r: { name: string }) => r.name)).toEqual(['Waiting', 'Running', 'Done']);
+    expect(page.body.data.records.map((r: { name: string }) => r.name)).toEqual(['Waiting', 'Running', 'Done']);
     const byCode = await kernel.call('GET', '/api/dictData/byCode/file_status', plain);
     expect(byCode.body.data.map((r: { code: string }) => r.code)).toEqual(['waiting', 'running', 'done']);
   });
