@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, idList, like, pageOf, type Caller, type LocalizedText, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, idList, like, pageOf, pageQuery, pageSchema, type Caller, type LocalizedText, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
-import { FILE_CHANGED, translateOptionsSchema, type FileChanged } from '../shared/schemas.js';
+import { FILE_CHANGED, fileRowSchema, translateOptionsSchema, type FileChanged } from '../shared/schemas.js';
 import { badRequest, messages } from './messages.js';
 import type { Quotas } from './quota.js';
 import { attachment } from './routes.js';
@@ -30,6 +30,24 @@ type Job = Selectable<JobsTable>;
 export const MAX_ENTRIES = 1000;
 const FINISHED = new Set(['completed', 'failed', 'terminated', 'parseFailed', 'unknown', 'uploadInterrupted']);
 const text = (zh: string, en: string): LocalizedText => ({ 'zh-CN': zh, 'en-US': en });
+
+/** An archive translation (the list's row; what upload answers). */
+const jobSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  sourceLang: z.string(),
+  targetLang: z.string(),
+  status: z.enum(['translating', 'packing', 'completed', 'failed']),
+  skipped: z.array(z.object({ name: z.string(), reason: z.enum(['empty', 'tooLarge', 'notSupported']) })).describe('Entries left out of the translation, copied unchanged'),
+  files: z.number().int().describe('Documents translated'),
+  completed: z.number().int(),
+  failed: z.number().int(),
+  percent: z.number().int().min(0).max(100),
+  resultSize: z.number().int().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
 
 function presentJob(j: Job, counts: { total: number; completed: number; failed: number; segments: number; done: number }) {
   return {
@@ -168,7 +186,7 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
         paths: z.union([z.string(), z.array(z.string())]).optional().transform((p) => (p === undefined ? [] : Array.isArray(p) ? p : p.trim().startsWith('[') ? (JSON.parse(p) as string[]) : [p])),
       }),
     },
-    response: { errors: [3027] },
+    response: { data: jobSchema, errors: [3027] },
     async handler({ body, caller }) {
       if (body.sourceLang === body.targetLang) throw badRequest(messages.sameLanguages);
       const limits = await deps.settings.get();
@@ -217,7 +235,8 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
     url: '/transFileDog/list',
     access: USE,
     summary: 'List own archive translations',
-    schema: { query: z.object({ pageNum: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10), name: z.string().trim().max(200).optional() }) },
+    schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(200).optional() }) },
+    response: { data: pageSchema(jobSchema) },
     async handler({ query, caller }) {
       let q = db.selectFrom('trans_file_jobs').where('owner_id', '=', caller!.userId);
       if (query.name) q = q.where('name', 'ilike', like(query.name));
@@ -234,7 +253,7 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
     access: USE,
     summary: 'One archive translation with its documents',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: jobSchema.extend({ documents: z.array(fileRowSchema) }), errors: [404] },
     async handler({ params, caller }) {
       const job = await getJob(caller!, params.id);
       const members = (await db.selectFrom('trans_file_files').selectAll().where('job_id', '=', params.id).orderBy('name').execute()) as File[];
@@ -265,7 +284,7 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
     access: USE,
     summary: 'Delete archive translations with their documents',
     schema: { query: z.object({ ids: idList }) },
-    response: { errors: [404] },
+    response: { data: deletedSchema, errors: [404] },
     async handler({ query, caller }) {
       const jobs = [];
       for (const id of query.ids) jobs.push(await ownJob(caller!, id));

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, idList, like, pageOf, type Caller, type LocalizedText, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, idList, like, pageOf, pageQuery, pageSchema, type Caller, type LocalizedText, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
 import { canTake, idSchema, nextState, pdfConversion, TransitionError, type Actor } from '@linguaport/sdk/shared';
 import { badRequest, messages } from './messages.js';
 import { ConversionError, convertWithOffice, pdfPageCount } from '@linguaport/sdk/server';
@@ -48,6 +48,21 @@ export function documentKind(name: string, bytes: Buffer): 'pdf' | 'office' | nu
 }
 
 const text = (zh: string, en: string): LocalizedText => ({ 'zh-CN': zh, 'en-US': en });
+
+/** A conversion (the list's row; what upload and retry answer). */
+const conversionSchema = z.object({
+  id: z.number().int(),
+  ownerId: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  direction: z.enum(DIRECTIONS),
+  status: z.enum(pdfConversion.states as unknown as [string, ...string[]]),
+  resultName: z.string().nullable(),
+  resultSize: z.number().int().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
 
 export function present(c: Conversion) {
   return {
@@ -127,6 +142,7 @@ export async function conversionPart(ctx: ServerPluginContext, db: Db, deps: { s
     summary: 'Convert documents: PDF to docx, or office documents to PDF',
     upload: { maxBytes: 1024 * 1024 * 1024 },
     schema: { body: z.object({ direction: z.enum(DIRECTIONS), files: z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f])) }) },
+    response: { data: z.array(conversionSchema), errors: [409] },
     async handler({ body, caller }) {
       const limits = await deps.settings.get();
       const files = incoming(body.files);
@@ -168,7 +184,8 @@ export async function conversionPart(ctx: ServerPluginContext, db: Db, deps: { s
     url: '/pdf/list',
     access: USE,
     summary: 'List own conversions',
-    schema: { query: z.object({ pageNum: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10), name: z.string().trim().max(200).optional(), status: z.enum(pdfConversion.states as unknown as [string, ...string[]]).optional(), direction: z.enum(DIRECTIONS).optional() }) },
+    response: { data: pageSchema(conversionSchema) },
+    schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(200).optional(), status: z.enum(pdfConversion.states as unknown as [string, ...string[]]).optional(), direction: z.enum(DIRECTIONS).optional() }) },
     async handler({ query, caller }) {
       let q = db.selectFrom('trans_file_conversions').where('owner_id', '=', caller!.userId);
       if (query.name) q = q.where('name', 'ilike', like(query.name));
@@ -186,7 +203,7 @@ export async function conversionPart(ctx: ServerPluginContext, db: Db, deps: { s
     access: USE,
     summary: 'Convert a failed conversion again',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: conversionSchema, errors: [404, 409] },
     async handler({ params, caller }) {
       const { c, actor } = await own(caller!, params.id);
       const moved = await move(c, 'convert', actor, { error: null });
@@ -218,7 +235,7 @@ export async function conversionPart(ctx: ServerPluginContext, db: Db, deps: { s
     access: USE,
     summary: 'Delete conversions',
     schema: { query: z.object({ ids: idList }) },
-    response: { errors: [404] },
+    response: { data: deletedSchema, errors: [404] },
     async handler({ query, caller }) {
       const found = [];
       for (const id of query.ids) found.push((await own(caller!, id)).c);

@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, like, pageOf, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, like, pageOf, pageQuery, pageSchema, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idNumberSchema } from '@linguaport/sdk/shared';
 import { messages } from './messages.js';
 import type { Quotas } from './quota.js';
@@ -33,6 +33,27 @@ const itemSchema = z
     return { type, id: Number(id), kind };
   })
   .refine((i) => idNumberSchema.safeParse(i.id).success && (STORED_KINDS as readonly string[]).includes(i.kind), 'validation.id');
+
+/** One stored file (the list's row). */
+const storedRowSchema = z.object({
+  item: z.string().describe('What download and delete name it by: `file:12:result`'),
+  kind: z.enum(STORED_KINDS),
+  name: z.string(),
+  size: z.number().int(),
+  createdAt: z.string(),
+  jobType: z.enum(['document', 'archive', 'conversion']),
+  jobId: z.number().int(),
+  jobName: z.string(),
+  status: z.string().describe('The state of the job it belongs to'),
+});
+
+/** A user's storage use and quota. */
+const usageSchema = z.object({
+  usedBytes: z.number().int(),
+  quotaBytes: z.number().int(),
+  quotaMb: z.number().int(),
+  ownQuota: z.boolean().describe('Set for this user (else the default)'),
+});
 
 export interface StoredRow {
   item: string;
@@ -66,14 +87,14 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
     summary: 'List own stored files',
     schema: {
       query: z.object({
-        pageNum: z.coerce.number().int().min(1).default(1),
-        pageSize: z.coerce.number().int().min(1).max(200).default(10),
+        ...pageQuery,
         name: z.string().trim().max(200).optional(),
         kind: z.enum(STORED_KINDS).optional(),
         sortBy: z.enum(['name', 'size', 'createdAt']).default('createdAt'),
         sortOrder: z.enum(['asc', 'desc']).default('desc'),
       }),
     },
+    response: { data: pageSchema(storedRowSchema) },
     async handler({ query, caller }) {
       const where = sql`where true ${query.name ? sql`and (s.name ilike ${like(query.name)} or s.job_name ilike ${like(query.name)})` : sql``} ${query.kind ? sql`and s.kind = ${query.kind}` : sql``}`;
       const order = { name: sql`s.name`, size: sql`s.size`, createdAt: sql`s.created_at` }[query.sortBy];
@@ -91,6 +112,7 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
     url: '/fileManager/usage',
     access: USE,
     summary: 'Own storage use and quota',
+    response: { data: usageSchema },
     handler: ({ caller }) => quotas.usage(caller!.userId),
   });
 
@@ -136,7 +158,7 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
     access: USE,
     summary: 'Delete own stored files',
     schema: { query: z.object({ items: z.union([z.string(), z.array(z.string())]).transform((v) => (Array.isArray(v) ? v : v.split(',')).map((s) => s.trim()).filter(Boolean)).pipe(z.array(itemSchema).min(1).max(200)) }) },
-    response: { errors: [404] },
+    response: { data: deletedSchema, errors: [404] },
     async handler({ query, caller }) {
       // Every item is checked first: one that is not the caller's refuses the whole call.
       const found = [];
@@ -179,7 +201,8 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
     url: '/fileManager/quotas',
     access: QUOTA,
     summary: 'Users with their storage use and quota',
-    schema: { query: z.object({ pageNum: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10), name: z.string().trim().max(100).optional() }) },
+    schema: { query: z.object({ ...pageQuery, name: z.string().trim().max(100).optional() }) },
+    response: { data: pageSchema(usageSchema.extend({ userId: z.number().int(), username: z.string(), realName: z.string().nullable() })) },
     async handler({ query }) {
       const { total, users } = await ctx.users.list({ text: query.name, offset: (query.pageNum - 1) * query.pageSize, limit: query.pageSize });
       const records = [];
@@ -194,6 +217,7 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
     access: QUOTA,
     summary: 'Set users\' storage quota (null: back to the default)',
     schema: { body: z.object({ userIds: z.array(idNumberSchema).min(1).max(500), quotaMb: z.number().int().min(1).max(1_048_576).nullable() }) },
+    response: { data: z.object({ updated: z.number().int() }) },
     async handler({ body }) {
       await quotas.setQuota(body.userIds, body.quotaMb);
       return { updated: body.userIds.length };

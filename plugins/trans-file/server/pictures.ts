@@ -2,11 +2,11 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, idList, inScratch, pictureSize, runTool, ToolError, type Caller, type LocalizedText, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, inScratch, pageOf, pageQuery, pageSchema, pictureSize, runTool, ToolError, type Caller, type LocalizedText, type ServerPluginContext } from '@linguaport/sdk/server';
 import { canTake, documentFile, idSchema, type FileFormat } from '@linguaport/sdk/shared';
-import { translateOptionsSchema, type FileRow } from '../shared/schemas.js';
+import { fileRowSchema, translateOptionsSchema, type FileRow } from '../shared/schemas.js';
 import { badRequest, messages, stateRefusal } from './messages.js';
-import { attachment, incoming, UPLOAD_CEILING_BYTES } from './routes.js';
+import { attachment, formatRowSchema, incoming, UPLOAD_CEILING_BYTES } from './routes.js';
 import type { FileService } from './service.js';
 import type { AreaSettings } from './settings.js';
 import { MANAGE, presentFile, type File, type Store } from './store.js';
@@ -47,10 +47,24 @@ const uploadedList = z.union([uploaded, z.array(uploaded)]).optional().transform
 const pictureUploadSchema = translateOptionsSchema.omit({ resultType: true, withPdf: true }).extend({ files: uploadedList, file: uploadedList });
 
 const listQuerySchema = z.object({
-  pageNum: z.coerce.number().int().min(1).default(1),
-  pageSize: z.coerce.number().int().min(1).max(200).default(10),
+  ...pageQuery,
   name: z.string().trim().max(200).optional(),
   all: z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])]).optional().transform((v) => v === true || v === 'true' || v === '1'),
+});
+
+// The answers, as the OpenAPI document states them (the tests check real answers against them).
+const setupSchema = z.object({
+  languages: z.array(engineLanguageSchema),
+  defaultSource: z.string().nullable(),
+  defaultTarget: z.string().nullable(),
+  limits: pictureSettingsSchema.extend({ maxFiles: z.number().int() }),
+  formats: z.array(formatRowSchema),
+});
+const viewSchema = z.object({
+  file: fileRowSchema,
+  width: z.number().describe('The picture\'s width in pixels'),
+  height: z.number(),
+  blocks: z.array(z.object({ idx: z.number().int(), source: z.string(), target: z.string().nullable(), edited: z.boolean(), x: z.number(), y: z.number(), w: z.number(), h: z.number(), confidence: z.number() })),
 });
 
 /** Formats that read pictures: those whose types are images (the picture formats' plugin registers them). */
@@ -113,6 +127,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     url: '/transPic/setup',
     access: PIC_USE,
     summary: 'Languages, picture types and limits of picture translation',
+    response: { data: setupSchema },
     async handler() {
       const [languages, defaultSource, defaultTarget, area, picture] = await Promise.all([ctx.engines.languages(), ctx.settings.get('DEFAULT_SOURCE_LANGUAGE'), ctx.settings.get('DEFAULT_TARGET_LANGUAGE'), settings.get(), limits()]);
       const formats = pictureFormats(ctx).map((f) => ({ id: f.id, name: f.name, extensions: f.extensions }));
@@ -127,7 +142,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     summary: 'Upload pictures to translate (several at once)',
     upload: { maxBytes: UPLOAD_CEILING_BYTES },
     schema: { body: pictureUploadSchema },
-    response: { errors: [409, 3027] },
+    response: { data: z.array(fileRowSchema), errors: [409, 3027] },
     async handler({ body, caller }) {
       const list = incoming([...body.files, ...body.file]);
       if (!list.length) throw badRequest(messages.noFiles);
@@ -161,10 +176,11 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     access: PIC_USE,
     summary: 'List picture files (own, or every user\'s for managers)',
     schema: { query: listQuerySchema },
+    response: { data: pageSchema(fileRowSchema) },
     async handler({ query, caller }) {
       if (query.all && !ctx.auth.can(caller!, MANAGE)) throw new ApiError(Codes.FORBIDDEN, text('权限不足：查看所有用户的文件需要 transFile:manage', 'Insufficient permission: every user\'s files need transFile:manage'));
       const ids = pictureFormats(ctx).map((f) => f.id);
-      if (!ids.length) return { records: [], total: 0, pageNum: query.pageNum, pageSize: query.pageSize };
+      if (!ids.length) return pageOf(query, [], 0);
       let q = db.selectFrom('trans_file_files as f').where('f.format', 'in', ids);
       if (!query.all) q = q.where('f.owner_id', '=', caller!.userId);
       if (query.name) q = q.where(sql<boolean>`position(lower(${query.name}) in lower(f.name)) > 0`);
@@ -176,7 +192,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
         .offset((query.pageNum - 1) * query.pageSize)
         .execute();
       const owners = await ctx.users.names(rows.map((r) => r.owner_id));
-      return { records: rows.map((r) => presentFile(r as File, owners.get(r.owner_id)?.username ?? null)) as FileRow[], total: Number(total.n), pageNum: query.pageNum, pageSize: query.pageSize };
+      return pageOf(query, rows.map((r) => presentFile(r as File, owners.get(r.owner_id)?.username ?? null)) as FileRow[], total.n);
     },
   });
 
@@ -186,7 +202,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     access: PIC_USE,
     summary: 'A translated picture\'s blocks: boxes, recognised text, translation, confidence',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: viewSchema, errors: [404, 409] },
     async handler({ params, caller }) {
       const file = await pictureFor(caller!, params.id);
       const { actor } = await store.forCaller(caller!, params.id, ctx.auth);
@@ -255,7 +271,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     access: PIC_USE,
     summary: 'Translate a picture again',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409, 3027] },
+    response: { data: fileRowSchema, errors: [404, 409, 3027] },
     async handler({ params, caller }) {
       await pictureFor(caller!, params.id);
       return files.retry(caller!, params.id);
@@ -268,7 +284,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     access: PIC_USE,
     summary: 'Terminate a picture\'s translation',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: fileRowSchema, errors: [404, 409] },
     async handler({ params, caller }) {
       await pictureFor(caller!, params.id);
       return files.terminate(caller!, params.id);
@@ -281,7 +297,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     access: PIC_USE,
     summary: 'Delete pictures',
     schema: { query: z.object({ ids: idList }) },
-    response: { errors: [404] },
+    response: { data: deletedSchema, errors: [404] },
     async handler({ query, caller }) {
       for (const id of query.ids) await pictureFor(caller!, id);
       return files.remove(caller!, query.ids);
@@ -293,6 +309,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     url: '/transPic/settings',
     access: MANAGER,
     summary: 'Picture limits',
+    response: { data: pictureSettingsSchema },
     handler: () => limits(),
   });
 
@@ -302,6 +319,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     access: MANAGER,
     summary: 'Change the picture limits',
     schema: { body: pictureSettingsSchema },
+    response: { data: pictureSettingsSchema },
     async handler({ body }) {
       await db.transaction().execute(async (trx) => {
         for (const [key, value] of Object.entries(body)) {

@@ -1,9 +1,9 @@
 import { extname } from 'node:path';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, pageOf, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
+import { ApiError, Codes, pageOf, pageQuery, pageSchema, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
 import { canTake, documentFile, idSchema, nextState, previewStatus, TransitionError } from '@linguaport/sdk/shared';
-import { unitEditSchema, type UnitRow } from '../shared/schemas.js';
+import { unitEditSchema, unitRowSchema, type UnitRow } from '../shared/schemas.js';
 import { messages, stateRefusal } from './messages.js';
 import { convertWithOffice, pdfPages } from '@linguaport/sdk/server';
 import { buildResult, keys, readUnits, withTargets } from './result.js';
@@ -57,6 +57,27 @@ async function removePages(storage: ServerPluginContext['storage'], id: number):
     for (let page = 1; page <= PREVIEW_PAGES; page++) await storage.remove(keys.preview(id, side, page)).catch(() => undefined);
   }
 }
+
+// The answers, as the OpenAPI document states them (the tests check real answers against them).
+const previewState = z.enum(previewStatus.states as unknown as [string, ...string[]]);
+const previewAnswer = z.object({ status: previewState });
+const previewPages = z.object({ status: previewState, sourcePages: z.number().int().min(0), targetPages: z.number().int().min(0) });
+const ocrBlock = z.object({
+  idx: z.number().int(),
+  source: z.string(),
+  target: z.string().nullable(),
+  ocr: z.boolean().describe('Recognised from the page image (else the PDF\'s own text)'),
+  x: z.number(),
+  y: z.number(),
+  w: z.number(),
+  h: z.number(),
+});
+const ocrAnswer = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  ocr: z.boolean(),
+  pages: z.array(z.object({ number: z.number().int().min(1), width: z.number().describe('PDF points'), height: z.number(), blocks: z.array(ocrBlock) })),
+});
 
 export interface PreviewDeps {
   ctx: ServerPluginContext;
@@ -138,9 +159,10 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
     summary: 'Paragraphs of a document with their translations',
     schema: {
       params: z.object({ id: idSchema }),
-      query: z.object({ pageNum: z.coerce.number().int().min(1).default(1), pageSize: z.coerce.number().int().min(1).max(500).default(100), q: z.string().trim().max(200).optional() }),
+      // A preview reads many paragraphs at once: the same paging fields, larger pages.
+      query: z.object({ pageNum: pageQuery.pageNum, pageSize: z.coerce.number().int().min(1).max(500).default(100), q: z.string().trim().max(200).optional() }),
     },
-    response: { errors: [404, 409] },
+    response: { data: pageSchema(unitRowSchema), errors: [404, 409] },
     async handler({ params, query, caller }) {
       const { file } = await previewable(caller!, params.id);
       let q = db.selectFrom('trans_file_units').where('file_id', '=', file.id);
@@ -157,7 +179,7 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
     access: USE,
     summary: 'Edit the translation of a paragraph (the result file is written again)',
     schema: { params: z.object({ id: idSchema, idx: z.coerce.number().int().min(0).max(10_000_000) }), body: unitEditSchema },
-    response: { errors: [404, 409] },
+    response: { data: unitRowSchema, errors: [404, 409] },
     async handler({ params, body, caller }) {
       const { file } = await previewable(caller!, params.id);
       const unit = await db
@@ -195,7 +217,7 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
     access: USE,
     summary: 'Prepare the rendered preview of a document',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: previewAnswer, errors: [404, 409] },
     async handler({ params, caller }) {
       const { file } = await previewable(caller!, params.id);
       if (file.preview_status === 'prepared' || file.preview_status === 'preparing' || file.preview_status === 'unsupported') return { status: file.preview_status };
@@ -204,7 +226,7 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
         return { status: (await movePreview(file, 'unsupported'))?.preview_status ?? file.preview_status };
       }
       const moved = await movePreview(file, 'prepare');
-      if (!moved) return { status: (await store.byId(file.id))?.preview_status };
+      if (!moved) return { status: (await store.byId(file.id))?.preview_status ?? file.preview_status };
       await render.start({ fileId: file.id }, { ownerId: file.owner_id, title: file.name, priority: 5 });
       return { status: moved.preview_status };
     },
@@ -216,7 +238,7 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
     access: USE,
     summary: 'The state of a document\'s rendered preview and its page counts',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: previewPages, errors: [404, 409] },
     async handler({ params, caller }) {
       const { file } = await previewable(caller!, params.id);
       const ready = file.preview_status === 'prepared';
@@ -249,7 +271,7 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
     access: USE,
     summary: 'The recognised text of a scanned document, page by page, with boxes and translations',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: ocrAnswer, errors: [404, 409] },
     async handler({ params, caller }) {
       const { file } = await previewable(caller!, params.id);
       const rows = await db.selectFrom('trans_file_units').select(['idx', 'source', 'target', 'part', 'style', 'meta']).where('file_id', '=', file.id).orderBy('idx').execute();

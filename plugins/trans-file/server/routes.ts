@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ApiError, Codes, idList, type RawReply, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, pageSchema, type RawReply, type ServerPluginContext } from '@linguaport/sdk/server';
 import { canTake, documentFile, idSchema, mimeOf } from '@linguaport/sdk/shared';
-import { fileListQuerySchema, RESULT_TYPES, settingsSchema, translateOptionsSchema } from '../shared/schemas.js';
+import { fileListQuerySchema, fileRowSchema, RESULT_TYPES, settingsSchema, translateOptionsSchema } from '../shared/schemas.js';
 import { messages, stateRefusal } from './messages.js';
 import type { FileService, IncomingFile } from './service.js';
 import type { AreaSettings } from './settings.js';
@@ -15,6 +15,18 @@ const MANAGER = { permission: MANAGE } as const;
 
 /** The most one upload call may carry; each file's own limit (a setting) is checked by the handler. */
 export const UPLOAD_CEILING_BYTES = 2 * 1024 * 1024 * 1024;
+
+/** A file format the platform reads, as the set-up calls list them. */
+export const formatRowSchema = z.object({ id: z.string(), name: z.string(), extensions: z.array(z.string()) });
+
+const setupSchema = z.object({
+  languages: z.array(engineLanguageSchema),
+  defaultSource: z.string().nullable(),
+  defaultTarget: z.string().nullable(),
+  limits: settingsSchema,
+  formats: z.array(formatRowSchema),
+  resultTypes: z.array(z.enum(RESULT_TYPES)),
+});
 
 const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
 const uploadedList = z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f]));
@@ -43,6 +55,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     url: '/transFile/setup',
     access: USE,
     summary: 'Languages, formats and limits of document translation',
+    response: { data: setupSchema },
     async handler() {
       const [languages, defaultSource, defaultTarget, limits] = await Promise.all([
         ctx.engines.languages(),
@@ -63,7 +76,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     summary: 'Upload documents to translate',
     upload: { maxBytes: UPLOAD_CEILING_BYTES },
     schema: { body: translateOptionsSchema.extend({ files: uploadedList, file: uploadedList }) },
-    response: { errors: [409, 3027] },
+    response: { data: z.array(fileRowSchema), errors: [409, 3027] },
     async handler({ body, caller }) {
       return service.accept(caller!, incoming([...body.files, ...body.file]), body);
     },
@@ -75,6 +88,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     access: USE,
     summary: 'List documents (own, or every user\'s for managers)',
     schema: { query: fileListQuerySchema },
+    response: { data: pageSchema(fileRowSchema) },
     handler: ({ query, caller }) => service.list(caller!, query),
   });
 
@@ -84,7 +98,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     access: USE,
     summary: 'One document',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: fileRowSchema, errors: [404] },
     handler: ({ params, caller }) => service.get(caller!, params.id),
   });
 
@@ -94,7 +108,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     access: USE,
     summary: 'Terminate a translation',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: fileRowSchema, errors: [404, 409] },
     handler: ({ params, caller }) => service.terminate(caller!, params.id),
   });
 
@@ -104,7 +118,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     access: USE,
     summary: 'Translate a document again',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409, 3027] },
+    response: { data: fileRowSchema, errors: [404, 409, 3027] },
     handler: ({ params, caller }) => service.retry(caller!, params.id),
   });
 
@@ -114,7 +128,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     access: USE,
     summary: 'Delete documents',
     schema: { query: z.object({ ids: idList }) },
-    response: { errors: [404] },
+    response: { data: deletedSchema, errors: [404] },
     handler: ({ query, caller }) => service.remove(caller!, query.ids),
   });
 
@@ -143,6 +157,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     url: '/transFile/settings',
     access: MANAGER,
     summary: 'Document translation settings',
+    response: { data: settingsSchema },
     handler: () => settings.get(),
   });
 
@@ -152,6 +167,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     access: MANAGER,
     summary: 'Change document translation settings',
     schema: { body: settingsSchema },
+    response: { data: settingsSchema },
     handler: ({ body }) => settings.set(body),
   });
 }

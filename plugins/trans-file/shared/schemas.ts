@@ -85,38 +85,41 @@ export type Settings = z.output<typeof settingsSchema>;
 
 export const DEFAULT_SETTINGS: Settings = { maxFiles: 20, maxFileMb: 50, queueLength: 500, defaultQuotaMb: 2048 };
 
-/** One row of the file list. */
-export interface FileRow {
-  id: number;
-  name: string;
-  size: number;
-  format: string;
-  ownerId: number;
-  ownerName: string | null;
-  jobId: number | null;
-  sourceLang: string;
-  targetLang: string;
-  domain: string | null;
-  termBases: number[];
-  memories: number[];
-  resultType: ResultType;
-  bilingual: boolean;
-  withPdf: boolean;
-  status: FileStatus;
-  previewStatus: PreviewStatus;
-  pdfStatus: PdfStatus | null;
-  characters: number;
-  segments: number;
-  segmentsDone: number;
-  percent: number;
-  error: string | null;
-  resultName: string | null;
+const stateEnum = <T extends string>(states: readonly T[]) => z.enum(states as unknown as [T, ...T[]]);
+
+/** One row of the file list (also what upload, get, retry and terminate answer). */
+export const fileRowSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  format: z.string(),
+  ownerId: z.number().int(),
+  ownerName: z.string().nullable(),
+  jobId: z.number().int().nullable().describe('The archive translation the document belongs to'),
+  sourceLang: z.string(),
+  targetLang: z.string(),
+  domain: z.string().nullable(),
+  termBases: z.array(z.number().int()),
+  memories: z.array(z.number().int()),
+  resultType: z.enum(RESULT_TYPES),
+  bilingual: z.boolean(),
+  withPdf: z.boolean(),
+  status: stateEnum<FileStatus>(documentFile.states),
+  previewStatus: stateEnum<PreviewStatus>(previewStatus.states),
+  pdfStatus: stateEnum<PdfStatus>(pdfConversion.states).nullable(),
+  characters: z.number().int(),
+  segments: z.number().int(),
+  segmentsDone: z.number().int(),
+  percent: z.number().int().min(0).max(100),
+  error: z.string().nullable(),
+  resultName: z.string().nullable(),
   /** Text recognised from page images (a scanned PDF): /fileViewOCR shows it over the pages. */
-  ocr: boolean;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+  ocr: z.boolean().describe('Text recognised from page images (a scanned PDF)'),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type FileRow = z.infer<typeof fileRowSchema>;
 
 /** What `transFile.changed` carries: a file's state and progress, to the owner and the managers. */
 export type FileChanged = Pick<FileRow, 'id' | 'ownerId' | 'status' | 'previewStatus' | 'pdfStatus' | 'segments' | 'segmentsDone' | 'percent' | 'characters' | 'error'> & { deleted?: boolean };
@@ -124,14 +127,15 @@ export type FileChanged = Pick<FileRow, 'id' | 'ownerId' | 'status' | 'previewSt
 export const FILE_CHANGED = 'transFile.changed';
 
 /** One paragraph of a file with its translation (the preview). */
-export interface UnitRow {
-  idx: number;
-  source: string;
-  target: string | null;
-  origin: string | null;
-  edited: boolean;
-  part: string | null;
-}
+export const unitRowSchema = z.object({
+  idx: z.number().int(),
+  source: z.string(),
+  target: z.string().nullable(),
+  origin: z.string().nullable(),
+  edited: z.boolean(),
+  part: z.string().nullable(),
+});
+export type UnitRow = z.infer<typeof unitRowSchema>;
 
 export const unitEditSchema = z.object({
   target: z.string().max(100_000).refine((s) => s.trim() !== '', 'validation.required'),
