@@ -6,9 +6,12 @@ import { z } from 'zod';
 import {
   ApiError,
   burnSubtitles,
+  deletedSchema,
+  engineLanguageSchema,
   idList,
   Codes,
   extractAudio,
+  fileReply,
   inScratch,
   iso,
   like,
@@ -16,6 +19,7 @@ import {
   pageOf,
   pageOffset,
   pageQuery,
+  pageSchema,
   probeMedia,
   type Caller,
   type MediaInfo,
@@ -24,7 +28,7 @@ import {
   type TaskHandle,
 } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
-import { burnSchema, cueEditSchema, JOB_CHANGED, JOB_STATES, settingsSchema, SUBTITLE_FORMATS, TRACKS, uploadSchema, type CueRow, type JobRow, type JobState, type Track } from '../shared/schemas.js';
+import { burnSchema, cueEditSchema, cueRowSchema, JOB_CHANGED, JOB_STATES, jobRowSchema, settingsSchema, SUBTITLE_FORMATS, TRACKS, uploadSchema, type CueRow, type JobRow, type JobState, type Track } from '../shared/schemas.js';
 import { splitSpeech } from './chunks.js';
 import { cuesOf, subtitleFile, transcript } from './cues.js';
 import { badRequest, messages } from './messages.js';
@@ -281,6 +285,9 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     url: '/transVideo/setup',
     access: USE,
     summary: 'Speech languages with their translation targets, subtitle tracks and formats, and the limits',
+    response: {
+      data: z.object({ languages: z.array(engineLanguageSchema), tracks: z.array(z.enum(TRACKS)), formats: z.array(z.enum(SUBTITLE_FORMATS)), states: z.array(z.enum(JOB_STATES)), limits: settingsSchema }),
+    },
     handler: async () => ({ languages: await languages(), tracks: TRACKS, formats: SUBTITLE_FORMATS, states: JOB_STATES, limits: await settings.get() }),
   });
 
@@ -291,6 +298,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     summary: 'Upload one audio or video file to recognise its speech and translate it into subtitles',
     upload: { maxBytes: UPLOAD_CEILING_BYTES },
     schema: { body: uploadSchema.extend({ file: uploadedList, files: uploadedList }) },
+    response: { data: jobRowSchema },
     async handler({ body, caller }) {
       const limits = await settings.get();
       const files = [...body.file, ...body.files].map((f) => ({ ...f, name: f.filename.split(/[\\/]/).pop() || f.filename }));
@@ -362,6 +370,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
         status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(JOB_STATES).optional()),
       }),
     },
+    response: { data: pageSchema(jobRowSchema) },
     async handler({ query, caller }) {
       let q = db.selectFrom('tv_jobs').where('owner_id', '=', caller!.userId);
       if (query.name) q = q.where('name', 'ilike', like(query.name));
@@ -382,7 +391,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'One own job with its subtitle lines',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: z.object({ job: jobRowSchema, cues: z.array(cueRowSchema) }), errors: [404] },
     async handler({ params, caller }) {
       const j = await reconcile(await own(caller!, params.id));
       return { job: await present(j), cues: await readCues(j.id) };
@@ -397,10 +406,11 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     summary: 'The uploaded audio or video, to play in the preview',
     schema: { params: z.object({ id: idSchema }) },
     response: { envelope: false, contentType: 'application/octet-stream', errors: [404, 2067] },
-    async handler({ params, caller }) {
-      const j = await own(caller!, params.id);
+    async handler(request) {
+      const j = await own(request.caller!, request.params.id);
       if (!j.source_key || !(await ctx.storage.exists(j.source_key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.resultGone);
-      return { raw: true, contentType: mimeOf(j.format, j.has_video), body: ctx.storage.stream(j.source_key) };
+      // Byte ranges: the preview's player asks for what it plays and seeks to, not the whole file first.
+      return fileReply(request, ctx.storage.path(j.source_key), { contentType: mimeOf(j.format, j.has_video) });
     },
   });
 
@@ -444,7 +454,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Correct a line: new recognised text is translated again; a new translation is kept as written',
     schema: { params: z.object({ id: idSchema, index: z.coerce.number().int().min(1) }), body: cueEditSchema },
-    response: { errors: [404, 409] },
+    response: { data: cueRowSchema, errors: [404, 409] },
     async handler({ params, body, caller }) {
       const j = await own(caller!, params.id);
       if (j.status !== 'completed') throw new ApiError(Codes.CONFLICT, messages.notDone);
@@ -474,7 +484,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Burn subtitles (source, target or bilingual) into the video of a finished job',
     schema: { params: z.object({ id: idSchema }), body: burnSchema },
-    response: { errors: [404, 409] },
+    response: { data: jobRowSchema, errors: [404, 409] },
     async handler({ params, body, caller }) {
       const j = await own(caller!, params.id);
       if (!j.has_video) throw badRequest(messages.burnNeedsVideo);
@@ -492,12 +502,12 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     summary: 'Download the video with burned-in subtitles',
     schema: { params: z.object({ id: idSchema }) },
     response: { envelope: false, contentType: 'video/mp4', errors: [404, 409, 2067] },
-    async handler({ params, caller }) {
-      const j = await own(caller!, params.id);
+    async handler(request) {
+      const j = await own(request.caller!, request.params.id);
       if (j.burn_status !== 'completed' || !j.burn_key) throw new ApiError(Codes.CONFLICT, messages.notBurned);
       if (!(await ctx.storage.exists(j.burn_key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.resultGone);
       const name = `${j.name.replace(/\.[^.]+$/, '') || 'media'}.${j.burn_track === 'source' ? j.source_language : j.burn_track === 'bilingual' ? `${j.source_language}-${j.target_language}` : j.target_language}.mp4`;
-      return { raw: true, contentType: 'video/mp4', body: ctx.storage.stream(j.burn_key), headers: { 'content-disposition': attachment(name) } };
+      return fileReply(request, ctx.storage.path(j.burn_key), { contentType: 'video/mp4', headers: { 'content-disposition': attachment(name) } });
     },
   });
 
@@ -507,7 +517,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Cancel a queued or running job (or its burning)',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: jobRowSchema, errors: [404, 409] },
     async handler({ params, caller }) {
       const j = await own(caller!, params.id);
       if (j.burn_status === 'queued' || j.burn_status === 'running') {
@@ -526,7 +536,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Run a failed or cancelled job again',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: jobRowSchema, errors: [404, 409] },
     async handler({ params, caller }) {
       const j = await own(caller!, params.id);
       if (j.status !== 'failed' && j.status !== 'cancelled') throw new ApiError(Codes.CONFLICT, messages.notRetryable(j.status));
@@ -548,7 +558,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Delete own jobs with their files and lines (running work is cancelled first)',
     schema: { query: z.object({ ids: idList }) },
-    response: { errors: [404] },
+    response: { data: deletedSchema, errors: [404] },
     async handler({ query, caller }) {
       // All found first: one id that is not the caller's refuses the whole call and deletes nothing.
       const found: Job[] = [];
@@ -568,6 +578,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     url: '/transVideo/settings',
     access: MANAGE,
     summary: 'The limits of audio/video translation',
+    response: { data: settingsSchema },
     handler: () => settings.get(),
   });
 
@@ -577,6 +588,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: MANAGE,
     summary: 'Change the limits: megabytes and seconds per file',
     schema: { body: settingsSchema },
+    response: { data: settingsSchema },
     handler: ({ body }) => settings.set(body),
   });
 }

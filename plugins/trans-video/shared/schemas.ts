@@ -62,42 +62,43 @@ export type Settings = z.output<typeof settingsSchema>;
 export const DEFAULT_SETTINGS: Settings = { maxFileMb: 500, maxDurationSeconds: 2 * 3600 };
 
 /** One job as the list, the detail call and `transVideo.jobChanged` give it. */
-export interface JobRow {
-  id: number;
-  ownerId: number;
-  name: string;
-  size: number;
-  format: string;
-  duration: number;
-  hasVideo: boolean;
-  sourceLanguage: string;
-  targetLanguage: string;
-  status: JobState;
-  stage: Stage;
-  /** 0..1. */
-  progress: number;
-  error: string | null;
-  cueCount: number;
-  burnTrack: Track | null;
-  burnStatus: BurnState;
-  burnProgress: number;
-  burnError: string | null;
+export const jobRowSchema = z.object({
+  id: z.number().int(),
+  ownerId: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
+  format: z.string().describe('The container as ffprobe names it'),
+  duration: z.number().describe('Seconds'),
+  hasVideo: z.boolean(),
+  sourceLanguage: z.string(),
+  targetLanguage: z.string(),
+  status: z.enum(JOB_STATES),
+  stage: z.enum(STAGES),
+  progress: z.number().min(0).max(1),
+  error: z.string().nullable(),
+  cueCount: z.number().int(),
+  burnTrack: z.enum(TRACKS).nullable(),
+  burnStatus: z.enum(BURN_STATES),
+  burnProgress: z.number().min(0).max(1),
+  burnError: z.string().nullable(),
   /** A line was corrected after the video was burned: burn again to include it. */
-  burnStale: boolean;
-  createdAt: string;
-  finishedAt: string | null;
-}
+  burnStale: z.boolean().describe('A line was corrected after the video was burned'),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+export type JobRow = z.infer<typeof jobRowSchema>;
 
 /** One subtitle line with its times, the recognised text and its translation. */
-export interface CueRow {
-  index: number;
-  start: number;
-  end: number;
-  source: string;
-  target: string;
+export const cueRowSchema = z.object({
+  index: z.number().int().min(1),
+  start: z.number().describe('Seconds'),
+  end: z.number(),
+  source: z.string(),
+  target: z.string(),
   /** The user corrected it. */
-  edited: boolean;
-}
+  edited: z.boolean(),
+});
+export type CueRow = z.infer<typeof cueRowSchema>;
 
 /** `1:02.5` for 62.5 seconds, `1:00:05` for an hour and five seconds. */
 export function formatSeconds(total: number): string {

@@ -8,6 +8,8 @@ import {
   Codes,
   convertMedia,
   cutMedia,
+  fileReply,
+  deletedSchema,
   idList,
   iso,
   like,
@@ -17,6 +19,7 @@ import {
   pageOf,
   pageOffset,
   pageQuery,
+  pageSchema,
   probeMedia,
   type Caller,
   type LocalizedText,
@@ -26,7 +29,7 @@ import {
   type TaskHandle,
 } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
-import { AUDIO_TARGETS, JOB_CHANGED, JOB_STATES, jobRequestSchema, OPERATIONS, settingsSchema, TARGETS, type JobRequest, type JobRow, type JobState } from '../shared/schemas.js';
+import { AUDIO_TARGETS, JOB_CHANGED, JOB_STATES, jobRequestSchema, jobRowSchema, OPERATIONS, settingsSchema, TARGET_IDS, TARGETS, type JobRequest, type JobRow, type JobState } from '../shared/schemas.js';
 import { badRequest, messages } from './messages.js';
 import type { AreaSettings } from './settings.js';
 import type { Db, VideoDatabase } from './tables.js';
@@ -194,6 +197,14 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     url: '/video/setup',
     access: USE,
     summary: 'Operations, target formats and limits of audio/video conversion',
+    response: {
+      data: z.object({
+        operations: z.array(z.enum(OPERATIONS)),
+        targets: z.array(z.object({ id: z.enum(TARGET_IDS), video: z.boolean().describe('Holds pictures (else sound only)') })),
+        states: z.array(z.enum(JOB_STATES)),
+        limits: settingsSchema,
+      }),
+    },
     handler: async () => ({ operations: OPERATIONS, targets: TARGETS, states: JOB_STATES, limits: await settings.get() }),
   });
 
@@ -204,6 +215,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     summary: 'Upload audio or video files and start a job for each: convert, extract audio or cut',
     upload: { maxBytes: UPLOAD_CEILING_BYTES },
     schema: { body: jobRequestSchema.extend({ files: uploadedList, file: uploadedList }) },
+    response: { data: z.array(jobRowSchema) },
     async handler({ body, caller }) {
       const limits = await settings.get();
       const files = [...body.files, ...body.file].map((f) => ({ ...f, name: f.filename.split(/[\\/]/).pop() || f.filename }));
@@ -287,6 +299,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
         operation: z.preprocess((v) => (v === '' ? undefined : v), z.enum(OPERATIONS).optional()),
       }),
     },
+    response: { data: pageSchema(jobRowSchema) },
     async handler({ query, caller }) {
       let q = db.selectFrom('video_jobs').where('owner_id', '=', caller!.userId);
       if (query.name) q = q.where('name', 'ilike', like(query.name));
@@ -308,7 +321,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'One own job',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: jobRowSchema, errors: [404] },
     handler: async ({ params, caller }) => present(await reconcile(await own(caller!, params.id))),
   });
 
@@ -318,7 +331,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Cancel a queued or running job',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: jobRowSchema, errors: [404, 409] },
     async handler({ params, caller }) {
       const j = await own(caller!, params.id);
       if (j.status !== 'queued' && j.status !== 'running') throw new ApiError(Codes.CONFLICT, messages.notCancellable(j.status));
@@ -334,7 +347,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Run a failed or cancelled job again',
     schema: { params: z.object({ id: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: jobRowSchema, errors: [404, 409] },
     async handler({ params, caller }) {
       const j = await own(caller!, params.id);
       if (j.status !== 'failed' && j.status !== 'cancelled') throw new ApiError(Codes.CONFLICT, messages.notRetryable(j.status));
@@ -358,16 +371,15 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     summary: "Download a completed job's result",
     schema: { params: z.object({ id: idSchema }) },
     response: { envelope: false, contentType: 'application/octet-stream', errors: [404, 409, 2067] },
-    async handler({ params, caller }) {
-      const j = await own(caller!, params.id);
+    async handler(request) {
+      const j = await own(request.caller!, request.params.id);
       if (j.status !== 'completed') throw new ApiError(Codes.CONFLICT, messages.notDone);
       if (!j.result_key || !j.result_name || !(await ctx.storage.exists(j.result_key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.resultGone);
-      return {
-        raw: true,
+      // Byte ranges: a player plays and seeks the result as it downloads; a broken download resumes.
+      return fileReply(request, ctx.storage.path(j.result_key), {
         contentType: MEDIA_TARGETS[j.target as MediaTarget]?.mime ?? 'application/octet-stream',
-        body: ctx.storage.stream(j.result_key),
         headers: { 'content-disposition': attachment(j.result_name) },
-      };
+      });
     },
   });
 
@@ -377,7 +389,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Delete own jobs with their files (a running one is cancelled first)',
     schema: { query: z.object({ ids: idList }) },
-    response: { errors: [404] },
+    response: { data: deletedSchema, errors: [404] },
     async handler({ query, caller }) {
       // All found first: one id that is not the caller's refuses the whole call and deletes nothing.
       const found: Job[] = [];
@@ -396,6 +408,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     url: '/video/settings',
     access: MANAGE,
     summary: 'The limits of audio/video conversion',
+    response: { data: settingsSchema },
     handler: () => settings.get(),
   });
 
@@ -405,6 +418,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: MANAGE,
     summary: 'Change the limits: files per upload, megabytes and seconds per file',
     schema: { body: settingsSchema },
+    response: { data: settingsSchema },
     handler: ({ body }) => settings.set(body),
   });
 }

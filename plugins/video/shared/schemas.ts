@@ -57,31 +57,31 @@ export type Settings = z.output<typeof settingsSchema>;
 export const DEFAULT_SETTINGS: Settings = { maxFiles: 10, maxFileMb: 200, maxDurationSeconds: 3600 };
 
 /** One job as the list, the detail call and `video.jobChanged` give it. */
-export interface JobRow {
-  id: number;
-  ownerId: number;
-  name: string;
-  size: number;
+export const jobRowSchema = z.object({
+  id: z.number().int(),
+  ownerId: z.number().int(),
+  name: z.string(),
+  size: z.number().int(),
   /** ffprobe's container name of the upload, its length and what it holds. */
-  format: string;
-  duration: number;
-  hasVideo: boolean;
-  hasAudio: boolean;
-  operation: Operation;
-  to: TargetId;
-  startSeconds: number | null;
-  endSeconds: number | null;
-  status: JobState;
-  /** 0..1. */
-  progress: number;
-  taskId: string | null;
-  resultName: string | null;
-  resultSize: number | null;
-  error: string | null;
-  createdAt: string;
-  startedAt: string | null;
-  finishedAt: string | null;
-}
+  format: z.string().describe("ffprobe's container name of the upload"),
+  duration: z.number().describe('Seconds'),
+  hasVideo: z.boolean(),
+  hasAudio: z.boolean(),
+  operation: z.enum(OPERATIONS),
+  to: z.enum(TARGET_IDS),
+  startSeconds: z.number().nullable(),
+  endSeconds: z.number().nullable(),
+  status: z.enum(JOB_STATES),
+  progress: z.number().min(0).max(1),
+  taskId: z.string().nullable(),
+  resultName: z.string().nullable(),
+  resultSize: z.number().int().nullable(),
+  error: z.string().nullable(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  finishedAt: z.string().nullable(),
+});
+export type JobRow = z.infer<typeof jobRowSchema>;
 
 /** `1:02.5` for 62.5 seconds, `1:00:05` for an hour and five seconds. */
 export function formatSeconds(total: number): string {
