@@ -98,9 +98,9 @@ test('a reply to feedback reaches the reporter as a live message and lights the 
   await expect(page.getByTestId('news-button')).toBeVisible();
   await expect(page.getByTestId('news-dot')).toHaveCount(0);
 
-  const list = await admin.call<{ rows: Array<{ id: number }> }>('GET', `/feedback/page?keyword=${encodeURIComponent(content)}`);
-  expect(list.rows).toHaveLength(1);
-  await admin.call('PUT', '/feedback/reply', { id: list.rows[0].id, reply: 'Fixed in the next build' });
+  const list = await admin.call<{ records: Array<{ id: number }> }>('GET', `/feedback/page?keyword=${encodeURIComponent(content)}`);
+  expect(list.records).toHaveLength(1);
+  await admin.call('PUT', '/feedback/reply', { id: list.records[0].id, reply: 'Fixed in the next build' });
 
   // No reload: the message arrives over the socket.
   await expect(page.getByTestId('news-dot')).toBeVisible();

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Callout, Card, FileInput, FormGroup, H3, H5, HTMLSelect, Intent, TextArea } from '@blueprintjs/core';
-import { PagedTable, StatusTag, usePermission, usePlatform, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
+import { PagedTable, recordsLoader, StatusTag, usePermission, usePlatform, useTranslation } from '@linguaport/sdk/console';
 import { FEEDBACK_TYPES, MAX_SCREENSHOT_BYTES, feedbackSchema } from '../shared/schemas.js';
 import { ScreenshotButton } from './Screenshot.js';
 import { formatDate } from '@linguaport/sdk/shared';
@@ -53,7 +53,7 @@ export function Feedback() {
     }
   };
 
-  const load = (q: PageQuery) => api.get<PageResult<FeedbackItem>>('/feedback/mine', { params: { ...q } });
+  const load = recordsLoader<FeedbackItem>(api, '/feedback/mine', {});
   return (
     <div data-testid="feedback-view" style={{ padding: 20, display: 'grid', gap: 16 }}>
       <H3>{t('title')}</H3>

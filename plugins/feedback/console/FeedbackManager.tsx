@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, H3 } from '@blueprintjs/core';
-import { FormDialog, PagedTable, SearchBar, StatusTag, useBus, usePermission, usePlatform, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
+import { FormDialog, PagedTable, recordsLoader, SearchBar, StatusTag, useBus, usePermission, usePlatform, useTranslation } from '@linguaport/sdk/console';
 import { FEEDBACK_TYPES, replySchema } from '../shared/schemas.js';
 import type { FeedbackItem } from './Feedback.js';
 import { ScreenshotButton } from './Screenshot.js';
@@ -16,7 +16,7 @@ export function FeedbackManager() {
   const [replying, setReplying] = useState<FeedbackItem | null>(null);
   useBus('feedback.created', () => setRefresh((n) => n + 1));
 
-  const load = (q: PageQuery) => api.get<PageResult<FeedbackItem>>('/feedback/page', { params: { ...q, ...filters } });
+  const load = recordsLoader<FeedbackItem>(api, '/feedback/page', filters);
   return (
     <div data-testid="feedback-manager-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
       <H3>{t('managerTitle')}</H3>

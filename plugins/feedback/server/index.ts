@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin, like, type Caller } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema, type Caller } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { FEEDBACK_TYPES, MAX_SCREENSHOT_BYTES, feedbackSchema, replySchema } from '../shared/schemas.js';
 
@@ -14,7 +14,6 @@ const IMAGE_TYPES = [
 ];
 
 const uploaded = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
-const paging = { page: z.coerce.number().int().positive().default(1), pageSize: z.coerce.number().int().min(1).max(200).default(10) };
 
 interface FeedbackRow {
   id: number;
@@ -28,6 +27,20 @@ interface FeedbackRow {
   replied_at: Date | string | null;
   created_at: Date | string;
 }
+
+/** One feedback as the lists answer it (`present`). */
+const feedbackAnswer = z.object({
+  id: z.number().int(),
+  reporterId: z.number().int(),
+  reporterName: z.string(),
+  type: z.enum(FEEDBACK_TYPES),
+  content: z.string(),
+  hasScreenshot: z.boolean(),
+  reply: z.string().nullable(),
+  replierName: z.string().nullable(),
+  repliedAt: timestampSchema.nullable(),
+  createdAt: timestampSchema,
+});
 
 const present = (r: FeedbackRow) => ({
   id: r.id,
@@ -80,6 +93,7 @@ export default defineServerPlugin({
       upload: { maxBytes: MAX_SCREENSHOT_BYTES + 1024 },
       // JSON, or multipart with an optional `screenshot` file part.
       schema: { body: feedbackSchema.extend({ screenshot: uploaded.optional() }) },
+      response: { data: z.object({ id: z.number().int() }) },
       async handler({ body, caller }) {
         let screenshotKey: string | null = null;
         if (body.screenshot) {
@@ -107,12 +121,13 @@ export default defineServerPlugin({
       url: '/feedback/mine',
       access: 'signed-in',
       summary: 'List own feedback',
-      schema: { query: z.object(paging) },
+      schema: { query: z.object(pageQuery) },
+      response: { data: pageSchema(feedbackAnswer) },
       async handler({ query, caller }) {
         const q = ctx.db.selectFrom('feedback').where('reporter_id', '=', caller!.userId);
         const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-        const rows = (await q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute()) as FeedbackRow[];
-        return { rows: rows.map(present), total: Number(total.n) };
+        const rows = (await q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute()) as FeedbackRow[];
+        return pageOf(query, rows.map(present), total.n);
       },
     });
 
@@ -123,7 +138,7 @@ export default defineServerPlugin({
       summary: 'List all feedback by page',
       schema: {
         query: z.object({
-          ...paging,
+          ...pageQuery,
           type: z.enum(FEEDBACK_TYPES).optional(),
           status: z.enum(['replied', 'open']).optional(),
           keyword: z.string().trim().optional(),
@@ -132,6 +147,7 @@ export default defineServerPlugin({
           to: z.iso.datetime({ offset: true }).or(z.iso.date()).optional(),
         }),
       },
+      response: { data: pageSchema(feedbackAnswer) },
       async handler({ query }) {
         let q = ctx.db.selectFrom('feedback');
         if (query.type) q = q.where('type', '=', query.type);
@@ -142,8 +158,8 @@ export default defineServerPlugin({
         // A bare date as the end means the whole day.
         if (query.to) q = q.where('created_at', '<', /^\d{4}-\d{2}-\d{2}$/.test(query.to) ? new Date(new Date(query.to).getTime() + 86_400_000) : new Date(query.to));
         const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-        const rows = (await q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute()) as FeedbackRow[];
-        return { rows: rows.map(present), total: Number(total.n) };
+        const rows = (await q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute()) as FeedbackRow[];
+        return pageOf(query, rows.map(present), total.n);
       },
     });
 
@@ -153,6 +169,7 @@ export default defineServerPlugin({
       access: 'signed-in',
       summary: 'Get a feedback screenshot',
       schema: { params: z.object({ id: idSchema }) },
+      response: { envelope: false, contentType: 'image/*', errors: [404] },
       async handler({ params, caller }) {
         const row = await ctx.db.selectFrom('feedback').select(['reporter_id', 'screenshot_key']).where('id', '=', params.id).executeTakeFirst();
         // The reporter and the managers may see it; to anyone else it does not exist.
@@ -169,6 +186,7 @@ export default defineServerPlugin({
       module: 'feedback',
       summary: 'Reply to feedback',
       schema: { body: replySchema },
+      response: { data: z.null(), errors: [404] },
       async handler({ body, caller }) {
         const row = await ctx.db.selectFrom('feedback').select(['reporter_id', 'department_id', 'content']).where('id', '=', body.id).executeTakeFirst();
         if (!row) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `反馈 ${body.id} 不存在`, 'en-US': `feedback ${body.id} does not exist` });

@@ -58,7 +58,7 @@ describe('feedback', () => {
     expect(res.body.code).toBe(200);
     const id = res.body.data.id;
     const mine = await kernel.call('GET', '/api/feedback/mine', reporterToken);
-    expect(mine.body.data.rows[0]).toMatchObject({ id, content: 'The export button does nothing', type: 'system', hasScreenshot: true, reply: null });
+    expect(mine.body.data.records[0]).toMatchObject({ id, content: 'The export button does nothing', type: 'system', hasScreenshot: true, reply: null });
     const own = await kernel.app.inject({ method: 'GET', url: `/api/feedback/screenshot/${id}`, headers: { jwt: reporterToken } });
     expect(own.headers['content-type']).toBe('image/png');
     expect(own.rawPayload.equals(PNG)).toBe(true);
@@ -75,10 +75,10 @@ describe('feedback', () => {
   it('lets managers filter by type, status and keyword', async () => {
     await kernel.call('POST', '/api/feedback/add', reporterToken, { content: 'Internal wiki link broken', type: 'internal' });
     const internal = await kernel.call('GET', '/api/feedback/page?type=internal', admin);
-    expect(internal.body.data.rows.every((r: { type: string }) => r.type === 'internal')).toBe(true);
+    expect(internal.body.data.records.every((r: { type: string }) => r.type === 'internal')).toBe(true);
     expect(internal.body.data.total).toBeGreaterThanOrEqual(1);
     const keyword = await kernel.call('GET', '/api/feedback/page?keyword=export', admin);
-    expect(keyword.body.data.rows.map((r: { content: string }) => r.content)).toEqual(['The export button does nothing']);
+    expect(keyword.body.data.records.map((r: { content: string }) => r.content)).toEqual(['The export button does nothing']);
     const open = await kernel.call('GET', '/api/feedback/page?status=replied', admin);
     expect(open.body.data.total).toBe(0);
   });
@@ -101,7 +101,7 @@ describe('feedback', () => {
     const messages = await kernel.call('GET', '/api/messageRemind/messages?isRead=false', reporterToken);
     expect(messages.body.data.some((m: { type: string; content: string }) => m.type === 'feedback' && m.content.includes('Please add Basque'))).toBe(true);
     const replied = await kernel.call('GET', '/api/feedback/page?status=replied', admin);
-    expect(replied.body.data.rows[0]).toMatchObject({ reply: 'Added in the next release', replierName: 'admin' });
+    expect(replied.body.data.records[0]).toMatchObject({ reply: 'Added in the next release', replierName: 'admin' });
   });
 
   it('keeps the manager list from users without the keys', async () => {
