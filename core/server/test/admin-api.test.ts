@@ -407,8 +407,8 @@ describe('messages', () => {
     expect(all.map((m: any) => m.type)).toEqual(['feedback', 'alert', 'check']);
     expect(all[0].typeName).toBe('Feedback');
     expect((await callEn('GET', `/api/messageRemind/messages?userId=${nobody.userId}`, bobToken)).status).toBe(403);
-    const page = (await callEn('GET', '/api/messageRemind/messagesByPage?page=2&pageSize=2', bobToken)).body.data;
-    expect(page).toMatchObject({ total: 3, page: 2 });
+    const page = (await callEn('GET', '/api/messageRemind/messagesByPage?pageNum=2&pageSize=2', bobToken)).body.data;
+    expect(page).toMatchObject({ total: 3, pageNum: 2 });
     expect(page.records.map((m: any) => m.type)).toEqual(['check']);
     expect((await callEn('GET', '/api/messageRemind/messagesByPage?type=alert&isRead=false', bobToken)).body.data.total).toBe(1);
     const types = (await callEn('GET', '/api/messageRemind/types', bobToken)).body.data;

@@ -46,7 +46,7 @@ export function News() {
   }, [api, refresh]);
 
   const load = async (q: PageQuery): Promise<PageResult<Message>> => {
-    const params: Record<string, unknown> = { page: q.page, pageSize: q.pageSize };
+    const params: Record<string, unknown> = { pageNum: q.page, pageSize: q.pageSize };
     if (type) params.type = type;
     if (read !== 'all') params.isRead = read === 'read';
     const page = await api.get<MessagePage>('/messageRemind/messagesByPage', { params });

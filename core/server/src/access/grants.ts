@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { z } from 'zod';
 import { ApiError, say, type Caller } from '@linguaport/sdk/server';
 import { Codes, type Locale } from '@linguaport/sdk/shared';
 import { PermissionType } from './permission-tree.js';
@@ -72,6 +73,21 @@ export interface MenuNode {
   configValue: string | null;
   children: MenuNode[];
 }
+
+/** A node of the menu tree as the API answers it (children nested). */
+export const menuNodeSchema: z.ZodType<MenuNode> = z.lazy(() =>
+  z.object({
+    id: z.number().int(),
+    path: z.string().nullable(),
+    permissionName: z.string(),
+    permissionType: z.number().int().describe('1 menu, 2 button, 3 link'),
+    icon: z.string().nullable(),
+    sort: z.number(),
+    configKey: z.string().nullable(),
+    configValue: z.string().nullable(),
+    children: z.array(menuNodeSchema),
+  }),
+);
 
 const nameIn = (row: PermissionRow, locale: Locale) => (locale === 'en-US' ? row.name_en : row.name_zh);
 const isMenu = (row: PermissionRow) => (row.type === PermissionType.MENU || row.type === PermissionType.LINK) && row.show_in_menu;

@@ -46,6 +46,29 @@ export interface AdminMenuNode {
   children: AdminMenuNode[];
 }
 
+/** A permission node as the administration answers it, without its children (the quick menu's entries). */
+const adminNodeFields = z.object({
+  id: z.number().int(),
+  parentId: z.number().int().nullable(),
+  key: z.string(),
+  permissionName: z.string().describe("The name in the request's language"),
+  nameZh: z.string(),
+  nameEn: z.string(),
+  permissionType: z.number().int().describe('1 menu, 2 button, 3 link'),
+  path: z.string().nullable(),
+  icon: z.string().nullable(),
+  sort: z.number(),
+  configKey: z.string().nullable(),
+  configValue: z.string().nullable(),
+  showInMenu: z.boolean(),
+  showInShortcut: z.boolean(),
+  showToUsers: z.boolean(),
+  shortcutImage: z.string().nullable(),
+  pluginId: z.string().nullable(),
+  owned: z.boolean().describe('Declared by a plugin or the kernel: key, type and path are fixed and it cannot be deleted'),
+});
+const adminNodeSchema: z.ZodType<AdminMenuNode> = z.lazy(() => adminNodeFields.extend({ children: z.array(adminNodeSchema) }));
+
 const kernelKeys = new Set<string>([...corePermissionKeys, ...CONFIG_PERMISSION_NODES.map((n) => n.key)]);
 const isOwned = (r: NodeRow) => r.plugin_id !== null || r.key.startsWith('group:') || kernelKeys.has(r.key);
 
@@ -199,6 +222,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       url: '/permissionMenu/getAllPermissionMenu',
       access: { permission: 'permission:view' },
       summary: 'List the whole permission menu tree',
+      response: { data: z.array(adminNodeSchema) },
       handler: async ({ headers }) => buildAdminTree(await allRows(), localeOf(headers)),
     },
     {
@@ -206,6 +230,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       url: '/permissionMenu/getPermissionMenuById/:id',
       access: { permission: 'permission:view' },
       summary: 'Get a permission menu node',
+      response: { data: adminNodeSchema, errors: [404] },
       schema: { params: z.object({ id }) },
       handler: async ({ params, headers }) => present(await nodeById(params.id), localeOf(headers)),
     },
@@ -214,6 +239,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       url: '/permissionMenu/getQuickMenu',
       access: 'signed-in',
       summary: "Get a user's quick menu",
+      response: { data: z.array(adminNodeFields) },
       schema: { query: z.object({ userId: id.optional(), departmentId: id.optional() }) },
       async handler({ caller, query, headers }) {
         const userId = query.userId ?? caller!.userId;
@@ -242,6 +268,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       access: { permission: 'permission:add' },
       module: 'permission',
       summary: 'Add a permission node',
+      response: { data: adminNodeSchema, errors: [409] },
       schema: { body: addBody },
       async handler({ body, headers }) {
         await checkKeyAndParent(body);
@@ -261,6 +288,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       access: { permission: 'permission:edit' },
       module: 'permission',
       summary: 'Edit a permission node',
+      response: { data: adminNodeSchema, errors: [404, 409] },
       schema: { body: updateBody },
       async handler({ body, headers }) {
         const current = await nodeById(body.id);
@@ -303,6 +331,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       access: { permission: 'permission:delete' },
       module: 'permission',
       summary: 'Delete permission nodes',
+      response: { data: z.object({ deleted: z.number().int() }), errors: [404, 409] },
       schema: { query: z.object({ ids: idList.transform((ids) => [...new Set(ids)]) }) },
       async handler({ query }) {
         const ids: number[] = query.ids;
@@ -329,6 +358,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       url: '/role/permissions/:roleId',
       access: { permission: 'role:grant' },
       summary: 'Get the permissions granted to a role',
+      response: { data: z.object({ roleId: z.number().int(), roleName: z.string(), isSuper: z.boolean(), permissionIds: z.array(z.number().int()) }), errors: [404] },
       schema: { params: z.object({ roleId: id }) },
       async handler({ params }) {
         const role = await db.selectFrom('roles').select(['id', 'name', 'is_super']).where('id', '=', params.roleId).executeTakeFirst();
@@ -343,6 +373,7 @@ export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
       access: { permission: 'role:grant' },
       module: 'role',
       summary: 'Grant permissions to a role',
+      response: { data: z.object({ roleId: z.number().int(), permissionIds: z.array(z.number().int()), notifiedUsers: z.number().int().nullable().describe('Users told to reload their menus; null: everyone') }), errors: [404] },
       schema: { params: z.object({ roleId: id }), body: z.object({ permissionIds: z.array(id).max(5000) }) },
       async handler({ params, body, caller, headers }) {
         const role = await db.selectFrom('roles').select(['id', 'is_super']).where('id', '=', params.roleId).executeTakeFirst();

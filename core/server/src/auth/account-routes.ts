@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, requestLocale, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, requestLocale, timestampSchema, type RouteDefinition } from '@linguaport/sdk/server';
 import { API_KEY_SCOPES, chinesePhoneSchema, Codes, emailSchema, idSchema, LOCALES, seededName } from '@linguaport/sdk/shared';
 import { can, hashPassword, verifyPassword } from '../access/passwords.js';
 import { endSessions, type SessionCaller } from '../access/sessions.js';
@@ -31,6 +31,10 @@ const registerBody = z.object({
   /** The slider puzzle's ticket, needed while LANDING_SLIDER is on (the sign-up form is as exposed as the login). */
   ticket: z.string().optional(),
 });
+
+/** A new session: its token (the `Jwt` header of later calls) and whose it is. */
+export const sessionAnswer = z.object({ token: z.string(), userId: z.number().int() });
+export const departmentRef = z.object({ id: z.number().int(), departmentName: z.string() });
 
 const profileBody = z.object({
   realName: z.string().trim().min(1).max(50),
@@ -74,6 +78,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/getGuestUser',
       access: 'public',
       summary: 'Sign in as the guest user',
+      response: { data: sessionAnswer, errors: [304] },
       async handler() {
         if (!(await flagOn(db, ConfigKeys.GUEST_LOGIN))) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '访客登录已关闭', 'en-US': 'Guest sign-in is switched off' });
         const userId = await guestUserId();
@@ -86,6 +91,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/register',
       access: 'public',
       summary: 'Register an account',
+      response: { data: z.object({ userId: z.number().int(), status: z.enum(['checked', 'unchecked']).describe('unchecked: waits for an administrator') }), errors: [304, 409] },
       schema: { body: registerBody },
       async handler({ body, ip }) {
         if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '自助注册已关闭', 'en-US': 'Self-registration is switched off' });
@@ -120,6 +126,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/registerDepartments',
       access: 'public',
       summary: 'List the departments offered at registration',
+      response: { data: z.array(departmentRef) },
       async handler({ headers }) {
         if (!(await flagOn(db, ConfigKeys.ALLOW_REGISTER))) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '自助注册已关闭', 'en-US': 'Self-registration is switched off' });
         const rows = await db.selectFrom('departments').select(['id', 'name as departmentName']).orderBy('id').execute();
@@ -132,6 +139,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/quickAccess/create',
       access: { permission: 'quickAccess:create' },
       summary: 'Create a quick access link for a user',
+      response: { data: z.object({ token: z.string(), url: z.string().describe('The console address that signs in with the token'), expiresAt: timestampSchema }), errors: [404] },
       schema: { body: z.object({ userId: id, path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'path must start with a slash'), expiresInMinutes: z.coerce.number().int().min(1).max(30 * 24 * 60) }) },
       async handler({ body }) {
         const user = await db.selectFrom('users').select('id').where('id', '=', body.userId).executeTakeFirst();
@@ -145,6 +153,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/quickAccess/login',
       access: 'public',
       summary: 'Sign in with a quick access link',
+      response: { data: sessionAnswer.extend({ path: z.string().describe('The one page the session may open') }), errors: [304] },
       schema: { query: z.object({ token: z.string().min(1) }) },
       async handler({ query }) {
         const at = now();
@@ -160,6 +169,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/isNeedUpdatePassword',
       access: 'signed-in',
       summary: 'Check whether a user must change the password',
+      response: { data: z.object({ need: z.boolean(), daysLeft: z.number().int().nullable().describe('Days until the password expires; null when it does not'), warn: z.boolean() }), errors: [404] },
       schema: { query: z.object({ userId: id.optional() }) },
       async handler({ caller, query }) {
         const userId = query.userId ?? caller!.userId;
@@ -176,6 +186,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/updatePasswordForced',
       access: 'public',
       summary: 'Change a password (also when expired)',
+      response: { data: z.null(), errors: [304] },
       // A GET that changes data (spec 01 fixes the method): recorded like any change.
       log: true,
       schema: { query: z.object({ oldPassword: base64Field, newPassword: base64Field, publicKey: base64Field, username: z.string().trim().optional() }) },
@@ -210,6 +221,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/checkPassword',
       access: 'member',
       summary: "Check the signed-in user's password",
+      response: { data: z.object({ valid: z.literal(true) }), errors: [304] },
       schema: { body: z.object({ password: base64Field, publicKey: base64Field }) },
       async handler({ caller, body, ip }) {
         const at = now();
@@ -227,6 +239,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/updateOwnProfile',
       access: 'member',
       summary: 'Edit own profile',
+      response: { data: z.null() },
       schema: { body: profileBody },
       async handler({ caller, body }) {
         const user = await db.selectFrom('users').select('user_type').where('id', '=', caller!.userId).executeTakeFirstOrThrow();
@@ -240,6 +253,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/locale',
       access: 'signed-in',
       summary: 'Set own interface language (the shared guest account keeps its own: a guest\'s choice stays in the browser)',
+      response: { data: z.null() },
       schema: { body: z.object({ locale: z.enum(LOCALES) }) },
       async handler({ caller, body }) {
         if (caller!.via !== 'session') return null;
@@ -252,6 +266,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/checkUpdateApiKey/:id',
       access: 'member',
       summary: "Check whether a user's API key may be reset now",
+      response: { data: z.object({ allowed: z.boolean(), nextAllowedAt: timestampSchema.nullable() }), errors: [404] },
       schema: { params: z.object({ id }) },
       async handler({ caller, params }) {
         ownOrApiKeyReset(caller, params.id);
@@ -265,6 +280,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/updateApiKey/:id',
       access: 'member',
       summary: "Reset a user's API key",
+      response: { data: z.string().describe('The new key; masked but for its last 4 characters when reset by an administrator'), errors: [404, 429] },
       schema: { params: z.object({ id }) },
       async handler({ caller, params }) {
         ownOrApiKeyReset(caller, params.id);
@@ -285,6 +301,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/getApiKey',
       access: 'member',
       summary: 'Get own API key',
+      response: { data: z.object({ apiKey: z.string().nullable(), scopes: z.array(z.enum(API_KEY_SCOPES)) }) },
       handler: async ({ caller }) => ({ apiKey: await readApiKey(db, secret, caller!.userId), scopes: await readApiKeyScopes(db, caller!.userId) }),
     },
     {
@@ -293,6 +310,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/apiKeyScopes',
       access: 'member',
       summary: 'Set the scopes of own API key',
+      response: { data: z.object({ scopes: z.array(z.enum(API_KEY_SCOPES)) }) },
       schema: { body: z.object({ scopes: z.array(z.enum(API_KEY_SCOPES)).min(1) }) },
       async handler({ caller, body }) {
         const scopes = API_KEY_SCOPES.filter((s) => body.scopes.includes(s));

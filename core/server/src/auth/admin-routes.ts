@@ -32,6 +32,9 @@ const providerBody = z.object({
   enabled: z.boolean().default(true),
 });
 
+const domainAnswer = z.object({ id: z.number().int(), symbol: z.string(), name: z.string(), url: z.string(), bindDn: z.string().nullable(), hasBindPassword: z.boolean(), baseDn: z.string(), userFilter: z.string(), enabled: z.boolean() });
+const providerAnswer = z.object({ id: z.number().int(), name: z.string(), issuer: z.string(), clientId: z.string(), hasClientSecret: z.boolean(), redirectUri: z.string(), scopes: z.string(), enabled: z.boolean() });
+
 async function listDomains(db: Kysely<any>) {
   const rows = await db.selectFrom('directory_domains').selectAll().orderBy('id').execute();
   return rows.map((r) => ({ id: r.id, symbol: r.symbol, name: r.name, url: r.url, bindDn: r.bind_dn, hasBindPassword: !!r.bind_password, baseDn: r.base_dn, userFilter: r.user_filter, enabled: r.enabled }));
@@ -48,13 +51,14 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const sealed = (column: string, value: string | undefined): Record<string, string | null> =>
     value === undefined ? {} : { [column]: value === '' ? null : secret.encrypt(value) };
   return [
-    { method: 'GET', url: '/ldap/domains', access: { permission: 'directory:manage' }, summary: 'List directory domains', handler: () => listDomains(db) },
+    { method: 'GET', url: '/ldap/domains', access: { permission: 'directory:manage' }, summary: 'List directory domains', response: { data: z.array(domainAnswer) }, handler: () => listDomains(db) },
     {
       method: 'POST',
       url: '/ldap/domains',
       access: { permission: 'directory:manage' },
       module: 'auth',
       summary: 'Save a directory domain',
+      response: { data: domainAnswer },
       schema: { body: domainBody },
       async handler({ body }) {
         const values = { symbol: body.symbol, name: body.name, url: body.url, bind_dn: body.bindDn || null, base_dn: body.baseDn, user_filter: body.userFilter, enabled: body.enabled, ...sealed('bind_password', body.bindPassword) };
@@ -68,6 +72,7 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: { permission: 'directory:manage' },
       module: 'auth',
       summary: 'Delete a directory domain',
+      response: { data: z.null(), errors: [404] },
       schema: { params: z.object({ symbol: z.string().min(1) }) },
       async handler({ params }) {
         const gone = await db.deleteFrom('directory_domains').where('symbol', '=', params.symbol).returning('id').executeTakeFirst();
@@ -76,13 +81,14 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         return null;
       },
     },
-    { method: 'GET', url: '/sso/providers', access: { permission: 'sso:manage' }, summary: 'List single sign-on providers', handler: () => listProviders(db) },
+    { method: 'GET', url: '/sso/providers', access: { permission: 'sso:manage' }, summary: 'List single sign-on providers', response: { data: z.array(providerAnswer) }, handler: () => listProviders(db) },
     {
       method: 'POST',
       url: '/sso/providers',
       access: { permission: 'sso:manage' },
       module: 'auth',
       summary: 'Save a single sign-on provider',
+      response: { data: providerAnswer, errors: [404] },
       schema: { body: providerBody },
       async handler({ body }) {
         const values = { name: body.name, issuer: body.issuer, client_id: body.clientId, redirect_uri: body.redirectUri ?? '', scopes: body.scopes, enabled: body.enabled, ...sealed('client_secret', body.clientSecret) };
@@ -102,6 +108,7 @@ export function signInAdminRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: { permission: 'sso:manage' },
       module: 'auth',
       summary: 'Delete a single sign-on provider',
+      response: { data: z.null(), errors: [404] },
       schema: { params: z.object({ id: idSchema }) },
       async handler({ params }) {
         const gone = await db.deleteFrom('sso_providers').where('id', '=', params.id).returning('id').executeTakeFirst();

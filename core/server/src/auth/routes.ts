@@ -2,11 +2,11 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod';
 import { ApiError, say, type Logger, type RouteDefinition } from '@linguaport/sdk/server';
 import { Codes, idSchema, seededName } from '@linguaport/sdk/shared';
-import { activePermissions, buildMenuTree, buttonEntries, grantedPermissions, rolesIn, systemConfigEntries } from '../access/grants.js';
+import { activePermissions, buildMenuTree, buttonEntries, grantedPermissions, menuNodeSchema, rolesIn, systemConfigEntries } from '../access/grants.js';
 import { can } from '../access/passwords.js';
 import { createSession, revokeSession, type Clock, type SessionCaller } from '../access/sessions.js';
 import { localeOf } from '../http/locale.js';
-import { accountRoutes } from './account-routes.js';
+import { accountRoutes, departmentRef, sessionAnswer } from './account-routes.js';
 import { signInAdminRoutes } from './admin-routes.js';
 import type { ScopedCaller } from './caller.js';
 import { listSymbols } from './directory.js';
@@ -46,6 +46,23 @@ const loginBody = z.object({
 
 const id = idSchema;
 
+/** The user-info answer (`userInfo`): the user, and per department their roles. */
+const userInfoAnswer = z.object({
+  user: z.object({
+    id: z.number().int(),
+    userId: z.number().int(),
+    username: z.string(),
+    realName: z.string().nullable(),
+    userType: z.number().int().describe('0 local, 1 directory, 2 single sign-on, 3 guest'),
+    apiKey: z.string().nullable().describe("Only in the user's own console session"),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    locale: z.string().nullable(),
+  }),
+  departmentRoleBos: z.array(z.object({ department: departmentRef, roles: z.array(z.object({ id: z.number().int(), roleName: z.string(), path: z.string().nullable().describe("The role's first permitted screen") })) })),
+  currentDepartmentId: z.number().int().nullable(),
+});
+
 export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const { db, now, logger } = deps;
   const keyPool = deps.keyPool ?? new KeyPool();
@@ -57,6 +74,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/getOnePublicKey',
       access: 'public',
       summary: 'Get a one-time public key to seal a password',
+      response: { data: z.string().describe('base64 of the SPKI DER encoding of an RSA public key, good for one sealing'), errors: [429] },
       async handler({ ip, headers, header }) {
         const wait = keyAllowance.take(ip, now());
         const tooMany = (seconds: number) => {
@@ -77,6 +95,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/login',
       access: 'public',
       summary: 'Sign in',
+      response: { data: sessionAnswer, errors: [304, 503, 4014] },
       schema: { body: loginBody },
       handler: ({ body, ip }) => passwordLogin(deps, body, ip),
     },
@@ -85,6 +104,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/logout',
       access: 'signed-in',
       summary: 'Sign out',
+      response: { data: z.null() },
       async handler({ caller }) {
         const session = caller as SessionCaller;
         await revokeSession(db, session.tokenHash, now());
@@ -97,6 +117,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/getUserInfoByToken',
       access: 'signed-in',
       summary: "Get the signed-in user's profile",
+      response: { data: userInfoAnswer.nullable() },
       // The API key is unsealed for the member's own session only: not for the guest, a quick-access page or a key.
       handler: ({ caller, headers }) => userInfo(db, caller!.userId, caller!.departmentId, caller!.via === 'session' ? deps.secret : null, localeOf(headers)),
     },
@@ -105,6 +126,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/getUserInfo/:id',
       access: 'signed-in',
       summary: "Get a user's profile",
+      response: { data: userInfoAnswer, errors: [404] },
       schema: { params: z.object({ id }) },
       async handler({ caller, params, headers }) {
         // user:list is the user plugin's list permission: whoever may list users may open one.
@@ -122,6 +144,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/switchDepartment',
       access: 'signed-in',
       summary: 'Switch department',
+      response: { data: z.object({ token: z.string().describe('The new session; the old one ends') }) },
       schema: { body: z.object({ departmentId: id }) },
       async handler({ caller, body }) {
         const session = caller as ScopedCaller;
@@ -142,6 +165,15 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/permissionMenu/getPermissionMenu',
       access: 'signed-in',
       summary: "Get a user's menus and permissions in a department",
+      response: {
+        data: z.object({
+          menusPermissionMenus: z.array(menuNodeSchema),
+          buttonsPermissionMenus: z.array(z.object({ id: z.number().int(), permissionKey: z.string(), path: z.string().nullable(), permissionName: z.string() })),
+          systemConfigPermissionMenus: z.array(z.object({ configKey: z.string(), configValue: z.string().nullable() })),
+          department: departmentRef,
+        }),
+        errors: [404],
+      },
       schema: { query: z.object({ userId: id, departmentId: id }) },
       async handler({ caller, query, headers }) {
         if (query.userId !== caller!.userId && !caller!.isSuperAdmin) {
@@ -167,6 +199,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/showWebSocketInfo',
       access: 'signed-in',
       summary: 'Get the live-update WebSocket path',
+      response: { data: z.object({ path: z.string() }) },
       handler: () => ({ path: '/api/ws' }),
     },
     {
@@ -174,6 +207,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/captcha/slider',
       access: 'public',
       summary: 'Create a slider captcha puzzle',
+      response: { data: z.object({ id: z.string(), background: z.string().describe('PNG data URL'), piece: z.string().describe('PNG data URL'), y: z.number(), width: z.number(), height: z.number() }) },
       handler: () => createPuzzle(db, now()),
     },
     {
@@ -181,6 +215,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/captcha/slider/verify',
       access: 'public',
       summary: 'Solve a slider captcha puzzle',
+      response: { data: z.object({ ticket: z.string().describe('Sent with the login or the registration') }), errors: [304] },
       schema: { body: z.object({ id: z.string().min(1), x: z.coerce.number() }) },
       async handler({ body }) {
         const result = await verifyPuzzle(db, body.id, Math.round(body.x), now());
@@ -193,6 +228,7 @@ export function authRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/ldap/getAllSymbols',
       access: 'public',
       summary: 'List the directory domains offered at sign-in',
+      response: { data: z.array(z.object({ symbol: z.string(), name: z.string() })) },
       handler: () => listSymbols(db),
     },
     ...accountRoutes(deps),

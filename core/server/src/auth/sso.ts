@@ -4,6 +4,7 @@ import * as oidc from 'openid-client';
 import { z } from 'zod';
 import { ApiError, type LocalizedText, type RouteDefinition } from '@linguaport/sdk/server';
 import { Codes } from '@linguaport/sdk/shared';
+import { sessionAnswer } from './account-routes.js';
 import { checkAccount, PASSWORD_EXPIRED_MSG, startSession } from './login.js';
 import { passwordStatus } from './password-policy.js';
 import { provisionExternalUser, UsernameTaken, UserType } from './provision.js';
@@ -177,6 +178,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: 'public',
       log: false,
       summary: 'Whether single sign-on is offered',
+      response: { data: z.boolean() },
       async handler() {
         const p = await db.selectFrom('sso_providers').select('id').where('enabled', '=', true).executeTakeFirst();
         return p !== undefined;
@@ -187,6 +189,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/sso/client/getSSOLoginPage',
       access: 'public',
       summary: 'Start a single sign-on at the identity provider',
+      response: { data: z.object({ url: z.string().describe('Where to send the browser'), ticket: z.string().describe('For GET /sso/client/getSSOStatus') }), errors: [404, 503] },
       async handler({ headers }) {
         const provider = await activeProvider();
         let config: oidc.Configuration;
@@ -220,6 +223,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/sso/login',
       access: 'public',
       summary: "Receive the identity provider's single sign-on answer",
+      response: { envelope: false, contentType: 'text/plain' },
       schema: { query: z.record(z.string(), z.string()) },
       async handler({ query }) {
         const state = query.state ?? '';
@@ -247,6 +251,7 @@ export function ssoRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/sso/client/getSSOStatus',
       access: 'public',
       summary: 'Collect the session of a finished single sign-on',
+      response: { data: sessionAnswer, errors: [304, 4014, 4015] },
       schema: { query: z.object({ ticket: z.string().min(1) }) },
       async handler({ query }) {
         const at = now();

@@ -28,6 +28,22 @@ const change = z.object({ configKey: z.string().trim().min(1), configValue: z.un
 /** One entry, a list of entries, or {entries: [...]}: the console's forms send all three shapes. */
 const changes = z.union([change.transform((c) => [c]), z.array(change).min(1), z.object({ entries: z.array(change).min(1) }).transform((b) => b.entries)]);
 
+const CONFIG_GROUPS = ['company', 'contact', 'translation', 'switch', 'picture', 'account'] as const;
+/** A configuration entry (`ConfigEntry`); a secret's value is masked. */
+const configEntry = z.object({
+  configKey: z.string(),
+  configValue: z.string().nullable(),
+  configName: z.string(),
+  nameZh: z.string(),
+  nameEn: z.string(),
+  group: z.enum(CONFIG_GROUPS),
+  valueType: z.enum(['text', 'color', 'flag', 'integer', 'image', 'language', 'secret']),
+  width: z.number().int().nullable().describe('A picture entry: its width in pixels'),
+  height: z.number().int().nullable(),
+});
+const flag = { data: z.boolean() };
+const updated = { data: z.object({ updated: z.array(z.string()).describe('The keys changed') }) };
+
 const uploadedFile = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
 
 export interface ConfigRouteDeps {
@@ -45,17 +61,19 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       url: '/systemConfig/getCompanyInfoConfig',
       access: 'public',
       summary: "Get the console's public configuration (branding, languages, switches)",
+      response: { data: z.array(z.object({ configKey: z.string(), configValue: z.string().nullable() })) },
       // The console's bootstrap list (theme colour, default languages, logo, title, switches, filing number).
       handler: async () => (await readEntries(db, ['company', 'picture', 'switch', 'contact'])).filter(publicEntry).map((e) => ({ configKey: e.configKey, configValue: e.configValue })),
     },
-    { method: 'OPTIONS', url: '/systemConfig/getGuestUserFlag', access: 'public', summary: 'Whether guest sign-in is on', handler: () => flagOn(db, 'GUEST_LOGIN') },
-    { method: 'OPTIONS', url: '/systemConfig/getLandingSliderFlag', access: 'public', summary: 'Whether the landing page slider is on', handler: () => flagOn(db, 'LANDING_SLIDER') },
-    { method: 'GET', url: '/systemConfig/isAllowRegister', access: 'public', summary: 'Whether self-registration is on', handler: () => flagOn(db, 'ALLOW_REGISTER') },
+    { method: 'OPTIONS', url: '/systemConfig/getGuestUserFlag', access: 'public', summary: 'Whether guest sign-in is on', response: flag, handler: () => flagOn(db, 'GUEST_LOGIN') },
+    { method: 'OPTIONS', url: '/systemConfig/getLandingSliderFlag', access: 'public', summary: 'Whether the landing page slider is on', response: flag, handler: () => flagOn(db, 'LANDING_SLIDER') },
+    { method: 'GET', url: '/systemConfig/isAllowRegister', access: 'public', summary: 'Whether self-registration is on', response: flag, handler: () => flagOn(db, 'ALLOW_REGISTER') },
     {
       method: 'GET',
       url: '/systemConfig/getContactUsInfo',
       access: 'public',
       summary: 'Get the contact information',
+      response: { data: z.array(z.object({ configKey: z.string(), configName: z.string(), configValue: z.string() })) },
       handler: async ({ headers }) => {
         const zh = localeOf(headers) === 'zh-CN';
         return (await readEntries(db, ['contact'])).map((e) => ({ configKey: e.configKey, configName: zh ? e.nameZh : e.nameEn, configValue: e.configValue ?? '' }));
@@ -66,7 +84,8 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       url: '/systemConfig/getConfig',
       access: viewAccess,
       summary: 'List system configuration entries',
-      schema: { query: z.object({ group: z.enum(['company', 'contact', 'translation', 'switch', 'picture', 'account']).optional() }) },
+      schema: { query: z.object({ group: z.enum(CONFIG_GROUPS).optional() }) },
+      response: { data: z.array(configEntry) },
       handler: ({ query }) => readEntries(db, query.group ? [query.group] : undefined),
     },
     {
@@ -74,6 +93,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       url: '/systemConfig/getSystemConfig',
       access: viewAccess,
       summary: 'List translation and account settings',
+      response: { data: z.array(configEntry) },
       // The translation and account settings (caps, limits, password rules).
       handler: () => readEntries(db, ['translation', 'account']),
     },
@@ -82,6 +102,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       url: '/systemConfig/getOneConfigInfo',
       access: 'signed-in',
       summary: 'Get one system configuration entry',
+      response: { data: configEntry, errors: [404] },
       schema: { query: z.object({ configKey: z.string().min(1) }) },
       async handler({ query, caller }) {
         const entry = (await readEntries(db)).find((e) => e.configKey === query.configKey);
@@ -98,6 +119,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       access: { permission: 'systemConfig:edit' },
       module: 'systemConfig',
       summary: 'Update system configuration',
+      response: updated,
       schema: { body: changes },
       handler: async ({ body }) => ({ updated: await updateEntries(db, bus, body, now()) }),
     },
@@ -107,6 +129,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       access: { permission: 'systemConfig:edit' },
       module: 'systemConfig',
       summary: 'Update translation settings',
+      response: updated,
       schema: { body: changes },
       handler: async ({ body }) => ({ updated: await updateEntries(db, bus, body, now()) }),
     },
@@ -116,6 +139,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       access: { permission: 'systemConfig:edit' },
       module: 'systemConfig',
       summary: 'Update a picture',
+      response: { data: z.object({ configKey: z.string(), configValue: z.string().describe('The picture\'s address'), width: z.number().int().nullable(), height: z.number().int().nullable() }) },
       // A little over the limit still reaches the handler, which names it; far over is refused while reading.
       upload: { maxBytes: MAX_PICTURE_BYTES + 1024 },
       schema: { body: z.object({ configKey: z.string().min(1), file: uploadedFile }) },
@@ -141,6 +165,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       url: `${PICTURE_URL}/:name`,
       access: 'public',
       summary: 'Get an uploaded configuration picture',
+      response: { envelope: false, contentType: 'image/*', errors: [404] },
       schema: { params: z.object({ name: z.string().regex(/^[a-z_]+-[0-9a-f]{16}\.(png|jpg|webp|svg)$/) }) },
       async handler({ params }) {
         const key = `pictures/${params.name}`;

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
-import type { RouteDefinition } from '@linguaport/sdk/server';
+import { z } from 'zod';
+import { timestampSchema, type RouteDefinition } from '@linguaport/sdk/server';
 
 /**
  * `GET /translServiceInfo/getExpiredEngine`: engines expired or expiring within 7 days. The
@@ -37,5 +38,5 @@ export async function expiringEngines(db: Kysely<any>, now: Date): Promise<{ ima
 }
 
 export function expiredEngineRoute(db: Kysely<any>, now: () => Date): RouteDefinition {
-  return { method: 'GET', url: '/translServiceInfo/getExpiredEngine', access: 'signed-in', summary: 'List engines expired or expiring within 7 days', handler: () => expiringEngines(db, now()) };
+  return { method: 'GET', url: '/translServiceInfo/getExpiredEngine', access: 'signed-in', summary: 'List engines expired or expiring within 7 days', response: { data: z.array(z.object({ imagesAlias: z.string().describe("The engine's name"), daysBetween: z.number().int().describe('Days until it expires; 0 or less: expired'), expiresAt: timestampSchema })) }, handler: () => expiringEngines(db, now()) };
 }

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, type EventBus, type MessageCenter, type MessageType, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, Codes, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema, type EventBus, type MessageCenter, type MessageType, type RouteDefinition } from '@linguaport/sdk/server';
 import { idSchema, MAX_ID } from '@linguaport/sdk/shared';
 import { localeOf } from '../http/locale.js';
 
@@ -32,6 +32,19 @@ interface MessageRow {
   is_read: boolean;
   created_at: Date | string;
 }
+
+const messageSchema = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  departmentId: z.number().int().nullable(),
+  type: z.enum(typeValues),
+  typeName: z.string().describe("The type's name in the request's language"),
+  content: z.string(),
+  isRead: z.boolean(),
+  createTime: timestampSchema,
+});
+/** Counts after a change, with the caller's unread count for the shell's dot. */
+const unreadAfter = (field: 'updated' | 'deleted') => z.object({ [field]: z.number().int(), unread: z.number().int() });
 
 function present(row: MessageRow, zh: boolean) {
   const t = MESSAGE_TYPES.find((x) => x.type === row.type);
@@ -96,6 +109,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       url: '/messageRemind/messages',
       access: 'signed-in',
       summary: 'List own messages',
+      response: { data: z.array(messageSchema) },
       schema: { query: z.object({ isRead: flag.optional(), userId: idSchema.optional(), departmentId: idSchema.optional() }) },
       async handler({ caller, query, headers }) {
         if (query.userId !== undefined && query.userId !== caller!.userId) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '无权限：您只能读取自己的消息', 'en-US': 'Permission denied: you can only read your own messages' });
@@ -115,22 +129,22 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       summary: 'List own messages by page',
       schema: {
         query: z.object({
-          page: z.coerce.number().int().positive().default(1),
-          pageSize: z.coerce.number().int().positive().max(200).default(10),
+          ...pageQuery,
           type: z.enum(typeValues).optional(),
           isRead: flag.optional(),
         }),
       },
+      response: { data: pageSchema(messageSchema) },
       async handler({ caller, query, headers }) {
         let q = db.selectFrom('messages').where('user_id', '=', caller!.userId);
         if (query.type) q = q.where('type', '=', query.type);
         if (query.isRead !== undefined) q = q.where('is_read', '=', query.isRead);
         const [{ n }, rows] = await Promise.all([
           q.select(sql<number>`count(*)`.as('n')).executeTakeFirstOrThrow(),
-          q.selectAll().$castTo<MessageRow>().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute(),
+          q.selectAll().$castTo<MessageRow>().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute(),
         ]);
         const zh = localeOf(headers) === 'zh-CN';
-        return { records: rows.map((r) => present(r, zh)), total: Number(n), page: query.page, pageSize: query.pageSize };
+        return pageOf(query, rows.map((r) => present(r, zh)), n);
       },
     },
     {
@@ -138,6 +152,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       url: '/messageRemind/types',
       access: 'signed-in',
       summary: 'List message types',
+      response: { data: z.array(z.object({ type: z.enum(typeValues), name: z.string(), nameZh: z.string(), nameEn: z.string() })) },
       handler: ({ headers }) => {
         const zh = localeOf(headers) === 'zh-CN';
         return MESSAGE_TYPES.map((t) => ({ type: t.type, name: zh ? t.zh : t.en, nameZh: t.zh, nameEn: t.en }));
@@ -148,6 +163,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       url: '/messageRemind/unreadCount',
       access: 'signed-in',
       summary: 'Count own unread messages',
+      response: { data: z.number().int() },
       handler: ({ caller }) => unread(caller!.userId),
     },
     {
@@ -155,6 +171,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       url: '/messageRemind/updateMessages',
       access: 'signed-in',
       summary: 'Mark messages read',
+      response: { data: unreadAfter('updated') },
       schema: {
         body: z
           .object({ ids: idList.optional(), all: z.literal(true).optional() })
@@ -174,6 +191,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       url: '/messageRemind/delete',
       access: 'signed-in',
       summary: 'Delete messages',
+      response: { data: unreadAfter('deleted') },
       schema: { query: z.object({ ids: idList }) },
       async handler({ caller, query }) {
         // Someone else's ids are simply not matched: the caller learns nothing about them.

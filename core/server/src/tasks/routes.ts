@@ -1,4 +1,4 @@
-import { ApiError, Codes, pageOf, pageOffset, pageQuery, say, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, Codes, pageOf, pageOffset, pageQuery, pageSchema, say, taskSchema, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
 import { task as taskMachine } from '@linguaport/sdk/shared';
 import { z } from 'zod';
 import type { Database } from '../db/database.js';
@@ -12,6 +12,8 @@ import { presentTask, type KernelTaskService } from './service.js';
 export function taskRoutes(database: Database, tasks: KernelTaskService): RouteDefinition[] {
   const db = database.db;
   const taskId = z.object({ id: z.string().uuid() });
+  // Every area's tasks: each one's output is its own.
+  const task = taskSchema(z.unknown().describe("The task's output; its area documents its shape"));
   /** The caller's task (a super administrator's: anyone's), or 404 as for a task that does not exist. */
   async function ownTask(caller: Caller | null, id: string, headers: Record<string, string | string[] | undefined>) {
     const info = await tasks.get(id);
@@ -25,6 +27,7 @@ export function taskRoutes(database: Database, tasks: KernelTaskService): RouteD
       url: '/tasks',
       access: 'signed-in',
       summary: 'List own tasks',
+      response: { data: pageSchema(task) },
       schema: {
         query: z.object({
           ...pageQuery,
@@ -53,6 +56,7 @@ export function taskRoutes(database: Database, tasks: KernelTaskService): RouteD
       url: '/tasks/:id',
       access: 'signed-in',
       summary: 'Get a task',
+      response: { data: task, errors: [404] },
       schema: { params: taskId },
       handler: ({ caller, params, headers }) => ownTask(caller, params.id, headers),
     },
@@ -61,6 +65,7 @@ export function taskRoutes(database: Database, tasks: KernelTaskService): RouteD
       url: '/tasks/:id/cancel',
       access: 'signed-in',
       summary: 'Cancel a task',
+      response: { data: task, errors: [404] },
       schema: { params: taskId },
       async handler({ caller, params, headers }) {
         const info = await ownTask(caller, params.id, headers);

@@ -71,6 +71,12 @@ const LT_DESCRIPTION =
   "LibreTranslate-compatible: LibreTranslate's clients work pointed at /api/lt. Answers LibreTranslate's shapes, and {error} on every failure (never the envelope). " +
   'A key is required (api_key or apiKey in the body or query, or Authorization: Bearer) unless the server allows keyless use.';
 
+/** The answer of a LibreTranslate route as the route declares it: LibreTranslate's own shape, never the envelope. */
+export function ltResponse(def: RouteDefinition): RouteDefinition['response'] {
+  const doc = DOCS[`${def.method} ${def.url}`];
+  return doc ? { envelope: false, data: doc.answer, contentType: doc.contentType, errors: doc.errors } : { envelope: false, contentType: 'application/json' };
+}
+
 /** The documentation entry of a LibreTranslate route: its own shapes, its key in the body, the query or a bearer header. */
 export function documentLtRoute(def: RouteDefinition, pluginId: string): DocumentedRoute {
   const doc = DOCS[`${def.method} ${def.url}`];
@@ -78,7 +84,7 @@ export function documentLtRoute(def: RouteDefinition, pluginId: string): Documen
   const multipart = def.url === '/lt/translate_file';
   const keyed = doc.errors.includes(403);
   return {
-    def: { ...def, response: { envelope: false, data: doc.answer, contentType: doc.contentType, errors: doc.errors } },
+    def: { ...def, response: ltResponse(def) },
     pluginId,
     extra: {
       tag: 'libretranslate',

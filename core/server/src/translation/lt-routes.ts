@@ -4,6 +4,7 @@ import { ApiError, Codes, requestLocale, type Caller, type DocumentTranslationSe
 import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 import { fromLibreCode } from './languages.js';
 import { REQUEST_FAILURE_MESSAGES, type RequestFailure } from './service.js';
+import { ltResponse } from './lt-openapi.js';
 import { guessLanguage } from './text-tools.js';
 import { countCharacters, readNumberSetting } from './usage.js';
 
@@ -403,5 +404,6 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
     },
   };
 
-  return [translate, detect, languages, frontendSettings, health, suggest, translateFile, downloadFile];
+  // Each declares LibreTranslate's answer (lt-openapi.ts), so the document and the route agree.
+  return [translate, detect, languages, frontendSettings, health, suggest, translateFile, downloadFile].map((def) => ({ ...def, response: ltResponse(def) }));
 }
