@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { z } from '@linguaport/sdk/shared';
 import { languageEditSchema, languageOrderSchema } from '../shared/schemas.js';
 import { SEED_LANGUAGES } from './seed.js';
 
@@ -10,6 +11,9 @@ interface LanguageRow {
   enabled: boolean;
   sort: number;
 }
+
+/** A language as the lists answer it (`toLanguage`). */
+const languageAnswer = z.object({ code: z.string(), nameZh: z.string(), nameEn: z.string(), enabled: z.boolean(), sort: z.number().int() });
 
 const toLanguage = (r: LanguageRow) => ({ code: r.code, nameZh: r.name_zh, nameEn: r.name_en, enabled: r.enabled, sort: r.sort });
 
@@ -46,6 +50,7 @@ export default defineServerPlugin({
       url: '/language/list',
       access: 'signed-in',
       summary: 'List enabled languages',
+      response: { data: z.array(languageAnswer) },
       async handler() {
         return (await all()).filter((r) => r.enabled).map(toLanguage);
       },
@@ -56,6 +61,7 @@ export default defineServerPlugin({
       url: '/language/all',
       access: 'signed-in',
       summary: 'List all languages',
+      response: { data: z.array(languageAnswer) },
       async handler() {
         return (await all()).map(toLanguage);
       },
@@ -68,6 +74,7 @@ export default defineServerPlugin({
       module: 'languageSorting',
       summary: 'Add a language',
       schema: { body: languageEditSchema },
+      response: { data: z.null(), errors: [409] },
       async handler({ body }) {
         const exists = await ctx.db.selectFrom('languages').select('code').where('code', '=', body.code).executeTakeFirst();
         if (exists) throw new ApiError(Codes.CONFLICT, { 'zh-CN': `语言 ${body.code} 已存在`, 'en-US': `language ${body.code} already exists` });
@@ -85,6 +92,7 @@ export default defineServerPlugin({
       module: 'languageSorting',
       summary: 'Edit a language',
       schema: { body: languageEditSchema },
+      response: { data: z.null(), errors: [404] },
       async handler({ body }) {
         const res = await ctx.db
           .updateTable('languages')
@@ -104,6 +112,7 @@ export default defineServerPlugin({
       module: 'languageSorting',
       summary: 'Reorder languages',
       schema: { body: languageOrderSchema },
+      response: { data: z.null() },
       async handler({ body }) {
         // The console sends the whole order (after a drag or a number edit); a partial or stale
         // list would silently scramble positions, so it must name every language exactly once.
