@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { defineServerPlugin, iso, like, pageOf, pageOffset, pageQuery } from '@linguaport/sdk/server';
+import { defineServerPlugin, iso, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 
 /** The 24-hour change limit (spec 02 section 6); the kernel enforces it on reset, this only reports it. */
@@ -17,6 +17,17 @@ export interface ApiKeyRow {
   nextResetAt: string | null;
   lastUsedAt: string | null;
 }
+
+const apiKeyRow = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  realName: z.string().nullable(),
+  hasKey: z.boolean(),
+  maskedKey: z.string().nullable().describe('16 asterisks when the user has a key'),
+  updatedAt: timestampSchema.nullable(),
+  nextResetAt: timestampSchema.nullable().describe('A reset is refused before it'),
+  lastUsedAt: timestampSchema.nullable(),
+});
 
 /**
  * API key status of every user. Resets go through the kernel's `GET /user/updateApiKey/{id}`
@@ -40,6 +51,7 @@ export default defineServerPlugin({
       access: { permission: 'apiManager:list' },
       summary: 'List API keys of all users',
       schema: { query: z.object({ ...pageQuery, username: z.string().trim().max(255).optional(), hasKey: z.enum(['0', '1']).optional() }) },
+      response: { data: pageSchema(apiKeyRow) },
       async handler({ query }) {
         const parts = [sql`true`];
         if (query.username) parts.push(sql`(u.username ilike ${like(query.username)} or u.real_name ilike ${like(query.username)})`);

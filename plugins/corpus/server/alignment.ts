@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { ApiError, Codes, iso, say, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, iso, say, timestampSchema, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
-import type { Bead } from '../shared/schemas.js';
+import { BEADS, type Bead } from '../shared/schemas.js';
 import { KEYS, type CorpusAccess } from './corpora.js';
 import { appendPairs, FILE_MAX_BYTES, TEXT_MAX_CHARS, uploadedFiles, utf8Text } from './exchange.js';
 import { alignSentences, splitSimple } from './gale-church.js';
@@ -50,6 +50,15 @@ export function draftOf(source: string[], target: string[]): DraftPair[] {
 
 const MAX_SENTENCES = 20_000;
 
+/** An alignment draft as the routes answer it. */
+const draftSchema = z.object({
+  id: z.number().int(),
+  corpusId: z.number().int(),
+  pairs: z.array(z.object({ source: z.string(), target: z.string(), bead: z.enum(BEADS).describe('Sentences joined on each side: source-target'), cost: z.number() })),
+  createdAt: timestampSchema,
+});
+const newDraftSchema = draftSchema.extend({ sourceSentences: z.number().int(), targetSentences: z.number().int() });
+
 const draftView = (d: { id: number; corpus_id: number; pairs: unknown; created_at: Date }) => ({ id: d.id, corpusId: d.corpus_id, pairs: d.pairs as DraftPair[], createdAt: iso(d.created_at) });
 
 export function alignmentRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase>, access: CorpusAccess) {
@@ -71,7 +80,7 @@ export function alignmentRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatab
     access: { permission: KEYS.edit },
     summary: 'Align two pasted monolingual texts into a draft of pairs',
     schema: { body: z.object({ corpusId: idSchema, sourceText: z.string().min(1, 'validation.required').max(5_000_000), targetText: z.string().min(1, 'validation.required').max(5_000_000) }) },
-    response: { errors: [404] },
+    response: { data: newDraftSchema, errors: [404] },
     async handler({ body, caller, headers }) {
       await access.get(caller!, body.corpusId, headers);
       return makeDraft(body.corpusId, caller!.userId, body.sourceText, body.targetText, headers);
@@ -85,7 +94,7 @@ export function alignmentRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatab
     summary: 'Align two monolingual TXT files (the source first) into a draft of pairs',
     upload: { maxBytes: 2 * FILE_MAX_BYTES + 1024 * 1024 },
     schema: { body: z.object({ corpusId: idSchema, files: uploadedFiles }) },
-    response: { errors: [404, 413] },
+    response: { data: newDraftSchema, errors: [404, 413] },
     async handler({ body, caller, headers }) {
       await access.get(caller!, body.corpusId, headers);
       const t = (zh: string, en: string) => say(headers, zh, en);
@@ -112,7 +121,7 @@ export function alignmentRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatab
     access: { permission: KEYS.edit },
     summary: 'One alignment draft of the caller',
     schema: { query: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: draftSchema, errors: [404] },
     async handler({ query, caller, headers }) {
       const d = await draftOfCaller(query.id, caller!, headers);
       await access.get(caller!, d.corpus_id, headers);
@@ -132,7 +141,7 @@ export function alignmentRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatab
         pairs: z.array(z.object({ source: z.string().trim().max(TEXT_MAX_CHARS), target: z.string().trim().max(TEXT_MAX_CHARS) })).max(MAX_SENTENCES * 2).optional(),
       }),
     },
-    response: { errors: [404] },
+    response: { data: z.object({ added: z.number().int(), skipped: z.number().int().describe('Beads with one side empty') }), errors: [404] },
     async handler({ body, caller, headers }) {
       const d = await draftOfCaller(body.draftId, caller!, headers);
       await access.get(caller!, d.corpus_id, headers);
@@ -151,7 +160,7 @@ export function alignmentRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatab
     access: { permission: KEYS.edit },
     summary: 'Discard an alignment draft',
     schema: { query: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: z.null(), errors: [404] },
     async handler({ query, caller, headers }) {
       const d = await draftOfCaller(query.id, caller!, headers);
       await db.deleteFrom('corpus_alignment_drafts').where('id', '=', d.id).execute();

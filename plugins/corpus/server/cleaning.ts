@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { ApiError, Codes, iso, say, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
+import { ApiError, Codes, iso, say, timestampSchema, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { platformLanguage } from '@linguaport/sdk/interchange';
 import { CLEANING_RULES, type CleaningRule } from '../shared/schemas.js';
@@ -128,6 +128,26 @@ export async function findProblems(
   return { flags, summary: { total: pairs.length, flagged: flags.size, rules, ratio } };
 }
 
+const example = z.object({ id: z.number().int(), source: z.string(), target: z.string() });
+const cleaningSummarySchema = z.object({
+  total: z.number().int(),
+  flagged: z.number().int(),
+  rules: z.object(Object.fromEntries(CLEANING_RULES.map((r) => [r, z.object({ count: z.number().int(), examples: z.array(example) })])) as Record<CleaningRule, z.ZodObject<{ count: z.ZodNumber; examples: z.ZodArray<typeof example> }>>),
+  ratio: z.object({ method: z.enum(['stats', 'fixed']), low: z.number(), high: z.number(), mean: z.number(), sd: z.number() }).nullable().describe('Bounds of ln((target chars + 1) / (source chars + 1)); null for an empty corpus'),
+});
+/** A cleaning report as the routes answer it. */
+const reportSchema = z.object({
+  id: z.number().int(),
+  corpusId: z.number().int(),
+  taskId: z.string().nullable(),
+  status: z.enum(['running', 'ready', 'applied', 'discarded', 'failed']),
+  summary: z.union([cleaningSummarySchema, z.object({}).strict()]).nullable().describe('null while running, empty when the cleaning failed'),
+  flagged: z.number().int().min(0).describe('Pairs flagged'),
+  error: z.string().nullable(),
+  createdAt: timestampSchema,
+  finishedAt: timestampSchema.nullable(),
+});
+
 const reportView = (r: { id: number; corpus_id: number; task_id: string | null; status: string; summary: unknown; flagged: number[]; error: string | null; created_at: Date; finished_at: Date | null }) => ({
   id: r.id,
   corpusId: r.corpus_id,
@@ -182,7 +202,7 @@ export async function cleaningRoutes(ctx: ServerPluginContext, db: Kysely<Corpus
     access: { permission: KEYS.edit },
     summary: 'Start cleaning a corpus: a task that stores a report',
     schema: { body: z.object({ corpusId: idSchema }) },
-    response: { errors: [404, 409] },
+    response: { data: reportSchema, errors: [404, 409] },
     async handler({ body, caller, headers }) {
       const corpus = await access.get(caller!, body.corpusId, headers);
       const running = await db.selectFrom('corpus_cleaning_reports').select('id').where('corpus_id', '=', corpus.id).where('status', '=', 'running').executeTakeFirst();
@@ -200,7 +220,7 @@ export async function cleaningRoutes(ctx: ServerPluginContext, db: Kysely<Corpus
     access: { permission: KEYS.view },
     summary: 'The latest cleaning report of a corpus (null when it was never cleaned)',
     schema: { query: z.object({ corpusId: idSchema }) },
-    response: { errors: [404] },
+    response: { data: reportSchema.nullable(), errors: [404] },
     async handler({ query, caller, headers }) {
       await access.get(caller!, query.corpusId, headers);
       const row = await db.selectFrom('corpus_cleaning_reports').selectAll().where('corpus_id', '=', query.corpusId).orderBy('id', 'desc').limit(1).executeTakeFirst();
@@ -215,7 +235,7 @@ export async function cleaningRoutes(ctx: ServerPluginContext, db: Kysely<Corpus
       access: { permission: KEYS.edit },
       summary: action === 'apply' ? 'Apply a cleaning report: delete the pairs it flagged' : 'Discard a cleaning report: keep every pair',
       schema: { body: z.object({ reportId: idSchema }) },
-      response: { errors: [404, 409] },
+      response: { data: z.object({ deleted: z.number().int().min(0) }), errors: [404, 409] },
       async handler({ body, caller, headers }) {
         const report = await db.selectFrom('corpus_cleaning_reports').selectAll().where('id', '=', body.reportId).executeTakeFirst();
         if (!report) throw new ApiError(Codes.NOT_FOUND, say(headers, `清洗报告 ${body.reportId} 不存在`, `Cleaning report ${body.reportId} not found`));

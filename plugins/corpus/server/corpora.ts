@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, idList, iso, like, pageOf, pageOffset, pageQuery, say, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, idList, iso, like, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { platformLanguage } from '@linguaport/sdk/interchange';
 import { corpusFields, pairSchema } from '../shared/schemas.js';
@@ -52,6 +52,22 @@ const view = (r: { id: number; name: string; source_lang: string; target_lang: s
   updatedAt: iso(r.updated_at),
 });
 
+/** A corpus as every route answers it. */
+export const corpusSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  sourceLang: z.string(),
+  targetLang: z.string(),
+  domain: z.string().nullable(),
+  ownerId: z.number().int(),
+  pairs: z.number().int().min(0),
+  createdAt: timestampSchema,
+  updatedAt: timestampSchema,
+});
+
+/** A pair of a corpus; `flags` name what cleaning found in it (empty when nothing). */
+export const corpusPairSchema = z.object({ id: z.number().int(), source: z.string(), target: z.string(), position: z.number().int(), flags: z.array(z.string()) });
+
 const pairView = (p: { id: number; source: string; target: string; position: number; flags: string[] }) => ({ id: p.id, source: p.source, target: p.target, position: p.position, flags: p.flags ?? [] });
 
 export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase>, access: CorpusAccess) {
@@ -61,6 +77,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
     access: { permission: KEYS.view },
     summary: 'List corpora (own ones; every one with corpus:manage)',
     schema: { query: z.object({ ...pageQuery, name: z.string().trim().optional(), sourceLang: z.string().trim().optional(), targetLang: z.string().trim().optional(), domain: z.string().trim().optional() }) },
+    response: { data: pageSchema(corpusSchema) },
     async handler({ query, caller }) {
       let q = db.selectFrom('corpus_corpora');
       if (!access.mayReachAll(caller!)) q = q.where('owner_id', '=', caller!.userId);
@@ -82,7 +99,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
     access: { permission: KEYS.view },
     summary: 'One corpus',
     schema: { query: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: corpusSchema, errors: [404] },
     handler: async ({ query, caller, headers }) => view(await access.get(caller!, query.id, headers)),
   });
 
@@ -92,6 +109,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
     access: { permission: KEYS.edit },
     summary: 'Create a corpus',
     schema: { body: corpusFields },
+    response: { data: corpusSchema },
     async handler({ body, caller, headers }) {
       differentLanguages(body, headers);
       const row = await db
@@ -109,7 +127,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
     access: { permission: KEYS.edit },
     summary: 'Change a corpus: name, languages, domain',
     schema: { body: corpusFields.extend({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: corpusSchema, errors: [404] },
     async handler({ body, caller, headers }) {
       await access.get(caller!, body.id, headers);
       differentLanguages(body, headers);
@@ -129,7 +147,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
     access: { permission: KEYS.edit },
     summary: 'Delete a corpus with its pairs, reports and drafts (the console confirms first)',
     schema: { query: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: z.null(), errors: [404] },
     async handler({ query, caller, headers }) {
       await access.get(caller!, query.id, headers);
       await db.deleteFrom('corpus_corpora').where('id', '=', query.id).execute();
@@ -143,7 +161,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
     access: { permission: KEYS.view },
     summary: 'List the pairs of a corpus, searching source and target',
     schema: { query: z.object({ ...pageQuery, corpusId: idSchema, text: z.string().trim().optional(), flagged: z.enum(['true', 'false']).optional() }) },
-    response: { errors: [404] },
+    response: { data: pageSchema(corpusPairSchema), errors: [404] },
     async handler({ query, caller, headers }) {
       await access.get(caller!, query.corpusId, headers);
       let q = db.selectFrom('corpus_pairs').where('corpus_id', '=', query.corpusId);
@@ -166,7 +184,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
     access: { permission: KEYS.edit },
     summary: 'Edit a pair',
     schema: { body: z.intersection(z.object({ id: idSchema }), pairSchema) },
-    response: { errors: [404] },
+    response: { data: corpusPairSchema, errors: [404] },
     async handler({ body, caller, headers }) {
       const pair = await db.selectFrom('corpus_pairs').select(['corpus_id']).where('id', '=', body.id).executeTakeFirst();
       if (!pair) throw new ApiError(Codes.NOT_FOUND, say(headers, `语料对 ${body.id} 不存在`, `Pair ${body.id} not found`));
@@ -184,7 +202,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
     access: { permission: KEYS.edit },
     summary: 'Delete pairs of one corpus (ids comma-separated)',
     schema: { query: z.object({ corpusId: idSchema, ids: idList }) },
-    response: { errors: [404] },
+    response: { data: z.object({ deleted: z.number().int() }), errors: [404] },
     async handler({ query, caller, headers }) {
       await access.get(caller!, query.corpusId, headers);
       const gone = await db.deleteFrom('corpus_pairs').where('corpus_id', '=', query.corpusId).where('id', 'in', query.ids).executeTakeFirst();

@@ -153,7 +153,10 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDataba
         files: uploadedFiles,
       }),
     },
-    response: { errors: [404, 413] },
+    response: {
+      data: z.object({ imported: z.number().int(), rejected: z.number().int(), rejections: z.array(z.object({ file: z.string(), row: z.number().int(), reason: z.string() })).describe('The first 1,000 rejected rows') }),
+      errors: [404, 413],
+    },
     async handler({ body, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);
       const corpus = await access.get(caller!, body.corpusId, headers);

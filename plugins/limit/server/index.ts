@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { defineServerPlugin } from '@linguaport/sdk/server';
+import { z } from '@linguaport/sdk/shared';
 
 /**
  * The permission tree's calls are the kernel's (spec 01 section 7.2). This part only serves the
@@ -14,6 +15,7 @@ export default defineServerPlugin({
       url: '/limit/iconNames',
       access: 'signed-in', // names only, nothing private
       summary: 'List the icon names for menus',
+      response: { data: z.array(z.string()).describe("Blueprint's icon names, sorted") },
       handler() {
         if (!names) {
           const { IconNames } = createRequire(import.meta.url)('@blueprintjs/icons/lib/cjs/iconNames.js') as { IconNames: Record<string, string> };
