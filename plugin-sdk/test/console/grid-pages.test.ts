@@ -82,6 +82,16 @@ describe('GridPageCache', () => {
     expect(cache.rowAt(0)).toBe('fresh');
   });
 
+  it('asks again after a reset of an empty list (an entry was just added)', () => {
+    const cache = new GridPageCache<string>(10, 5);
+    expect(cache.request(0, 9)).toEqual([1]);
+    cache.put(1, cache.generation, [], 0);
+    expect(cache.request(0, 9)).toEqual([]);
+    cache.reset();
+    expect(cache.total).toBeUndefined();
+    expect(cache.request(0, 9)).toEqual([1]);
+  });
+
   it('holds a failed page until retry, then asks again', () => {
     const cache = new GridPageCache<number>(10, 5);
     cache.request(0, 9);

@@ -105,7 +105,6 @@ export function DataGrid<T>(props: DataGridProps<T>): ReactNode {
       return;
     }
     cache.reset();
-    cache.total = undefined;
     clearSelection();
     visible.current = { start: 0, end: fit };
     table.current?.scrollToRegion(Regions.row(0));

@@ -33,9 +33,13 @@ export class GridPageCache<T> {
     if (pageSize < 1 || maxPages < 1) throw new RangeError('pageSize and maxPages must be at least 1');
   }
 
-  /** Forget every page (new filters, a new sort, or an edit that may move rows). */
+  /**
+   * Forget every page and the total (new filters, a new sort, or an edit that may add, move or
+   * remove rows: an empty list may have rows now, so the next `request` asks again).
+   */
   reset(): void {
     this.pages.clear();
+    this.total = undefined;
     this.generation++;
   }
 
