@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { ApiError, Codes, floatBytes, iso, like, pageOf, pageOffset, pageQuery, say, type Caller, type ServerPluginContext, type VoiceFeatures } from '@linguaport/sdk/server';
+import { ApiError, Codes, floatBytes, iso, like, pageOf, pageOffset, pageQuery, pageSchema, say, type Caller, type ServerPluginContext, type VoiceFeatures } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
-import { KEYS, speakerName, type SpeakerView } from '../shared/schemas.js';
+import { identifyAnswerSchema, KEYS, modelStatusSchema, speakerDetailSchema, speakerName, speakerViewSchema, verifyAnswerSchema, type SpeakerView } from '../shared/schemas.js';
 import { ENROL_MIN_SPEECH, featuresOfUpload, IDENTIFY_MIN_SPEECH, RECORDING_MAX_BYTES, RECORDINGS_MAX } from './audio.js';
 import type { DepartmentModels } from './models.js';
 import type { VoiceprintDatabase } from './tables.js';
@@ -86,6 +86,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     access: { permission: KEYS.use },
     summary: "List the department's enrolled speakers (every department's for voiceprint:manage)",
     schema: { query: z.object({ ...pageQuery, name: z.string().trim().optional(), departmentId: idSchema.optional() }) },
+    response: { data: pageSchema(speakerViewSchema), errors: [404] },
     async handler({ query, caller, headers }) {
       let q = db.selectFrom('voiceprint_speakers');
       if (query.departmentId !== undefined) q = q.where('department_id', '=', departmentFor(caller!, query.departmentId, headers));
@@ -106,7 +107,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     access: { permission: KEYS.use },
     summary: 'One speaker with its recordings',
     schema: { query: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: speakerDetailSchema, errors: [404] },
     async handler({ query, caller, headers }) {
       const row = await speakerOf(caller!, query.id, headers);
       const recordings = await db.selectFrom('voiceprint_recordings').select(['id', 'filename', 'speech_seconds', 'created_at']).where('speaker_id', '=', row.id).orderBy('id').execute();
@@ -120,6 +121,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     access: { permission: KEYS.use },
     summary: "The department's model: trained, training or failed, and the decision threshold",
     schema: { query: z.object({ departmentId: idSchema.optional() }) },
+    response: { data: modelStatusSchema, errors: [404] },
     async handler({ query, caller, headers }) {
       const departmentId = departmentFor(caller!, query.departmentId, headers);
       return { departmentId, threshold: models.threshold, ...(await models.state(departmentId)) };
@@ -133,7 +135,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     summary: 'Enrol a speaker in the caller\'s department: a name and one or more recordings',
     upload,
     schema: { body: z.object({ name: speakerName, files: uploadedFiles }) },
-    response: { errors: [409, 413] },
+    response: { data: speakerViewSchema, errors: [409, 413] },
     async handler({ body, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);
       const departmentId = ownDepartment(caller!, headers);
@@ -164,7 +166,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     summary: 'Add recordings to an enrolled speaker',
     upload,
     schema: { body: z.object({ speakerId: idSchema, files: uploadedFiles }) },
-    response: { errors: [404, 413] },
+    response: { data: speakerViewSchema, errors: [404, 413] },
     async handler({ body, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);
       const speaker = await speakerOf(caller!, body.speakerId, headers);
@@ -187,7 +189,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     access: { permission: KEYS.delete },
     summary: 'Delete a speaker with its recordings and model (the console confirms first)',
     schema: { query: z.object({ id: idSchema }) },
-    response: { errors: [404] },
+    response: { data: z.null(), errors: [404] },
     async handler({ query, caller, headers }) {
       const speaker = await speakerOf(caller!, query.id, headers);
       let start = false;
@@ -214,7 +216,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     summary: "Who speaks in a recording, among the department's speakers: ranked scores, or unknown under the threshold",
     upload: { maxBytes: RECORDING_MAX_BYTES + 1024 * 1024 },
     schema: { body: z.object({ file: uploadedFiles, departmentId: idSchema.optional() }) },
-    response: { errors: [404, 409, 413] },
+    response: { data: identifyAnswerSchema, errors: [404, 409, 413] },
     log: false,
     async handler({ body, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);
@@ -233,7 +235,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     summary: 'Whether a recording is of the claimed speaker: accepted when the score reaches the threshold',
     upload: { maxBytes: RECORDING_MAX_BYTES + 1024 * 1024 },
     schema: { body: z.object({ file: uploadedFiles, speakerId: idSchema }) },
-    response: { errors: [404, 409, 413] },
+    response: { data: verifyAnswerSchema, errors: [404, 409, 413] },
     log: false,
     async handler({ body, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);

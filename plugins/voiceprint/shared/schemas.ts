@@ -13,37 +13,52 @@ export const KEYS = {
   manage: 'voiceprint:manage',
 } as const;
 
-/** The answers of the API, as the console reads them. */
-export interface SpeakerView {
-  id: number;
-  name: string;
-  departmentId: number;
-  recordings: number;
-  speechSeconds: number;
+/** The answers of the API, as the console reads them and the OpenAPI document states them. */
+export const speakerViewSchema = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  departmentId: z.number().int(),
+  recordings: z.number().int(),
+  speechSeconds: z.number(),
   /** Adapted to the department's current model: identification and verification see it. */
-  ready: boolean;
-  createdAt: string | null;
-  updatedAt: string | null;
-}
+  ready: z.boolean().describe("Adapted to the department's current model: identification and verification see it"),
+  createdAt: z.string().nullable(),
+  updatedAt: z.string().nullable(),
+});
+export type SpeakerView = z.infer<typeof speakerViewSchema>;
 
-export interface ScoredCandidate {
-  speakerId: number;
-  name: string;
-  score: number;
-}
+export const speakerDetailSchema = speakerViewSchema.extend({
+  recordingList: z.array(z.object({ id: z.number().int(), filename: z.string(), speechSeconds: z.number(), createdAt: z.string().nullable() })),
+});
 
-export interface IdentifyAnswer {
-  speaker: ScoredCandidate | null;
-  candidates: ScoredCandidate[];
-  threshold: number;
-  speechSeconds: number;
-}
+export const modelStatusSchema = z.object({
+  departmentId: z.number().int(),
+  threshold: z.number(),
+  status: z.enum(['idle', 'training', 'failed']),
+  modelVersion: z.number().int(),
+  upToDate: z.boolean(),
+  trainedAt: z.string().nullable(),
+  error: z.string().nullable(),
+  taskId: z.string().nullable(),
+});
 
-export interface VerifyAnswer {
-  speakerId: number;
-  name: string;
-  score: number;
-  threshold: number;
-  accepted: boolean;
-  speechSeconds: number;
-}
+export const scoredCandidateSchema = z.object({ speakerId: z.number().int(), name: z.string(), score: z.number() });
+export type ScoredCandidate = z.infer<typeof scoredCandidateSchema>;
+
+export const identifyAnswerSchema = z.object({
+  speaker: scoredCandidateSchema.nullable().describe('The best candidate when its score reaches the threshold; null: unknown speaker'),
+  candidates: z.array(scoredCandidateSchema),
+  threshold: z.number(),
+  speechSeconds: z.number().describe('Seconds of speech after silence was dropped'),
+});
+export type IdentifyAnswer = z.infer<typeof identifyAnswerSchema>;
+
+export const verifyAnswerSchema = z.object({
+  speakerId: z.number().int(),
+  name: z.string(),
+  score: z.number(),
+  threshold: z.number(),
+  accepted: z.boolean(),
+  speechSeconds: z.number(),
+});
+export type VerifyAnswer = z.infer<typeof verifyAnswerSchema>;
