@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, iso, like, pageOf, pageOffset, pageQuery, voiceprintService, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, engineLanguageSchema, iso, like, pageOf, pageOffset, pageQuery, pageSchema, voiceprintService, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
 import { configSchema, engineQuerySchema, enginesAnswerSchema, EXPORT_FORMATS, EXPORT_TRACKS, KEYS, type SessionView, type UtteranceView } from '../shared/schemas.js';
 import { checkEngines, checkPair, engineOptions, type ConfigStore } from './config.js';
 import { sessionDocx, sessionSrt, sessionTxt } from './export.js';
@@ -16,6 +16,37 @@ const listQuery = z.object({
   to: day.optional(),
   /** Everyone's sessions (needs interpretation:logAll). */
   all: z.enum(['true', 'false']).optional(),
+});
+
+// The answers, as the OpenAPI document states them (the tests check real answers against them).
+const sessionSchema = z.object({
+  id: z.number().int(),
+  ownerId: z.number().int(),
+  ownerName: z.string().nullable(),
+  source: z.string(),
+  target: z.string(),
+  startedAt: z.string().nullable(),
+  endedAt: z.string().nullable(),
+  status: z.enum(['live', 'ended']),
+  utterances: z.number().int(),
+  speakers: z.array(z.string()).describe('Enrolled speakers recognised in the session'),
+  preview: z.string().describe('The first words heard'),
+});
+const utteranceSchema = z.object({
+  index: z.number().int(),
+  start: z.number().describe('Seconds from the session start'),
+  end: z.number(),
+  text: z.string(),
+  translation: z.string(),
+  speaker: z.string().nullable(),
+  at: z.string().nullable(),
+});
+const configAnswerSchema = z.object({
+  config: configSchema,
+  speechLanguages: z.array(z.string()).describe('Languages the speech nodes hear'),
+  languages: z.array(engineLanguageSchema),
+  voiceprints: z.object({ available: z.boolean(), enrolled: z.boolean().describe("The caller's department has enrolled speakers") }),
+  docx: z.boolean().describe('Sessions can be exported as DOCX'),
 });
 
 type SessionRow = InterpretationDatabase['si_sessions'] & { id: number };
@@ -62,6 +93,7 @@ export function interpretationRoutes(ctx: ServerPluginContext, db: Db, configs: 
     url: '/interpretation/config',
     access: { anyPermission: [KEYS.use, KEYS.configure] },
     summary: 'The caller\'s interpretation configuration, with the languages the platform hears and translates',
+    response: { data: configAnswerSchema },
     async handler({ caller }) {
       const [config, speech, languages] = await Promise.all([configs.get(caller!.userId), ctx.engines.speech.languages().catch(() => [] as string[]), ctx.engines.languages()]);
       const voiceprints = ctx.services.find(voiceprintService);
@@ -76,6 +108,7 @@ export function interpretationRoutes(ctx: ServerPluginContext, db: Db, configs: 
     access: { permission: KEYS.configure },
     summary: 'Save the caller\'s interpretation configuration',
     schema: { body: configSchema },
+    response: { data: configSchema },
     async handler({ caller, body }) {
       await checkPair(ctx, body.source, body.target);
       await checkEngines(ctx, body);
@@ -102,6 +135,7 @@ export function interpretationRoutes(ctx: ServerPluginContext, db: Db, configs: 
     access: { anyPermission: [KEYS.log, KEYS.logAll] },
     summary: 'Interpretation sessions, newest first: own (or everyone\'s), by text heard or translated and by day',
     schema: { query: listQuery },
+    response: { data: pageSchema(sessionSchema) },
     async handler({ caller, query }) {
       const everyone = query.all === 'true' && may(caller!, KEYS.logAll);
       let q = db.selectFrom('si_sessions as s');
@@ -136,6 +170,7 @@ export function interpretationRoutes(ctx: ServerPluginContext, db: Db, configs: 
     access: { anyPermission: [KEYS.log, KEYS.logAll] },
     summary: 'One session with its utterances',
     schema: { params: idParams },
+    response: { data: z.object({ session: sessionSchema, utterances: z.array(utteranceSchema) }), errors: [Codes.NOT_FOUND] },
     async handler({ caller, params }) {
       const row = await visible(caller!, params.id);
       return { session: viewOf(row as unknown as Record<string, unknown>), utterances: await utterancesOf(row.id) };
@@ -169,6 +204,7 @@ export function interpretationRoutes(ctx: ServerPluginContext, db: Db, configs: 
     access: { permission: KEYS.log },
     summary: 'Delete an own interpretation session',
     schema: { params: idParams },
+    response: { data: z.null(), errors: [Codes.NOT_FOUND, Codes.CONFLICT] },
     async handler({ caller, params }) {
       const row = await visible(caller!, params.id, true);
       if (row.status === 'live') throw new ApiError(Codes.CONFLICT, M.stillLive);
