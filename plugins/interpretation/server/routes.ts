@@ -183,7 +183,7 @@ export function interpretationRoutes(ctx: ServerPluginContext, db: Db, configs: 
     access: { anyPermission: [KEYS.log, KEYS.logAll] },
     summary: 'A session\'s transcript as TXT, SRT or DOCX (source, translation or both)',
     schema: { params: idParams, query: z.object({ format: z.enum(EXPORT_FORMATS).default('txt'), track: z.enum(EXPORT_TRACKS).default('bilingual') }) },
-    response: { envelope: false, errors: [Codes.NOT_FOUND] },
+    response: { envelope: false, contentType: 'application/octet-stream', errors: [Codes.NOT_FOUND] },
     async handler({ caller, params, query }) {
       const row = await visible(caller!, params.id);
       const session = viewOf(row as unknown as Record<string, unknown>);
