@@ -1,6 +1,7 @@
 import type { ZodObject } from 'zod';
 import type { TermRequirement } from './pipeline.js';
 import type { SpeechAdapter } from './speech.js';
+import type { OcrAdapter } from './ocr.js';
 
 /**
  * Engine adapters: the contract between the translation service (routing, fail-over, the usage
@@ -157,6 +158,27 @@ export async function mapLimit<T, R>(items: readonly T[], limit: number, task: (
   return out;
 }
 
+/**
+ * Runs at most `parallel` calls of `fn` at once; the others wait their turn in order. A local engine
+ * that runs a process per request (pocketsphinx, tesseract) takes as many cores as its node's
+ * container count this way.
+ */
+export function limitConcurrency(parallel: number): <R>(fn: () => Promise<R>) => Promise<R> {
+  const most = Math.max(1, parallel);
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (fn) => {
+    if (running >= most) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await fn();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
+  };
+}
+
 export function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
@@ -233,7 +255,7 @@ export interface EngineCreateHelpers<P extends EngineProcess = EngineProcess> {
 export interface EngineAdapterDefinition<
   Config extends Record<string, unknown> = any,
   P extends EngineProcess = EngineProcess,
-  A extends EngineAdapter | SpeechAdapter = EngineAdapter,
+  A extends EngineAdapter | SpeechAdapter | OcrAdapter = EngineAdapter,
 > {
   /** Lower-case id stored in `engine_nodes.kind` (`deepl`, `libretranslate`, `apertium-local`). */
   kind: string;
@@ -248,7 +270,8 @@ export interface EngineAdapterDefinition<
   local?: boolean;
   /**
    * Makes the adapter of one node; throw to report the node unavailable with the reason. A
-   * `speech` kind returns a `SpeechAdapter` (speech.ts), the others an `EngineAdapter`.
+   * `speech` kind returns a `SpeechAdapter` (speech.ts), an `ocr` kind an `OcrAdapter` (ocr.ts), the
+   * others an `EngineAdapter`.
    */
   create(node: EngineNode<Config>, helpers: EngineCreateHelpers<P>): A;
   /** For a local engine: starts its process for one node (the kernel stops it, watches it and restarts it). */
@@ -259,11 +282,14 @@ export interface EngineAdapterDefinition<
   };
 }
 
-/** A definition of any capability, as `registerAdapter` takes it (a speech kind's `create` makes a `SpeechAdapter`). */
-export type AnyEngineAdapterDefinition = EngineAdapterDefinition<any, any, EngineAdapter | SpeechAdapter>;
+/** A definition of any capability, as `registerAdapter` takes it (a speech kind's `create` makes a `SpeechAdapter`, an OCR kind's an `OcrAdapter`). */
+export type AnyEngineAdapterDefinition = EngineAdapterDefinition<any, any, EngineAdapter | SpeechAdapter | OcrAdapter>;
 
 /** A speech kind's definition (`capability: 'speech'`). */
 export type SpeechAdapterDefinition<Config extends Record<string, unknown> = any, P extends EngineProcess = EngineProcess> = EngineAdapterDefinition<Config, P, SpeechAdapter>;
+
+/** An OCR kind's definition (`capability: 'ocr'`). */
+export type OcrAdapterDefinition<Config extends Record<string, unknown> = any, P extends EngineProcess = EngineProcess> = EngineAdapterDefinition<Config, P, OcrAdapter>;
 
 /** A registered kind as the engine-management screens read it. */
 export interface EngineAdapterKind {

@@ -8,6 +8,7 @@ import type { PluginServices } from './services.js';
 import type { EngineChoice, TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationRequestBase } from './pipeline.js';
 import type { AnyEngineAdapterDefinition, EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
 import type { SpeechService } from './speech.js';
+import type { OcrService } from './ocr.js';
 import type { SocketDefinition } from './sockets.js';
 
 /**
@@ -443,6 +444,8 @@ export interface EngineService {
   adapter(kind: string): EngineAdapterDefinition | undefined;
   /** Speech recognition on the speech nodes (kinds registered with `capability: 'speech'`). */
   readonly speech: SpeechService;
+  /** Text in pictures on the OCR nodes (kinds registered with `capability: 'ocr'`). */
+  readonly ocr: OcrService;
 }
 export {
   EngineError,
@@ -453,6 +456,7 @@ export {
   engineFetch,
   parseJson,
   mapLimit,
+  limitConcurrency,
   trimSlash,
   languageName,
 } from './engines.js';
@@ -499,7 +503,10 @@ export { probeMedia, runFfmpeg, extractAudio, readWavPcm, writeWavPcm, cutMedia,
 // Speech engines: the adapter contract (speech kinds register through registerAdapter) and ctx.engines.speech.
 export { isSpeechAdapter, wordErrorRate } from './speech.js';
 export type { SpeechAdapter, SpeechNodeChoice, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
-export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition } from './engines.js';
+export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition, OcrAdapterDefinition } from './engines.js';
+// OCR engines: the adapter contract (OCR kinds register through registerAdapter) and ctx.engines.ocr.
+export { isOcrAdapter, ocrServiceOf, platformLanguageOfPack, tesseractPacksOf, tesseractPacksFor, createTesseractAdapter, readTesseractPage } from './ocr.js';
+export type { TesseractOptions, OcrAdapter, OcrLine, OcrPage, OcrRecognizeRequest, OcrRecognizeResult, OcrService, OcrWord, RecognizeOptions } from './ocr.js';
 export * from './voiceprint/index.js';
 export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type PluginSocket } from './sockets.js';
 // Pictures by their header (type, size) and tesseract's languages, for the areas that read pictures and scans.

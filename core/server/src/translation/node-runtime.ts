@@ -1,4 +1,4 @@
-import { EngineError, isSpeechAdapter, type AnyEngineAdapterDefinition, type EngineAdapter, type EngineProcess, type EngineSuperviseHelpers, type LanguagePair, type SpeechAdapter } from '@linguaport/sdk/server';
+import { EngineError, isOcrAdapter, isSpeechAdapter, type AnyEngineAdapterDefinition, type EngineAdapter, type EngineHealth, type EngineProcess, type EngineSuperviseHelpers, type LanguagePair, type OcrAdapter, type SpeechAdapter } from '@linguaport/sdk/server';
 import { noAdapterReason } from './adapters.js';
 
 /**
@@ -20,17 +20,19 @@ export interface NodeSpec {
 
 export interface NodeRuntime {
   readonly spec: NodeSpec;
-  /** The translation adapter; a speech node's answers health only (it offers no pairs). */
+  /** The translation adapter; a speech or OCR node's answers health only (it offers no pairs). */
   readonly adapter: EngineAdapter;
   /** The speech adapter of a node of a speech kind, else null. */
   readonly speech?: SpeechAdapter | null;
+  /** The OCR adapter of a node of an OCR kind, else null. */
+  readonly ocr?: OcrAdapter | null;
   /** The local process behind the node (an APy), or null for a remote node. */
   readonly process: EngineProcess | null;
   /** How the process is named in status messages (`APy`). */
   readonly processLabel?: string;
   healthy: boolean;
   pairs: LanguagePair[];
-  /** The languages a speech node recognises (learnt by its health check). */
+  /** The languages a speech or OCR node recognises (learnt by its health check). */
   languages?: string[];
   inFlight: number;
   lastError: string | null;
@@ -57,27 +59,30 @@ export async function startNodeRuntime(spec: NodeSpec, timeoutMs: number, contex
   const node = { id: spec.id, name: spec.name, config: parsed.data as Record<string, unknown>, containers: spec.containers };
   const featureUnavailable = context.featureUnavailable;
   const process = def.supervise ? await def.supervise.start(node, { processes: context.processes ?? noRecord, featureUnavailable, dataDir: context.dataDir }) : null;
-  let made: EngineAdapter | SpeechAdapter;
+  let made: EngineAdapter | SpeechAdapter | OcrAdapter;
   try {
     made = def.create(node, { timeoutMs, process, featureUnavailable });
     if (def.capability === 'speech' && !isSpeechAdapter(made)) throw new Error(`the ${def.name['en-US']} adapter is not a speech adapter (languages, health, transcribe)`);
+    if (def.capability === 'ocr' && !isOcrAdapter(made)) throw new Error(`the ${def.name['en-US']} adapter is not an OCR adapter (languages, health, recognize)`);
   } catch (err) {
     await process?.stop();
     throw err;
   }
   const speech = def.capability === 'speech' ? (made as SpeechAdapter) : null;
-  const adapter = speech ? speechAsEngine(speech) : (made as EngineAdapter);
-  return { spec, adapter, speech, process, processLabel: def.supervise?.label, healthy: false, pairs: [], languages: [], inFlight: 0, lastError: null };
+  const ocr = def.capability === 'ocr' ? (made as OcrAdapter) : null;
+  const recognizer = speech ?? ocr;
+  const adapter = recognizer ? recognizerAsEngine(recognizer, def.capability) : (made as EngineAdapter);
+  return { spec, adapter, speech, ocr, process, processLabel: def.supervise?.label, healthy: false, pairs: [], languages: [], inFlight: 0, lastError: null };
 }
 
-/** A speech node as the translation side sees it: healthy or not, no pairs, so translation never routes to it. */
-function speechAsEngine(speech: SpeechAdapter): EngineAdapter {
+/** A speech or OCR node as the translation side sees it: healthy or not, no pairs, so translation never routes to it. */
+function recognizerAsEngine(recognizer: { kind: string; health(): Promise<EngineHealth> }, capability: string): EngineAdapter {
   return {
-    kind: speech.kind,
+    kind: recognizer.kind,
     languagePairs: async () => [],
-    health: () => speech.health(),
+    health: () => recognizer.health(),
     async translate() {
-      throw new EngineError('unsupported-pair', `${speech.kind} is a speech engine: it does not translate`);
+      throw new EngineError('unsupported-pair', `${recognizer.kind} is a${capability === 'ocr' ? 'n OCR' : ' speech'} engine: it does not translate`);
     },
   };
 }

@@ -12,6 +12,8 @@ import {
   type EngineTranslateRequest,
   type EngineTranslateResult,
   type Logger,
+  type OcrRecognizeResult,
+  type OcrService,
   type SpeechService,
   type SpeechTranscribeResult,
   type TranslateSegmentsRequest,
@@ -20,7 +22,7 @@ import {
 import { loadSecret } from '../auth/secret.js';
 import { failsNode, isEngineError, type LanguagePair } from './adapter.js';
 import { createAdapterRegistry, noAdapterReason, type AdapterRegistry } from './adapters.js';
-import { pocketsphinxDefinition } from './pocketsphinx/definition.js';
+import { createCapabilityRouter, sameLanguage, type CapabilityNodeRow, type RecognitionCapability } from './capability-routing.js';
 import { EngineProcessRegistry } from './engine-processes.js';
 import { checkExternalTools, describeMissingTools, featureUnavailable, type ToolFeature, type ToolStatus } from '../preflight.js';
 import { verifyLicenceFile } from './licence.js';
@@ -149,7 +151,6 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   const processes = new EngineProcessRegistry(options.dataDir);
   const startRuntime = options.startRuntime ?? startNodeRuntime;
   const adapters = options.adapters ?? createAdapterRegistry();
-  if (!adapters.get('pocketsphinx-local')) adapters.register(pocketsphinxDefinition(), 'core');
   adapters.onChange((kind, present) => void adapterChanged(kind, present));
   const backoff = options.restartBackoffMs ?? { base: 1000, max: 60_000 };
   /** Crashed nodes waiting to be started again: failed attempts so far and when to try next. */
@@ -192,7 +193,8 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     if (h.ok) {
       try {
         pairs = await runtime.adapter.languagePairs();
-        if (runtime.speech) spoken = await runtime.speech.languages();
+        const recognizer = runtime.speech ?? runtime.ocr;
+        if (recognizer) spoken = await recognizer.languages();
       } catch (err) {
         h.ok = false;
         h.detail = (err as Error).message;
@@ -206,12 +208,12 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     runtime.healthy = h.ok;
     runtime.pairs = pairs;
     if (h.ok) nodePairs.set(runtime.spec.id, pairs);
-    if (runtime.speech) {
+    if (runtime.speech || runtime.ocr) {
       runtime.languages = spoken;
       if (h.ok) nodeLanguages.set(runtime.spec.id, spoken);
     }
     runtime.lastError = h.ok ? null : (h.detail ?? 'unhealthy');
-    await saveHealth(runtime.spec.id, h.ok ? 'healthy' : 'unhealthy', runtime.lastError, h.ok ? pairs : undefined, runtime.speech && h.ok ? spoken : undefined);
+    await saveHealth(runtime.spec.id, h.ok ? 'healthy' : 'unhealthy', runtime.lastError, h.ok ? pairs : undefined, (runtime.speech || runtime.ocr) && h.ok ? spoken : undefined);
   }
 
   async function startNode(id: number): Promise<NodeRuntime> {
@@ -438,100 +440,82 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     }));
   }
   const nodePairs = new Map<number, LanguagePair[]>();
-  /** Languages each speech node recognised at its last good health check (to tell 400 from 503). */
+  /** Languages each speech or OCR node recognised at its last good health check (to tell 400 from 503). */
   const nodeLanguages = new Map<number, string[]>();
   async function loadKnownPairs() {
     const rows = await db.selectFrom('engine_nodes').select(['id', 'kind', 'pairs', 'languages']).execute();
     for (const r of rows) {
       nodePairs.set(r.id as number, r.pairs as LanguagePair[]);
-      if (adapters.get(r.kind as string)?.definition.capability === 'speech') nodeLanguages.set(r.id as number, (r.languages as string[]) ?? []);
+      // Kept for every node: a speech or OCR kind's plugin may register its adapter after this runs.
+      nodeLanguages.set(r.id as number, (r.languages as string[]) ?? []);
     }
   }
 
-  // ---------- speech ----------
+  // ---------- speech and OCR ----------
 
-  /** `en-US` speech is `en` to an engine that says `en`, and the other way round. */
-  const sameLanguage = (a: string, b: string) => a.toLowerCase() === b.toLowerCase() || a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
-
-  function speechNodes(): NodeRuntime[] {
-    return [...runtimes.values()].filter((r) => r.speech && r.healthy && nodes.get(r.spec.id)?.desired_state === 'running');
-  }
-
-  const isSpeechNode = (n: NodeRow) => adapters.get(n.kind)?.definition.capability === 'speech';
-  const heardBy = (id: number) => runtimes.get(id)?.languages ?? nodeLanguages.get(id) ?? [];
-
-  /** Refuses (400, both languages) a speech node a request may not name: unknown, not speech, stopped, or deaf to the language. */
-  function checkChosenSpeechNode(nodeId: number, language: string): void {
-    const row = Number.isSafeInteger(nodeId) ? nodes.get(nodeId) : undefined;
-    if (!row || !isSpeechNode(row)) throw new ApiError(400, { 'zh-CN': `找不到编号为 ${nodeId} 的语音识别节点`, 'en-US': `No speech recognition node with id ${nodeId}` }, { reason: 'noSuchSpeechNode', nodeId });
-    const name = row.container_name || `#${nodeId}`;
-    if (row.desired_state !== 'running') throw new ApiError(400, { 'zh-CN': `语音识别节点 ${name} 已停止`, 'en-US': `The speech recognition node ${name} is stopped` }, { reason: 'speechNodeStopped', nodeId });
-    if (!heardBy(nodeId).some((l) => sameLanguage(l, language))) {
-      const spoken = languageName(language);
-      throw new ApiError(400, { 'zh-CN': `语音识别节点 ${name} 不能识别 ${spoken}`, 'en-US': `The speech recognition node ${name} does not recognise ${spoken}` }, { reason: 'speechNodeNotForLanguage', nodeId });
-    }
-  }
+  const capabilityOptions = (capability: RecognitionCapability) => ({
+    capability,
+    runtimes: () => runtimes.values(),
+    rows: () => [...nodes.values()].map((n) => [n.id, { name: n.container_name ?? '', kind: n.kind, running: n.desired_state === 'running', capability: adapters.get(n.kind)?.definition.capability }] as [number, CapabilityNodeRow]),
+    languagesOf: (id: number) => runtimes.get(id)?.languages ?? nodeLanguages.get(id) ?? [],
+    failed: (node: NodeRuntime, reason: string) => saveHealth(node.spec.id, 'unhealthy', reason),
+    logger,
+  });
+  const speechRouter = createCapabilityRouter({
+    ...capabilityOptions('speech'),
+    messages: {
+      label: 'speech',
+      node: { 'zh-CN': '语音识别节点', 'en-US': 'speech recognition node' },
+      noEngine: (name) => ({ 'zh-CN': `没有能识别 ${name} 语音的语音引擎`, 'en-US': `No speech engine recognises ${name}` }),
+      refused: (detail) => ({ 'zh-CN': `语音引擎无法识别此音频：${detail}`, 'en-US': `The speech engine could not recognise this audio: ${detail}` }),
+      interrupted: { 'zh-CN': '服务中断：目前没有可用的语音识别节点，请稍后再试', 'en-US': 'Service interrupted: no speech recognition node is available right now. Try again later.' },
+    },
+  });
+  const ocrRouter = createCapabilityRouter({
+    ...capabilityOptions('ocr'),
+    messages: {
+      label: 'OCR',
+      node: { 'zh-CN': '文字识别节点', 'en-US': 'OCR node' },
+      noEngine: (name) => ({ 'zh-CN': `没有能识别 ${name} 文字的文字识别引擎`, 'en-US': `No OCR engine reads ${name}` }),
+      refused: (detail) => ({ 'zh-CN': `文字识别引擎无法读取此图片：${detail}`, 'en-US': `The OCR engine could not read this picture: ${detail}` }),
+      interrupted: { 'zh-CN': '服务中断：目前没有可用的文字识别节点，请稍后再试', 'en-US': 'Service interrupted: no OCR node is available right now. Try again later.' },
+    },
+  });
 
   const speech: SpeechService = {
     async languages() {
       await ensureStarted();
-      return [...new Set(speechNodes().flatMap((r) => r.languages ?? []))].sort();
+      return speechRouter.languages();
     },
     async nodes(language) {
       await ensureStarted();
-      return [...nodes.values()]
-        .filter((n) => isSpeechNode(n) && n.desired_state === 'running' && (!language || heardBy(n.id).some((l) => sameLanguage(l, language))))
-        .sort((a, b) => a.id - b.id)
-        .map((n) => ({ id: n.id, name: n.container_name || `#${n.id}`, kind: n.kind, languages: [...heardBy(n.id)], ready: speechNodes().some((r) => r.spec.id === n.id) }));
+      return speechRouter.choices(language);
     },
     async transcribe(request): Promise<SpeechTranscribeResult> {
       if (!(request.audio instanceof Uint8Array) || request.audio.byteLength <= 44) throw new ApiError(400, { 'zh-CN': '没有可识别的音频', 'en-US': 'There is no audio to recognise' });
       if (!request.language) throw new ApiError(400, { 'zh-CN': '需要指定语音的语言', 'en-US': 'The language of the speech is required' });
       await ensureStarted();
-      if (request.nodeId !== undefined) checkChosenSpeechNode(request.nodeId, request.language);
-      const tried = new Set<number>();
-      let requestError: Error | null = null;
-      let lastError: Error | null = null;
-      const signal = request.signal;
-      for (;;) {
-        const pick = speechNodes()
-          .filter((r) => (request.nodeId === undefined || r.spec.id === request.nodeId) && !tried.has(r.spec.id) && (r.languages ?? []).some((l) => sameLanguage(l, request.language)))
-          .sort((a, b) => a.inFlight - b.inFlight)[0];
-        if (!pick) break;
-        tried.add(pick.spec.id);
-        pick.inFlight++;
-        try {
-          const segments = await pick.speech!.transcribe(request.audio, { language: request.language, signal });
-          return { language: request.language, segments, nodeId: pick.spec.id, kind: pick.spec.kind };
-        } catch (err) {
-          lastError = err as Error;
-          if (signal?.aborted) break;
-          if (isEngineError(err) && err.kind === 'unsupported-pair') continue;
-          if (!failsNode(err)) {
-            requestError = err as Error;
-            logger.info(`speech node ${pick.spec.id} could not transcribe a request`, { error: (err as Error).message });
-            continue;
-          }
-          pick.healthy = false;
-          pick.lastError = (err as Error).message;
-          logger.warn(`speech node ${pick.spec.id} failed; trying another`, { error: (err as Error).message });
-          await saveHealth(pick.spec.id, 'unhealthy', pick.lastError).catch(() => {});
-        } finally {
-          pick.inFlight--;
-        }
-      }
-      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-      const known = [...nodeLanguages.entries()].some(([id, langs]) => nodes.has(id) && langs.some((l) => sameLanguage(l, request.language)));
-      if (tried.size === 0 && !known) {
-        const name = languageName(request.language);
-        throw new ApiError(400, { 'zh-CN': `没有能识别 ${name} 语音的语音引擎`, 'en-US': `No speech engine recognises ${name}` }, { reason: 'noSpeechEngine', language: request.language });
-      }
-      if (requestError) {
-        const detail = requestError.message.split('\n')[0];
-        throw new ApiError(400, { 'zh-CN': `语音引擎无法识别此音频：${detail}`, 'en-US': `The speech engine could not recognise this audio: ${detail}` }, { reason: 'engine-refused', detail });
-      }
-      if (lastError) logger.warn('speech recognition failed on every node', { error: lastError.message });
-      throw new ApiError(503, { 'zh-CN': '服务中断：目前没有可用的语音识别节点，请稍后再试', 'en-US': 'Service interrupted: no speech recognition node is available right now. Try again later.' });
+      const { value: segments, node } = await speechRouter.run(request, (pick) => pick.speech!.transcribe(request.audio, { language: request.language, signal: request.signal }));
+      return { language: request.language, segments, nodeId: node.spec.id, kind: node.spec.kind };
+    },
+  };
+
+  const ocr: OcrService = {
+    async languages() {
+      await ensureStarted();
+      return ocrRouter.languages();
+    },
+    async recognize(request): Promise<OcrRecognizeResult> {
+      if (!(request.image instanceof Uint8Array) || request.image.byteLength === 0) throw new ApiError(400, { 'zh-CN': '没有可识别的图片', 'en-US': 'There is no picture to read' });
+      const wanted = Array.isArray(request.languages) ? request.languages.filter((l) => typeof l === 'string' && l) : [];
+      if (!wanted.length) throw new ApiError(400, { 'zh-CN': '需要指定图片文字的语言', 'en-US': 'The language of the text in the picture is required' });
+      await ensureStarted();
+      const { value: page, node } = await ocrRouter.run({ language: wanted[0]!, signal: request.signal }, (pick) => {
+        // The main language and those of the others this node reads too.
+        const langs = wanted.filter((l, i) => i === 0 || (pick.languages ?? []).some((k) => sameLanguage(k, l)));
+        return pick.ocr!.recognize(request.image, { languages: langs, signal: request.signal }).then((p) => ({ ...p, languages: langs }));
+      });
+      return { ...page, nodeId: node.spec.id, kind: node.spec.kind };
     },
   };
 
@@ -814,6 +798,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     // The screens read its schema and secrets; only the service calls create (and knows speech kinds).
     adapter: (kind) => adapters.get(kind)?.definition as EngineAdapterDefinition | undefined,
     speech,
+    ocr,
     forPlugin(pluginId) {
       return { ...service, registerAdapter: (definition) => adapters.register(definition, pluginId) };
     },

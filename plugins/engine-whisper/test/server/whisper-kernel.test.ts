@@ -64,7 +64,7 @@ describe('remote speech nodes in a kernel', () => {
   it('offers the speech kind, adds and starts its nodes, routes Spanish speech to them and fails over', async () => {
     const kinds = (await k.call('GET', '/api/translServiceNode/kinds', admin)).body.data as { kind: string; capability: string; plugin: string }[];
     expect(kinds.find((x) => x.kind === 'whisper')).toMatchObject({ capability: 'speech', plugin: 'engine-whisper' });
-    expect(kinds.find((x) => x.kind === 'pocketsphinx-local')).toMatchObject({ capability: 'speech', plugin: 'core' });
+    expect(kinds.find((x) => x.kind === 'pocketsphinx-local')).toMatchObject({ capability: 'speech', plugin: 'engine-pocketsphinx' });
 
     const refused = await k.call('POST', '/api/translServiceNode/add', admin, { kind: 'whisper', containerName: 'no-language', authenticationFile: 'none', config: { baseUrl: peers[0]!.url, languages: [] } });
     expect(refused.body.code).toBe(400);

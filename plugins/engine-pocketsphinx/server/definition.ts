@@ -3,7 +3,7 @@ import type { SpeechAdapterDefinition } from '@linguaport/sdk/server';
 import { createPocketsphinxAdapter } from './adapter.js';
 
 /**
- * The built-in speech engine, registered by the kernel beside Apertium (kind `pocketsphinx-local`):
+ * The built-in speech engine (kind `pocketsphinx-local`), registered by this plugin:
  * English recognition with Debian's pocketsphinx on this machine. There is no process to keep: a
  * node runs the decoder per request, as many at once as its container count (one by default).
  */

@@ -1,7 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { EngineError, inScratch, runTool, ToolError, type EngineHealth, type SpeechAdapter, type SpeechSegment } from '@linguaport/sdk/server';
+import { EngineError, inScratch, limitConcurrency, runTool, ToolError, type EngineHealth, type SpeechAdapter, type SpeechSegment } from '@linguaport/sdk/server';
 
 /**
  * Debian's pocketsphinx (`pocketsphinx_continuous` 0.8+5prealpha with `pocketsphinx-en-us`): one
@@ -78,17 +78,7 @@ export function readPocketsphinxTimes(stdout: string): SpeechSegment[] {
 export function createPocketsphinxAdapter(options: PocketsphinxOptions): SpeechAdapter {
   const command = options.command ?? POCKETSPHINX;
   const model = options.model ?? POCKETSPHINX_EN_MODEL;
-  const parallel = Math.max(1, options.parallel ?? 1);
-  let running = 0;
-  const waiting: (() => void)[] = [];
-  const turn = async () => {
-    if (running >= parallel) await new Promise<void>((resolve) => waiting.push(resolve));
-    running++;
-  };
-  const done = () => {
-    running--;
-    waiting.shift()?.();
-  };
+  const inTurn = limitConcurrency(options.parallel ?? 1);
 
   function missing(): string | null {
     if (!onPath(command)) return `${command} is not installed (Debian package pocketsphinx)`;
@@ -110,21 +100,18 @@ export function createPocketsphinxAdapter(options: PocketsphinxOptions): SpeechA
       const why = missing();
       if (why) throw new EngineError('unavailable', why);
       const timeoutMs = Math.max(options.timeoutMs, Math.round(secondsOf(wav) * 2000) + 10_000);
-      await turn();
       try {
-        return await inScratch(async (dir) => {
+        return await inTurn(() => inScratch(async (dir) => {
           const file = join(dir, 'speech.wav');
           await writeFile(file, wav);
           const { stdout } = await runTool(command, ['-infile', file, '-hmm', model, '-time', 'yes', '-logfn', '/dev/null'], { timeoutMs, signal, cwd: dir });
           return readPocketsphinxTimes(stdout);
-        });
+        }));
       } catch (err) {
         if (signal?.aborted) throw new EngineError('timeout', 'speech recognition cancelled by the caller', undefined, { cause: err });
         if (err instanceof ToolError && err.exitCode === null && /longer than/.test(err.message)) throw new EngineError('timeout', err.message, undefined, { cause: err });
         if (err instanceof ToolError && err.exitCode === null) throw new EngineError('unavailable', err.message, undefined, { cause: err });
         throw new EngineError('rejected', err instanceof Error ? err.message : String(err), undefined, { cause: err });
-      } finally {
-        done();
       }
     },
   };

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { createTesseractAdapter, type OcrAdapterDefinition } from '@linguaport/sdk/server';
+
+/**
+ * The built-in OCR engine (kind `tesseract-local`): Debian's tesseract on this machine, through the
+ * SDK's tesseract adapter (the format tests read pictures with it directly). No process to keep: a node
+ * runs tesseract per picture, as many at once as its container count (one by default).
+ */
+export function tesseractDefinition(options: { command?: string } = {}): OcrAdapterDefinition<Record<string, never>> {
+  return {
+    kind: 'tesseract-local',
+    name: { 'zh-CN': 'Tesseract 文字识别（本机）', 'en-US': 'Tesseract OCR (local)' },
+    capability: 'ocr',
+    config: z.object({}),
+    local: true,
+    create(node, helpers) {
+      // A picture takes longer than a translation request: at least five minutes.
+      return createTesseractAdapter({ ...options, timeoutMs: Math.max(helpers.timeoutMs, 300_000), parallel: node.containers });
+    },
+  };
+}
