@@ -4,12 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { ADMIN_PASSWORD, startLibrePeer, startTestKernel, useOnlyLibreEngine } from '@linguaport/sdk/testing';
+import { createTesseractAdapter, ocrServiceOf } from '@linguaport/sdk/server';
 import { createPictureFormat, ocrLanguagesFor, tesseractLanguages } from '../server/image.js';
 
 /**
  * `npm run bench picture`: a 1920×1080 screenshot-like picture (a title bar, a menu, two columns of
  * paragraphs: about 300 words) drawn by the canvas, read and written back by the png format
- * (`parse`, every block "translated" by upper-casing it, `write`), beside tesseract alone on the same
+ * (`parse` through the SDK's tesseract adapter, every block "translated" by upper-casing it, `write`), beside tesseract alone on the same
  * file with the same languages: that is the floor. Best of BENCH_PICTURE_RUNS runs (default 5).
  * Then the same picture through the platform: uploaded to /transPic, parsed, queued, translated by the
  * pipeline (a LibreTranslate-compatible peer on loopback as the engine), written, until the file is
@@ -67,7 +68,7 @@ async function main() {
   const path = join(tmpdir(), `linguaport-bench-picture-${process.pid}.png`);
   writeFileSync(path, png);
   // No memo: every run reads the picture again, as a new upload would be read.
-  const format = createPictureFormat('png', { memo: 0 });
+  const format = createPictureFormat('png', ocrServiceOf(createTesseractAdapter({ timeoutMs: 120_000 })), { memo: 0 });
   const languages = ocrLanguagesFor(await tesseractLanguages(), undefined, ['eng', 'chi_sim']).join('+');
   let units = 0;
   let read = 0;

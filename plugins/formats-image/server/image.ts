@@ -3,14 +3,15 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
-import { inScratch, ocrLanguagesFor, paragraphsOf, pictureKind, pictureSize, readTesseractTsv, runTool, tesseractLanguages, ToolError, type Block, type PictureKind } from '@linguaport/sdk/server';
+import { ApiError, inScratch, isEngineError, ocrLanguagesFor, paragraphsOf, pictureKind, pictureSize, runTool, tesseractLanguages, ToolError, type Block, type OcrService, type PictureKind } from '@linguaport/sdk/server';
 
 export { ocrLanguagesFor, pictureKind, pictureSize, tesseractLanguages, type PictureKind };
 
 /**
  * Pictures (png, jpeg, webp, tiff, bmp): read by OCR, written back as the same picture with each text
  * block covered and its translation drawn in its place.
- * - parse: tesseract (TSV: words with boxes and confidences) on the original bytes, while the picture is
+ * - parse: OCR through the platform's OCR nodes (`ctx.engines.ocr`: tesseract on this machine, or a remote
+ *   OCR server; words with boxes and confidences) on the original bytes, while the picture is
  *   decoded for its pixels; words become lines and blocks in reading order (the SDK's layout, as scanned
  *   PDF pages); each block is a unit with its box, confidence and the colours sampled around and inside
  *   it (`context.meta`), so the writer and the views need nothing else.
@@ -58,7 +59,7 @@ export interface PictureSkeleton {
 }
 
 export interface PictureFormatOptions {
-  /** Tesseract languages tried when the file's source language is not given: every installed one of these. */
+  /** Languages (platform codes) read when the file's source language is not given or no OCR node reads it: those some node reads. */
   ocrLanguages?: string[];
   /** The most pixels a picture may have (a decompression bomb is refused before it is decoded). */
   maxPixels?: number;
@@ -70,7 +71,7 @@ export interface PictureFormatOptions {
 
 /**
  * The last pictures read, by content and languages. A picture is read again to write its result (the
- * documents task parses when it writes) and at every edited block; tesseract would give the same
+ * documents task parses when it writes) and at every edited block; OCR would give the same
  * words, so the reading is kept instead of paid for again. Bounded by count and by bytes held.
  */
 class ReadingMemo {
@@ -216,23 +217,23 @@ function pixelsOf(image: Image): Pixels {
   return { width: image.width, height: image.height, data };
 }
 
-/** Word confidences from tesseract's TSV, keyed by the word's box (which `readTesseractTsv` keeps). */
-function confidences(tsv: string): Map<string, number> {
-  const out = new Map<string, number>();
-  for (const row of tsv.split('\n')) {
-    const f = row.split('\t');
-    if (f.length < 12 || f[0] !== '5' || !f.slice(11).join('\t').trim()) continue;
-    out.set(`${f[6]},${f[7]}`, Number(f[10]));
-  }
-  return out;
-}
-
 // Tesseract's line boxes span the ink of the line: about 0.9 em (see formats-pdf).
 const OCR_EM_PER_LINE = 0.9;
 
-export function createPictureFormat(kind: PictureKind, options: PictureFormatOptions = {}): FileFormat {
+/** What the OCR service said, as the picture's own error (its code names the message in the locales). */
+function ocrFailure(e: unknown): PictureReadError {
+  // The node read the file and refused it (routed: a 400 naming the engine's refusal; one adapter directly: its error).
+  if (e instanceof ApiError && e.code === 400 && (e.data as { reason?: string } | undefined)?.reason === 'engine-refused') return new PictureReadError('damaged', `the picture is damaged or cannot be read (${(e.data as { detail?: string }).detail ?? e.message})`);
+  if (isEngineError(e) && e.kind === 'rejected') return new PictureReadError('damaged', `the picture is damaged or cannot be read (${e.message})`);
+  return new PictureReadError('tool', `OCR could not read the picture: ${(e as Error).message}`);
+}
+
+/** `sameLanguage` of the platform: `en-US` is read by a node that reads `en`. */
+const sameLanguage = (a: string, b: string) => a.toLowerCase() === b.toLowerCase() || a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
+
+export function createPictureFormat(kind: PictureKind, ocr: OcrService, options: PictureFormatOptions = {}): FileFormat {
   const spec = KINDS[kind];
-  const fallback = options.ocrLanguages ?? ['eng', 'chi_sim'];
+  const fallback = options.ocrLanguages ?? ['en', 'zh-CN'];
   const maxPixels = options.maxPixels ?? 50_000_000;
   const minConfidence = options.minWordConfidence ?? 30;
   const memo = new ReadingMemo(options.memo ?? 16);
@@ -248,35 +249,24 @@ export function createPictureFormat(kind: PictureKind, options: PictureFormatOpt
       const size = pictureSize(bytes);
       if (!size || !size.width || !size.height) throw new PictureReadError('damaged', `the picture is damaged: its ${kind.toUpperCase()} header cannot be read`);
       if (size.width * size.height > maxPixels) throw new PictureReadError('tooLarge', `the picture has ${size.width}×${size.height} pixels, more than the ${maxPixels} allowed`);
-      const installed = await tesseractLanguages();
-      if (!installed.length) throw new PictureReadError('tool', 'tesseract (OCR) is not installed');
+      const readable = await ocr.languages();
+      if (!readable.length) throw new PictureReadError('tool', 'no OCR node is running (the built-in one is engine-tesseract, with Debian\'s tesseract-ocr)');
       const sourceLanguage = parseOptions?.sourceLanguage;
-      const languages = ocrLanguagesFor(installed, sourceLanguage, fallback).join('+');
-      const key = ReadingMemo.key(bytes, `${languages}|${parseOptions?.fileName ?? ''}`);
+      // The file's language when some node reads it, else the defaults that are read.
+      const languages = sourceLanguage && readable.some((l) => sameLanguage(l, sourceLanguage)) ? [sourceLanguage] : fallback.filter((l) => readable.some((r) => sameLanguage(r, l)));
+      if (!languages.length) languages.push(readable[0]!);
+      const key = ReadingMemo.key(bytes, `${languages.join('+')}|${parseOptions?.fileName ?? ''}`);
       const known = memo.get(key);
       if (known) return known;
-      // OCR and decoding at once: tesseract is the long part, the pixels are wanted only afterwards.
-      const [tsv, image] = await Promise.all([
-        inScratch(async (dir) => {
-          const input = join(dir, `input.${spec.extensions[0]}`);
-          await writeFile(input, bytes);
-          try {
-            return (await runTool('tesseract', [input, '-', '-l', languages, 'tsv'], { timeoutMs: 300_000, env: { ...process.env, OMP_THREAD_LIMIT: '1' } })).stdout;
-          } catch (e) {
-            if (e instanceof ToolError && e.exitCode !== null) throw new PictureReadError('damaged', `the picture is damaged or cannot be read (${e.detail || 'tesseract refused it'})`);
-            throw new PictureReadError('tool', `tesseract could not run: ${(e as Error).message}`);
-          }
-        }),
-        decode(bytes, kind),
-      ]);
+      // OCR and decoding at once: OCR is the long part, the pixels are wanted only afterwards.
+      const [page, image] = await Promise.all([ocr.recognize({ image: bytes, languages }).catch((e: unknown) => Promise.reject(ocrFailure(e))), decode(bytes, kind)]);
       if (image.width !== size.width || image.height !== size.height) throw new PictureReadError('damaged', 'the picture is damaged: its header and its pixels disagree');
       const pixels = pixelsOf(image);
-      const conf = confidences(tsv);
-      const lines = readTesseractTsv(tsv, size)
-        .flat()
-        .map((line) => ({ ...line, words: line.words.filter((w) => (conf.get(`${Math.round(w.x0)},${Math.round(w.y0)}`) ?? 100) >= minConfidence && /[\p{L}\p{N}]/u.test(w.text)) }))
+      const lines = page.lines
+        .map((line) => ({ ...line, words: line.words.filter((w) => w.confidence >= minConfidence && /[\p{L}\p{N}]/u.test(w.text)) }))
         .filter((line) => line.words.length)
         .map((line) => ({ ...line, x0: Math.min(...line.words.map((w) => w.x0)), y0: Math.min(...line.words.map((w) => w.y0)), x1: Math.max(...line.words.map((w) => w.x1)), y1: Math.max(...line.words.map((w) => w.y1)) }));
+      const confidences = new Map(lines.flatMap((l) => l.words.map((w) => [`${Math.round(w.x0)},${Math.round(w.y0)}`, w.confidence] as const)));
       const blocks: Block[] = paragraphsOf(lines, OCR_EM_PER_LINE, 0.45);
 
       const units: TranslationUnit[] = [];
@@ -285,7 +275,7 @@ export function createPictureFormat(kind: PictureKind, options: PictureFormatOpt
         const text = block.text.trim();
         if (!text) continue;
         const words = block.lines.flatMap((l) => l.words);
-        const confidence = Math.round(words.reduce((n, w) => n + (conf.get(`${Math.round(w.x0)},${Math.round(w.y0)}`) ?? 0), 0) / words.length);
+        const confidence = Math.round(words.reduce((n, w) => n + (confidences.get(`${Math.round(w.x0)},${Math.round(w.y0)}`) ?? 0), 0) / words.length);
         const box = { x: Math.round(block.x0), y: Math.round(block.y0), w: Math.round(block.x1 - block.x0), h: Math.round(block.y1 - block.y0) };
         const colours = sampleColours(pixels, box);
         const id = `1.${placed.length + 1}`;
@@ -437,4 +427,7 @@ function drawBlock(g: SKRSContext2D, block: PictureBlock, fill: Fill, text: stri
   fitted.lines.forEach((line, i) => g.fillText(line, x, top + lineHeight * (i + 0.5)));
 }
 
-export const PICTURE_FORMATS: FileFormat[] = (Object.keys(KINDS) as PictureKind[]).map((k) => createPictureFormat(k));
+/** The picture formats, reading through `ocr` (the plugin passes `ctx.engines.ocr`). */
+export function pictureFormats(ocr: OcrService, options: PictureFormatOptions = {}): FileFormat[] {
+  return (Object.keys(KINDS) as PictureKind[]).map((k) => createPictureFormat(k, ocr, options));
+}

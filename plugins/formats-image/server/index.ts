@@ -1,9 +1,9 @@
 import { defineServerPlugin } from '@linguaport/sdk/server';
-import { PICTURE_FORMATS } from './image.js';
+import { pictureFormats } from './image.js';
 
-/** Pictures for every area that reads files: read by OCR, written back as the translated picture. */
+/** Pictures for every area that reads files: read by the platform's OCR nodes, written back as the translated picture. */
 export default defineServerPlugin({
   setup(ctx) {
-    for (const format of PICTURE_FORMATS) ctx.formats.register(format);
+    for (const format of pictureFormats(ctx.engines.ocr)) ctx.formats.register(format);
   },
 });

@@ -6,16 +6,19 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadImage, createCanvas } from '@napi-rs/canvas';
 import type { ParsedFile } from '@linguaport/sdk/shared';
-import { createPictureFormat, ocrLanguagesFor, pictureKind, pictureSize, PictureReadError, PICTURE_FORMATS, type PictureKind, type PictureSkeleton } from '../../server/image.js';
+import { createTesseractAdapter, ocrServiceOf } from '@linguaport/sdk/server';
+import { createPictureFormat, ocrLanguagesFor, pictureFormats, pictureKind, pictureSize, PictureReadError, type PictureKind, type PictureSkeleton } from '../../server/image.js';
 import { CHINESE, chinesePicture, NOTICE, shadedSign, SIGN, signPicture, type Drawn } from './samples.js';
 
-// The picture formats on pictures drawn at test time: what tesseract reads from them, where and in
-// which colours; that the written picture has the original text covered and the translation drawn
-// (read back by tesseract); and how damaged or foreign files are refused.
+// The picture formats on pictures drawn at test time: what OCR (the SDK's tesseract adapter, as the
+// built-in OCR node runs it) reads from them, where and in which colours; that the written picture has
+// the original text covered and the translation drawn (read back by tesseract); and how damaged or
+// foreign files are refused. Routing to OCR nodes is tested in plugins/engine-paddleocr.
 
 const dir = mkdtempSync(join(tmpdir(), 'image-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const png = createPictureFormat('png');
+const tesseract = ocrServiceOf(createTesseractAdapter({ timeoutMs: 120_000 }));
+const png = createPictureFormat('png', tesseract);
 let sign: Drawn;
 let parsedSign: ParsedFile;
 
@@ -55,8 +58,8 @@ beforeAll(async () => {
 
 describe('picture formats', () => {
   it('registers one format a picture type, each recognising its own magic bytes only', async () => {
-    expect(PICTURE_FORMATS.map((f) => f.id)).toEqual(['png', 'jpeg', 'webp', 'tiff', 'bmp']);
-    expect(PICTURE_FORMATS.flatMap((f) => f.extensions)).toEqual(['png', 'jpg', 'jpeg', 'webp', 'tiff', 'tif', 'bmp']);
+    expect(pictureFormats(tesseract).map((f) => f.id)).toEqual(['png', 'jpeg', 'webp', 'tiff', 'bmp']);
+    expect(pictureFormats(tesseract).flatMap((f) => f.extensions)).toEqual(['png', 'jpg', 'jpeg', 'webp', 'tiff', 'tif', 'bmp']);
     const canvas = createCanvas(8, 8);
     expect(pictureKind(canvas.toBuffer('image/png'))).toBe('png');
     expect(pictureKind(canvas.toBuffer('image/jpeg'))).toBe('jpeg');
@@ -157,7 +160,7 @@ describe('picture formats', () => {
       bmp: (execFileSync('ffmpeg', ['-v', 'error', '-y', '-i', source, join(dir, 'sign.bmp')]), readFileSync(join(dir, 'sign.bmp'))),
     };
     for (const [kind, bytes] of Object.entries(files) as Array<[PictureKind, Buffer]>) {
-      const format = createPictureFormat(kind);
+      const format = createPictureFormat(kind, tesseract);
       expect(format.sniff!(bytes), kind).toBe(true);
       const parsed = await format.parse(bytes, { fileName: `sign.${kind}` });
       expect(parsed.units.map((u) => u.source), kind).toEqual([SIGN, NOTICE.join(' ')]);
@@ -179,7 +182,7 @@ describe('picture formats', () => {
     expect(cut.code).toBe('damaged');
     expect(cut.message).toMatch(/damaged/);
     expect((await refusal(png.parse(sign.png.subarray(0, 20)))).code).toBe('damaged');
-    const small = createPictureFormat('png', { maxPixels: 10_000 });
+    const small = createPictureFormat('png', tesseract, { maxPixels: 10_000 });
     const big = await refusal(small.parse(sign.png));
     expect(big.code).toBe('tooLarge');
     expect(big.message).toContain(`${sign.width}×${sign.height}`);
