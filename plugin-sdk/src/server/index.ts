@@ -134,6 +134,9 @@ export interface RouteUpload {
   maxBytes: number;
 }
 
+// Files with byte ranges (206, 416, HEAD): media that plays and seeks as it downloads.
+export { fileReply, parseRange, type ByteRange, type FileReplyOptions } from './ranges.js';
+
 /** A handler may return this to send bytes instead of the envelope. */
 export interface RawReply {
   raw: true;

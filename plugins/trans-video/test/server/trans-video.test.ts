@@ -164,6 +164,45 @@ describe('audio and video translation', () => {
     expect((await call('DELETE', `/api/transVideo/delete?ids=${id}`, other)).body.code).toBe(404);
   }, 240_000);
 
+  it('serves the media in byte ranges, so the preview plays and seeks without downloading it all first', async () => {
+    const started = await upload(owner, { sourceLanguage: 'en', targetLanguage: 'es' }, { name: 'seek.mp4', content: media['talk.mp4']! });
+    const id = started.body.data.id as number;
+    const file = media['talk.mp4']!;
+    const size = file.length;
+    const get = (headers: Record<string, string>, token = owner, method: 'GET' | 'HEAD' = 'GET') => k.app.inject({ method, url: `/api/transVideo/media/${id}`, headers: { jwt: token, cookie: 'locale=en-US', ...headers } });
+    const whole = await get({});
+    expect(whole.statusCode).toBe(200);
+    expect(whole.headers).toMatchObject({ 'accept-ranges': 'bytes', 'content-type': 'video/mp4', 'content-length': String(size) });
+    expect(whole.rawPayload.equals(file)).toBe(true);
+    // Chromium's player opens with bytes=0-: a 206 tells it the file is seekable.
+    const open = await get({ range: 'bytes=0-' });
+    expect(open.statusCode).toBe(206);
+    expect(open.headers['content-range']).toBe(`bytes 0-${size - 1}/${size}`);
+    // A seek to the middle, the last bytes (suffix), and a range past the end.
+    const middle = Math.floor(size / 2);
+    const seek = await get({ range: `bytes=${middle}-${middle + 999}` });
+    expect(seek.statusCode).toBe(206);
+    expect(seek.headers).toMatchObject({ 'content-range': `bytes ${middle}-${middle + 999}/${size}`, 'content-length': '1000' });
+    expect(seek.rawPayload.equals(file.subarray(middle, middle + 1000))).toBe(true);
+    const tail = await get({ range: 'bytes=-500' });
+    expect(tail.statusCode).toBe(206);
+    expect(tail.rawPayload.equals(file.subarray(size - 500))).toBe(true);
+    const past = await get({ range: `bytes=${size}-` });
+    expect(past.statusCode).toBe(416);
+    expect(past.headers['content-range']).toBe(`bytes */${size}`);
+    expect(past.json().msg).toBe(`The requested byte range is outside the file (${size} bytes)`);
+    const pastZh = await get({ range: `bytes=${size}-`, cookie: 'locale=zh-CN' });
+    expect(pastZh.json().msg).toBe(`请求的字节范围超出文件大小（${size} 字节）`);
+    // HEAD: the same headers, no body.
+    const head = await get({ range: 'bytes=0-99' }, owner, 'HEAD');
+    expect(head.statusCode).toBe(206);
+    expect(head.headers).toMatchObject({ 'content-length': '100', 'content-range': `bytes 0-99/${size}` });
+    expect(head.rawPayload.length).toBe(0);
+    // Another user's range is refused like the whole file.
+    expect((await get({ range: 'bytes=0-99' }, other)).json().code).toBe(404);
+    await call('POST', `/api/transVideo/cancel/${id}`, owner);
+  });
+
   it('cancels a job, runs it again, and deletes it with its files and lines', async () => {
     const started = await upload(owner, { sourceLanguage: 'en', targetLanguage: 'es' }, { name: 'again.mp4', content: media['talk.mp4']! });
     const id = started.body.data.id as number;

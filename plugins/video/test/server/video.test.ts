@@ -135,6 +135,12 @@ describe('jobs', () => {
     expect(read.streams[0]!.codec_name).toBe('mp3');
     expect(Math.abs(Number(read.format.duration) - done.duration)).toBeLessThan(0.15);
     expect(done.resultSize).toBe(file.raw.length);
+    // A player, or a download resuming, asks for part of it.
+    expect(file.headers['accept-ranges']).toBe('bytes');
+    const part = await k.app.inject({ method: 'GET', url: `/api/video/download/${job.id}`, headers: { jwt: owner, range: 'bytes=100-199' } });
+    expect(part.statusCode).toBe(206);
+    expect(part.headers['content-range']).toBe(`bytes 100-199/${file.raw.length}`);
+    expect(part.rawPayload.equals(file.raw.subarray(100, 200))).toBe(true);
   });
 
   it('cuts a clip from a video to the asked length, keeping its container', async () => {
