@@ -39,6 +39,12 @@ describe('the error catalogue of spec 01 section 8', () => {
     expect(c.toast?.key).toBe('http.badCredentials');
   });
 
+  it('maps 304 Bad credentials as a Chinese request gets it to the same message', () => {
+    const c = at(200, env(304, '用户名或密码错误'));
+    expect(c.settle).toBe('reject');
+    expect(c.toast?.key).toBe('http.badCredentials');
+  });
+
   it('maps 304 full-authentication-required to the authentication-failure message', () => {
     const c = at(200, env(304, 'Full authentication is required to access this resource'));
     expect(c.settle).toBe('reject');

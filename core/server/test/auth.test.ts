@@ -142,7 +142,7 @@ describe('sessions', () => {
 
   it('answers 601 for an unknown, a revoked and an expired token', async () => {
     const expectExpired = async (token: string) =>
-      expect((await k.call('GET', '/api/user/getUserInfoByToken', token)).body).toEqual({ code: 601, msg: 'Login expired, please sign in again', data: null });
+      expect((await enCall('GET', '/api/user/getUserInfoByToken', token)).body).toEqual({ code: 601, msg: 'Login expired, please sign in again', data: null });
     await expectExpired('unknown-token');
 
     const revoked = await k.login('reader', 'Reader-pass-1');

@@ -308,7 +308,8 @@ describe('access', () => {
       for (const headers of [{}, { jwt: 'not-a-session' }]) {
         const res = await app.inject({ method: 'GET', url, headers });
         expect(res.statusCode).toBe(200);
-        expect(res.json()).toEqual({ code: 601, msg: 'Login expired, please sign in again', data: null });
+        // No locale cookie or Accept-Language: the console's default language, Chinese.
+        expect(res.json()).toEqual({ code: 601, msg: '登录已过期，请重新登录', data: null });
       }
     }
   });

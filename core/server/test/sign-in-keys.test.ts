@@ -127,6 +127,7 @@ describe('GET /user/getOnePublicKey', () => {
     const key = (await keyFrom('10.3.3.3')).json().data as string;
     const payload = { username: 'admin', password: encryptFor(key, ADMIN_PASSWORD), publicKey: key, symbol: '' };
     expect((await loginFrom('10.3.3.3', payload)).json().code).toBe(200);
-    expect((await loginFrom('10.3.3.3', payload)).json()).toMatchObject({ code: 304, msg: 'Bad credentials' });
+    // No locale: the console's default language, Chinese.
+    expect((await loginFrom('10.3.3.3', payload)).json()).toMatchObject({ code: 304, msg: '用户名或密码错误' });
   });
 });

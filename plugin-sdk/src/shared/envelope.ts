@@ -41,11 +41,22 @@ export const Codes = {
 
 export type Code = (typeof Codes)[keyof typeof Codes];
 
-/** The exact messages of spec 01 section 8 that the client matches on. */
+/** The exact messages of spec 01 section 8 that the client matches on (as an English request gets them). */
 export const AuthMessages = {
   BAD_CREDENTIALS: 'Bad credentials',
   FULL_AUTH_REQUIRED: 'Full authentication is required to access this resource',
 } as const;
+
+/** The same messages as a Chinese request gets them: server messages follow the request's locale. */
+export const AuthMessagesZh: Record<keyof typeof AuthMessages, string> = {
+  BAD_CREDENTIALS: '用户名或密码错误',
+  FULL_AUTH_REQUIRED: '需要完整的身份认证才能访问此资源',
+};
+
+/** Whether a 304's msg is this one of spec 01 section 8, in either language. */
+export function isAuthMessage(msg: string | null | undefined, which: keyof typeof AuthMessages): boolean {
+  return msg === AuthMessages[which] || msg === AuthMessagesZh[which];
+}
 
 /** HTTP status that goes with an envelope code; codes outside this map travel with HTTP 200. */
 export function httpStatusFor(code: number): number {

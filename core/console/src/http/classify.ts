@@ -1,4 +1,4 @@
-import { AuthMessages, Codes } from '../../../../plugin-sdk/src/shared/envelope.js';
+import { Codes, isAuthMessage } from '../../../../plugin-sdk/src/shared/envelope.js';
 
 /**
  * The error catalogue of spec 01 section 8 as data: given what came back, decide how the call
@@ -67,8 +67,8 @@ export function classifyResponse(input: ResponseInput): Classified {
     case Codes.OK:
       return { ...base, settle: 'data', toast: null };
     case Codes.AUTH_FAILED:
-      if (env.msg === AuthMessages.BAD_CREDENTIALS) return { ...base, settle: 'reject', toast: quiet({ intent: 'danger', key: 'http.badCredentials' }) };
-      if (env.msg === AuthMessages.FULL_AUTH_REQUIRED) return { ...base, settle: 'reject', toast: quiet({ intent: 'danger', key: 'http.authFailed' }) };
+      if (isAuthMessage(env.msg, 'BAD_CREDENTIALS')) return { ...base, settle: 'reject', toast: quiet({ intent: 'danger', key: 'http.badCredentials' }) };
+      if (isAuthMessage(env.msg, 'FULL_AUTH_REQUIRED')) return { ...base, settle: 'reject', toast: quiet({ intent: 'danger', key: 'http.authFailed' }) };
       return { ...base, settle: 'reject', toast: quiet(textOr(env.msg)) };
     case Codes.LOGIN_NEEDS_ACTION:
       return { ...base, settle: 'envelope', toast: quiet({ intent: 'warning', text: env.msg || undefined, key: env.msg ? undefined : 'http.error' }) };

@@ -1,7 +1,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { useTranslation } from 'react-i18next';
-import { AuthMessages, Codes } from '../../../../plugin-sdk/src/shared/envelope.js';
+import { Codes, isAuthMessage } from '../../../../plugin-sdk/src/shared/envelope.js';
 import { useKernel } from '../container.js';
 import { encryptPassword } from '../auth/crypto.js';
 import { loginExpiredRecently } from '../auth/expired.js';
@@ -78,7 +78,7 @@ export function Login() {
       void warnPasswordAge();
       enter();
     } catch (err) {
-      const bad = err instanceof ApiCallError && err.code === 304 && err.msg === AuthMessages.BAD_CREDENTIALS;
+      const bad = err instanceof ApiCallError && err.code === 304 && isAuthMessage(err.msg, 'BAD_CREDENTIALS');
       if (err instanceof ApiCallError && (err.envelope?.data as { challenge?: string } | null)?.challenge === 'slider') {
         setChallenged(true);
         return setError(t('slider.challenge'));

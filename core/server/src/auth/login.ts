@@ -1,5 +1,5 @@
 import { ApiError } from '@linguaport/sdk/server';
-import { AuthMessages, Codes } from '@linguaport/sdk/shared';
+import { AuthMessages, AuthMessagesZh, Codes } from '@linguaport/sdk/shared';
 import { verifyPassword } from '../access/passwords.js';
 import { createSession, hashToken } from '../access/sessions.js';
 import { authenticate, findDomain } from './directory.js';
@@ -15,7 +15,8 @@ import { departmentsOf } from './user-info.js';
 // Compared against when the user does not exist, so a wrong name costs as long as a wrong password.
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');
 
-export const badCredentials = () => new ApiError(Codes.AUTH_FAILED, AuthMessages.BAD_CREDENTIALS);
+/** Spec 01 section 8's 'Bad credentials' (in the request's language; the console matches either). */
+export const badCredentials = () => new ApiError(Codes.AUTH_FAILED, { 'zh-CN': AuthMessagesZh.BAD_CREDENTIALS, 'en-US': AuthMessages.BAD_CREDENTIALS });
 
 type Deps = Pick<AuthRouteDeps, 'db' | 'now' | 'logger' | 'secret'>;
 
@@ -77,7 +78,7 @@ export async function startSession(deps: Deps, userId: number, at: Date, scopePa
   return { token, userId };
 }
 
-export const PASSWORD_EXPIRED_MSG = 'Your password has expired or must be changed: set a new one to sign in';
+export const PASSWORD_EXPIRED_MSG = { 'zh-CN': '密码已过期或必须修改：请设置新密码后登录', 'en-US': 'Your password has expired or must be changed: set a new one to sign in' };
 
 /**
  * POST /login: one-time key, slider ticket when LANDING_SLIDER is on, throttling, then a local

@@ -79,7 +79,7 @@ export interface KernelApp {
 /** The policy of every answer but the console page: no script, no plugins, a sandboxed origin. */
 export const SANDBOX_CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; frame-ancestors 'none'; sandbox";
 
-export const SESSION_INVALID_MSG = 'Login expired, please sign in again';
+export const SESSION_INVALID_MSG = { 'zh-CN': '登录已过期，请重新登录', 'en-US': 'Login expired, please sign in again' };
 
 /** The token travels in the `Jwt` header (spec 01 section 7); `Authorization: Bearer` is accepted too. */
 export function tokenOf(request: FastifyRequest): string | null {

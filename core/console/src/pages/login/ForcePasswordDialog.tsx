@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useKernel } from '../../container.js';
 import { ApiCallError } from '../../http/client.js';
-import { AuthMessages } from '../../../../../plugin-sdk/src/shared/envelope.js';
+import { isAuthMessage } from '../../../../../plugin-sdk/src/shared/envelope.js';
 import { bp } from '../../ui/bp.js';
 import { PlainButton, PlainCallout, PlainDialog, PlainField } from '../../ui/Plain.js';
 
@@ -30,7 +30,7 @@ export function ForcePasswordDialog({ username, oldPassword, onDone, onCancel }:
       onDone(next);
     } catch (e) {
       const msg = e instanceof ApiCallError ? e.msg : (e as Error).message;
-      setError(msg === AuthMessages.BAD_CREDENTIALS ? t('password.wrongOld') : msg);
+      setError(isAuthMessage(msg, 'BAD_CREDENTIALS') ? t('password.wrongOld') : msg);
     } finally {
       setBusy(false);
     }
