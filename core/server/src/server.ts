@@ -44,7 +44,7 @@ import { pluginMigrations } from './plugins/migrations.js';
 import { PluginRuntime } from './plugins/runtime.js';
 import { menuRoutes } from './access/menu-routes.js';
 import { bridgeAccessChanged, PERMISSIONS_CHANGED } from './access/notify.js';
-import { installOperationLog } from './oplog/record.js';
+import { installOperationLog, pluginTitlesFrom } from './oplog/record.js';
 import { createFileStorage } from './storage/files.js';
 import { privateDataDir } from './storage/private.js';
 import { configRoutes } from './system/config-routes.js';
@@ -129,7 +129,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const { app } = kernel;
     if (notPrivate.length) app.log.warn(`${notPrivate.length} entries under ${config.dataDir} could not be made private to this user (mode 0700/0600), e.g. ${notPrivate[0]}`);
     // Every route goes through here so the operation log knows its module and title.
-    const oplog = installOperationLog(app, db, now);
+    const oplog = installOperationLog(app, db, now, pluginTitlesFrom(plugins));
     const routes: RegisteredRoute[] = [];
     // The OpenAPI document is generated from these (GET /api/openapi.json).
     const documented: DocumentedRoute[] = [];
@@ -215,6 +215,8 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     registerRoute(reportFailureRoute(db), core);
     await rt.syncTree();
     registerRoute(openApiRoute(() => documented), core);
+    // Every operation's title is stored before the first call can be logged or read.
+    await oplog.idle();
     await serveDist(kernel, config.distDir, rt.installedRoot());
     await app.ready();
     // Uploaded packages' server parts start now, as late routes, and from here on follow the packages' state.

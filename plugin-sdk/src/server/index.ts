@@ -517,5 +517,6 @@ export { pictureKind, pictureSize, type PictureKind } from './pictures.js';
 export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';
 // An area's own settings table with configuration and built-in defaults.
 export { createAreaSettings, type AreaSettingsStore } from './area-settings.js';
+export { operationTitleJoin, operationTitleColumns, operationLine, operationModuleNames, fillOperationTitle, type OperationLineRow } from './operation-log.js';
 // Response schemas of what the SDK's services answer (languages, detection, segments), for routes that pass them on.
 export { engineLanguageSchema, detectedLanguageSchema, segmentIssueSchema, segmentOriginSchema, translatedSegmentSchema, deletedSchema } from './answers.js';

@@ -6,6 +6,8 @@ import { formatDate } from '@linguaport/sdk/shared';
 interface Operation {
   id: number;
   module: string;
+  /** The module's name in the reader's language. */
+  moduleName?: string;
   message: string;
   operatorName: string | null;
   method: string;
@@ -26,7 +28,7 @@ export function OperationsTile() {
             <tbody>
               {list.map((o) => (
                 <tr key={o.id}>
-                  <td><Tag minimal intent={o.outcome === 'success' ? Intent.SUCCESS : Intent.DANGER}>{o.module}</Tag></td>
+                  <td><Tag minimal intent={o.outcome === 'success' ? Intent.SUCCESS : Intent.DANGER}>{o.moduleName ?? o.module}</Tag></td>
                   <td>{o.message}</td>
                   <td>{o.operatorName}</td>
                   <td className="bp6-text-muted" style={{ whiteSpace: 'nowrap' }}>{formatDate(o.createdAt)}</td>

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, operationLine, operationModuleNames, operationTitleColumns, operationTitleJoin, requestLocale } from '@linguaport/sdk/server';
 import { Sampler, type MetricsSnapshot } from './metrics.js';
 
 const INTERVAL_MS = 3000;
@@ -155,15 +155,15 @@ export default defineServerPlugin({
       access: { permission: 'home:operations' },
       summary: 'List recent operations',
       schema: { query: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }) },
-      async handler({ query }) {
+      async handler({ query, headers }) {
         if (!(await tableExists(ctx.db, 'operation_log'))) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': '未安装操作日志', 'en-US': 'the operation log is not installed' });
-        const rows = await ctx.db
-          .selectFrom('operation_log')
-          .select(['id', 'module', 'message', 'operator_name', 'method', 'outcome', 'created_at'])
-          .orderBy('id', 'desc')
-          .limit(query.limit)
-          .execute();
-        return rows.map((r) => ({ id: Number(r.id), module: r.module, message: r.message, operatorName: r.operator_name, method: r.method, outcome: r.outcome, createdAt: new Date(r.created_at).toISOString() }));
+        // Lines and module names in the reader's language (operation_titles: see the SDK's operationLine).
+        const locale = requestLocale(headers);
+        const rows = (await sql<Record<string, any>>`
+          select id, module, message, operator_name, method, url, outcome, created_at, ${operationTitleColumns}
+          from operation_log ${operationTitleJoin} order by id desc limit ${query.limit}`.execute(ctx.db)).rows;
+        const nameOf = await operationModuleNames(ctx.db, locale);
+        return rows.map((r) => ({ id: Number(r.id), module: r.module, moduleName: nameOf(r.module), message: operationLine(r, locale), operatorName: r.operator_name, method: r.method, outcome: r.outcome, createdAt: new Date(r.created_at).toISOString() }));
       },
     });
   },

@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import * as XLSX from '@e965/xlsx';
-import { ApiError, Codes, defineServerPlugin, iso, like, pageOf, pageOffset, pageQuery, requestLocale, say } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, iso, like, operationLine, operationModuleNames, operationTitleColumns, operationTitleJoin, pageOf, pageOffset, pageQuery, requestLocale, say } from '@linguaport/sdk/server';
+import type { Locale } from '@linguaport/sdk/shared';
 import { z } from '@linguaport/sdk/shared';
 
 /** Rows per export file: an XLSX of this size stays a few MB; narrower filters give the rest. */
@@ -33,6 +34,7 @@ export interface OperationLogRow {
   module: string;
   /** The module's name in the reader's language. */
   moduleName: string;
+  /** The operation in the reader's language, with method and address (older lines: as written, in English). */
   message: string;
   operatorId: number | null;
   operatorName: string | null;
@@ -44,46 +46,13 @@ export interface OperationLogRow {
   createdAt: string;
 }
 
-/**
- * The log stores a module's id; the reader sees its name. The kernel's own modules (sign-in and
- * its areas, named by their first URL segment) are named here; a plugin's module takes the name
- * of its first menu, which the permission tree holds in both languages from the plugin's locales.
- */
-const KERNEL_MODULES: Record<string, { zh: string; en: string }> = {
-  auth: { zh: '登录认证', en: 'Sign-in' },
-  user: { zh: '用户账户', en: 'User accounts' },
-  role: { zh: '角色', en: 'Roles' },
-  plugIn: { zh: '插件管理', en: 'Plug-in management' },
-  plugins: { zh: '插件', en: 'Plug-ins' },
-  systemConfig: { zh: '系统配置', en: 'System configuration' },
-  permissionMenu: { zh: '权限菜单', en: 'Permission menus' },
-  messageRemind: { zh: '消息提醒', en: 'Messages' },
-  lt: { zh: 'LibreTranslate 接口', en: 'LibreTranslate API' },
-  sso: { zh: '单点登录', en: 'Single sign-on' },
-  ldap: { zh: '目录服务', en: 'Directory (LDAP)' },
-  tasks: { zh: '任务', en: 'Tasks' },
-  quickAccess: { zh: '快捷访问', en: 'Quick access' },
-  captcha: { zh: '滑块验证', en: 'Slider puzzle' },
-};
-
 type ModuleNames = (module: string) => string;
 
-async function moduleNames(db: Kysely<any>, locale: string): Promise<ModuleNames> {
-  const menus = await sql<{ plugin_id: string; name_zh: string; name_en: string }>`
-    select distinct on (plugin_id) plugin_id, name_zh, name_en from permissions
-    where plugin_id is not null and type = 1 order by plugin_id, sort, id`.execute(db);
-  const byPlugin = new Map(menus.rows.map((r) => [r.plugin_id, { zh: r.name_zh, en: r.name_en }]));
-  return (module) => {
-    const name = byPlugin.get(module) ?? KERNEL_MODULES[module];
-    return name ? (locale === 'en-US' ? name.en : name.zh) : module;
-  };
-}
-
-const toRow = (r: Record<string, unknown>, nameOf: ModuleNames): OperationLogRow => ({
+const toRow = (r: Record<string, unknown>, nameOf: ModuleNames, locale: Locale): OperationLogRow => ({
   id: Number(r.id),
   module: String(r.module),
   moduleName: nameOf(String(r.module)),
-  message: String(r.message),
+  message: operationLine(r, locale),
   operatorId: (r.operator_id as number | null) ?? null,
   operatorName: (r.operator_name as string | null) ?? null,
   method: String(r.method),
@@ -94,11 +63,11 @@ const toRow = (r: Record<string, unknown>, nameOf: ModuleNames): OperationLogRow
   createdAt: iso(r.created_at)!,
 });
 
-async function select(db: Kysely<any>, where: RawBuilder<unknown>, limit: number, offset: number, nameOf: ModuleNames) {
+async function select(db: Kysely<any>, where: RawBuilder<unknown>, limit: number, offset: number, nameOf: ModuleNames, locale: Locale) {
   const res = await sql<Record<string, unknown>>`
-    select id, module, message, operator_id, operator_name, method, url, outcome, code, ip, created_at
-    from operation_log where ${where} order by created_at desc, id desc limit ${limit} offset ${offset}`.execute(db);
-  return res.rows.map((r) => toRow(r, nameOf));
+    select id, module, message, operator_id, operator_name, method, url, outcome, code, ip, created_at, ${operationTitleColumns}
+    from operation_log ${operationTitleJoin} where ${where} order by created_at desc, id desc limit ${limit} offset ${offset}`.execute(db);
+  return res.rows.map((r) => toRow(r, nameOf, locale));
 }
 
 /** Reads the kernel's operation log (table `operation_log`, written by the kernel for every mutating call). */
@@ -122,7 +91,7 @@ export default defineServerPlugin({
         const where = whereOf(query);
         const [count, records] = await Promise.all([
           sql<{ n: string }>`select count(*) as n from operation_log where ${where}`.execute(db),
-          select(db, where, query.pageSize, pageOffset(query), await moduleNames(db, requestLocale(headers))),
+          select(db, where, query.pageSize, pageOffset(query), await operationModuleNames(db, requestLocale(headers)), requestLocale(headers)),
         ]);
         return pageOf(query, records, count.rows[0]?.n);
       },
@@ -146,7 +115,7 @@ export default defineServerPlugin({
       summary: 'List operation log modules with their names in the reader\'s language',
       async handler({ headers }) {
         const rows = await db.selectFrom('operation_log').select('module').distinct().orderBy('module').execute();
-        const nameOf = await moduleNames(db, requestLocale(headers));
+        const nameOf = await operationModuleNames(db, requestLocale(headers));
         return rows.map((r) => ({ module: r.module as string, name: nameOf(r.module as string) }));
       },
     });
@@ -164,10 +133,10 @@ export default defineServerPlugin({
         if (total > EXPORT_MAX_ROWS) {
           throw new ApiError(Codes.BAD_REQUEST, say(headers, `匹配 ${total} 条，超过单次导出上限 ${EXPORT_MAX_ROWS} 条，请缩小时间范围`, `${total} rows match, more than the ${EXPORT_MAX_ROWS} one export allows; narrow the time range`));
         }
-        const rows = await select(db, where, EXPORT_MAX_ROWS, 0, await moduleNames(db, requestLocale(headers)));
+        const rows = await select(db, where, EXPORT_MAX_ROWS, 0, await operationModuleNames(db, requestLocale(headers)), requestLocale(headers));
         const zh = say(headers, 'zh', 'en') === 'zh';
         const header = zh ? ['时间', '模块', '操作', '操作人', '结果', '代码', '方法', '地址', 'IP'] : ['Time', 'Module', 'Operation', 'Operator', 'Outcome', 'Code', 'Method', 'URL', 'IP'];
-        const sheet = XLSX.utils.aoa_to_sheet([header, ...rows.map((r) => [r.createdAt, r.moduleName, r.message, r.operatorName ?? '', r.outcome, r.code, r.method, r.url, r.ip ?? ''])]);
+        const sheet = XLSX.utils.aoa_to_sheet([header, ...rows.map((r) => [r.createdAt, r.moduleName, r.message, r.operatorName ?? '', zh ? (r.outcome === 'success' ? '成功' : '失败') : r.outcome, r.code, r.method, r.url, r.ip ?? ''])]);
         const book = XLSX.utils.book_new();
         XLSX.utils.book_append_sheet(book, sheet, 'operation-log');
         return {

@@ -3,6 +3,10 @@ import type { AuthService, Caller } from '@linguaport/sdk/server';
 import { assertMayGrant, assertMayManage } from './grants.js';
 import { can, hashPassword, verifyPassword } from './passwords.js';
 import { endSessions, type SessionCaller } from './sessions.js';
+import { storeOperationTitle } from '../oplog/record.js';
+import { KERNEL_TITLES } from '../oplog/titles.js';
+
+const PASSWORD_CHANGED_FOR = 'user.passwordChangedFor';
 
 /** The SDK's `ctx.auth`: permission checks, password hashing, the grant rule and session ends, over the kernel's tables. */
 
@@ -29,11 +33,14 @@ export async function setPassword(deps: AuthServiceDeps, caller: Caller | null, 
   const own = caller?.userId === userId;
   for (const hash of await endSessions(db, [userId], at, own && caller ? tokenHashOf(caller) : null)) deps.onSessionEnded(hash);
   if (!own && caller && origin) {
+    await storeOperationTitle(db, PASSWORD_CHANGED_FOR, KERNEL_TITLES[PASSWORD_CHANGED_FOR]!);
     await db
       .insertInto('operation_log')
       .values({
         module: 'user',
         message: `Change another user's password: ${user.username} (${origin.method} ${origin.url})`,
+        route: PASSWORD_CHANGED_FOR,
+        params: JSON.stringify({ username: user.username }),
         operator_id: caller.userId,
         operator_name: caller.username,
         method: origin.method,

@@ -149,4 +149,20 @@ export const systemMigrations: Migration[] = [
       }
     },
   },
+  {
+    // A log line is kept as its operation (the route, `POST /user/add`) and parameters, so it reads in
+    // the reader's language; `message` stays the English line, and is what older rows show.
+    name: '004_oplog_titles',
+    async up(db) {
+      await run(
+        db,
+        `alter table operation_log add column route text`,
+        `alter table operation_log add column params jsonb`,
+        `create table operation_titles (
+          route text primary key,
+          name_zh text not null,
+          name_en text not null)`,
+      );
+    },
+  },
 ];
