@@ -27,7 +27,7 @@ type Localized = { 'zh-CN': string; 'en-US': string };
 interface AdapterKind {
   kind: string;
   name: Localized;
-  /** What its nodes do: translation kinds go under an engine, speech kinds in the speech card. */
+  /** What its nodes do: translation kinds go under an engine, speech and OCR kinds in their own cards. */
   capability: 'translate' | 'ocr' | 'speech';
   local: boolean;
   schema: { properties?: Record<string, { type?: string | string[]; items?: { type?: string } }>; required?: string[] };
@@ -248,11 +248,14 @@ function EngineCard({ engine, kinds, onChanged }: { engine: Engine; kinds: Adapt
 }
 
 /**
- * Speech recognition nodes (kinds registered with capability `speech`: the built-in pocketsphinx, remote
- * whisper servers): not under an engine, since speech routing picks any running, healthy speech node for
- * the spoken language. Listed with their health and languages, started, stopped, added and deleted here.
+ * Recognition nodes of one capability, not under an engine, since routing picks any running, healthy
+ * node of the capability for the language: speech (the built-in pocketsphinx, remote whisper servers)
+ * and OCR (the built-in tesseract, remote PaddleOCR servers). Listed with their health and languages,
+ * started, stopped, added and deleted here.
  */
-function SpeechNodes({ kinds }: { kinds: AdapterKind[] }) {
+function RecognitionNodes({ capability, kinds }: { capability: 'speech' | 'ocr'; kinds: AdapterKind[] }) {
+  // Locale keys and test ids by capability: speechNodes / ocrNodes, speech-nodes / ocr-nodes.
+  const key = (name: string) => `${capability}${name}`;
   const { t, i18n } = useTranslation();
   const zh = i18n.language.startsWith('zh');
   const api = useApi();
@@ -265,14 +268,14 @@ function SpeechNodes({ kinds }: { kinds: AdapterKind[] }) {
   const [removing, setRemoving] = useState<EngineNode | null>(null);
   const [kind, setKind] = useState('');
   const load = useCallback(() => {
-    api.get<(EngineNode & { languages: string[] })[]>('/translServiceNode/speechNodes', { silent: true }).then(
+    api.get<(EngineNode & { languages: string[] })[]>(`/translServiceNode/${capability}Nodes`, { silent: true }).then(
       (r) => {
         setNodes(r);
         setError(null);
       },
       (err: ApiErrorInfo) => setError(err.msg),
     );
-  }, [api]);
+  }, [api, capability]);
   useEffect(load, [load]);
   const control = async (node: EngineNode, action: 'start' | 'stop') => {
     setBusy(node.id);
@@ -296,7 +299,7 @@ function SpeechNodes({ kinds }: { kinds: AdapterKind[] }) {
       required: true,
       render: (value, setValue) => (
         <HTMLSelect
-          data-testid="speech-node-kind"
+          data-testid={`${capability}-node-kind`}
           value={String(value ?? chosen?.kind ?? '')}
           onChange={(e) => {
             setValue(e.currentTarget.value);
@@ -311,13 +314,13 @@ function SpeechNodes({ kinds }: { kinds: AdapterKind[] }) {
     ...configFields(chosen, zh, t('listHelp')),
   ];
   return (
-    <Card data-testid="speech-nodes">
-      <H4>{t('speechNodes')}</H4>
-      <div style={{ color: '#5f6b7c', marginBottom: 8 }}>{t('speechNodesHelp')}</div>
+    <Card data-testid={`${capability}-nodes`}>
+      <H4>{t(key('Nodes'))}</H4>
+      <div style={{ color: '#5f6b7c', marginBottom: 8 }}>{t(key('NodesHelp'))}</div>
       {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
-      {permissions.hasButton('service:edit') && addable.length > 0 && <Button small icon="add" data-testid="add-speech-node" onClick={() => setAdding(true)} text={t('addSpeechNode')} />}
+      {permissions.hasButton('service:edit') && addable.length > 0 && <Button small icon="add" data-testid={`add-${capability}-node`} onClick={() => setAdding(true)} text={t(key('AddNode'))} />}
       {nodes === null && !error && <div>{t('loading')}</div>}
-      {nodes?.length === 0 && <Callout>{t('noSpeechNodes')}</Callout>}
+      {nodes?.length === 0 && <Callout>{t(key('NoNodes'))}</Callout>}
       {!!nodes?.length && (
         <HTMLTable compact striped>
           <thead>
@@ -326,13 +329,13 @@ function SpeechNodes({ kinds }: { kinds: AdapterKind[] }) {
               <th>{t('kind')}</th>
               <th>{t('address')}</th>
               <th>{t('health')}</th>
-              <th>{t('speechLanguages')}</th>
+              <th>{t('nodeLanguages')}</th>
               <th />
             </tr>
           </thead>
           <tbody>
             {nodes.map((n) => (
-              <tr key={n.id} data-testid={`speech-node-${n.id}`}>
+              <tr key={n.id} data-testid={`${capability}-node-${n.id}`}>
                 <td>{n.containerName}</td>
                 <td>
                   {kinds.find((k) => k.kind === n.kind)?.name[zh ? 'zh-CN' : 'en-US'] ?? n.kind}
@@ -340,7 +343,7 @@ function SpeechNodes({ kinds }: { kinds: AdapterKind[] }) {
                 </td>
                 <td>{n.baseUrl ?? n.ip ?? ''}</td>
                 <td>
-                  <Tag intent={HEALTH_INTENT[n.health]} title={n.lastError ?? ''} data-testid="speech-node-health">{t(`health_${n.health}`)}</Tag>
+                  <Tag intent={HEALTH_INTENT[n.health]} title={n.lastError ?? ''} data-testid={`${capability}-node-health`}>{t(`health_${n.health}`)}</Tag>
                 </td>
                 <td>{n.languages.join(', ')}</td>
                 <td>
@@ -359,7 +362,7 @@ function SpeechNodes({ kinds }: { kinds: AdapterKind[] }) {
       )}
       <FormDialog
         isOpen={adding}
-        title={t('addSpeechNode')}
+        title={t(key('AddNode'))}
         fields={fields}
         initialValues={{ kind: chosen?.kind ?? '' }}
         onSubmit={async (values) => {
@@ -471,8 +474,9 @@ function Service() {
         onClose={() => setAdding(false)}
       />
       {engines?.length === 0 && <Callout>{t('noEngines')}</Callout>}
-      {engines?.map((e) => <EngineCard key={e.id} engine={e} kinds={kinds.filter((k) => k.capability !== 'speech')} onChanged={load} />)}
-      {permissions.hasButton('service:view') && <SpeechNodes kinds={kinds.filter((k) => k.capability === 'speech')} />}
+      {engines?.map((e) => <EngineCard key={e.id} engine={e} kinds={kinds.filter((k) => k.capability === 'translate')} onChanged={load} />)}
+      {permissions.hasButton('service:view') && <RecognitionNodes capability="speech" kinds={kinds.filter((k) => k.capability === 'speech')} />}
+      {permissions.hasButton('service:view') && <RecognitionNodes capability="ocr" kinds={kinds.filter((k) => k.capability === 'ocr')} />}
       {permissions.hasButton('service:view') && <LanguagePacks onChanged={load} />}
       {permissions.hasButton('service:licence') && <TrustedKeys />}
     </div>

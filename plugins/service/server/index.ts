@@ -471,23 +471,26 @@ export default defineServerPlugin({
       },
     });
 
-    ctx.route({
-      method: 'GET',
-      url: '/translServiceNode/speechNodes',
-      access: VIEW,
-      summary: 'List speech recognition nodes (nodes of speech kinds) with their health and the languages they recognise',
-      response: { data: z.array(nodeSchema) },
-      async handler() {
-        const speechKinds = ctx.engines.adapterKinds().filter((k) => k.capability === 'speech').map((k) => k.kind);
-        if (!speechKinds.length) return [];
-        const rows = await db.selectFrom('engine_nodes').selectAll().where('kind', 'in', speechKinds).orderBy('id').execute();
-        // A speech node's languages are what its health check learnt (stored on the node), not a config field.
-        return rows.map((r) => {
-          const view = nodeView(ctx, r);
-          return { ...view, languages: Array.isArray(r.languages) && r.languages.length ? (r.languages as string[]) : view.languages };
-        });
-      },
-    });
+    // Speech and OCR nodes: not under an engine (their routing picks any running, healthy node of the
+    // capability for the language); their languages are what the health check learnt, stored on the node.
+    for (const [capability, what] of [['speech', 'speech recognition'], ['ocr', 'OCR']] as const) {
+      ctx.route({
+        method: 'GET',
+        url: `/translServiceNode/${capability}Nodes`,
+        access: VIEW,
+        summary: `List ${what} nodes (nodes of ${capability} kinds) with their health and the languages they recognise`,
+        response: { data: z.array(nodeSchema) },
+        async handler() {
+          const kinds = ctx.engines.adapterKinds().filter((k) => k.capability === capability).map((k) => k.kind);
+          if (!kinds.length) return [];
+          const rows = await db.selectFrom('engine_nodes').selectAll().where('kind', 'in', kinds).orderBy('id').execute();
+          return rows.map((r) => {
+            const view = nodeView(ctx, r);
+            return { ...view, languages: Array.isArray(r.languages) && r.languages.length ? (r.languages as string[]) : view.languages };
+          });
+        },
+      });
+    }
 
     ctx.route({
       method: 'GET',
