@@ -10,6 +10,7 @@ import { createRootContainer, type Kernel } from './container.js';
 import { HttpClient } from './http/client.js';
 import { ToastNotifier } from './http/notifier.js';
 import { createI18n, savedLocale } from './i18n.js';
+import { installBlueprintLabels } from './blueprint-labels.js';
 import { markLoginExpired } from './auth/expired.js';
 import { PluginLoader } from './plugins/loader.js';
 import { RegistryStore } from './plugins/registry.js';
@@ -50,6 +51,7 @@ export async function bootstrap(rootElement: HTMLElement): Promise<{ kernel: Ker
 
   const i18n = await createI18n();
   i18nRef = i18n;
+  installBlueprintLabels(i18n);
   notifier = new ToastNotifier(i18n);
   const access = new AccessService(http, session, permissions, registry, i18n, (m) => notifier?.error(m));
   const loader = new PluginLoader({ registry: () => registry.get(), i18n });

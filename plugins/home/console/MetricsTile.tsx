@@ -61,7 +61,7 @@ export function MetricsTile() {
             <span>{t('ioWrite')}: {h.ioWritePerSec === null ? '…' : `${bytes(h.ioWritePerSec)}/s`}</span>
           </div>
         </div>
-        {h.gpu.state === 'absent' && <div className="bp6-text-muted" data-testid="gpu-absent" style={{ marginTop: 8 }}>{t('noGpuReason', { reason: h.gpu.reason })}</div>}
+        {h.gpu.state === 'absent' && <div className="bp6-text-muted" data-testid="gpu-absent" style={{ marginTop: 8 }}>{t(`gpuAbsent.${h.gpu.reason}`, { detail: h.gpu.detail ?? '' })}</div>}
       </Card>
       <Card data-testid="tile-service">
         <H5>

@@ -3,7 +3,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
 /** Characters per day and channel. uPlot lives in this plugin's bundle only, not in the host. */
-export function UsageChart(props: { days: string[]; series: Array<{ label: string; values: number[]; colour: string }>; height?: number }) {
+export function UsageChart(props: { days: string[]; series: Array<{ label: string; values: number[]; colour: string }>; height?: number; dayLabel: string }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
     const el = box.current;
@@ -14,7 +14,7 @@ export function UsageChart(props: { days: string[]; series: Array<{ label: strin
         width: Math.max(320, el.clientWidth),
         height: props.height ?? 220,
         scales: { x: { time: true } },
-        series: [{}, ...props.series.map((s) => ({ label: s.label, stroke: s.colour, fill: `${s.colour}22`, width: 2 }))],
+        series: [{ label: props.dayLabel }, ...props.series.map((s) => ({ label: s.label, stroke: s.colour, fill: `${s.colour}22`, width: 2 }))],
         axes: [{}, { size: 60 }],
       },
       [xs, ...props.series.map((s) => s.values)],
@@ -26,6 +26,6 @@ export function UsageChart(props: { days: string[]; series: Array<{ label: strin
       resize.disconnect();
       chart.destroy();
     };
-  }, [props.days, props.series, props.height]);
+  }, [props.days, props.series, props.height, props.dayLabel]);
   return <div ref={box} data-testid="usage-chart" style={{ width: '100%' }} />;
 }

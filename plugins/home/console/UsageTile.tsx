@@ -79,7 +79,7 @@ export function UsageTile() {
         ) : (
           <>
             <TotalsRow totals={usage.totals!} />
-            {chart && <UsageChart days={chart.axis} series={chart.series} />}
+            {chart && <UsageChart days={chart.axis} series={chart.series} dayLabel={t('chartDay')} />}
             <HTMLTable compact striped style={{ width: '100%' }}>
               <thead>
                 <tr>

@@ -46,7 +46,8 @@ export interface MetricsSnapshot {
     /** Bytes per second over the last interval, all physical disks. */
     ioReadPerSec: number | null;
     ioWritePerSec: number | null;
-    gpu: { state: 'present'; devices: GpuReading[] } | { state: 'absent'; reason: string };
+    /** Why there is none: nvidia-smi is not installed, lists no GPU, or failed (`detail`: its first line of error, as the system said it). */
+    gpu: { state: 'present'; devices: GpuReading[] } | { state: 'absent'; reason: 'notInstalled' | 'noDevice' | 'failed'; detail?: string };
   };
   service: {
     processes: Array<{ pid: number; name: string; role: 'server' | 'child'; group: string; rssBytes: number; cpuPercent: number | null; ioReadPerSec: number | null; ioWritePerSec: number | null }>;
@@ -157,11 +158,11 @@ function gpuReading(): Promise<MetricsSnapshot['host']['gpu']> {
     execFile('nvidia-smi', ['--query-gpu=name,utilization.gpu,memory.used,memory.total', '--format=csv,noheader,nounits'], { timeout: 3000 }, (err, stdout) => {
       if (err) {
         const code = (err as NodeJS.ErrnoException).code;
-        resolve({ state: 'absent', reason: code === 'ENOENT' ? 'nvidia-smi not installed' : `nvidia-smi failed: ${err.message.split('\n')[0]}` });
+        resolve(code === 'ENOENT' ? { state: 'absent', reason: 'notInstalled' } : { state: 'absent', reason: 'failed', detail: err.message.split('\n')[0] });
         return;
       }
       const devices = parseNvidiaSmi(stdout);
-      resolve(devices.length ? { state: 'present', devices } : { state: 'absent', reason: 'nvidia-smi lists no GPU' });
+      resolve(devices.length ? { state: 'present', devices } : { state: 'absent', reason: 'noDevice' });
     });
   });
 }

@@ -146,7 +146,7 @@ export function PagedTable<T>(props: PagedTableProps<T>): ReactNode {
         {selectable && selected.size > 0 && <span>{t('selected', { count: selected.size })}</span>}
         <span data-testid={`${prefix}-total`}>{t('total', { total })}</span>
         <HTMLSelect
-          aria-label="page-size"
+          aria-label={t('pageSize')}
           value={query.pageSize}
           onChange={(e) => setQuery((q) => ({ ...q, page: 1, pageSize: Number(e.currentTarget.value) }))}
           options={pageSizes.map((s) => ({ value: s, label: t('perPage', { size: s }) }))}
