@@ -19,6 +19,83 @@ const period = z
   .refine((p) => p.from <= p.to, { message: 'from must not be after to', path: ['from'] })
   .refine((p) => (Date.parse(p.to) - Date.parse(p.from)) / 86_400_000 <= 366, { message: 'a period is at most 366 days', path: ['to'] });
 
+// The answers, as the OpenAPI document states them (the tests check real answers against them).
+const rate = z.number().nullable().describe('Per second over the last interval; null on the first sample');
+const metricsSchema = z.object({
+  at: z.string(),
+  host: z.object({
+    cpuCount: z.number().int(),
+    cpuPercent: z.number().nullable(),
+    loadAverage: z.array(z.number()),
+    memoryTotal: z.number(),
+    memoryUsed: z.number(),
+    diskPath: z.string(),
+    diskTotal: z.number(),
+    diskUsed: z.number(),
+    ioReadPerSec: rate,
+    ioWritePerSec: rate,
+    gpu: z.discriminatedUnion('state', [
+      z.object({ state: z.literal('present'), devices: z.array(z.object({ name: z.string(), utilization: z.number(), memoryUsedMb: z.number(), memoryTotalMb: z.number() })) }),
+      z.object({ state: z.literal('absent'), reason: z.string().describe('Why there is none (nvidia-smi missing, no device, failed)'), detail: z.string().optional() }),
+    ]),
+  }),
+  service: z.object({
+    processes: z.array(
+      z.object({ pid: z.number().int(), name: z.string(), role: z.enum(['server', 'child']), group: z.string(), rssBytes: z.number(), cpuPercent: z.number().nullable(), ioReadPerSec: rate, ioWritePerSec: rate }),
+    ),
+    groups: z.array(
+      z.object({
+        key: z.string().describe("'server', 'other', or node:<id> for an engine node"),
+        kind: z.enum(['server', 'engine-node', 'other']),
+        label: z.string(),
+        processCount: z.number().int(),
+        rssBytes: z.number(),
+        cpuPercent: z.number().nullable(),
+        ioReadPerSec: rate,
+        ioWritePerSec: rate,
+      }),
+    ),
+    rssBytes: z.number(),
+    cpuPercent: z.number().nullable(),
+  }),
+  intervalMs: z.number().int(),
+  watching: z.number().int().describe('Users watching (the sampler runs while someone does)'),
+});
+const totals = z.object({ characters: z.number(), text: z.number(), api: z.number(), document: z.number(), documents: z.number() });
+/** Usage needs the kernel's usage records: `installed: false` without them. */
+const notInstalled = z.object({ installed: z.literal(false) });
+const usageSchema = z.union([
+  notInstalled,
+  z.object({
+    installed: z.literal(true),
+    totals,
+    daily: z.array(z.object({ day: z.string(), channel: z.string(), characters: z.number() })),
+    users: z.array(
+      z.object({
+        userId: z.number().int(),
+        username: z.string().nullable(),
+        realName: z.string().nullable(),
+        total: z.number(),
+        textApi: z.number(),
+        document: z.number(),
+        documents: z.number(),
+        lastUsedAt: z.string(),
+      }),
+    ),
+  }),
+]);
+const myUsageSchema = z.union([notInstalled, z.object({ installed: z.literal(true), totals })]);
+const operationSchema = z.object({
+  id: z.number().int(),
+  module: z.string(),
+  moduleName: z.string().describe("The module's name in the reader's language"),
+  message: z.string().describe("The line in the reader's language"),
+  operatorName: z.string().nullable(),
+  method: z.string(),
+  outcome: z.enum(['success', 'failure']),
+  createdAt: z.string(),
+});
+
 /**
  * The home dashboard's server part: host and service gauges sampled only while someone watches,
  * pushed as `home.metrics` to holders of `home:metrics`; usage totals and recent operations for
@@ -64,6 +141,7 @@ export default defineServerPlugin({
       access: { permission: 'home:metrics' },
       summary: 'Get the live system metrics',
       schema: { query: z.object({ watch: z.enum(['1', '0']).optional() }) },
+      response: { data: metricsSchema },
       // The current figures; with watch=1 the caller (re)takes a lease on the live push.
       async handler({ query, caller }) {
         if (query.watch === '1') {
@@ -84,6 +162,7 @@ export default defineServerPlugin({
       access: { permission: 'home:usage' },
       summary: 'Get translation usage of all users',
       schema: { query: period },
+      response: { data: usageSchema },
       async handler({ query }) {
         if (!(await tableExists(ctx.db, 'usage_records'))) return { installed: false };
         const inPeriod = ctx.db.selectFrom('usage_records').where('day', '>=', query.from).where('day', '<=', query.to);
@@ -134,6 +213,7 @@ export default defineServerPlugin({
       access: 'signed-in',
       summary: 'Get own translation usage',
       schema: { query: period },
+      response: { data: myUsageSchema },
       async handler({ query, caller }) {
         if (!(await tableExists(ctx.db, 'usage_records'))) return { installed: false };
         const rows = await ctx.db
@@ -155,6 +235,7 @@ export default defineServerPlugin({
       access: { permission: 'home:operations' },
       summary: 'List recent operations',
       schema: { query: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }) },
+      response: { data: z.array(operationSchema), errors: [404] },
       async handler({ query, headers }) {
         if (!(await tableExists(ctx.db, 'operation_log'))) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': '未安装操作日志', 'en-US': 'the operation log is not installed' });
         // Lines and module names in the reader's language (operation_titles: see the SDK's operationLine).
