@@ -1,6 +1,6 @@
 import { Button } from '@blueprintjs/core';
-import { useCallback, useEffect, useState } from 'react';
-import { PagedTable, SearchBar, StatusTag, useApi, usePermission, useTranslation, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { useEffect, useMemo, useState } from 'react';
+import { PagedTable, recordsLoader, SearchBar, StatusTag, useApi, usePermission, useTranslation, type PagedColumn } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import type { OperationLogRow } from '../server/index.js';
 
@@ -23,11 +23,7 @@ export function OperationLog() {
     api.get<{ module: string; name: string }[]>('/operationLog/moduleNames', { silent: true }).then(setModules, () => setModules([]));
   }, [api]);
 
-  const load = useCallback(
-    (q: PageQuery) => api.get<{ records: OperationLogRow[]; total: number }>('/operationLog/list', { params: { ...toQuery(filters), pageNum: q.page, pageSize: q.pageSize }, silent: true })
-      .then((p) => ({ rows: p.records, total: p.total })),
-    [api, filters],
-  );
+  const load = useMemo(() => recordsLoader<OperationLogRow>(api, '/operationLog/list', toQuery(filters)), [api, filters]);
 
   async function exportXlsx() {
     setExporting(true);

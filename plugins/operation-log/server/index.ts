@@ -1,6 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
 import * as XLSX from '@e965/xlsx';
-import { ApiError, Codes, defineServerPlugin, iso, like, operationLine, operationModuleNames, operationTitleColumns, operationTitleJoin, pageOf, pageOffset, pageQuery, requestLocale, say } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, iso, like, operationLine, operationModuleNames, operationTitleColumns, operationTitleJoin, pageOf, pageOffset, pageQuery, pageSchema, requestLocale, say, timestampSchema } from '@linguaport/sdk/server';
 import type { Locale } from '@linguaport/sdk/shared';
 import { z } from '@linguaport/sdk/shared';
 
@@ -28,23 +28,25 @@ function whereOf(f: Filter): RawBuilder<unknown> {
   return sql.join(parts, sql` and `);
 }
 
-export interface OperationLogRow {
-  id: number;
+/** One line of the log as the list answers it. */
+const operationLogRowSchema = z.object({
+  id: z.number().int(),
   /** As stored: a plugin id, `auth`, or a kernel area (the filter takes it). */
-  module: string;
+  module: z.string(),
   /** The module's name in the reader's language. */
-  moduleName: string;
+  moduleName: z.string(),
   /** The operation in the reader's language, with method and address (older lines: as written, in English). */
-  message: string;
-  operatorId: number | null;
-  operatorName: string | null;
-  method: string;
-  url: string;
-  outcome: 'success' | 'failure';
-  code: number;
-  ip: string | null;
-  createdAt: string;
-}
+  message: z.string(),
+  operatorId: z.number().int().nullable(),
+  operatorName: z.string().nullable(),
+  method: z.string(),
+  url: z.string(),
+  outcome: z.enum(['success', 'failure']),
+  code: z.number().int(),
+  ip: z.string().nullable(),
+  createdAt: timestampSchema,
+});
+export type OperationLogRow = z.infer<typeof operationLogRowSchema>;
 
 type ModuleNames = (module: string) => string;
 
@@ -86,6 +88,7 @@ export default defineServerPlugin({
       access: { permission: 'operationLog:list' },
       summary: 'List operation log entries by page',
       schema: { query: z.object({ ...pageQuery, ...filterShape }) },
+      response: { data: pageSchema(operationLogRowSchema) },
       async handler({ query, headers }) {
         checkRange(query, headers);
         const where = whereOf(query);
@@ -102,6 +105,7 @@ export default defineServerPlugin({
       url: '/operationLog/modules',
       access: { permission: 'operationLog:list' },
       summary: 'List operation log modules',
+      response: { data: z.array(z.string()) },
       async handler() {
         const rows = await db.selectFrom('operation_log').select('module').distinct().orderBy('module').execute();
         return rows.map((r) => r.module as string);
@@ -113,6 +117,7 @@ export default defineServerPlugin({
       url: '/operationLog/moduleNames',
       access: { permission: 'operationLog:list' },
       summary: 'List operation log modules with their names in the reader\'s language',
+      response: { data: z.array(z.object({ module: z.string(), name: z.string() })) },
       async handler({ headers }) {
         const rows = await db.selectFrom('operation_log').select('module').distinct().orderBy('module').execute();
         const nameOf = await operationModuleNames(db, requestLocale(headers));
@@ -126,6 +131,7 @@ export default defineServerPlugin({
       access: { permission: 'operationLog:export' },
       summary: 'Export operation log entries',
       schema: { query: filterSchema },
+      response: { envelope: false, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
       async handler({ query, headers }) {
         checkRange(query, headers);
         const where = whereOf(query);
