@@ -90,7 +90,10 @@ export interface RouteDefinition<Q = any, B = any, P = any> {
   apiKey?: ApiKeyScope;
   /** Operation-log module name (default: the plugin id); mutating routes are logged by the kernel. */
   module?: string;
-  /** The operation's title in the operation log (e.g. `Add user`); method and route are logged too. */
+  /**
+   * The operation's English title in the operation log (e.g. `Add user`); method and route are logged too.
+   * Its Chinese title: the plugin's zh-CN.json, `<namespace>.operations["POST /user/add"]` (a test requires one).
+   */
   summary?: string;
   schema?: { query?: ZodType<Q>; body?: ZodType<B>; params?: ZodType<P> };
   /**
