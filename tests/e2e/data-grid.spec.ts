@@ -82,4 +82,13 @@ test('a memory of thousands of entries scrolls in a virtualised grid, with keybo
   await expect(grid).not.toContainText('Edited in the grid');
   const left = await admin.call<{ total: number }>('GET', `/TM/entry/list?libraryId=${memoryId}&pageNum=1&pageSize=1`);
   expect(left.total).toBe(ENTRIES - 1);
+
+  // A sortable header and the search start again from the top with the new order or filter.
+  // Blueprint draws the header in each quadrant; the top quadrant's is the one in front.
+  await grid.locator('.bp6-table-quadrant-top').getByTestId('tm-entry-sort-source').click();
+  await expect(grid.locator('[data-row="0"]').first()).toHaveText('Grid row 00001 source');
+  await page.locator('#search-text').fill('row 02999');
+  await page.getByTestId('search-submit').click();
+  await expect(grid).toHaveAttribute('data-total', '1');
+  await expect(grid.locator('[data-row="0"]').first()).toHaveText('Grid row 02999 source');
 });

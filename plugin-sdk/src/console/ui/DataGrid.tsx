@@ -248,7 +248,9 @@ export function DataGrid<T>(props: DataGridProps<T>): ReactNode {
                   <ColumnHeaderCell
                     nameRenderer={() => (
                       <div
-                        style={{ cursor: c.sortable ? 'pointer' : undefined, fontWeight: 600 }}
+                        // Blueprint's header name lets pointer events through to its drag layer: a sortable title takes them back.
+                        style={{ cursor: c.sortable ? 'pointer' : undefined, pointerEvents: c.sortable ? 'auto' : undefined, fontWeight: 600 }}
+                        role={c.sortable ? 'button' : undefined}
                         onClick={c.sortable ? () => toggleSort(c.key) : undefined}
                         data-testid={c.sortable ? `${prefix}-sort-${c.key}` : undefined}
                         aria-sort={sort.by === c.key ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined}
