@@ -345,7 +345,8 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     lazyStarted ??= (async () => {
       await Promise.all(
         [...nodes.values()]
-          .filter((n) => n.desired_state === 'running' && !runtimes.has(n.id))
+          // A kind whose plugin has not registered it yet (the kernel starts before its plugins) starts when it does.
+          .filter((n) => n.desired_state === 'running' && !runtimes.has(n.id) && adapters.get(n.kind))
           .map((n) => startNode(n.id).catch((err) => logger.warn(`translation node ${n.id} did not start`, { error: (err as Error).message }))),
       );
     })();
