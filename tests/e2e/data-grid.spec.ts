@@ -47,6 +47,16 @@ test('a memory of thousands of entries scrolls in a virtualised grid, with keybo
   expect(first).toBeGreaterThan(5);
   expect(first).toBeLessThan(80);
 
+  // A column widens by dragging its header's edge.
+  const width = () => grid.locator('.bp6-table-quadrant-main [data-row="0"]').first().evaluate((el) => el.closest('.bp6-table-cell')!.getBoundingClientRect().width);
+  const before = await width();
+  const edge = (await grid.locator('.bp6-table-quadrant-top .bp6-table-resize-handle-target.bp6-table-resize-vertical').first().boundingBox())!;
+  await page.mouse.move(edge.x + edge.width / 2, edge.y + edge.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(edge.x + 120, edge.y + edge.height / 2, { steps: 6 });
+  await page.mouse.up();
+  await expect.poll(width).toBeGreaterThan(before + 80);
+
   // Keyboard: a click selects a row, the arrows, Page Down, End and Home move the selection.
   await grid.locator('[data-row="0"]').first().click();
   await expect(grid).toHaveAttribute('data-cursor', '0');
