@@ -511,7 +511,7 @@ export { isSpeechAdapter, wordErrorRate } from './speech.js';
 export type { SpeechAdapter, SpeechNodeChoice, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
 export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition, OcrAdapterDefinition } from './engines.js';
 // OCR engines: the adapter contract (OCR kinds register through registerAdapter) and ctx.engines.ocr.
-export { isOcrAdapter, ocrServiceOf, platformLanguageOfPack, tesseractPacksOf, tesseractPacksFor, createTesseractAdapter, readTesseractPage } from './ocr.js';
+export { isOcrAdapter, ocrLanguagesToRead, ocrServiceOf, platformLanguageOfPack, tesseractPacksOf, tesseractPacksFor, createTesseractAdapter, readTesseractPage } from './ocr.js';
 export type { TesseractOptions, OcrAdapter, OcrLine, OcrPage, OcrRecognizeRequest, OcrRecognizeResult, OcrService, OcrWord, RecognizeOptions } from './ocr.js';
 export * from './voiceprint/index.js';
 export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type PluginSocket } from './sockets.js';

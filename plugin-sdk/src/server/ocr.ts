@@ -277,3 +277,16 @@ export function ocrServiceOf(adapter: OcrAdapter): OcrService {
     },
   };
 }
+
+/** `en-US` text is read by a node that reads `en`, and the other way round. */
+const sameLanguage = (a: string, b: string) => a.toLowerCase() === b.toLowerCase() || a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
+
+/**
+ * The languages to ask `ctx.engines.ocr` for (platform codes, main first): the file's own when some OCR
+ * node reads it, else the defaults that some node reads, else the first language read at all.
+ */
+export function ocrLanguagesToRead(readable: string[], sourceLanguage: string | undefined, defaults: string[]): string[] {
+  if (sourceLanguage && readable.some((l) => sameLanguage(l, sourceLanguage))) return [sourceLanguage];
+  const known = defaults.filter((l) => readable.some((r) => sameLanguage(r, l)));
+  return known.length ? known : readable.slice(0, 1);
+}

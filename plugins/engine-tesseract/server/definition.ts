@@ -1,10 +1,12 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { createTesseractAdapter, type OcrAdapterDefinition } from '@linguaport/sdk/server';
 
 /**
  * The built-in OCR engine (kind `tesseract-local`): Debian's tesseract on this machine, through the
  * SDK's tesseract adapter (the format tests read pictures with it directly). No process to keep: a node
- * runs tesseract per picture, as many at once as its container count (one by default).
+ * runs tesseract per picture, each one thread (OMP_THREAD_LIMIT=1), as many at once as its container
+ * count or the machine's cores up to two, whichever is more (scanned PDF pages come two at a time).
  */
 export function tesseractDefinition(options: { command?: string } = {}): OcrAdapterDefinition<Record<string, never>> {
   return {
@@ -15,7 +17,7 @@ export function tesseractDefinition(options: { command?: string } = {}): OcrAdap
     local: true,
     create(node, helpers) {
       // A picture takes longer than a translation request: at least five minutes.
-      return createTesseractAdapter({ ...options, timeoutMs: Math.max(helpers.timeoutMs, 300_000), parallel: node.containers });
+      return createTesseractAdapter({ ...options, timeoutMs: Math.max(helpers.timeoutMs, 300_000), parallel: Math.max(node.containers, Math.min(2, availableParallelism())) });
     },
   };
 }

@@ -3,7 +3,7 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
-import { ApiError, inScratch, isEngineError, ocrLanguagesFor, paragraphsOf, pictureKind, pictureSize, runTool, tesseractLanguages, ToolError, type Block, type OcrService, type PictureKind } from '@linguaport/sdk/server';
+import { ApiError, inScratch, isEngineError, ocrLanguagesFor, ocrLanguagesToRead, paragraphsOf, pictureKind, pictureSize, runTool, tesseractLanguages, ToolError, type Block, type OcrService, type PictureKind } from '@linguaport/sdk/server';
 
 export { ocrLanguagesFor, pictureKind, pictureSize, tesseractLanguages, type PictureKind };
 
@@ -228,9 +228,6 @@ function ocrFailure(e: unknown): PictureReadError {
   return new PictureReadError('tool', `OCR could not read the picture: ${(e as Error).message}`);
 }
 
-/** `sameLanguage` of the platform: `en-US` is read by a node that reads `en`. */
-const sameLanguage = (a: string, b: string) => a.toLowerCase() === b.toLowerCase() || a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
-
 export function createPictureFormat(kind: PictureKind, ocr: OcrService, options: PictureFormatOptions = {}): FileFormat {
   const spec = KINDS[kind];
   const fallback = options.ocrLanguages ?? ['en', 'zh-CN'];
@@ -251,10 +248,7 @@ export function createPictureFormat(kind: PictureKind, ocr: OcrService, options:
       if (size.width * size.height > maxPixels) throw new PictureReadError('tooLarge', `the picture has ${size.width}×${size.height} pixels, more than the ${maxPixels} allowed`);
       const readable = await ocr.languages();
       if (!readable.length) throw new PictureReadError('tool', 'no OCR node is running (the built-in one is engine-tesseract, with Debian\'s tesseract-ocr)');
-      const sourceLanguage = parseOptions?.sourceLanguage;
-      // The file's language when some node reads it, else the defaults that are read.
-      const languages = sourceLanguage && readable.some((l) => sameLanguage(l, sourceLanguage)) ? [sourceLanguage] : fallback.filter((l) => readable.some((r) => sameLanguage(r, l)));
-      if (!languages.length) languages.push(readable[0]!);
+      const languages = ocrLanguagesToRead(readable, parseOptions?.sourceLanguage, fallback);
       const key = ReadingMemo.key(bytes, `${languages.join('+')}|${parseOptions?.fileName ?? ''}`);
       const known = memo.get(key);
       if (known) return known;

@@ -3,7 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertWithOffice, pdfPageCount } from '@linguaport/sdk/server';
-import { pdfFormat } from '../server/pdf.js';
+import { createTesseractAdapter, ocrServiceOf } from '@linguaport/sdk/server';
+import { createPdfFormat } from '../server/pdf.js';
 
 /**
  * `node --import tsx plugins/formats-pdf/bench/pdf.ts`: reading a 500-page text PDF (LibreOffice's,
@@ -14,6 +15,8 @@ import { pdfFormat } from '../server/pdf.js';
  * BENCH_PDF_RUNS runs (default 3). Target: under 30 s for the 500 pages.
  */
 
+// Scanned pages read with the SDK's tesseract adapter directly (routing to OCR nodes: ocr-routing.test.ts).
+const pdfFormat = createPdfFormat(ocrServiceOf(createTesseractAdapter({ timeoutMs: 180_000, parallel: 2 })));
 const PAGES = Number(process.env.BENCH_PDF_PAGES ?? 500);
 const RUNS = Number(process.env.BENCH_PDF_RUNS ?? 3);
 const TARGET_MS = 30_000;

@@ -1,11 +1,9 @@
 import { defineServerPlugin } from '@linguaport/sdk/server';
-import { pdfFormat } from './pdf.js';
+import { createPdfFormat } from './pdf.js';
 
-/** PDF for every area that reads files: read from its text layer (or by OCR), written as a docx. */
-export const PDF_FORMATS = [pdfFormat];
-
+/** PDF for every area that reads files: read from its text layer (or, scanned pages, through the platform's OCR nodes), written as a docx. */
 export default defineServerPlugin({
   setup(ctx) {
-    for (const format of PDF_FORMATS) ctx.formats.register(format);
+    ctx.formats.register(createPdfFormat(ctx.engines.ocr));
   },
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
 import { restoreTags } from '@linguaport/sdk/shared';
 import { pagesDocx, type DocxPage } from './docx.js';
-import { inScratch, isFolio, mapLimited, ocrLanguagesFor, paragraphsOf, readBboxLayout, readTesseractTsv, runTool, tesseractLanguages, ToolError, type Block, type PageText } from '@linguaport/sdk/server';
+import { inScratch, isFolio, mapLimited, ocrLanguagesToRead, paragraphsOf, readBboxLayout, runTool, ToolError, type Block, type OcrService, type PageText } from '@linguaport/sdk/server';
 
 /**
  * PDF documents. Read from the text layer (`pdftotext -bbox-layout`: every word with its box), or,
@@ -47,11 +47,11 @@ export interface PdfSkeleton {
 }
 
 export interface PdfFormatOptions {
-  /** Tesseract languages tried on scanned pages (those not installed are left out): `eng+chi_sim` by default. */
+  /** Languages (platform codes) read on scanned pages when the document's is not given or no OCR node reads it: those some node reads of `en`, `zh-CN`. */
   ocrLanguages?: string[];
   /** Rendering resolution for OCR: 150 dpi reads body text as well as 300 dpi, in a quarter of the time. */
   ocrDpi?: number;
-  /** OCR processes at once (each is one thread). */
+  /** Pages sent to OCR at once (the OCR nodes queue what they cannot take). */
   ocrConcurrency?: number;
 }
 
@@ -97,19 +97,28 @@ async function pagesWithImages(input: string): Promise<Set<number>> {
   return pages;
 }
 
-async function ocrPage(input: string, dir: string, page: number, width: number, height: number, languages: string, dpi: number): Promise<Block[]> {
+async function ocrPage(ocr: OcrService, input: string, dir: string, page: number, width: number, languages: string[], dpi: number): Promise<Block[]> {
   const prefix = join(dir, `ocr-${page}`);
   await runTool('pdftoppm', ['-png', '-gray', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', input, prefix], { timeoutMs: 120_000 });
-  const { stdout } = await runTool('tesseract', [`${prefix}.png`, '-', '-l', languages, 'tsv'], { timeoutMs: 180_000, env: { ...process.env, OMP_THREAD_LIMIT: '1' } });
-  // Tesseract's lines, made into paragraphs the way text pages are: its own paragraphs take short
+  let read;
+  try {
+    read = await ocr.recognize({ image: new Uint8Array(await readFile(`${prefix}.png`)), languages });
+  } catch (e) {
+    throw new PdfReadError('tool', `page ${page} could not be read by OCR: ${(e as Error).message}`);
+  }
+  // Pixels of the rendering to points of the page.
+  const scale = read.width > 0 ? width / read.width : 1;
+  const at = (b: { x0: number; y0: number; x1: number; y1: number }) => ({ x0: b.x0 * scale, y0: b.y0 * scale, x1: b.x1 * scale, y1: b.y1 * scale });
+  const lines = read.lines.map((l) => ({ ...at(l), words: l.words.map((w) => ({ text: w.text, ...at(w) })) }));
+  // The OCR's lines, made into paragraphs the way text pages are: its own paragraphs take short
   // columns for one text and join paragraphs that have no space between them.
-  return paragraphsOf(readTesseractTsv(stdout, { width, height }).flat(), OCR_EM_PER_LINE, 0.45);
+  return paragraphsOf(lines, OCR_EM_PER_LINE, 0.45);
 }
 
 const visibleChars = (page: PageText) => page.lines.reduce((n, l) => n + l.words.reduce((m, w) => m + w.text.replace(/\s/g, '').length, 0), 0);
 
-export function createPdfFormat(options: PdfFormatOptions = {}): FileFormat {
-  const wanted = options.ocrLanguages ?? ['eng', 'chi_sim'];
+export function createPdfFormat(ocr: OcrService, options: PdfFormatOptions = {}): FileFormat {
+  const wanted = options.ocrLanguages ?? ['en', 'zh-CN'];
   const dpi = options.ocrDpi ?? 150;
   const concurrency = options.ocrConcurrency ?? Math.max(1, Math.min(2, availableParallelism()));
 
@@ -139,11 +148,11 @@ export function createPdfFormat(options: PdfFormatOptions = {}): FileFormat {
         const toOcr = bare.filter(({ n }) => pictured.has(n));
         const ocrBlocks = new Map<number, Block[]>();
         if (toOcr.length) {
-          const installed = await tesseractLanguages();
-          if (!installed.length) throw new PdfReadError('tool', 'the PDF has scanned pages and tesseract (OCR) is not installed');
-          // The document's language when the caller knows it (with English for the Latin that every scan has), else the defaults.
-          const lang = ocrLanguagesFor(installed, parseOptions?.sourceLanguage, wanted).join('+');
-          const read = await mapLimited(toOcr, concurrency, ({ p, n }) => ocrPage(input, dir, n, p.width, p.height, lang, dpi));
+          const readable = await ocr.languages();
+          if (!readable.length) throw new PdfReadError('tool', 'the PDF has scanned pages and no OCR node is running (the built-in one is engine-tesseract, with Debian\'s tesseract-ocr)');
+          // The document's language when the caller knows it and a node reads it (the engine adds English for the Latin every scan has), else the defaults.
+          const lang = ocrLanguagesToRead(readable, parseOptions?.sourceLanguage, wanted);
+          const read = await mapLimited(toOcr, concurrency, ({ p, n }) => ocrPage(ocr, input, dir, n, p.width, lang, dpi));
           toOcr.forEach(({ n }, i) => ocrBlocks.set(n, read[i]!));
         }
 
@@ -194,5 +203,3 @@ export function createPdfFormat(options: PdfFormatOptions = {}): FileFormat {
     },
   };
 }
-
-export const pdfFormat = createPdfFormat();

@@ -8,13 +8,16 @@ import type { ParsedFile } from '@linguaport/sdk/shared';
 import { randomText, seededRandom } from '@linguaport/sdk/testing';
 import { fittedFontSize } from '../../server/docx.js';
 import { blockText, blocksOf, isFolio, paragraphsOf, readingOrder, splitAtGaps, type Line } from '@linguaport/sdk/server';
-import { isScanned, ocrPagesOf, pdfFormat, PdfReadError, type PdfSkeleton } from '../../server/pdf.js';
+import { createTesseractAdapter, ocrServiceOf } from '@linguaport/sdk/server';
+import { createPdfFormat, isScanned, ocrPagesOf, PdfReadError, type PdfSkeleton } from '../../server/pdf.js';
 import { CHINESE, HEADING, LEFT_COLUMN, makeFixtures, PARAGRAPHS, RIGHT_COLUMN, printedByOffice, SECOND_PAGE } from './samples.js';
 
 // The PDF module on PDFs LibreOffice wrote: what it reads from the text layer and, for a scan, by OCR;
 // that the docx it writes holds the translations where LibreOffice can read them; and how it refuses
 // files it cannot read.
 
+// Scanned pages read with the SDK's tesseract adapter directly (routing to OCR nodes: ocr-routing.test.ts).
+const pdfFormat = createPdfFormat(ocrServiceOf(createTesseractAdapter({ timeoutMs: 180_000, parallel: 2 })));
 const dir = mkdtempSync(join(tmpdir(), 'pdf-test-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 let fixtures: ReturnType<typeof makeFixtures>;
