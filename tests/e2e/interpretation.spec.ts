@@ -61,3 +61,31 @@ test('live captions from the microphone: refused permission shows the note; gran
   await dialog.getByTestId('interpretation-export-srt').click();
   expect((await download).suggestedFilename()).toMatch(/\.srt$/);
 });
+
+test('settings name the speech and translation engines: Automatic by default, a chosen engine kept after saving', async ({ page }) => {
+  await signIn(page);
+  await page.goto(`${baseUrl()}/simultaneousInterpretingConfiguration`);
+  const speech = page.getByTestId('interpretation-config-speech-engine');
+  const translation = page.getByTestId('interpretation-config-translation-engine');
+  await page.getByTestId('interpretation-config-source').selectOption('en');
+  await page.getByTestId('interpretation-config-target').selectOption('es');
+  await expect(translation).toHaveValue('');
+  await expect(speech).toHaveValue('');
+  // Automatic, then the engines for en -> es (the seeded Apertium) and the speech nodes that hear English.
+  await expect.poll(() => translation.locator('option').count()).toBeGreaterThan(1);
+  await expect.poll(() => speech.locator('option').count()).toBeGreaterThan(1);
+  const engine = await translation.locator('option').nth(1).getAttribute('value');
+  await translation.selectOption(engine!);
+  const saved = page.waitForResponse((r) => r.url().includes('/api/interpretation/config') && r.request().method() === 'PUT');
+  await page.getByTestId('interpretation-config-save').click();
+  expect((await (await saved).json()).code).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId('interpretation-config-translation-engine')).toHaveValue(engine!);
+  // Back to Automatic, as the other scenarios expect.
+  await page.getByTestId('interpretation-config-translation-engine').selectOption('');
+  const reset = page.waitForResponse((r) => r.url().includes('/api/interpretation/config') && r.request().method() === 'PUT');
+  await page.getByTestId('interpretation-config-save').click();
+  expect((await (await reset).json()).code).toBe(200);
+  await page.reload();
+  await expect(page.getByTestId('interpretation-config-translation-engine')).toHaveValue('');
+});
