@@ -147,7 +147,7 @@ export const translationMigrations: Migration[] = [
   },
   {
     // A fresh install recognises English speech out of the box: one pocketsphinx node (kind pocketsphinx-local,
-    // registered by the kernel), left running. Other languages come through speech nodes of remote kinds
+    // registered by the kernel then, by plugins/engine-pocketsphinx now), left running. Other languages come through speech nodes of remote kinds
     // (engine-whisper) that an administrator adds in the engine-management area.
     name: '005_seed_pocketsphinx',
     async up(db) {
