@@ -1,5 +1,8 @@
 // Database: none
+import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seededRandom } from '@linguaport/sdk/testing';
 import { createApertiumAdapter } from '../../server/adapter.js';
@@ -111,6 +114,24 @@ describe.skipIf(!installed)('warm null-flush pipelines', () => {
 });
 
 describe.skipIf(!installed)('an Apertium node', () => {
+  it('loses its pipelines with the server that started them, even when it is killed with SIGKILL', async () => {
+    const owner = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('../support/pipeline-owner.ts', import.meta.url))], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: owner.stdout! }).once('line', resolve);
+        owner.once('exit', (code) => reject(new Error(`owner exited with ${code}`)));
+      });
+      const [pipeline] = JSON.parse(line) as { direction: string; pid: number }[];
+      expect(pipeline!.direction).toBe('en|es');
+      expect(groupMembers(pipeline!.pid).length).toBeGreaterThan(5);
+      owner.kill('SIGKILL');
+      // Its stdin closes with the server: every stage reads the end of its input and exits.
+      await expect.poll(() => groupMembers(pipeline!.pid), { timeout: 15_000 }).toEqual([]);
+    } finally {
+      owner.kill('SIGKILL');
+    }
+  }, 60_000);
+
   it('stops its pipelines with its APy', async () => {
     const definition = apertiumDefinition({ startTimeoutMs: 90_000, warm: false });
     const node = { id: 1, name: 'apertium-local', config: {}, containers: 1 };
