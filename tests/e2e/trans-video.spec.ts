@@ -44,9 +44,10 @@ test('a user translates an English video into Spanish subtitles, burns them in a
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', join(dir, name)]);
 
   await signIn(page);
-  // A fresh install has an English speech node: the engines screen lists it with its language.
+  // A fresh install has an English speech node and an OCR node: the engines screen lists them (the same card) with their languages.
   await page.goto(`${baseUrl()}/service`);
   await expect(page.getByTestId('speech-nodes').locator('tr', { hasText: 'pocketsphinx-local' })).toContainText('en');
+  await expect(page.getByTestId('ocr-nodes').locator('tr', { hasText: 'tesseract-local' })).toContainText('en');
   await page.goto(`${baseUrl()}/transVideo`);
   await expect(page.getByTestId('tv-view')).toBeVisible();
   await page.getByTestId('tv-source').selectOption('en');
