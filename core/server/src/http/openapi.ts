@@ -126,20 +126,43 @@ export function errorCodesOf(def: RouteDefinition): number[] {
   return [...codes].sort((a, b) => a - b);
 }
 
-function dataSchemaOf(def: RouteDefinition): JsonSchema | null {
+/**
+ * A recursive schema (a menu tree) refers to its own `$defs` (`#/$defs/...`) or to itself (`#`), which
+ * inside the document would point at the document: those parts move to the document's components, named
+ * after the operation, and the references follow.
+ */
+function hoistDefs(json: JsonSchema, prefix: string, components: Record<string, JsonSchema>): JsonSchema {
+  const local = (json.$defs ?? {}) as Record<string, JsonSchema>;
+  delete json.$defs;
+  const root = `#/components/schemas/${prefix}answer`;
+  let selfRef = false;
+  const moved = (s: JsonSchema): JsonSchema =>
+    JSON.parse(
+      JSON.stringify(s)
+        .replace(/"#\/\$defs\/([^"]+)"/g, (_, name: string) => JSON.stringify(`#/components/schemas/${prefix}${name}`))
+        .replace(/"\$ref":"#"/g, () => ((selfRef = true), `"$ref":${JSON.stringify(root)}`)),
+    );
+  for (const [name, schema] of Object.entries(local)) components[`${prefix}${name}`] = moved(schema);
+  const answer = moved(json);
+  if (!selfRef) return answer;
+  components[`${prefix}answer`] = answer;
+  return { $ref: root };
+}
+
+function dataSchemaOf(def: RouteDefinition, prefix: string, components: Record<string, JsonSchema>): JsonSchema | null {
   const data = def.response?.data;
   if (!data) return null;
   try {
     const json = z.toJSONSchema(data as ZodType, { io: 'output', target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
     delete json.$schema;
-    return json;
+    return hoistDefs(json, prefix, components);
   } catch {
     return null;
   }
 }
 
-function responsesOf(def: RouteDefinition, codes: number[]): JsonSchema {
-  const data = dataSchemaOf(def);
+function responsesOf(def: RouteDefinition, codes: number[], prefix: string, components: Record<string, JsonSchema>): JsonSchema {
+  const data = dataSchemaOf(def, prefix, components);
   const raw = def.response?.envelope === false;
   const success = raw
     ? { description: 'The answer.', content: { [def.response?.contentType ?? 'application/json']: { schema: data ?? {} } } }
@@ -159,15 +182,16 @@ function responsesOf(def: RouteDefinition, codes: number[]): JsonSchema {
   return responses;
 }
 
-function operationOf({ def, pluginId, extra }: DocumentedRoute): JsonSchema {
+function operationOf({ def, pluginId, extra }: DocumentedRoute, components: Record<string, JsonSchema>): JsonSchema {
   const codes = errorCodesOf(def);
+  const operationId = `${def.method.toLowerCase()}${toOpenApiPath(def.url).replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`;
   const op: JsonSchema = {
-    operationId: `${def.method.toLowerCase()}${toOpenApiPath(def.url).replace(/[^A-Za-z0-9]+(.)?/g, (_, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,
+    operationId,
     tags: [extra?.tag ?? pluginId],
     summary: def.summary ?? `${def.method} ${def.url}`,
     description: extra?.description ?? (def.apiKey ? `${accessText(def.access)} API keys with the scope ${def.apiKey} reach it.` : accessText(def.access)),
     parameters: [...parametersOf(def.schema?.params as ZodType | undefined, 'path'), ...parametersOf(def.schema?.query as ZodType | undefined, 'query')],
-    responses: responsesOf(def, codes),
+    responses: responsesOf(def, codes, `${operationId}_`, components),
     // API keys reach only the routes of their scopes; every other route needs a session.
     security: extra?.security ?? (def.access === 'public' ? [] : def.apiKey ? [{ ApiKey: [] }, { Session: [] }] : [{ Session: [] }]),
     'x-error-codes': codes,
@@ -194,10 +218,11 @@ function operationOf({ def, pluginId, extra }: DocumentedRoute): JsonSchema {
 
 export function buildOpenApiDocument(routes: DocumentedRoute[], info: { title?: string } = {}): JsonSchema {
   const paths: Record<string, Record<string, JsonSchema>> = {};
+  const hoisted: Record<string, JsonSchema> = {};
   const sorted = [...routes].sort((a, b) => a.def.url.localeCompare(b.def.url) || a.def.method.localeCompare(b.def.method));
   for (const route of sorted) {
     const path = toOpenApiPath(route.def.url);
-    (paths[path] ??= {})[route.def.method.toLowerCase()] = operationOf(route);
+    (paths[path] ??= {})[route.def.method.toLowerCase()] = operationOf(route, hoisted);
   }
   return {
     openapi: '3.1.0',
@@ -211,7 +236,7 @@ export function buildOpenApiDocument(routes: DocumentedRoute[], info: { title?: 
     paths,
     components: {
       securitySchemes: SECURITY_SCHEMES,
-      schemas: { Envelope: ENVELOPE, ErrorCode: ERROR_CODE_SCHEMA },
+      schemas: { Envelope: ENVELOPE, ErrorCode: ERROR_CODE_SCHEMA, ...hoisted },
       responses: Object.fromEntries(
         [...new Set(Object.values(ERROR_CODES).map((c) => c.http))]
           .filter((http) => http !== 200)

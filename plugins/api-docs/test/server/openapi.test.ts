@@ -134,6 +134,32 @@ describe('GET /api/openapi.json', () => {
     expect(ajv.compile(dataSchema(doc.paths['/health'].get))(health)).toBe(true);
   });
 
+  it('resolves every reference inside the document, and a recursive answer (the menu tree) matches a real one through its components', async () => {
+    const refs: string[] = [];
+    const walk = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      for (const [k, v] of Object.entries(node)) k === '$ref' && typeof v === 'string' ? refs.push(v) : walk(v);
+    };
+    walk(doc);
+    const resolve = (ref: string) => ref.slice(2).split('/').reduce<any>((at, part) => at?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc);
+    expect(refs.length).toBeGreaterThan(100);
+    expect(refs.filter((r) => !r.startsWith('#/') || resolve(r) === undefined)).toEqual([]);
+
+    const tree = doc.paths['/permissionMenu/getAllPermissionMenu'].get.responses['200'].content['application/json'].schema.allOf[1].properties.data;
+    expect(JSON.stringify(tree)).toContain('#/components/schemas/');
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    // The data schema with the document's components beside it, so its references resolve as in the document.
+    const validate = ajv.compile({ ...tree, components: doc.components });
+    const admin = await kernel.login('admin', ADMIN_PASSWORD);
+    const answer = (await kernel.call('GET', '/api/permissionMenu/getAllPermissionMenu', admin)).body.data;
+    expect(answer.some((n: { children: unknown[] }) => n.children.length > 0)).toBe(true);
+    expect(validate(answer), JSON.stringify(validate.errors)).toBe(true);
+    // A node deep in the tree that lacks a field fails it: the recursion is checked, not waved through.
+    const broken = structuredClone(answer);
+    delete broken.find((n: { children: unknown[] }) => n.children.length > 0).children[0].permissionName;
+    expect(validate(broken)).toBe(false);
+  });
+
   it('describes the LibreTranslate-compatible API as what it is: its shapes, {error} on failure, a key in the body, the query or a bearer header', () => {
     const translate = doc.paths['/lt/translate'].post;
     expect(translate.tags).toEqual(['libretranslate']);
