@@ -69,6 +69,19 @@ test('a user translates an English video into Spanish subtitles, burns them in a
   expect(spanish).toMatch(/niños|parque/i);
   await expect.poll(() => showing(page)).toEqual(['target']);
   await expect.poll(() => trackCues(page, 'target')).toContain(spanish);
+  // The player reads the media itself, in byte ranges (the session cookie stands in for the header): it knows
+  // the duration and can seek to the middle without having fetched the whole file first.
+  const seekable = () =>
+    page.getByTestId('tv-player').evaluate((el) => {
+      const v = el as HTMLVideoElement;
+      return v.readyState >= 1 && v.seekable.length > 0 && v.seekable.end(0) > 1 && Number.isFinite(v.duration);
+    });
+  await expect.poll(seekable, { timeout: 20_000 }).toBe(true);
+  await page.getByTestId('tv-player').evaluate((el) => {
+    const v = el as HTMLVideoElement;
+    v.currentTime = v.duration / 2;
+  });
+  await expect.poll(() => page.getByTestId('tv-player').evaluate((el) => (el as HTMLVideoElement).currentTime > 0)).toBe(true);
   await page.getByTestId('tv-track-source').click();
   await expect.poll(() => showing(page)).toEqual(['source']);
   await expect.poll(() => trackCues(page, 'source')).toContain((await page.getByTestId('tv-cue-source-1').textContent())!.trim());

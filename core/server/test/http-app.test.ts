@@ -315,6 +315,29 @@ describe('access', () => {
   });
 });
 
+describe('the session cookie', () => {
+  it('stands in for the Jwt header only on GET routes that declare sessionCookie (a player reading a file)', async () => {
+    const caller = { userId: 7, username: 'u', departmentId: 1, isSuperAdmin: false, permissions: new Set(['demo:view']), via: 'session' as const };
+    kernel = await createApp({ logLevel: 'silent', resolveCaller: async (token) => (token === 'good' ? caller : null) });
+    kernel.registerRoute({ method: 'GET', url: '/media', access: { permission: 'demo:view' }, sessionCookie: true, handler: ({ caller: c }) => ({ user: c?.userId }) }, owner);
+    kernel.registerRoute({ method: 'GET', url: '/plain', access: { permission: 'demo:view' }, handler: ({ caller: c }) => ({ user: c?.userId }) }, owner);
+    await kernel.app.ready();
+    const cookie = { cookie: 'lp_token=good' };
+    expect((await kernel.app.inject({ method: 'GET', url: '/api/media', headers: cookie })).json().data).toEqual({ user: 7 });
+    expect((await kernel.app.inject({ method: 'HEAD', url: '/api/media', headers: cookie })).statusCode).toBe(200);
+    expect((await kernel.app.inject({ method: 'GET', url: '/api/media', headers: { cookie: 'lp_token=bad' } })).json().code).toBe(601);
+    expect((await kernel.app.inject({ method: 'GET', url: '/api/media' })).json().code).toBe(601);
+    // Every other route still wants the header: a page elsewhere cannot ride on the cookie.
+    expect((await kernel.app.inject({ method: 'GET', url: '/api/plain', headers: cookie })).json().code).toBe(601);
+    expect((await kernel.app.inject({ method: 'GET', url: '/api/plain', headers: { jwt: 'good' } })).json().data).toEqual({ user: 7 });
+  });
+
+  it('is refused on a route that is not a GET', async () => {
+    kernel = await createApp({ logLevel: 'silent', resolveCaller: async () => null });
+    expect(() => kernel!.registerRoute({ method: 'POST', url: '/m', access: 'signed-in', sessionCookie: true, handler: () => null }, owner)).toThrow(/sessionCookie is for GET routes only/);
+  });
+});
+
 describe('route registration', () => {
   async function fresh() {
     kernel = await createApp({ logLevel: 'silent', resolveCaller: async () => null });

@@ -88,6 +88,12 @@ export interface RouteDefinition<Q = any, B = any, P = any> {
   access: RouteAccess;
   /** The API-key scope that reaches this route; without one, API keys are refused (403). */
   apiKey?: ApiKeyScope;
+  /**
+   * A GET of a file that a page element plays or shows itself (`<video src>`, `<audio src>`), which
+   * cannot send the Jwt header: the console's session cookie is accepted in its place, so the browser
+   * asks for byte ranges as it plays and seeks. Only for GET routes that change nothing.
+   */
+  sessionCookie?: boolean;
   /** Operation-log module name (default: the plugin id); mutating routes are logged by the kernel. */
   module?: string;
   /**

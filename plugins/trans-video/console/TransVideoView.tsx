@@ -6,7 +6,7 @@ import { download, languageLabel, queryId } from './common.js';
 
 type Shown = Track | 'off';
 
-/** Object URLs of the media and of both subtitle tracks (as WebVTT from the server), revoked when replaced. */
+/** Object URLs of the subtitle tracks (as WebVTT from the server), revoked when replaced. */
 function useObjectUrl(): [string | null, (blob: Blob | null) => void] {
   const [url, setUrl] = useState<string | null>(null);
   const set = useCallback((blob: Blob | null) => {
@@ -35,7 +35,6 @@ export function TransVideoView({ query }: ViewProps) {
   const [job, setJob] = useState<JobRow | null>(null);
   const [cues, setCues] = useState<CueRow[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [media, setMedia] = useObjectUrl();
   const [sourceVtt, setSourceVtt] = useObjectUrl();
   const [targetVtt, setTargetVtt] = useObjectUrl();
   const [bothVtt, setBothVtt] = useObjectUrl();
@@ -74,18 +73,19 @@ export function TransVideoView({ query }: ViewProps) {
     void loadJob();
   }, [loadJob]);
 
+  // The player reads the media itself (the route takes the session cookie), asking for byte ranges as
+  // it plays and seeks, so playing starts before the whole file has arrived.
+  const media = id && job?.status === 'completed' ? `/api/transVideo/media/${id}` : null;
+  // A player cannot say why it failed: the same request through the API client brings the server's message.
+  const mediaFailed = useCallback(() => {
+    if (!id) return;
+    api.get(`/transVideo/media/${id}`, { headers: { Range: 'bytes=0-0' }, responseType: 'blob', silent: true }).catch((e: ApiErrorInfo) => setError(e.msg));
+  }, [api, id]);
+
   useEffect(() => {
     if (!id || job?.status !== 'completed') return;
-    let cancelled = false;
-    api.get<Blob>(`/transVideo/media/${id}`, { responseType: 'blob', silent: true }).then(
-      (blob) => !cancelled && setMedia(blob),
-      (e: ApiErrorInfo) => !cancelled && setError(e.msg),
-    );
     void loadTracks().catch((e: ApiErrorInfo) => setError(e.msg));
-    return () => {
-      cancelled = true;
-    };
-    // The media is fetched once per job; the tracks again after each correction (loadTracks).
+    // The tracks are fetched once per job, and again after each correction (loadTracks).
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, id, job?.status]);
 
@@ -179,11 +179,11 @@ export function TransVideoView({ query }: ViewProps) {
           {!media ? (
             <Spinner size={24} />
           ) : job.hasVideo ? (
-            <video ref={player} data-testid="tv-player" src={media} controls style={{ width: '100%', background: '#000' }} onTimeUpdate={(e) => setNow(e.currentTarget.currentTime)}>
+            <video ref={player} data-testid="tv-player" src={media} controls preload="metadata" onError={mediaFailed} style={{ width: '100%', background: '#000' }} onTimeUpdate={(e) => setNow(e.currentTarget.currentTime)}>
               {trackEls}
             </video>
           ) : (
-            <audio ref={player} data-testid="tv-player" src={media} controls style={{ width: '100%' }} onTimeUpdate={(e) => setNow(e.currentTarget.currentTime)}>
+            <audio ref={player} data-testid="tv-player" src={media} controls preload="metadata" onError={mediaFailed} style={{ width: '100%' }} onTimeUpdate={(e) => setNow(e.currentTarget.currentTime)}>
               {trackEls}
             </audio>
           )}

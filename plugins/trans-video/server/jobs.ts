@@ -404,6 +404,8 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     log: false,
     summary: 'The uploaded audio or video, to play in the preview',
+    // The preview's player reads it itself, with byte ranges as it plays and seeks.
+    sessionCookie: true,
     schema: { params: z.object({ id: idSchema }) },
     response: { envelope: false, contentType: 'application/octet-stream', errors: [404, 2067] },
     async handler(request) {

@@ -82,11 +82,18 @@ export const SANDBOX_CSP = "default-src 'none'; img-src data:; style-src 'unsafe
 export const SESSION_INVALID_MSG = { 'zh-CN': '登录已过期，请重新登录', 'en-US': 'Login expired, please sign in again' };
 
 /** The token travels in the `Jwt` header (spec 01 section 7); `Authorization: Bearer` is accepted too. */
-export function tokenOf(request: FastifyRequest): string | null {
+/** The console's session cookie (core/console/src/auth/storage.ts), read only by routes that declare `sessionCookie`. */
+export const SESSION_COOKIE = 'lp_token';
+
+export function tokenOf(request: FastifyRequest, cookieToo = false): string | null {
   const jwt = request.headers.jwt;
   if (typeof jwt === 'string' && jwt) return jwt;
   const auth = request.headers.authorization;
   if (typeof auth === 'string' && auth.startsWith('Bearer ')) return auth.slice(7);
+  if (cookieToo && (request.method === 'GET' || request.method === 'HEAD')) {
+    const cookie = request.cookies?.[SESSION_COOKIE];
+    if (cookie) return cookie;
+  }
   return null;
 }
 
@@ -241,9 +248,9 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
 
   const owners = new Map<string, string>();
 
-  async function authorize(request: FastifyRequest, def: Pick<RouteDefinition, 'access' | 'apiKey'>): Promise<void> {
+  async function authorize(request: FastifyRequest, def: Pick<RouteDefinition, 'access' | 'apiKey' | 'sessionCookie'>): Promise<void> {
     const access = def.access;
-    const token = tokenOf(request);
+    const token = tokenOf(request, def.sessionCookie === true);
     const apiKey = request.headers['x-api-key'];
     const caller = token
       ? await options.resolveCaller(token)
@@ -270,6 +277,7 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     if (def.access === undefined || def.access === null) throw new Error(`${where} has no access declaration (access: 'public', 'signed-in', {permission} or {anyPermission})`);
     const bad = describeAccess(def.access);
     if (bad) throw new Error(`${where}: ${bad}`);
+    if (def.sessionCookie && def.method !== 'GET') throw new Error(`${where}: sessionCookie is for GET routes only (a page element reading a file)`);
     if (def.apiKey !== undefined && !isApiKeyScope(def.apiKey)) throw new Error(`${where}: apiKey must be one of ${API_KEY_SCOPES.join(', ')}, got ${JSON.stringify(def.apiKey)}`);
     for (const key of keysOf(def.access)) {
       if (!owner.declaredPermissions.has(key)) throw new Error(`${where} needs permission ${key}, which the plugin's manifest does not declare`);

@@ -27,6 +27,7 @@ type JsonSchema = Record<string, unknown>;
 const SECURITY_SCHEMES = {
   ApiKey: { type: 'apiKey', in: 'header', name: 'X-Api-Key', description: 'The personal API key (settings dialog: API key). Acts as its owner, on the routes of the scopes the owner granted (translate by default).' },
   Session: { type: 'apiKey', in: 'header', name: 'Jwt', description: 'The console session token returned by POST /login.' },
+  SessionCookie: { type: 'apiKey', in: 'cookie', name: 'lp_token', description: "The console's session cookie, accepted in place of the Jwt header only by GET routes whose file a page element reads itself (a media player)." },
   LtKeyQuery: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The API key of the LibreTranslate-compatible API (/lt/...), also accepted as api_key or apiKey in the body.' },
   Bearer: { type: 'http', scheme: 'bearer', description: 'The API key as a bearer token (LibreTranslate-compatible API only).' },
 } as const;
@@ -193,7 +194,7 @@ function operationOf({ def, pluginId, extra }: DocumentedRoute, components: Reco
     parameters: [...parametersOf(def.schema?.params as ZodType | undefined, 'path'), ...parametersOf(def.schema?.query as ZodType | undefined, 'query')],
     responses: responsesOf(def, codes, `${operationId}_`, components),
     // API keys reach only the routes of their scopes; every other route needs a session.
-    security: extra?.security ?? (def.access === 'public' ? [] : def.apiKey ? [{ ApiKey: [] }, { Session: [] }] : [{ Session: [] }]),
+    security: extra?.security ?? (def.access === 'public' ? [] : def.apiKey ? [{ ApiKey: [] }, { Session: [] }] : def.sessionCookie ? [{ Session: [] }, { SessionCookie: [] }] : [{ Session: [] }]),
     'x-error-codes': codes,
     ...(def.apiKey ? { 'x-api-key-scope': def.apiKey } : {}),
     ...(typeof def.access === 'object' ? { 'x-permission': 'permission' in def.access ? [def.access.permission] : def.access.anyPermission } : {}),

@@ -200,6 +200,14 @@ describe('audio and video translation', () => {
     expect(head.rawPayload.length).toBe(0);
     // Another user's range is refused like the whole file.
     expect((await get({ range: 'bytes=0-99' }, other)).json().code).toBe(404);
+    // The preview's <video> element sends no Jwt header: the console's session cookie serves it, and only it.
+    const byCookie = (token: string) => k.app.inject({ method: 'GET', url: `/api/transVideo/media/${id}`, headers: { cookie: `locale=en-US; lp_token=${token}`, range: 'bytes=0-99' } });
+    const played = await byCookie(owner);
+    expect(played.statusCode).toBe(206);
+    expect(played.rawPayload.equals(file.subarray(0, 100))).toBe(true);
+    expect((await byCookie(other)).json().code).toBe(404);
+    expect((await byCookie('not-a-session')).json().code).toBe(601);
+    expect((await k.app.inject({ method: 'GET', url: `/api/transVideo/get/${id}`, headers: { cookie: `lp_token=${owner}` } })).json().code).toBe(601);
     await call('POST', `/api/transVideo/cancel/${id}`, owner);
   });
 
