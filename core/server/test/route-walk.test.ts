@@ -70,6 +70,10 @@ describe('every registered route', () => {
     expect(k.routes.map((r) => `${r.method} ${r.url}`)).toEqual(expect.arrayContaining(['DELETE /api/permissionMenu/deleteBatch', 'PUT /api/systemConfig/updateConfig', 'PUT /api/role/permissions/:roleId']));
   });
 
+  it('has every operation declare its answer (response.data, or a file), so the API document is typed', () => {
+    expect(k.routes.filter((r) => !r.typed).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+  });
+
   it('answers 403 to a signed-in user without the permission and changes nothing', async () => {
     const routes = guarded();
     expect(routes.length).toBeGreaterThan(10);
