@@ -92,6 +92,8 @@ try {
   const admin = await server.database.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow();
   const apiKey = (await resetApiKey(server.database.db, loadSecret(dataDir), admin.id, new Date()))!;
   await server.database.db.updateTable('system_config').set({ config_value: '1000000000' }).where('config_key', '=', 'API_TRANSLATION_CAP').execute();
+  // The bench sends thousands of requests a minute from one key: the per-key rate limit is the deployment's, not the engine's.
+  await server.database.db.updateTable('system_config').set({ config_value: '1000000' }).where('config_key', '=', 'LT_RATE_LIMIT').execute();
   await server.app.listen({ port: 0, host: '127.0.0.1' });
   const base = `http://127.0.0.1:${(server.app.server.address() as { port: number }).port}/api/lt`;
   const lt = async (q: string | string[]) => {
