@@ -52,7 +52,7 @@ export function ApiDocs() {
       <InputGroup leftIcon="search" placeholder={t('filter')} value={filter} onValueChange={setFilter} data-testid="api-docs-filter" />
       {groups.map(([tag, ops]) => (
         <Card key={tag} style={{ padding: 12 }}>
-          <H5>{tag}</H5>
+          <H5 translate="no">{tag}</H5>
           {ops.map((o) => {
             const id = `${o.method} ${o.path}`;
             return (
@@ -60,8 +60,9 @@ export function ApiDocs() {
                 <div style={{ display: 'flex', gap: 8, alignItems: 'center', cursor: 'pointer' }} onClick={() => setOpen(open === id ? null : id)} data-testid={`api-op-${o.method}-${o.path}`}>
                   <Tag intent={METHOD_INTENT[o.method] ?? Intent.NONE} style={{ minWidth: 64, textAlign: 'center' }}>{o.method}</Tag>
                   <code>{o.path}</code>
-                  <span className="bp6-text-muted">{o.op.summary}</span>
-                  {o.op['x-permission'] && <Tag minimal icon="lock">{o.op['x-permission'].join(' | ')}</Tag>}
+                  {/* The API document is written in English (its summaries are the routes' own): marked as such. */}
+                  <span className="bp6-text-muted" lang="en">{o.op.summary}</span>
+                  {o.op['x-permission'] && <Tag minimal icon="lock" translate="no">{o.op['x-permission'].join(' | ')}</Tag>}
                   {o.op.security?.length === 0 && <Tag minimal intent={Intent.SUCCESS}>{t('public')}</Tag>}
                 </div>
                 <Collapse isOpen={open === id}>{open === id && <OperationDetail entry={o} />}</Collapse>

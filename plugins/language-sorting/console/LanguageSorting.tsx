@@ -103,8 +103,9 @@ export function LanguageSorting() {
                 )}
               </td>
               <td>{l.code}</td>
-              <td>{l.nameZh}</td>
-              <td>{l.nameEn}</td>
+              {/* Each name in its own language, whatever the console's: declared so. */}
+              <td lang="zh-CN">{l.nameZh}</td>
+              <td lang="en">{l.nameEn}</td>
               <td>
                 <Switch checked={l.enabled} disabled={!canEdit} onChange={() => void toggle(l)} data-testid={`language-enabled-${l.code}`} style={{ margin: 0 }} />
               </td>

@@ -129,7 +129,7 @@ export function Limit() {
         <tbody>
           {rows.map(({ node: n, depth }) => (
             <tr key={n.id} data-testid={`limit-row-${n.key}`}>
-              <td style={{ paddingLeft: 8 + depth * 20 }}>{n.permissionName} {n.pluginId && <Tag minimal>{n.pluginId}</Tag>}</td>
+              <td style={{ paddingLeft: 8 + depth * 20 }}>{n.permissionName} {n.pluginId && <Tag minimal translate="no">{n.pluginId}</Tag>}</td>
               <td>{t(TYPE_KEYS[n.permissionType] ?? 'typeMenu')}</td>
               <td><code>{n.key}</code></td>
               <td>{n.path}</td>

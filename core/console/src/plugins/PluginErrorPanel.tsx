@@ -8,16 +8,15 @@ interface Props {
   onRetry(): void;
 }
 
-/** The failure of one plugin, shown on its own route only; both languages in the title. */
+/** The failure of one plugin, shown on its own route only, in the console's language. */
 export function PluginErrorPanel({ error, version, onRetry }: Props) {
   const { t } = useTranslation('core');
   return (
     <div className="lp-plugin-error" data-testid="plugin-error" data-error-kind={error.kind} data-plugin={error.pluginId}>
       <Callout intent="danger" title={t('plugin.errorTitle')}>
-        <p className="lp-plugin-error-other">{t('plugin.errorTitleOther')}</p>
         <p data-testid="plugin-error-reason">{t(`plugin.kind.${error.kind}`, { ...error.details })}</p>
-        <p className="lp-muted">{t('plugin.pluginLabel', { id: error.pluginId, version: version ?? '' })}</p>
-        <pre className="lp-plugin-error-detail">{error.message}</pre>
+        <p className="lp-muted">{t('plugin.pluginLabel')} <span translate="no">{error.pluginId} {version ?? ''}</span></p>
+        <pre className="lp-plugin-error-detail" translate="no">{error.message}</pre>
         <Button intent="primary" onClick={onRetry} data-testid="plugin-retry" text={t('plugin.retry')} />
       </Callout>
     </div>

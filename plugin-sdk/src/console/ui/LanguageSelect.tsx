@@ -43,6 +43,16 @@ export function languageName(language: Pick<Language, 'nameZh' | 'nameEn'>, uiLa
   return uiLanguage.startsWith('zh') ? language.nameZh : language.nameEn;
 }
 
+/** A language outside the enabled list, named by the browser in the console's language, with its code (`西班牙语 (es)`). */
+function displayName(code: string, uiLanguage: string): string {
+  try {
+    const name = new Intl.DisplayNames([uiLanguage], { type: 'language' }).of(code);
+    return name && name !== code ? `${name} (${code})` : code;
+  } catch {
+    return code;
+  }
+}
+
 export interface LanguageSelectProps {
   value: string | null | undefined;
   onChange(code: string): void;
@@ -73,7 +83,7 @@ export function LanguageSelect(props: LanguageSelectProps) {
     ...(props.placeholder !== undefined && !props.value ? [{ value: '', label: props.placeholder, disabled: true }] : []),
     ...extras,
     ...list.map((l) => ({ value: l.code, label: languageName(l, i18n.language) })),
-    ...(props.value && !known.has(props.value) && !extras.some((e) => e.value === props.value) ? [{ value: props.value, label: props.value }] : []),
+    ...(props.value && !known.has(props.value) && !extras.some((e) => e.value === props.value) ? [{ value: props.value, label: displayName(props.value, i18n.language) }] : []),
   ];
   // A plain select with Blueprint's classes: this module is on the host's login path, which is
   // kept free of Blueprint's JavaScript (its CSS is loaded there).
