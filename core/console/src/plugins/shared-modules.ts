@@ -36,6 +36,9 @@ const lazy: Record<string, () => Promise<object>> = {
   rxjs: () => import('rxjs'),
   inversify: () => import('inversify'),
   '@linguaport/sdk/shared': () => import('@linguaport/sdk/shared'),
+  // Plugins whose console types come from their zod schemas (shared/schemas.ts) import it at run time:
+  // one copy from the host (the same chunk the SDK's shared part uses), not ~90 KB inside each bundle.
+  zod: () => import('zod'),
 };
 
 export const SHARED_MODULE_NAMES: readonly string[] = [...Object.keys(eager), ...Object.keys(lazy)];
