@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { textPicture } from '@linguaport/sdk/testing';
 import { runMigrations } from '../../src/db/migrations.js';
 import { translationMigrations } from '../../src/translation/migrations.js';
 import { createAdapterRegistry } from '../../src/translation/adapters.js';
@@ -15,19 +15,7 @@ import { openTestDatabase, type TestDatabase } from '../support/test-database.js
 // kinds registered as their plugins register them. The same router serves speech (speech.test.ts).
 
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
-GlobalFonts.registerFromPath('/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf');
-
-function picture(text: string): Uint8Array {
-  const c = createCanvas(520, 140);
-  const g = c.getContext('2d');
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, 520, 140);
-  g.fillStyle = '#111111';
-  g.textBaseline = 'top';
-  g.font = 'bold 48px "DejaVu Sans"';
-  g.fillText(text, 30, 40);
-  return new Uint8Array(c.toBuffer('image/png'));
-}
+const picture = (text: string) => new Uint8Array(textPicture({ width: 520, height: 140, lines: [{ text, x: 30, y: 40 }] }));
 
 describe('OCR routing', () => {
   let t: TestDatabase;

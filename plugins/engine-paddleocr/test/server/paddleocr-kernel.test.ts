@@ -1,6 +1,5 @@
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, startTestKernel, textPicture, type TestKernel } from '@linguaport/sdk/testing';
 import { startPaddlePeer, type PaddlePeer } from '../support/paddle-peer.js';
 
 // Remote OCR nodes inside a real kernel: added and started through the engine-management API like the
@@ -13,18 +12,7 @@ let k: TestKernel;
 let admin: string;
 let peer: PaddlePeer;
 
-function sign(text: string): Buffer {
-  GlobalFonts.registerFromPath('/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf');
-  const c = createCanvas(560, 200);
-  const g = c.getContext('2d');
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, 560, 200);
-  g.fillStyle = '#111111';
-  g.textBaseline = 'top';
-  g.font = 'bold 48px "DejaVu Sans"';
-  g.fillText(text, 40, 60);
-  return c.toBuffer('image/png');
-}
+const sign = (text: string) => textPicture({ width: 560, height: 200, lines: [{ text, y: 60 }] });
 
 async function upload(text: string): Promise<number> {
   const boundary = '----paddlekernel';

@@ -1,4 +1,4 @@
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import { textPicture } from '@linguaport/sdk/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPaddleOcrAdapter, readPaddleResults } from '../../server/adapter.js';
 import { startPaddlePeer, type PaddlePeer } from '../support/paddle-peer.js';
@@ -6,21 +6,17 @@ import { startPaddlePeer, type PaddlePeer } from '../support/paddle-peer.js';
 // The remote OCR adapter against a PaddleHub Serving peer on 127.0.0.1 that parses the JSON body,
 // refuses what the service refuses and reads the picture for real (tesseract behind the protocol).
 
-GlobalFonts.registerFromPath('/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf');
-
-function sign(): Uint8Array {
-  const c = createCanvas(600, 220);
-  const g = c.getContext('2d');
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, 600, 220);
-  g.fillStyle = '#111111';
-  g.textBaseline = 'top';
-  g.font = 'bold 52px "DejaVu Sans"';
-  g.fillText('NO PARKING', 40, 40);
-  g.font = 'bold 32px "DejaVu Sans"';
-  g.fillText('Tow away zone', 40, 140);
-  return new Uint8Array(c.toBuffer('image/png'));
-}
+const sign = () =>
+  new Uint8Array(
+    textPicture({
+      width: 600,
+      height: 220,
+      lines: [
+        { text: 'NO PARKING', y: 40, font: 'bold 52px "DejaVu Sans"' },
+        { text: 'Tow away zone', y: 140, font: 'bold 32px "DejaVu Sans"' },
+      ],
+    }),
+  );
 
 let peer: PaddlePeer | null = null;
 afterEach(async () => {

@@ -1,29 +1,13 @@
-import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, startTestKernel, textPicture, type PictureLine, type TestKernel } from '@linguaport/sdk/testing';
 import { createTesseractAdapter, readTesseractPage, tesseractPacksFor } from '@linguaport/sdk/server';
 
 // The built-in OCR engine on pictures drawn at test time (Debian's DejaVu and Noto CJK fonts): what
 // Debian's tesseract reads from them, word boxes where the words were drawn, the refusals, and the kind
 // with its seeded node in a kernel.
 
-GlobalFonts.registerFromPath('/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf');
-GlobalFonts.registerFromPath('/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc');
-
-/** Two lines of dark text on white; the x of each line's start and its top. */
-function picture(lines: { text: string; font: string; y: number }[], width = 640, height = 240): Uint8Array {
-  const c = createCanvas(width, height);
-  const g = c.getContext('2d');
-  g.fillStyle = '#ffffff';
-  g.fillRect(0, 0, width, height);
-  g.fillStyle = '#111111';
-  g.textBaseline = 'top';
-  for (const line of lines) {
-    g.font = line.font;
-    g.fillText(line.text, 40, line.y);
-  }
-  return new Uint8Array(c.toBuffer('image/png'));
-}
+/** Lines of dark text on white, each starting at x 40. */
+const picture = (lines: PictureLine[], width = 640, height = 240) => new Uint8Array(textPicture({ width, height, lines }));
 
 describe('tesseract adapter', () => {
   const adapter = createTesseractAdapter({ timeoutMs: 60_000 });

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createCanvas, GlobalFonts, loadImage } from '@napi-rs/canvas';
 import { pictureSize as headerSize } from '@linguaport/sdk/server';
+import { textPicture } from '@linguaport/sdk/testing';
 import { call, EN, multipart, peerEs, startDocKernel, upload, userWith, waitForFile, ZH, type DocKernel, type UploadFile } from './support.js';
 
 // Pictures through the document area: uploaded on /transPic (several at once, limits checked by
@@ -20,17 +21,11 @@ let plain: { userId: number; token: string };
 
 /** A sign drawn at test time: dark green text on a light panel. */
 function sign(heading: string, notice: string, type: 'image/png' | 'image/jpeg' = 'image/png'): Buffer {
-  const c = createCanvas(640, 300);
-  const g = c.getContext('2d');
-  g.fillStyle = '#e8f5e9';
-  g.fillRect(0, 0, 640, 300);
-  g.fillStyle = '#0b3d1a';
-  g.textBaseline = 'top';
-  g.font = 'bold 48px "DejaVu Sans"';
-  g.fillText(heading, 60, 60);
-  g.font = 'bold 28px "DejaVu Sans"';
-  g.fillText(notice, 60, 180);
-  return type === 'image/png' ? c.toBuffer('image/png') : c.toBuffer('image/jpeg', 95);
+  const lines = [
+    { text: heading, x: 60, y: 60 },
+    { text: notice, x: 60, y: 180, font: 'bold 28px "DejaVu Sans"' },
+  ];
+  return textPicture({ width: 640, height: 300, background: '#e8f5e9', ink: '#0b3d1a', lines, type });
 }
 
 /** The same picture as a TIFF (ffmpeg), the type browsers cannot show. */
