@@ -2,6 +2,7 @@ import type { ZodObject } from 'zod';
 import type { TermRequirement } from './pipeline.js';
 import type { SpeechAdapter } from './speech.js';
 import type { OcrAdapter } from './ocr.js';
+import type { SpeakerAdapter } from './speaker.js';
 
 /**
  * Engine adapters: the contract between the translation service (routing, fail-over, the usage
@@ -195,7 +196,7 @@ export function languageName(code: string): string {
 // ---------- registration ----------
 
 /** What an engine does; translation first, speech and OCR engines register the same way. */
-export type EngineCapability = 'translate' | 'ocr' | 'speech';
+export type EngineCapability = 'translate' | 'ocr' | 'speech' | 'speaker';
 
 type Localized = { 'zh-CN': string; 'en-US': string };
 
@@ -255,7 +256,7 @@ export interface EngineCreateHelpers<P extends EngineProcess = EngineProcess> {
 export interface EngineAdapterDefinition<
   Config extends Record<string, unknown> = any,
   P extends EngineProcess = EngineProcess,
-  A extends EngineAdapter | SpeechAdapter | OcrAdapter = EngineAdapter,
+  A extends EngineAdapter | SpeechAdapter | OcrAdapter | SpeakerAdapter = EngineAdapter,
 > {
   /** Lower-case id stored in `engine_nodes.kind` (`deepl`, `libretranslate`, `apertium-local`). */
   kind: string;
@@ -270,7 +271,8 @@ export interface EngineAdapterDefinition<
   local?: boolean;
   /**
    * Makes the adapter of one node; throw to report the node unavailable with the reason. A
-   * `speech` kind returns a `SpeechAdapter` (speech.ts), an `ocr` kind an `OcrAdapter` (ocr.ts), the
+   * `speech` kind returns a `SpeechAdapter` (speech.ts), an `ocr` kind an `OcrAdapter` (ocr.ts), a
+   * `speaker` kind a `SpeakerAdapter` (speaker.ts), the
    * others an `EngineAdapter`.
    */
   create(node: EngineNode<Config>, helpers: EngineCreateHelpers<P>): A;
@@ -283,7 +285,10 @@ export interface EngineAdapterDefinition<
 }
 
 /** A definition of any capability, as `registerAdapter` takes it (a speech kind's `create` makes a `SpeechAdapter`, an OCR kind's an `OcrAdapter`). */
-export type AnyEngineAdapterDefinition = EngineAdapterDefinition<any, any, EngineAdapter | SpeechAdapter | OcrAdapter>;
+export type AnyEngineAdapterDefinition = EngineAdapterDefinition<any, any, EngineAdapter | SpeechAdapter | OcrAdapter | SpeakerAdapter>;
+
+/** A speaker kind's definition (`capability: 'speaker'`). */
+export type SpeakerAdapterDefinition<Config extends Record<string, unknown> = any, P extends EngineProcess = EngineProcess> = EngineAdapterDefinition<Config, P, SpeakerAdapter>;
 
 /** A speech kind's definition (`capability: 'speech'`). */
 export type SpeechAdapterDefinition<Config extends Record<string, unknown> = any, P extends EngineProcess = EngineProcess> = EngineAdapterDefinition<Config, P, SpeechAdapter>;

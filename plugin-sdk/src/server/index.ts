@@ -9,6 +9,7 @@ import type { EngineChoice, TranslateSegmentsRequest, TranslateSegmentsResult, T
 import type { AnyEngineAdapterDefinition, EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
 import type { SpeechService } from './speech.js';
 import type { OcrService } from './ocr.js';
+import type { SpeakerService } from './speaker.js';
 import type { SocketDefinition } from './sockets.js';
 
 /**
@@ -458,6 +459,8 @@ export interface EngineService {
   readonly speech: SpeechService;
   /** Text in pictures on the OCR nodes (kinds registered with `capability: 'ocr'`). */
   readonly ocr: OcrService;
+  /** Speaker recognition on the speaker nodes (kinds registered with `capability: 'speaker'`). */
+  readonly speaker: SpeakerService;
 }
 export {
   EngineError,
@@ -515,7 +518,10 @@ export { probeMedia, runFfmpeg, extractAudio, readWavPcm, writeWavPcm, cutMedia,
 // Speech engines: the adapter contract (speech kinds register through registerAdapter) and ctx.engines.speech.
 export { isSpeechAdapter, wordErrorRate } from './speech.js';
 export type { SpeechAdapter, SpeechNodeChoice, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
-export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition, OcrAdapterDefinition } from './engines.js';
+export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition, OcrAdapterDefinition, SpeakerAdapterDefinition } from './engines.js';
+// Speaker engines: the adapter contract (speaker kinds register through registerAdapter) and ctx.engines.speaker.
+export { ANY_LANGUAGE, isSpeakerAdapter } from './speaker.js';
+export type { SpeakerAdapter, SpeakerAnswer, SpeakerCallOptions, SpeakerEnrolRequest, SpeakerNodeChoice, SpeakerScoreRequest, SpeakerScores, SpeakerService, SpeakerTrainRequest } from './speaker.js';
 // OCR engines: the adapter contract (OCR kinds register through registerAdapter) and ctx.engines.ocr.
 export { isOcrAdapter, ocrLanguagesToRead, ocrServiceOf, platformLanguageOfPack, tesseractPacksOf, tesseractPacksFor, createTesseractAdapter, readTesseractPage } from './ocr.js';
 export type { TesseractOptions, OcrAdapter, OcrLine, OcrPage, OcrRecognizeRequest, OcrRecognizeResult, OcrService, OcrWord, RecognizeOptions } from './ocr.js';

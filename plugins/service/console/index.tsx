@@ -28,7 +28,7 @@ interface AdapterKind {
   kind: string;
   name: Localized;
   /** What its nodes do: translation kinds go under an engine, speech and OCR kinds in their own cards. */
-  capability: 'translate' | 'ocr' | 'speech';
+  capability: 'translate' | 'ocr' | 'speech' | 'speaker';
   local: boolean;
   schema: { properties?: Record<string, { type?: string | string[]; items?: { type?: string } }>; required?: string[] };
   secrets: string[];
@@ -250,11 +250,12 @@ function EngineCard({ engine, kinds, onChanged }: { engine: Engine; kinds: Adapt
 /**
  * Recognition nodes of one capability, not under an engine, since routing picks any running, healthy
  * node of the capability for the language: speech (the built-in pocketsphinx, remote whisper servers)
- * and OCR (the built-in tesseract, remote PaddleOCR servers). Listed with their health and languages,
+ * OCR (the built-in tesseract, remote PaddleOCR servers) and speakers (the built-in voiceprint method, remote
+ * speaker-embedding servers; any language). Listed with their health and languages,
  * started, stopped, added and deleted here.
  */
-function RecognitionNodes({ capability, kinds }: { capability: 'speech' | 'ocr'; kinds: AdapterKind[] }) {
-  // Locale keys and test ids by capability: speechNodes / ocrNodes, speech-nodes / ocr-nodes.
+function RecognitionNodes({ capability, kinds }: { capability: 'speech' | 'ocr' | 'speaker'; kinds: AdapterKind[] }) {
+  // Locale keys and test ids by capability: speechNodes / ocrNodes / speakerNodes, speech-nodes / ocr-nodes / speaker-nodes.
   const key = (name: string) => `${capability}${name}`;
   const { t, i18n } = useTranslation();
   const zh = i18n.language.startsWith('zh');
@@ -345,7 +346,7 @@ function RecognitionNodes({ capability, kinds }: { capability: 'speech' | 'ocr';
                 <td>
                   <Tag intent={HEALTH_INTENT[n.health]} title={n.lastError ?? ''} data-testid={`${capability}-node-health`}>{t(`health_${n.health}`)}</Tag>
                 </td>
-                <td>{n.languages.join(', ')}</td>
+                <td>{n.languages.map((l) => (l === '*' ? t('anyLanguage') : l)).join(', ')}</td>
                 <td>
                   {permissions.hasButton('service:control') &&
                     (n.running ? (
@@ -477,6 +478,7 @@ function Service() {
       {engines?.map((e) => <EngineCard key={e.id} engine={e} kinds={kinds.filter((k) => k.capability === 'translate')} onChanged={load} />)}
       {permissions.hasButton('service:view') && <RecognitionNodes capability="speech" kinds={kinds.filter((k) => k.capability === 'speech')} />}
       {permissions.hasButton('service:view') && <RecognitionNodes capability="ocr" kinds={kinds.filter((k) => k.capability === 'ocr')} />}
+      {permissions.hasButton('service:view') && <RecognitionNodes capability="speaker" kinds={kinds.filter((k) => k.capability === 'speaker')} />}
       {permissions.hasButton('service:view') && <LanguagePacks onChanged={load} />}
       {permissions.hasButton('service:licence') && <TrustedKeys />}
     </div>

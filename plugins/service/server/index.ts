@@ -135,7 +135,7 @@ const nodeSchema = z.object({
 const adapterKindSchema = z.object({
   kind: z.string(),
   name: localizedTextSchema,
-  capability: z.enum(['translate', 'ocr', 'speech']),
+  capability: z.enum(['translate', 'ocr', 'speech', 'speaker']),
   local: z.boolean(),
   plugin: z.string(),
   schema: z.record(z.string(), z.unknown()),
@@ -471,9 +471,9 @@ export default defineServerPlugin({
       },
     });
 
-    // Speech and OCR nodes: not under an engine (their routing picks any running, healthy node of the
+    // Speech, OCR and speaker nodes: not under an engine (their routing picks any running, healthy node of the
     // capability for the language); their languages are what the health check learnt, stored on the node.
-    for (const [capability, what] of [['speech', 'speech recognition'], ['ocr', 'OCR']] as const) {
+    for (const [capability, what] of [['speech', 'speech recognition'], ['ocr', 'OCR'], ['speaker', 'speaker recognition']] as const) {
       ctx.route({
         method: 'GET',
         url: `/translServiceNode/${capability}Nodes`,

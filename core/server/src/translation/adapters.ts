@@ -34,7 +34,7 @@ function check(def: EngineAdapterDefinition, owner: string): void {
   const where = `plugin ${owner}: engine adapter ${String(def?.kind)}`;
   if (!def || typeof def.kind !== 'string' || !KIND.test(def.kind)) throw new Error(`${where}: kind must be 2-40 lower-case letters, digits and dashes`);
   if (typeof def.name?.['zh-CN'] !== 'string' || typeof def.name?.['en-US'] !== 'string') throw new Error(`${where}: name needs zh-CN and en-US`);
-  if (!['translate', 'ocr', 'speech'].includes(def.capability)) throw new Error(`${where}: capability must be translate, ocr or speech`);
+  if (!['translate', 'ocr', 'speech', 'speaker'].includes(def.capability)) throw new Error(`${where}: capability must be translate, ocr, speech or speaker`);
   if (!def.config || typeof def.config.safeParse !== 'function' || typeof def.config.shape !== 'object') throw new Error(`${where}: config must be a zod object schema`);
   if (typeof def.create !== 'function') throw new Error(`${where}: create must be a function`);
   for (const s of def.secrets ?? []) if (!(s in def.config.shape)) throw new Error(`${where}: secret ${s} is not a field of its config`);

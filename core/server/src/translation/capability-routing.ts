@@ -3,20 +3,21 @@ import { failsNode, isEngineError } from './adapter.js';
 import type { NodeRuntime } from './node-runtime.js';
 
 /**
- * Routing for the engines that recognise rather than translate (speech, OCR): one request goes to a
+ * Routing for the engines that recognise rather than translate (speech, OCR, speakers): one request goes to a
  * healthy node of the capability that takes its language, the least busy first; a node that fails on
  * its own (unreachable, time-out) is marked unhealthy and the next one is tried; a node that refuses
  * the request (a file it cannot read) leaves it healthy and fails the request alone. With no node for
  * the language at all the answer is 400, with every such node down 503 ("service interrupted").
- * A caller may name the node (`nodeId`): that one or a 400 saying why not.
+ * A caller may name the node (`nodeId`): that one or a 400 saying why not. A node whose languages hold
+ * `*` (a speaker node) takes any language, and a request for `*` any node.
  */
 
-export type RecognitionCapability = 'speech' | 'ocr';
+export type RecognitionCapability = 'speech' | 'ocr' | 'speaker';
 
 type Localized = { 'zh-CN': string; 'en-US': string };
 
 /** `en-US` is `en` to an engine that says `en`, and the other way round. */
-export const sameLanguage = (a: string, b: string) => a.toLowerCase() === b.toLowerCase() || a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
+export const sameLanguage = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase() || a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
 
 export interface CapabilityMessages {
   /** For the logs: `speech`, `OCR`. */
@@ -86,14 +87,14 @@ export interface CapabilityRouter {
 
 /** The capability's adapter of a runtime, or null. */
 export function recognizerOf(runtime: NodeRuntime, capability: RecognitionCapability): { languages(): Promise<string[]> } | null {
-  return (capability === 'speech' ? runtime.speech : runtime.ocr) ?? null;
+  return (capability === 'speech' ? runtime.speech : capability === 'ocr' ? runtime.ocr : runtime.speaker) ?? null;
 }
 
 export function createCapabilityRouter(options: CapabilityRoutingOptions): CapabilityRouter {
   const { capability, logger, messages } = options;
-  const takes = (langs: string[] | undefined, language: string) => (langs ?? []).some((l) => sameLanguage(l, language));
+  const takes = (langs: string[] | undefined, language: string) => (langs ?? []).some((l) => l === '*' || language === '*' || sameLanguage(l, language));
   const ofCapability = () => [...options.rows()].filter(([, row]) => row.capability === capability);
-  const reason = (what: string) => `${capability === 'speech' ? 'speech' : 'ocr'}${what}`;
+  const reason = (what: string) => `${capability}${what}`;
 
   function nodes(): NodeRuntime[] {
     const rows = new Map(options.rows());
@@ -161,7 +162,7 @@ export function createCapabilityRouter(options: CapabilityRoutingOptions): Capab
       if (signal?.aborted) throw signal.reason ?? new Error('aborted');
       const known = ofCapability().some(([id]) => takes(options.languagesOf(id), language));
       if (tried.size === 0 && !known) {
-        throw new ApiError(400, messages.noEngine(languageName(language)), { reason: capability === 'speech' ? 'noSpeechEngine' : 'noOcrEngine', language });
+        throw new ApiError(400, messages.noEngine(languageName(language)), { reason: `no${capability[0]!.toUpperCase()}${capability.slice(1)}Engine`, language });
       }
       if (requestError) {
         const detail = requestError.message.split('\n')[0]!;

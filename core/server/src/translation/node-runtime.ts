@@ -1,4 +1,4 @@
-import { EngineError, isOcrAdapter, isSpeechAdapter, type AnyEngineAdapterDefinition, type EngineAdapter, type EngineHealth, type EngineProcess, type EngineSuperviseHelpers, type LanguagePair, type OcrAdapter, type SpeechAdapter } from '@linguaport/sdk/server';
+import { EngineError, isOcrAdapter, isSpeakerAdapter, isSpeechAdapter, type AnyEngineAdapterDefinition, type EngineAdapter, type EngineHealth, type EngineProcess, type EngineSuperviseHelpers, type LanguagePair, type OcrAdapter, type SpeakerAdapter, type SpeechAdapter } from '@linguaport/sdk/server';
 import { noAdapterReason } from './adapters.js';
 
 /**
@@ -26,6 +26,8 @@ export interface NodeRuntime {
   readonly speech?: SpeechAdapter | null;
   /** The OCR adapter of a node of an OCR kind, else null. */
   readonly ocr?: OcrAdapter | null;
+  /** The speaker adapter of a node of a speaker kind, else null. */
+  readonly speaker?: SpeakerAdapter | null;
   /** The local process behind the node (an APy), or null for a remote node. */
   readonly process: EngineProcess | null;
   /** How the process is named in status messages (`APy`). */
@@ -59,20 +61,22 @@ export async function startNodeRuntime(spec: NodeSpec, timeoutMs: number, contex
   const node = { id: spec.id, name: spec.name, config: parsed.data as Record<string, unknown>, containers: spec.containers };
   const featureUnavailable = context.featureUnavailable;
   const process = def.supervise ? await def.supervise.start(node, { processes: context.processes ?? noRecord, featureUnavailable, dataDir: context.dataDir }) : null;
-  let made: EngineAdapter | SpeechAdapter | OcrAdapter;
+  let made: EngineAdapter | SpeechAdapter | OcrAdapter | SpeakerAdapter;
   try {
     made = def.create(node, { timeoutMs, process, featureUnavailable });
     if (def.capability === 'speech' && !isSpeechAdapter(made)) throw new Error(`the ${def.name['en-US']} adapter is not a speech adapter (languages, health, transcribe)`);
     if (def.capability === 'ocr' && !isOcrAdapter(made)) throw new Error(`the ${def.name['en-US']} adapter is not an OCR adapter (languages, health, recognize)`);
+    if (def.capability === 'speaker' && !isSpeakerAdapter(made)) throw new Error(`the ${def.name['en-US']} adapter is not a speaker adapter (method, languages, health, train, enrol, score)`);
   } catch (err) {
     await process?.stop();
     throw err;
   }
   const speech = def.capability === 'speech' ? (made as SpeechAdapter) : null;
   const ocr = def.capability === 'ocr' ? (made as OcrAdapter) : null;
-  const recognizer = speech ?? ocr;
+  const speaker = def.capability === 'speaker' ? (made as SpeakerAdapter) : null;
+  const recognizer = speech ?? ocr ?? speaker;
   const adapter = recognizer ? recognizerAsEngine(recognizer, def.capability) : (made as EngineAdapter);
-  return { spec, adapter, speech, ocr, process, processLabel: def.supervise?.label, healthy: false, pairs: [], languages: [], inFlight: 0, lastError: null };
+  return { spec, adapter, speech, ocr, speaker, process, processLabel: def.supervise?.label, healthy: false, pairs: [], languages: [], inFlight: 0, lastError: null };
 }
 
 /** A speech or OCR node as the translation side sees it: healthy or not, no pairs, so translation never routes to it. */
@@ -82,7 +86,7 @@ function recognizerAsEngine(recognizer: { kind: string; health(): Promise<Engine
     languagePairs: async () => [],
     health: () => recognizer.health(),
     async translate() {
-      throw new EngineError('unsupported-pair', `${recognizer.kind} is a${capability === 'ocr' ? 'n OCR' : ' speech'} engine: it does not translate`);
+      throw new EngineError('unsupported-pair', `${recognizer.kind} is a${capability === 'ocr' ? 'n OCR' : ` ${capability}`} engine: it does not translate`);
     },
   };
 }

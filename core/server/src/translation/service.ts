@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { DEFAULT_API_TRANSLATION_CAP, DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 import {
   ApiError,
+  EngineError,
   languageName,
   type DetectedLanguage,
   type AnyEngineAdapterDefinition,
@@ -14,6 +15,8 @@ import {
   type Logger,
   type OcrRecognizeResult,
   type OcrService,
+  type SpeakerAdapter,
+  type SpeakerService,
   type SpeechService,
   type SpeechTranscribeResult,
   type TranslateSegmentsRequest,
@@ -193,7 +196,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     if (h.ok) {
       try {
         pairs = await runtime.adapter.languagePairs();
-        const recognizer = runtime.speech ?? runtime.ocr;
+        const recognizer = runtime.speech ?? runtime.ocr ?? runtime.speaker;
         if (recognizer) spoken = await recognizer.languages();
       } catch (err) {
         h.ok = false;
@@ -208,12 +211,12 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     runtime.healthy = h.ok;
     runtime.pairs = pairs;
     if (h.ok) nodePairs.set(runtime.spec.id, pairs);
-    if (runtime.speech || runtime.ocr) {
+    if (runtime.speech || runtime.ocr || runtime.speaker) {
       runtime.languages = spoken;
       if (h.ok) nodeLanguages.set(runtime.spec.id, spoken);
     }
     runtime.lastError = h.ok ? null : (h.detail ?? 'unhealthy');
-    await saveHealth(runtime.spec.id, h.ok ? 'healthy' : 'unhealthy', runtime.lastError, h.ok ? pairs : undefined, (runtime.speech || runtime.ocr) && h.ok ? spoken : undefined);
+    await saveHealth(runtime.spec.id, h.ok ? 'healthy' : 'unhealthy', runtime.lastError, h.ok ? pairs : undefined, (runtime.speech || runtime.ocr || runtime.speaker) && h.ok ? spoken : undefined);
   }
 
   async function startNode(id: number): Promise<NodeRuntime> {
@@ -498,6 +501,69 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       await ensureStarted();
       const { value: segments, node } = await speechRouter.run(request, (pick) => pick.speech!.transcribe(request.audio, { language: request.language, signal: request.signal }));
       return { language: request.language, segments, nodeId: node.spec.id, kind: node.spec.kind };
+    },
+  };
+
+  const speakerRouter = createCapabilityRouter({
+    ...capabilityOptions('speaker'),
+    messages: {
+      label: 'speaker',
+      node: { 'zh-CN': '说话人识别节点', 'en-US': 'speaker recognition node' },
+      noEngine: () => ({ 'zh-CN': '没有说话人识别引擎', 'en-US': 'There is no speaker recognition engine' }),
+      refused: (detail) => ({ 'zh-CN': `说话人识别引擎无法处理此音频：${detail}`, 'en-US': `The speaker recognition engine could not handle this audio: ${detail}` }),
+      interrupted: { 'zh-CN': '服务中断：目前没有可用的说话人识别节点，请稍后再试', 'en-US': 'Service interrupted: no speaker recognition node is available right now. Try again later.' },
+    },
+  });
+  const isWav = (a: unknown) => a instanceof Uint8Array && a.byteLength > 44;
+  const noAudio = () => new ApiError(400, { 'zh-CN': '没有可识别的音频', 'en-US': 'There is no audio to recognise' });
+  function checkRecordings(recordings: unknown): void {
+    if (!Array.isArray(recordings) || recordings.length === 0 || !recordings.every(isWav)) throw noAudio();
+  }
+  function checkBackground(background: unknown): void {
+    if (background !== null && !(background instanceof Uint8Array && background.byteLength > 0)) throw new ApiError(400, { 'zh-CN': '背景模型无效', 'en-US': 'The background model is invalid' });
+  }
+  /** Runs on a speaker node of the request's method (any language); a node of another method is skipped as one that does not take the request. */
+  async function onSpeakerNode<T>(request: { method?: string; nodeId?: number; signal?: AbortSignal }, work: (adapter: SpeakerAdapter) => Promise<T>) {
+    await ensureStarted();
+    const { value, node } = await speakerRouter.run({ language: '*', nodeId: request.nodeId, signal: request.signal }, async (pick) => {
+      const adapter = pick.speaker!;
+      if (request.method && adapter.method !== request.method) throw new EngineError('unsupported-pair', `${adapter.kind} makes ${adapter.method}, not ${request.method}`);
+      return work(adapter);
+    });
+    return { value, answer: { method: node.speaker!.method, nodeId: node.spec.id, kind: node.spec.kind } };
+  }
+
+  const speaker: SpeakerService = {
+    async nodes() {
+      await ensureStarted();
+      return speakerRouter.choices();
+    },
+    async method() {
+      await ensureStarted();
+      return speakerRouter.nodes().sort((a, b) => a.inFlight - b.inFlight)[0]?.speaker?.method ?? null;
+    },
+    async train(request) {
+      checkRecordings(request.recordings);
+      const { value, answer } = await onSpeakerNode(request, (a) => a.train(request.recordings, { seed: request.seed, signal: request.signal }));
+      return { ...answer, background: value };
+    },
+    async enrol(request) {
+      checkRecordings(request.recordings);
+      checkBackground(request.background);
+      const { value, answer } = await onSpeakerNode(request, (a) => a.enrol(request.recordings, { background: request.background, signal: request.signal }));
+      return { ...answer, representation: value };
+    },
+    async score(request) {
+      if (!isWav(request.recording)) throw noAudio();
+      checkBackground(request.background);
+      if (!Array.isArray(request.speakers) || !request.speakers.every((r) => r instanceof Uint8Array && r.byteLength > 0)) throw new ApiError(400, { 'zh-CN': '说话人模型无效', 'en-US': 'The speaker representations are invalid' });
+      if (request.speakers.length === 0) throw new ApiError(400, { 'zh-CN': '没有可比对的说话人', 'en-US': 'There are no speakers to compare with' });
+      const { value, answer } = await onSpeakerNode(request, async (a) => {
+        const scored = await a.score(request.recording, request.speakers, { background: request.background, signal: request.signal });
+        if (scored.scores.length !== request.speakers.length || !scored.scores.every(Number.isFinite)) throw new EngineError('bad-response', `${a.kind} answered ${scored.scores.length} scores for ${request.speakers.length} speakers`);
+        return scored;
+      });
+      return { ...answer, ...value };
     },
   };
 
@@ -800,6 +866,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     adapter: (kind) => adapters.get(kind)?.definition as EngineAdapterDefinition | undefined,
     speech,
     ocr,
+    speaker,
     forPlugin(pluginId) {
       return { ...service, registerAdapter: (definition) => adapters.register(definition, pluginId) };
     },

@@ -1,0 +1,114 @@
+import type { EngineHealth } from './engines.js';
+
+/**
+ * Speaker engines: the contract between the kernel's speaker routing (`ctx.engines.speaker`: node
+ * choice, health, fail-over) and one kind of speaker-recognition engine (the built-in MFCC/GMM-UBM
+ * method on this machine, a remote GPU server that turns a recording into a speaker embedding...).
+ * A speaker kind registers like a translation kind (`ctx.engines.registerAdapter`, with
+ * `capability: 'speaker'`); its `create` returns a `SpeakerAdapter`. Failures are `EngineError`s with
+ * the same rule (`failsNode`): `unavailable` and `timeout` mark the node unhealthy and the next node is
+ * tried; the others fail the request.
+ *
+ * What an area keeps is opaque bytes: a group's background model (`train`; null for a method that
+ * needs none, as an embedding model) and one representation per speaker (`enrol`); `score` compares a
+ * recording with them. Bytes of one method mean nothing to another: every answer names its `method`,
+ * a request may ask for one (nodes of other methods are skipped), and an area retrains when it changes.
+ */
+
+/** Recognition of speakers does not depend on the language spoken: a speaker node says so with this. */
+export const ANY_LANGUAGE = '*';
+
+export interface SpeakerCallOptions {
+  signal?: AbortSignal;
+}
+
+export interface SpeakerScores {
+  /** One score per speaker representation, in their order; higher: more alike (the scale is the method's). */
+  scores: number[];
+  /** Seconds of speech the recording held once silence was dropped. */
+  speechSeconds: number;
+}
+
+export interface SpeakerAdapter {
+  /** The definition's kind (`voiceprint-local`, `speaker-embedding`). */
+  readonly kind: string;
+  /**
+   * What its models and representations are (`mfcc-gmm-ubm/1`, `embedding/<model>`): bytes made by
+   * another method cannot be scored by this one.
+   */
+  readonly method: string;
+  /** `[ANY_LANGUAGE]`: it takes speech in any language. */
+  languages(): Promise<string[]>;
+  health(): Promise<EngineHealth>;
+  /**
+   * A background model of what speech sounds like, from the recordings (16 kHz mono 16-bit PCM WAV
+   * files) of a group of speakers and any background speech; null when the method needs none.
+   */
+  train(recordings: Uint8Array[], options: SpeakerCallOptions & { seed?: number }): Promise<Uint8Array | null>;
+  /** One speaker's representation from their recordings (WAV), under the group's background model. */
+  enrol(recordings: Uint8Array[], options: SpeakerCallOptions & { background: Uint8Array | null }): Promise<Uint8Array>;
+  /** Scores of one recording (WAV) against speakers' representations. */
+  score(recording: Uint8Array, speakers: Uint8Array[], options: SpeakerCallOptions & { background: Uint8Array | null }): Promise<SpeakerScores>;
+}
+
+/** True when `adapter` is a speaker adapter (what `create` returns for a `speaker` kind). */
+export function isSpeakerAdapter(adapter: unknown): adapter is SpeakerAdapter {
+  const a = adapter as Partial<SpeakerAdapter> | null;
+  return !!a && typeof a.method === 'string' && typeof a.enrol === 'function' && typeof a.score === 'function' && typeof a.train === 'function';
+}
+
+interface SpeakerRequestBase {
+  /** The method the caller's stored bytes belong to: only nodes of it are used (503 when none is up). */
+  method?: string;
+  /** The speaker node (its id) that must answer; 400 when it does not exist, is not a speaker node or is stopped. */
+  nodeId?: number;
+  signal?: AbortSignal;
+}
+
+export interface SpeakerTrainRequest extends SpeakerRequestBase {
+  recordings: Uint8Array[];
+  /** Makes a training repeatable (a group's id). */
+  seed?: number;
+}
+
+export interface SpeakerEnrolRequest extends SpeakerRequestBase {
+  recordings: Uint8Array[];
+  background: Uint8Array | null;
+}
+
+export interface SpeakerScoreRequest extends SpeakerRequestBase {
+  recording: Uint8Array;
+  speakers: Uint8Array[];
+  background: Uint8Array | null;
+}
+
+/** Which node answered, of which kind and method. */
+export interface SpeakerAnswer {
+  method: string;
+  nodeId: number;
+  kind: string;
+}
+
+/** A speaker node a caller may choose (`ctx.engines.speaker.nodes`). */
+export interface SpeakerNodeChoice {
+  id: number;
+  name: string;
+  kind: string;
+  languages: string[];
+  /** Running and healthy now. */
+  ready: boolean;
+}
+
+/** `ctx.engines.speaker`: speaker recognition through the speaker nodes the platform runs. */
+export interface SpeakerService {
+  /** The speaker nodes left running. */
+  nodes(): Promise<SpeakerNodeChoice[]>;
+  /**
+   * The method a request without `method` gets now (the least busy healthy node's), or null when no
+   * speaker node is up: an area whose stored bytes are of another method retrains.
+   */
+  method(): Promise<string | null>;
+  train(request: SpeakerTrainRequest): Promise<SpeakerAnswer & { background: Uint8Array | null }>;
+  enrol(request: SpeakerEnrolRequest): Promise<SpeakerAnswer & { representation: Uint8Array }>;
+  score(request: SpeakerScoreRequest): Promise<SpeakerAnswer & SpeakerScores>;
+}

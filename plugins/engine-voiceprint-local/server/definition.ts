@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import {
+  adaptMeans,
+  ANY_LANGUAGE,
+  EngineError,
+  floatBytes,
+  floatsOf,
+  gmmFromBytes,
+  gmmToBytes,
+  joinFrames,
+  MediaError,
+  readWavPcm,
+  scoreSpeakers,
+  trainUbmInSteps,
+  VOICE_SAMPLE_RATE,
+  voiceFeatures,
+  type DiagonalGmm,
+  type SpeakerAdapter,
+  type SpeakerAdapterDefinition,
+  type VoiceFeatures,
+} from '@linguaport/sdk/server';
+
+/** What its bytes are: the SDK's MFCC features, a GMM background model, speakers as MAP-adapted means. */
+export const VOICEPRINT_METHOD = 'mfcc-gmm-ubm/1';
+/** Gaussians of a background model (the SDK trains fewer when there is little speech). */
+export const UBM_COMPONENTS = 64;
+
+/** Voice features of a 16 kHz mono 16-bit WAV; anything else is the request's fault (`rejected`). */
+export function wavFeatures(wav: Uint8Array): VoiceFeatures {
+  let pcm;
+  try {
+    pcm = readWavPcm(wav);
+  } catch (err) {
+    if (err instanceof MediaError) throw new EngineError('rejected', `not a WAV recording: ${err.message}`);
+    throw err;
+  }
+  if (pcm.sampleRate !== VOICE_SAMPLE_RATE || pcm.channels !== 1) throw new EngineError('rejected', `the recording must be 16 kHz mono, not ${pcm.sampleRate} Hz with ${pcm.channels} channels`);
+  return voiceFeatures(Float32Array.from(pcm.samples, (s) => s / 32768));
+}
+
+function backgroundOf(bytes: Uint8Array | null): DiagonalGmm {
+  if (!bytes || bytes.byteLength < 8) throw new EngineError('rejected', `a ${VOICEPRINT_METHOD} background model is needed`);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, 8);
+  try {
+    return gmmFromBytes(bytes.subarray(8), view.getUint32(0, true), view.getUint32(4, true));
+  } catch (err) {
+    throw new EngineError('rejected', `not a ${VOICEPRINT_METHOD} background model: ${(err as Error).message}`);
+  }
+}
+
+const framesOf = (recordings: Uint8Array[]) => {
+  const frames = joinFrames(recordings.map(wavFeatures));
+  if (!frames.frames) throw new EngineError('rejected', 'the recordings hold no speech');
+  return frames;
+};
+
+/** The SDK's MFCC/GMM-UBM method as a speaker adapter: work on this machine's CPU, in steps (the server goes on answering). */
+export function createVoiceprintAdapter(): SpeakerAdapter {
+  return {
+    kind: 'voiceprint-local',
+    method: VOICEPRINT_METHOD,
+    languages: async () => [ANY_LANGUAGE],
+    async health() {
+      // The method is code of the SDK: the check makes sure features come out of a short tone.
+      const tone = Int16Array.from({ length: VOICE_SAMPLE_RATE / 4 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / VOICE_SAMPLE_RATE)));
+      const f = voiceFeatures(Float32Array.from(tone, (s) => s / 32768));
+      return f.dims > 0 ? { ok: true } : { ok: false, detail: 'MFCC features could not be computed' };
+    },
+    async train(recordings, { seed, signal }) {
+      const ubm = await trainUbmInSteps(framesOf(recordings), { components: UBM_COMPONENTS, seed, signal });
+      const header = new Uint8Array(8);
+      new DataView(header.buffer).setUint32(0, ubm.components, true);
+      new DataView(header.buffer).setUint32(4, ubm.dims, true);
+      const body = gmmToBytes(ubm);
+      const out = new Uint8Array(8 + body.byteLength);
+      out.set(header);
+      out.set(body, 8);
+      return out;
+    },
+    async enrol(recordings, { background }) {
+      const ubm = backgroundOf(background);
+      const frames = framesOf(recordings);
+      if (frames.dims !== ubm.dims) throw new EngineError('rejected', 'the background model is of other features');
+      return floatBytes(adaptMeans(ubm, frames));
+    },
+    async score(recording, speakers, { background }) {
+      const ubm = backgroundOf(background);
+      const features = wavFeatures(recording);
+      if (!features.frames) throw new EngineError('rejected', 'the recording holds no speech');
+      const means = speakers.map((s) => Float64Array.from(floatsOf(s)));
+      if (means.some((m) => m.length !== ubm.components * ubm.dims)) throw new EngineError('rejected', `a speaker representation is not of this ${VOICEPRINT_METHOD} background model`);
+      return { scores: scoreSpeakers(ubm, means, features), speechSeconds: features.speechSeconds };
+    },
+  };
+}
+
+/** The built-in speaker engine (kind `voiceprint-local`): nothing to start, nothing to configure. */
+export function voiceprintLocalDefinition(): SpeakerAdapterDefinition<Record<string, never>> {
+  return {
+    kind: 'voiceprint-local',
+    name: { 'zh-CN': '声纹识别（本机）', 'en-US': 'Voiceprint recognition (local)' },
+    capability: 'speaker',
+    config: z.object({}),
+    local: true,
+    create: () => createVoiceprintAdapter(),
+  };
+}
