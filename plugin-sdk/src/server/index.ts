@@ -520,7 +520,7 @@ export { isSpeechAdapter, wordErrorRate } from './speech.js';
 export type { SpeechAdapter, SpeechNodeChoice, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
 export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition, OcrAdapterDefinition, SpeakerAdapterDefinition } from './engines.js';
 // Speaker engines: the adapter contract (speaker kinds register through registerAdapter) and ctx.engines.speaker.
-export { ANY_LANGUAGE, isSpeakerAdapter } from './speaker.js';
+export { ANY_LANGUAGE, isSpeakerAdapter, speakerWavFeatures, speakerWavSamples } from './speaker.js';
 export type { SpeakerAdapter, SpeakerAnswer, SpeakerCallOptions, SpeakerEnrolRequest, SpeakerNodeChoice, SpeakerScoreRequest, SpeakerScores, SpeakerService, SpeakerTrainRequest } from './speaker.js';
 // OCR engines: the adapter contract (OCR kinds register through registerAdapter) and ctx.engines.ocr.
 export { isOcrAdapter, ocrLanguagesToRead, ocrServiceOf, platformLanguageOfPack, tesseractPacksOf, tesseractPacksFor, createTesseractAdapter, readTesseractPage } from './ocr.js';

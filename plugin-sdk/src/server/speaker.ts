@@ -1,4 +1,6 @@
-import type { EngineHealth } from './engines.js';
+import { EngineError, type EngineHealth } from './engines.js';
+import { MediaError, readWavPcm } from './media.js';
+import { VOICE_SAMPLE_RATE, voiceFeatures, type VoiceFeatures } from './voiceprint/features.js';
 
 /**
  * Speaker engines: the contract between the kernel's speaker routing (`ctx.engines.speaker`: node
@@ -112,3 +114,19 @@ export interface SpeakerService {
   enrol(request: SpeakerEnrolRequest): Promise<SpeakerAnswer & { representation: Uint8Array }>;
   score(request: SpeakerScoreRequest): Promise<SpeakerAnswer & SpeakerScores>;
 }
+
+/** 16 kHz mono samples (-1..1) of a 16-bit WAV recording; anything else is the request's fault (`rejected`). */
+export function speakerWavSamples(wav: Uint8Array): Float32Array {
+  let pcm;
+  try {
+    pcm = readWavPcm(wav);
+  } catch (err) {
+    if (err instanceof MediaError) throw new EngineError('rejected', `not a WAV recording: ${err.message}`);
+    throw err;
+  }
+  if (pcm.sampleRate !== VOICE_SAMPLE_RATE || pcm.channels !== 1) throw new EngineError('rejected', `the recording must be 16 kHz mono, not ${pcm.sampleRate} Hz with ${pcm.channels} channels`);
+  return Float32Array.from(pcm.samples, (s) => s / 32768);
+}
+
+/** The SDK's voice features of a 16 kHz mono WAV recording (`rejected` for anything else). */
+export const speakerWavFeatures = (wav: Uint8Array): VoiceFeatures => voiceFeatures(speakerWavSamples(wav));

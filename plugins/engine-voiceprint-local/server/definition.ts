@@ -8,35 +8,20 @@ import {
   gmmFromBytes,
   gmmToBytes,
   joinFrames,
-  MediaError,
-  readWavPcm,
   scoreSpeakers,
+  speakerWavFeatures,
   trainUbmInSteps,
   VOICE_SAMPLE_RATE,
   voiceFeatures,
   type DiagonalGmm,
   type SpeakerAdapter,
   type SpeakerAdapterDefinition,
-  type VoiceFeatures,
 } from '@linguaport/sdk/server';
 
 /** What its bytes are: the SDK's MFCC features, a GMM background model, speakers as MAP-adapted means. */
 export const VOICEPRINT_METHOD = 'mfcc-gmm-ubm/1';
 /** Gaussians of a background model (the SDK trains fewer when there is little speech). */
 export const UBM_COMPONENTS = 64;
-
-/** Voice features of a 16 kHz mono 16-bit WAV; anything else is the request's fault (`rejected`). */
-export function wavFeatures(wav: Uint8Array): VoiceFeatures {
-  let pcm;
-  try {
-    pcm = readWavPcm(wav);
-  } catch (err) {
-    if (err instanceof MediaError) throw new EngineError('rejected', `not a WAV recording: ${err.message}`);
-    throw err;
-  }
-  if (pcm.sampleRate !== VOICE_SAMPLE_RATE || pcm.channels !== 1) throw new EngineError('rejected', `the recording must be 16 kHz mono, not ${pcm.sampleRate} Hz with ${pcm.channels} channels`);
-  return voiceFeatures(Float32Array.from(pcm.samples, (s) => s / 32768));
-}
 
 function backgroundOf(bytes: Uint8Array | null): DiagonalGmm {
   if (!bytes || bytes.byteLength < 8) throw new EngineError('rejected', `a ${VOICEPRINT_METHOD} background model is needed`);
@@ -49,7 +34,7 @@ function backgroundOf(bytes: Uint8Array | null): DiagonalGmm {
 }
 
 const framesOf = (recordings: Uint8Array[]) => {
-  const frames = joinFrames(recordings.map(wavFeatures));
+  const frames = joinFrames(recordings.map(speakerWavFeatures));
   if (!frames.frames) throw new EngineError('rejected', 'the recordings hold no speech');
   return frames;
 };
@@ -85,7 +70,7 @@ export function createVoiceprintAdapter(): SpeakerAdapter {
     },
     async score(recording, speakers, { background }) {
       const ubm = backgroundOf(background);
-      const features = wavFeatures(recording);
+      const features = speakerWavFeatures(recording);
       if (!features.frames) throw new EngineError('rejected', 'the recording holds no speech');
       const means = speakers.map((s) => Float64Array.from(floatsOf(s)));
       if (means.some((m) => m.length !== ubm.components * ubm.dims)) throw new EngineError('rejected', `a speaker representation is not of this ${VOICEPRINT_METHOD} background model`);
