@@ -44,10 +44,12 @@ test('a user translates an English video into Spanish subtitles, burns them in a
     '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-movflags', '+faststart', join(dir, name)]);
 
   await signIn(page);
-  // A fresh install has an English speech node and an OCR node: the engines screen lists them (the same card) with their languages.
+  // A fresh install has an English speech node, an OCR node and a speaker node: the engines screen lists them (the same card) with their languages.
   await page.goto(`${baseUrl()}/service`);
   await expect(page.getByTestId('speech-nodes').locator('tr', { hasText: 'pocketsphinx-local' })).toContainText('en');
   await expect(page.getByTestId('ocr-nodes').locator('tr', { hasText: 'tesseract-local' })).toContainText('en');
+  // And a speaker node, for any language.
+  await expect(page.getByTestId('speaker-nodes').locator('tr', { hasText: 'voiceprint-local' })).toContainText(/Any language|任意语言/);
   await page.goto(`${baseUrl()}/transVideo`);
   await expect(page.getByTestId('tv-view')).toBeVisible();
   await page.getByTestId('tv-source').selectOption('en');
