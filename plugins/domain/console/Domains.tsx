@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, H3, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
-import { useApi, useCrudScreen, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
+import { PageHeader, useApi, useCrudScreen, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { domainSchema, type DomainInput } from '../shared/schemas.js';
 import { formatDate } from '@linguaport/sdk/shared';
 
@@ -50,7 +50,7 @@ export function Domains() {
 
   return (
     <div data-testid="domain-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('heading')}</H3>
+      <PageHeader title={t('heading')} />
       <div style={{ display: 'flex', gap: 8 }}>
         <InputGroup leftIcon="search" placeholder={t('searchPlaceholder')} value={search} onValueChange={setSearch} onKeyDown={(e) => e.key === 'Enter' && void refresh(search)} />
         <Button text={t('search')} onClick={() => void refresh(search)} />
