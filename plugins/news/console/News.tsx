@@ -75,7 +75,6 @@ export function News() {
           ))}
         </ButtonGroup>
         <Button icon="tick" disabled={!selected.some((m) => !m.isRead)} text={t('markSelected')} onClick={() => void markRead(selected.filter((m) => !m.isRead).map((m) => m.id))} />
-        <Button icon="tick-circle" data-testid="news-mark-all" disabled={unread === 0} text={t('markAll')} onClick={() => void markRead('all')} />
         <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('deleteSelected')} onClick={() => setDeleting(selected)} />
       </div>
       <PagedTable<Message>
