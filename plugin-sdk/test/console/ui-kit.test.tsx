@@ -4,7 +4,7 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConfirmDialog, FormDialog, PagedTable, UploadButton, preloadUiKit, type PageQuery } from '../../src/console/index.js';
+import { ConfirmDialog, FormDialog, PageHeader, PagedTable, UploadButton, preloadUiKit, type PageQuery } from '../../src/console/index.js';
 import { placeServerMessage } from '../../src/console/ui/FormDialog.js';
 import { z } from '../../src/shared/index.js';
 import { emailSchema } from '../../src/shared/checks.js';
@@ -116,6 +116,22 @@ describe('FormDialog', () => {
     expect(placeServerMessage('Something failed', fields)).toBeNull();
   });
 
+  it('puts every label and field in one grid (one label column, one left edge) at the width asked for', async () => {
+    await render(<FormDialog isOpen title="T" width={420} fields={[{ name: 'a', label: 'Short' }, { name: 'b', label: 'A much longer label', required: true }, { name: 'c', label: 'Notes', type: 'textarea' }]} onSubmit={async () => {}} onClose={() => {}} />);
+    const grid = q('[data-testid="form-fields"]')!;
+    expect(grid.classList.contains('lp-form-grid')).toBe(true);
+    expect(grid.closest('form')?.classList.contains('lp-form')).toBe(true);
+    // Each field is a label then its control, directly in the grid's form groups (the host's CSS places them).
+    const groups = [...grid.children];
+    expect(groups).toHaveLength(3);
+    for (const [i, g] of groups.entries()) {
+      expect(g.classList.contains('bp6-form-group')).toBe(true);
+      expect([...g.children].map((c) => c.tagName.toLowerCase() + (c.classList.contains('lp-form-control') ? '.control' : ''))).toEqual(['label', 'div.control']);
+      expect(g.querySelector('label')?.getAttribute('for')).toBe(`field-${'abc'[i]}`);
+    }
+    expect((q('.bp6-dialog') as HTMLElement).style.width).toBe('420px');
+  });
+
   it('does not close on a click outside', async () => {
     const close = vi.fn();
     await render(<FormDialog isOpen title="T" fields={[]} onSubmit={async () => {}} onClose={close} />);
@@ -155,5 +171,31 @@ describe('UploadButton', () => {
     expect(upload).not.toHaveBeenCalled();
     await pick(new File(['x'], 'USERS.XLS'));
     expect(upload).toHaveBeenCalledOnce();
+  });
+});
+
+describe('PageHeader', () => {
+  it('names the page in one heading, with subtitle, description and actions when given', async () => {
+    await render(<PageHeader title="Users" subtitle="12 in total" description="Everyone who can sign in." actions={<button data-testid="add">Add</button>} />);
+    const header = q('[data-testid="page-header"]')!;
+    expect(header.tagName).toBe('HEADER');
+    const headings = document.querySelectorAll('h1, h2, h3, h4, h5, h6');
+    expect(headings).toHaveLength(1);
+    expect(headings[0]!.tagName).toBe('H2');
+    expect(headings[0]!.textContent).toBe('Users');
+    expect(q('[data-testid="page-header-subtitle"]')?.textContent).toBe('12 in total');
+    expect(q('[data-testid="page-header-description"]')?.textContent).toBe('Everyone who can sign in.');
+    // The actions sit after the text, in their own box (on the right).
+    expect(q('[data-testid="page-header-actions"]')?.contains(q('[data-testid="add"]'))).toBe(true);
+    expect(header.lastElementChild).toBe(q('[data-testid="page-header-actions"]'));
+  });
+
+  it('leaves out what is not given, takes another level and test id', async () => {
+    await render(<PageHeader title="Roles" level={1} testId="role-header" />);
+    expect(q('h1[data-testid="role-header-title"]')?.textContent).toBe('Roles');
+    expect(document.querySelectorAll('h2')).toHaveLength(0);
+    expect(q('[data-testid="role-header-subtitle"]')).toBeNull();
+    expect(q('[data-testid="role-header-description"]')).toBeNull();
+    expect(q('[data-testid="role-header-actions"]')).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { Button } from '@blueprintjs/core';
 import { useState } from 'react';
 import {
+  PageHeader,
   ConfirmDialog,
   PagedTable,
   SearchBar,
@@ -55,6 +56,7 @@ export function ApiManager() {
 
   return (
     <div data-testid="api-manager-view" style={{ padding: 16 }}>
+      <PageHeader title={t('title')} />
       <SearchBar
         fields={[
           { name: 'username', label: t('username') },

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, H3, H5, HTMLSelect, HTMLTable, Checkbox, InputGroup, Intent, ProgressBar, Radio, RadioGroup, Tag, TextArea } from '@blueprintjs/core';
-import { ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, taskFraction, useApi, useLanguages, useNotify, usePermission, useTask, useTranslation, type ApiErrorInfo, type FormField, type PageResult, downloadFile } from '@linguaport/sdk/console';
+import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, H5, HTMLSelect, HTMLTable, Checkbox, InputGroup, Intent, ProgressBar, Radio, RadioGroup, Tag, TextArea } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, taskFraction, useApi, useLanguages, useNotify, usePermission, useTask, useTranslation, type ApiErrorInfo, type FormField, type PageResult, downloadFile } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import { CLEANING_RULES, corpusSchema, type Bead } from '../shared/schemas.js';
 
@@ -385,7 +385,7 @@ function Corpora() {
   ];
   return (
     <div data-testid="corpus-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('title')}</H3>
+      <PageHeader title={t('title')} />
       {open ? (
         <CorpusPage corpus={open} onChanged={() => void reopen()} onBack={() => setOpen(null)} />
       ) : (

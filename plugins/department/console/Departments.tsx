@@ -3,6 +3,7 @@ import { useEffect, useState } from 'react';
 import {
   ConfirmDialog,
   FormDialog,
+  PageHeader,
   PagedTable,
   SearchBar,
   recordsLoader,
@@ -68,15 +69,14 @@ export function Departments() {
 
   return (
     <div data-testid="department-view" style={{ padding: 16 }}>
+      <PageHeader
+        title={t('title')}
+        actions={perms.hasButton('department:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit('new')} data-testid="department-add" />}
+      />
       <SearchBar
         fields={[{ name: 'name', label: t('name') }, { name: 'code', label: t('code') }]}
         onSearch={setFilters}
-        actions={
-          <>
-            {perms.hasButton('department:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit('new')} data-testid="department-add" />}
-            {perms.hasButton('department:delete') && selected.length > 0 && <Button intent="danger" text={t('deleteSelected', { count: selected.length })} onClick={() => crud.askDelete(selected)} />}
-          </>
-        }
+        actions={perms.hasButton('department:delete') && selected.length > 0 && <Button intent="danger" text={t('deleteSelected', { count: selected.length })} onClick={() => crud.askDelete(selected)} />}
       />
       <PagedTable<DepartmentRow> columns={columns} rowKey={(r) => r.id} load={load} reloadKey={filters} refreshKey={crud.refreshKey} selectable onSelectionChange={(_k, rows) => setSelected(rows)} testId="department-row" />
       <FormDialog

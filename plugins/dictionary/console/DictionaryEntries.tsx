@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button, Callout, H3, Intent } from '@blueprintjs/core';
-import { ConfirmDialog, FormDialog, PagedTable, recordsLoader, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type ViewProps } from '@linguaport/sdk/console';
+import { Button, Callout, Intent } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, FormDialog, PagedTable, recordsLoader, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation, type ViewProps } from '@linguaport/sdk/console';
 import { dictEntrySchema } from '../shared/schemas.js';
 import { DICT_TYPE_KEY, type DictType } from './DictionaryTypes.js';
 
@@ -48,7 +48,7 @@ export function DictionaryEntries({ query }: ViewProps) {
   const load = recordsLoader<DictEntry>(api, '/dictData/page', { ...filters, typeId });
   return (
     <div data-testid="dictionary-entries-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{type ? t('entriesOf', { name: type.name, code: type.code }) : t('entriesTitle')}</H3>
+      <PageHeader title={type ? t('entriesOf', { name: type.name, code: type.code }) : t('entriesTitle')} />
       <SearchBar
         fields={[{ name: 'name', label: t('nameOrCode') }]}
         onSearch={(v) => setFilters(v.name ? { name: v.name } : {})}

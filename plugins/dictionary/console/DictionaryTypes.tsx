@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button, H3, Intent, Tag } from '@blueprintjs/core';
-import { ConfirmDialog, FormDialog, PagedTable, recordsLoader, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation } from '@linguaport/sdk/console';
+import { Button, Intent, Tag } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, FormDialog, PagedTable, recordsLoader, rowCalls, SearchBar, useCrudScreen, usePlatform, usePermission, useTranslation } from '@linguaport/sdk/console';
 import { dictTypeSchema } from '../shared/schemas.js';
 import { formatDate } from '@linguaport/sdk/shared';
 
@@ -34,7 +34,7 @@ export function DictionaryTypes() {
 
   return (
     <div data-testid="dictionary-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('heading')}</H3>
+      <PageHeader title={t('heading')} />
       <SearchBar
         fields={[
           { name: 'name', label: t('name') },

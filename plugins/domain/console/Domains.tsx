@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, H3, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Switch, TextArea } from '@blueprintjs/core';
-import { useApi, useCrudScreen, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
+import { FormDialog, PageHeader, useApi, useCrudScreen, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
 import { domainSchema, type DomainInput } from '../shared/schemas.js';
 import { formatDate } from '@linguaport/sdk/shared';
 
@@ -44,17 +44,19 @@ export function Domains() {
       .catch(crud.stopDeleting); // a refused delete closes too: the client's toast names where it is still used
   const save = (value: DomainInput) =>
     crud.save(async ({ mode }) => {
-      if (mode === 'add') await api.post('/domain/add', value);
-      else await api.put('/domain/update', value);
+      if (mode === 'add') await api.post('/domain/add', value, { silent: true });
+      else await api.put('/domain/update', value, { silent: true });
     });
 
   return (
     <div data-testid="domain-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('heading')}</H3>
+      <PageHeader
+        title={t('heading')}
+        actions={perms.hasButton('domain:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('add')} onClick={() => crud.startEdit({ mode: 'add', value: EMPTY })} data-testid="domain-add" />}
+      />
       <div style={{ display: 'flex', gap: 8 }}>
         <InputGroup leftIcon="search" placeholder={t('searchPlaceholder')} value={search} onValueChange={setSearch} onKeyDown={(e) => e.key === 'Enter' && void refresh(search)} />
         <Button text={t('search')} onClick={() => void refresh(search)} />
-        {perms.hasButton('domain:add') && <Button icon="add" intent={Intent.PRIMARY} text={t('add')} onClick={() => crud.startEdit({ mode: 'add', value: EMPTY })} />}
       </div>
       {load.state === 'loading' && <NonIdealState icon={<Spinner size={24} />} description={t('loading')} />}
       {load.state === 'failed' && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: load.msg })}</Callout>}
@@ -101,40 +103,21 @@ export function Domains() {
   );
 }
 
-/** The add or edit form; `onSubmit` saves, and a rejection leaves the form open (the client's toast says why). */
+/** The add or edit form: the kit's FormDialog; the shared schema checks before sending, each issue beside its field. */
 function EditDialog(props: { mode: 'add' | 'edit'; initial: DomainInput; onClose(): void; onSubmit(value: DomainInput): Promise<void> }) {
   const { t } = useTranslation();
-  const [value, setValue] = useState(props.initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const submit = async () => {
-    const parsed = domainSchema.safeParse(value);
-    if (!parsed.success) return setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), t(`invalid.${String(i.path[0])}`)])));
-    setErrors({});
-    setBusy(true);
-    try {
-      await props.onSubmit(parsed.data);
-    } catch {
-      setBusy(false);
-    }
+  const fields: FormField[] = [
+    { name: 'code', label: t('code'), required: true, disabled: props.mode === 'edit' },
+    { name: 'nameZh', label: t('nameZh'), required: true },
+    { name: 'nameEn', label: t('nameEn'), required: true },
+    { name: 'description', label: t('description'), type: 'textarea' },
+    { name: 'enabled', label: t('enabled'), type: 'checkbox' },
+  ];
+  const submit = async (values: FormValues) => {
+    const parsed = domainSchema.safeParse({ ...values, enabled: !!values.enabled });
+    // Placed beside each field by the dialog (`field: message; ...`), as a server 400 would be.
+    if (!parsed.success) throw { msg: [...new Set(parsed.error.issues.map((i) => String(i.path[0])))].map((name) => `${name}: ${t(`invalid.${name}`)}`).join('; ') };
+    await props.onSubmit(parsed.data);
   };
-  const text = (name: 'code' | 'nameZh' | 'nameEn', disabled = false) => (
-    <FormGroup label={t(name)} labelFor={`domain-${name}`} labelInfo="*" intent={errors[name] ? Intent.DANGER : Intent.NONE} helperText={errors[name]}>
-      <InputGroup id={`domain-${name}`} value={value[name]} disabled={disabled} onValueChange={(v) => setValue({ ...value, [name]: v })} />
-    </FormGroup>
-  );
-  return (
-    <Dialog isOpen title={t(props.mode === 'add' ? 'add' : 'edit')} onClose={props.onClose} canOutsideClickClose={false} style={{ width: 600 }}>
-      <DialogBody>
-        {text('code', props.mode === 'edit')}
-        {text('nameZh')}
-        {text('nameEn')}
-        <FormGroup label={t('description')} labelFor="domain-description" intent={errors.description ? Intent.DANGER : Intent.NONE} helperText={errors.description}>
-          <TextArea id="domain-description" fill value={value.description} onChange={(e) => setValue({ ...value, description: e.currentTarget.value })} />
-        </FormGroup>
-        <Switch label={t('enabled')} checked={value.enabled} onChange={() => setValue({ ...value, enabled: !value.enabled })} />
-      </DialogBody>
-      <DialogFooter actions={[<Button key="c" text={t('cancel')} onClick={props.onClose} />, <Button key="s" intent={Intent.PRIMARY} loading={busy} text={t('save')} onClick={() => void submit()} />]} />
-    </Dialog>
-  );
+  return <FormDialog isOpen title={t(props.mode === 'add' ? 'add' : 'edit')} fields={fields} initialValues={{ ...props.initial }} onSubmit={submit} onClose={props.onClose} />;
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Button, H3 } from '@blueprintjs/core';
-import { FormDialog, PagedTable, recordsLoader, SearchBar, StatusTag, useBus, usePermission, usePlatform, useTranslation } from '@linguaport/sdk/console';
+import { Button } from '@blueprintjs/core';
+import { PageHeader, FormDialog, PagedTable, recordsLoader, SearchBar, StatusTag, useBus, usePermission, usePlatform, useTranslation } from '@linguaport/sdk/console';
 import { FEEDBACK_TYPES, replySchema } from '../shared/schemas.js';
 import type { FeedbackItem } from './Feedback.js';
 import { ScreenshotButton } from './Screenshot.js';
@@ -19,7 +19,7 @@ export function FeedbackManager() {
   const load = recordsLoader<FeedbackItem>(api, '/feedback/page', filters);
   return (
     <div data-testid="feedback-manager-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('managerTitle')}</H3>
+      <PageHeader title={t('managerTitle')} />
       <SearchBar
         fields={[
           { name: 'keyword', label: t('content') },

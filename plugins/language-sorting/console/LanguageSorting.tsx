@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, H3, HTMLTable, InputGroup, Intent, NonIdealState, NumericInput, Spinner, Switch } from '@blueprintjs/core';
-import { useApi, useCrudScreen, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLTable, InputGroup, Intent, NonIdealState, NumericInput, Spinner, Switch } from '@blueprintjs/core';
+import { PageHeader, useApi, useCrudScreen, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { languageEditSchema, type LanguageEdit } from '../shared/schemas.js';
 
 interface Language extends LanguageEdit {
@@ -57,7 +57,7 @@ export function LanguageSorting() {
 
   return (
     <div data-testid="language-sorting-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('heading')}</H3>
+      <PageHeader title={t('heading')} />
       <div className="bp6-text-muted">{canSort ? t('hintSort') : t('hintReadOnly')}</div>
       {canEdit && (
         <div>

@@ -1,6 +1,7 @@
 import { Button, ButtonGroup, Callout, HTMLTable, InputGroup, Tag } from '@blueprintjs/core';
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import {
+  PageHeader,
   ConfirmDialog,
   FormDialog,
   useApi,
@@ -117,9 +118,12 @@ export function Limit() {
 
   return (
     <div data-testid="limit-view" style={{ padding: 16 }}>
+      <PageHeader
+        title={t('title')}
+        actions={perms.hasButton('permission:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit({ node: null, parentId: null })} data-testid="limit-add" />}
+      />
       <div style={{ display: 'flex', gap: 8, marginBottom: 12 }}>
         <InputGroup leftIcon="search" placeholder={t('search')} value={search} onChange={(e) => setSearch(e.currentTarget.value)} style={{ width: 280 }} />
-        {perms.hasButton('permission:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit({ node: null, parentId: null })} data-testid="limit-add" />}
       </div>
       {failed && <Callout intent="danger">{failed}</Callout>}
       <HTMLTable compact striped interactive style={{ width: '100%' }}>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, ButtonGroup, H3, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
-import { ConfirmDialog, PagedTable, useBus, usePlatform, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
+import { ConfirmDialog, PageHeader, PagedTable, useBus, usePlatform, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 
 /** One message of `GET /api/messageRemind/messagesByPage` (kernel message centre). */
@@ -62,9 +62,11 @@ export function News() {
 
   return (
     <div data-testid="news-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>
-        {t('heading')} {unread !== null && <Tag round intent={unread ? Intent.DANGER : Intent.NONE} data-testid="news-unread-count">{t('unreadCount', { count: unread })}</Tag>}
-      </H3>
+      <PageHeader
+        title={t('heading')}
+        subtitle={unread !== null && <Tag round intent={unread ? Intent.DANGER : Intent.NONE} data-testid="news-unread-count">{t('unreadCount', { count: unread })}</Tag>}
+        actions={<Button icon="tick-circle" data-testid="news-mark-all" disabled={unread === 0} text={t('markAll')} onClick={() => void markRead('all')} />}
+      />
       <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
         <HTMLSelect data-testid="news-type" value={type} onChange={(e) => setType(e.currentTarget.value)} options={[{ value: '', label: t('allTypes') }, ...types.map((x) => ({ value: x.type, label: x.name }))]} />
         <ButtonGroup>
@@ -73,7 +75,6 @@ export function News() {
           ))}
         </ButtonGroup>
         <Button icon="tick" disabled={!selected.some((m) => !m.isRead)} text={t('markSelected')} onClick={() => void markRead(selected.filter((m) => !m.isRead).map((m) => m.id))} />
-        <Button icon="tick-circle" data-testid="news-mark-all" disabled={unread === 0} text={t('markAll')} onClick={() => void markRead('all')} />
         <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('deleteSelected')} onClick={() => setDeleting(selected)} />
       </div>
       <PagedTable<Message>

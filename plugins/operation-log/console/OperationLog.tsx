@@ -1,6 +1,6 @@
 import { Button } from '@blueprintjs/core';
 import { useEffect, useMemo, useState } from 'react';
-import { PagedTable, recordsLoader, SearchBar, StatusTag, useApi, usePermission, useTranslation, type PagedColumn } from '@linguaport/sdk/console';
+import { PageHeader, PagedTable, recordsLoader, SearchBar, StatusTag, useApi, usePermission, useTranslation, type PagedColumn } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import type { OperationLogRow } from '../server/index.js';
 
@@ -51,6 +51,7 @@ export function OperationLog() {
 
   return (
     <div data-testid="operation-log-view" style={{ padding: 16 }}>
+      <PageHeader title={t('title')} />
       <SearchBar
         fields={[
           { name: 'module', label: t('module'), type: 'select', options: modules.map((m) => ({ value: m.module, label: m.name })) },

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Callout, H3, HTMLTable, Intent, Switch, Tab, Tabs, Tag } from '@blueprintjs/core';
-import { ConfirmDialog, useApi, useBus, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { Button, Callout, HTMLTable, Intent, Switch, Tab, Tabs, Tag } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, useApi, useBus, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { NS } from './ns.js';
 import { formatDate } from '@linguaport/sdk/shared';
 import { DetailsDialog } from './DetailsDialog.js';
@@ -17,7 +17,7 @@ export function PlugIn() {
   const [tab, setTab] = useState<string>('packages');
   return (
     <div data-testid="plug-in-view" style={{ padding: 20 }}>
-      <H3>{t('heading')}</H3>
+      <PageHeader title={t('heading')} />
       <Tabs id="plug-in-tabs" selectedTabId={tab} onChange={(id) => setTab(String(id))} renderActiveTabPanelOnly>
         <Tab id="packages" title={t('tabPackages')} panel={<Plugins source="package" />} data-testid="tab-packages" />
         <Tab id="builtin" title={t('tabBuiltin')} panel={<Plugins source="builtin" />} data-testid="tab-builtin" />

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import {
   ConfirmDialog,
   FormDialog,
+  PageHeader,
   PagedTable,
   SearchBar,
   recordsLoader,
@@ -58,15 +59,14 @@ export function Roles() {
 
   return (
     <div data-testid="role-view" style={{ padding: 16 }}>
+      <PageHeader
+        title={t('title')}
+        actions={perms.hasButton('role:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit('new')} data-testid="role-add" />}
+      />
       <SearchBar
         fields={[{ name: 'name', label: t('name') }]}
         onSearch={setFilters}
-        actions={
-          <>
-            {perms.hasButton('role:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit('new')} data-testid="role-add" />}
-            {perms.hasButton('role:delete') && selected.length > 0 && <Button intent="danger" text={t('deleteSelected', { count: selected.length })} onClick={() => crud.askDelete(selected)} />}
-          </>
-        }
+        actions={perms.hasButton('role:delete') && selected.length > 0 && <Button intent="danger" text={t('deleteSelected', { count: selected.length })} onClick={() => crud.askDelete(selected)} />}
       />
       <PagedTable<RoleRow> columns={columns} rowKey={(r) => r.id} load={load} reloadKey={filters} refreshKey={crud.refreshKey} selectable onSelectionChange={(_k, rows) => setSelected(rows)} testId="role-row" />
       <FormDialog

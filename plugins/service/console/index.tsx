@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Card, H4, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
 import { EngineDialogs, engineFields, type EditableEngine } from './engine-dialogs.js';
 import { LanguagePacks } from './language-packs.js';
-import { ConfirmDialog, definePlugin, FormDialog, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
+import { ConfirmDialog, definePlugin, FormDialog, PageHeader, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 
 /** An engine row of the list: the same fields the dialogs edit. */
@@ -454,12 +454,11 @@ function Service() {
   }, [api]);
   return (
     <div data-testid="service-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
+      <PageHeader
+        title={t('title')}
+        actions={permissions.hasButton('service:edit') && <Button icon="add" intent={Intent.PRIMARY} data-testid="add-engine" onClick={() => setAdding(true)} text={t('addEngine')} />}
+      />
       {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
-      {permissions.hasButton('service:edit') && (
-        <div>
-          <Button icon="add" intent={Intent.PRIMARY} data-testid="add-engine" onClick={() => setAdding(true)} text={t('addEngine')} />
-        </div>
-      )}
       <FormDialog
         isOpen={adding}
         title={t('addEngine')}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
-import { ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 import { termEntrySchema } from '../shared/schemas.js';
 
@@ -298,7 +298,7 @@ function TermBases() {
   ];
   return (
     <div data-testid="term-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('title')}</H3>
+      <PageHeader title={t('title')} />
       {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
       {!list && !error && <Spinner size={24} />}
       <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
@@ -392,7 +392,7 @@ function TermHistory() {
   const actions = ['add', 'edit', 'delete', 'pass', 'reject', 'enable', 'disable'];
   return (
     <div data-testid="term-history-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('historyTitle')}</H3>
+      <PageHeader title={t('historyTitle')} />
       <div style={{ display: 'flex', gap: 8 }}>
         <HTMLSelect aria-label={t('chooseTermBase')} value={libraryId ?? ''} options={bases.map((m) => ({ value: m.id, label: m.name }))} onChange={(e) => setLibraryId(Number(e.target.value))} />
         <HTMLSelect aria-label={t('what')} value={action} options={[{ value: '', label: t('all') }, ...actions.map((a) => ({ value: a, label: t(`action_${a}`) }))]} onChange={(e) => setAction(e.target.value)} />

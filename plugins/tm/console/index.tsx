@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
 interface Memory {
@@ -258,7 +258,7 @@ function Memories() {
   ];
   return (
     <div data-testid="tm-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('title')}</H3>
+      <PageHeader title={t('title')} />
       {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
       {!list && !error && <Spinner size={24} />}
       <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
@@ -364,7 +364,7 @@ function MemoryHistory() {
   const describe = (e: Partial<Entry> | null) => (e ? `${e.source ?? ''} → ${e.target ?? ''} (${e.status ? t(`status_${e.status}`) : ''}${e.enabled === false ? `, ${t('disabled')}` : ''})` : '—');
   return (
     <div data-testid="tm-history-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('historyTitle')}</H3>
+      <PageHeader title={t('historyTitle')} />
       <HTMLSelect aria-label={t('title')} value={libraryId ?? ''} options={memories.map((m) => ({ value: m.id, label: m.name }))} onChange={(e) => setLibraryId(Number(e.target.value))} />
       {libraryId && (
         <PagedTable<HistoryRow>

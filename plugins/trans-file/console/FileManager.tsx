@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
-import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, H3, Intent, NumericInput, ProgressBar, Tab, Tabs, Tag, Tooltip } from '@blueprintjs/core';
-import { ConfirmDialog, PagedTable, SearchBar, useApi, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, Intent, NumericInput, ProgressBar, Tab, Tabs, Tag, Tooltip } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, PagedTable, SearchBar, useApi, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
 import { formatDate, formatSize } from '@linguaport/sdk/shared';
 import { download, NS } from './common.js';
 
@@ -193,7 +193,7 @@ export function FileManager() {
 
   return (
     <div data-testid="file-manager" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <H3 style={{ margin: 0 }}>{t('fileManagerTitle')}</H3>
+      <PageHeader title={t('fileManagerTitle')} />
       {permissions.hasButton('fileManager:quota') ? (
         <Tabs id="file-manager-tabs" renderActiveTabPanelOnly>
           <Tab id="mine" title={t('fm.myFiles')} panel={mine} />

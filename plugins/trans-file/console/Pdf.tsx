@@ -1,6 +1,6 @@
 import { useCallback, useRef, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, H3, Intent, ProgressBar, Radio, RadioGroup, Tooltip } from '@blueprintjs/core';
-import { ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useBus, useNotify, useRefreshBefore, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Card, Intent, ProgressBar, Radio, RadioGroup, Tooltip } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useBus, useNotify, useRefreshBefore, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
 import { actionsFrom, formatDate, formatSize, pdfConversion } from '@linguaport/sdk/shared';
 import { download, NS, useStates } from './common.js';
 
@@ -103,7 +103,7 @@ export function Pdf() {
 
   return (
     <div data-testid="pdf-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <H3 style={{ margin: 0 }}>{t('pdfTitle')}</H3>
+      <PageHeader title={t('pdfTitle')} />
       <Card style={{ display: 'grid', gap: 10 }}>
         <RadioGroup inline label={t('pdfPage.direction')} selectedValue={direction} onChange={(e) => setDirection(e.currentTarget.value as Conversion['direction'])}>
           <Radio value="pdfToDocx" label={t('pdfPage.pdfToDocx')} />

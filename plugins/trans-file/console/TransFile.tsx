@@ -1,6 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Dialog, Classes, FormGroup, H3, Intent, NumericInput, Switch, Tag, Tooltip } from '@blueprintjs/core';
-import { ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Dialog, Classes, FormGroup, Intent, NumericInput, Switch, Tag, Tooltip } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
 import { actionsFrom, documentFile, formatDate, formatSize, type Actor } from '@linguaport/sdk/shared';
 import type { FileRow, Settings } from '../shared/schemas.js';
 import { download, NS, Progress, useLanguageName, useLiveFiles, useSetup, useStates } from './common.js';
@@ -208,10 +208,7 @@ export function TransFile() {
   const statusOptions = documentFile.states.map((s) => ({ value: s, label: t(`status.${s}`) }));
   return (
     <div data-testid="trans-file" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
-        <H3 style={{ margin: 0 }}>{t('heading')}</H3>
-        {all && <Tag intent={Intent.PRIMARY}>{t('allUsers')}</Tag>}
-      </div>
+      <PageHeader title={t('heading')} subtitle={all && <Tag intent={Intent.PRIMARY}>{t('allUsers')}</Tag>} />
       <SearchBar
         fields={[
           { name: 'name', label: t('name') },

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, FormGroup, H3, H4, HTMLSelect, HTMLTable, Intent, NonIdealState, ProgressBar, Spinner, Tag, Tooltip } from '@blueprintjs/core';
-import { ConfirmDialog, PagedTable, StatusTag, useApi, useBus, useNotify, usePlatform, useRefreshBefore, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery, type ViewProps } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Card, FormGroup, H4, HTMLSelect, HTMLTable, Intent, NonIdealState, ProgressBar, Spinner, Tag, Tooltip } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, PagedTable, StatusTag, useApi, useBus, useNotify, usePlatform, useRefreshBefore, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery, type ViewProps } from '@linguaport/sdk/console';
 import { actionsFrom, documentFile, formatDate, formatSize } from '@linguaport/sdk/shared';
 import { FILE_CHANGED, type FileRow } from '../shared/schemas.js';
 import { download, NS, Progress, queryId, useLanguageName, useSetup, useStates } from './common.js';
@@ -142,7 +142,7 @@ export function TransFileDog() {
   if (setup.state === 'failed') return <Callout intent={Intent.DANGER} style={{ margin: 16 }}>{t('loadFailed', { msg: setup.msg })}</Callout>;
   return (
     <div data-testid="trans-file-dog" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <H3 style={{ margin: 0 }}>{t('dogTitle')}</H3>
+      <PageHeader title={t('dogTitle')} />
       <Card style={{ display: 'grid', gap: 10 }}>
         <div style={{ color: '#5f6b7c' }}>{t('dog.explain')}</div>
         <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', alignItems: 'flex-end' }}>

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, H3, HTMLSelect, Intent, NumericInput, ProgressBar, Switch, Tag, Tooltip } from '@blueprintjs/core';
-import { ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, HTMLSelect, Intent, NumericInput, ProgressBar, Switch, Tag, Tooltip } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
 import { actionsFrom, documentFile, formatDate, formatSize, type Actor } from '@linguaport/sdk/shared';
 import type { FileRow } from '../shared/schemas.js';
 import { download, NS, Progress, useLanguageName, useLiveFiles, useStates, type Load } from './common.js';
@@ -337,10 +337,7 @@ export function TransPic() {
 
   return (
     <div data-testid="trans-pic" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <div style={{ display: 'flex', alignItems: 'center', gap: 12 }}>
-        <H3 style={{ margin: 0 }}>{t('pic.heading')}</H3>
-        {all && <Tag intent={Intent.PRIMARY}>{t('allUsers')}</Tag>}
-      </div>
+      <PageHeader title={t('pic.heading')} subtitle={all && <Tag intent={Intent.PRIMARY}>{t('allUsers')}</Tag>} />
       <SearchBar
         fields={[{ name: 'name', label: t('name') }]}
         onSearch={setFilters}

@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Button, Callout, HTMLTable, InputGroup, Intent } from '@blueprintjs/core';
-import { definePlugin, useApi, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { useMemo, useState } from 'react';
+import { Button, Callout, Intent } from '@blueprintjs/core';
+import { definePlugin, PagedTable, PageHeader, recordsLoader, SearchBar, useApi, usePermission, useTranslation, type ApiErrorInfo, type PagedColumn } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import { RecentUsageTile } from './RecentUsageTile.js';
 
@@ -15,90 +15,57 @@ interface UsageRow {
   lastUsedAt: string | null;
 }
 
-const PAGE = 20;
-
 /** Usage records (/transRecords): characters and documents per user, filtered, exportable. */
 function TransRecords() {
   const { t, i18n } = useTranslation('transRecords');
   const api = useApi();
   const permissions = usePermission();
-  const [filters, setFilters] = useState({ username: '', from: '', to: '' });
-  const [applied, setApplied] = useState(filters);
-  const [pageNum, setPageNum] = useState(1);
-  const [data, setData] = useState<{ records: UsageRow[]; total: number } | null>(null);
+  const [filters, setFilters] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
-
-  const params = useCallback(() => Object.fromEntries(Object.entries(applied).filter(([, v]) => v !== '')), [applied]);
-
-  useEffect(() => {
-    api.get<{ records: UsageRow[]; total: number }>('/transRecords/list', { params: { ...params(), pageNum, pageSize: PAGE }, silent: true }).then(
-      (r) => { setData(r); setError(null); },
-      (err: ApiErrorInfo) => setError(err.msg),
-    );
-  }, [api, pageNum, params]);
+  const load = useMemo(() => recordsLoader<UsageRow>(api, '/transRecords/list', filters), [api, filters]);
+  const number = (n: number) => n.toLocaleString(i18n.language);
 
   const exportXlsx = async () => {
     try {
-      const blob = await api.get<Blob>('/transRecords/export', { params: { ...params(), lang: i18n.language.startsWith('zh') ? 'zh-CN' : 'en-US' }, responseType: 'blob', silent: true });
+      const blob = await api.get<Blob>('/transRecords/export', { params: { ...filters, lang: i18n.language.startsWith('zh') ? 'zh-CN' : 'en-US' }, responseType: 'blob', silent: true });
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;
       a.download = 'usage-records.xlsx';
       a.click();
       URL.revokeObjectURL(url);
+      setError(null);
     } catch (err) {
       setError((err as ApiErrorInfo).msg);
     }
   };
 
-  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE)) : 1;
+  const columns: PagedColumn<UsageRow>[] = [
+    { key: 'username', title: t('username') },
+    { key: 'realName', title: t('realName'), render: (r) => r.realName ?? '' },
+    { key: 'totalCharacters', title: t('total'), render: (r) => <span data-testid="usage-total">{number(r.totalCharacters)}</span> },
+    { key: 'textApiCharacters', title: t('textApi'), render: (r) => <span data-testid="usage-text-api">{number(r.textApiCharacters)}</span> },
+    { key: 'documentCharacters', title: t('documentChars'), render: (r) => number(r.documentCharacters) },
+    { key: 'documents', title: t('documents') },
+    { key: 'lastUsedAt', title: t('lastUse'), render: (r) => (r.lastUsedAt ? formatDate(r.lastUsedAt) : '') },
+  ];
+
   return (
-    <div data-testid="trans-records" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <form
-        style={{ display: 'flex', gap: 8, flexWrap: 'wrap' }}
-        onSubmit={(e) => { e.preventDefault(); setPageNum(1); setApplied(filters); }}
-      >
-        <InputGroup aria-label={t('user')} placeholder={t('user')} value={filters.username} onChange={(e) => setFilters({ ...filters, username: e.currentTarget.value })} />
-        <InputGroup aria-label={t('from')} type="date" value={filters.from} onChange={(e) => setFilters({ ...filters, from: e.currentTarget.value })} />
-        <InputGroup aria-label={t('to')} type="date" value={filters.to} onChange={(e) => setFilters({ ...filters, to: e.currentTarget.value })} />
-        <Button type="submit" icon="search" text={t('search')} />
-        {permissions.hasButton('transRecords:export') && <Button icon="export" data-testid="export" onClick={exportXlsx} text={t('export')} />}
-      </form>
-      {error && <Callout intent={Intent.DANGER}>{error}</Callout>}
-      <div style={{ overflowX: 'auto' }}>
-        <HTMLTable striped compact>
-          <thead>
-            <tr>
-              <th>{t('username')}</th>
-              <th>{t('realName')}</th>
-              <th>{t('total')}</th>
-              <th>{t('textApi')}</th>
-              <th>{t('documentChars')}</th>
-              <th>{t('documents')}</th>
-              <th>{t('lastUse')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data?.records.map((r) => (
-              <tr key={r.userId} data-testid={`usage-${r.username}`}>
-                <td>{r.username}</td>
-                <td>{r.realName ?? ''}</td>
-                <td data-testid="usage-total">{r.totalCharacters.toLocaleString(i18n.language)}</td>
-                <td data-testid="usage-text-api">{r.textApiCharacters.toLocaleString(i18n.language)}</td>
-                <td>{r.documentCharacters.toLocaleString(i18n.language)}</td>
-                <td>{r.documents}</td>
-                <td>{r.lastUsedAt ? formatDate(r.lastUsedAt) : ''}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      </div>
-      {data && data.records.length === 0 && <Callout>{t('empty')}</Callout>}
-      <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
-        <Button icon="chevron-left" disabled={pageNum <= 1} onClick={() => setPageNum(pageNum - 1)} aria-label={t('previous')} />
-        <span>{t('page', { page: pageNum, pages, total: data?.total ?? 0 })}</span>
-        <Button icon="chevron-right" disabled={pageNum >= pages} onClick={() => setPageNum(pageNum + 1)} aria-label={t('next')} />
-      </div>
+    <div data-testid="trans-records" style={{ padding: 16 }}>
+      <PageHeader
+        title={t('title')}
+        actions={permissions.hasButton('transRecords:export') && <Button icon="export" data-testid="export" onClick={() => void exportXlsx()} text={t('export')} />}
+      />
+      <SearchBar
+        fields={[
+          { name: 'username', label: t('user') },
+          { name: 'from', label: t('from'), type: 'date' },
+          { name: 'to', label: t('to'), type: 'date' },
+        ]}
+        onSearch={setFilters}
+      />
+      {error && <Callout intent={Intent.DANGER} style={{ marginBottom: 12 }}>{error}</Callout>}
+      <PagedTable<UsageRow> columns={columns} rowKey={(r) => r.username} load={load} reloadKey={filters} defaultPageSize={20} emptyText={t('empty')} testId="usage" />
     </div>
   );
 }

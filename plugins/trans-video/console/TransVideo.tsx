@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, FormGroup, H3, HTMLSelect, Intent, NonIdealState, ProgressBar, Spinner, Tooltip } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, FormGroup, HTMLSelect, Intent, NonIdealState, ProgressBar, Spinner, Tooltip } from '@blueprintjs/core';
 import {
+  PageHeader,
   ConfirmDialog,
   FormDialog,
   PagedTable,
@@ -257,10 +258,7 @@ export function TransVideo() {
 
   return (
     <div data-testid="tv-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-        <H3 style={{ margin: 0 }}>{t('title')}</H3>
-        {permissions.hasButton('transVideo:manage') && setup.state === 'ready' && <Button icon="cog" text={t('settings')} data-testid="tv-settings" onClick={() => setEditing(true)} />}
-      </div>
+      <PageHeader title={t('title')} actions={permissions.hasButton('transVideo:manage') && setup.state === 'ready' && <Button icon="cog" text={t('settings')} data-testid="tv-settings" onClick={() => setEditing(true)} />} />
       {setup.state === 'loading' && <Spinner size={24} />}
       {setup.state === 'failed' && <NonIdealState icon="error" title={t('setupFailed')} description={setup.msg} action={<Button text={t('tryAgain')} onClick={() => setAttempt((n) => n + 1)} />} />}
       {setup.state === 'ready' && <NewJob setup={setup.value} onStarted={reload} />}

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import {
   ConfirmDialog,
   FormDialog,
+  PageHeader,
   PagedTable,
   SearchBar,
   StatusTag,
@@ -157,6 +158,20 @@ export function Users() {
 
   return (
     <div data-testid="user-view" style={{ padding: 16 }}>
+      <PageHeader
+        title={t('title')}
+        actions={
+          <>
+            {perms.hasButton('user:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit('new')} data-testid="user-add" />}
+            {perms.hasButton('user:import') && (
+              <>
+                <UploadButton accept={['.xls']} maxSizeMb={10} text={t('import')} onUpload={upload} onReject={(reason) => notify.warning(reason)} />
+                <Button variant="minimal" text={t('template')} onClick={() => void template()} data-testid="user-template" />
+              </>
+            )}
+          </>
+        }
+      />
       <SearchBar
         fields={[
           { name: 'username', label: t('username') },
@@ -169,13 +184,6 @@ export function Users() {
         onSearch={setFilters}
       />
       <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', marginBottom: 12, alignItems: 'center' }}>
-        {perms.hasButton('user:add') && <Button intent="primary" icon="plus" text={t('add')} onClick={() => crud.startEdit('new')} data-testid="user-add" />}
-        {perms.hasButton('user:import') && (
-          <>
-            <UploadButton accept={['.xls']} maxSizeMb={10} text={t('import')} onUpload={upload} onReject={(reason) => notify.warning(reason)} />
-            <Button variant="minimal" text={t('template')} onClick={() => void template()} data-testid="user-template" />
-          </>
-        )}
         {selected.length > 0 && perms.hasButton('user:enable') && (
           <>
             <Button text={t('enableSelected', { count: selected.length })} onClick={() => void setEnabled(selected, true)} />

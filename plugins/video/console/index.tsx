@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, FormGroup, H3, HTMLSelect, InputGroup, Intent, NonIdealState, ProgressBar, Radio, RadioGroup, Spinner, Tooltip } from '@blueprintjs/core';
-import { ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, StatusTag, useApi, useBus, useNotify, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery, type StatusIntent, downloadFile } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Card, FormGroup, HTMLSelect, InputGroup, Intent, NonIdealState, ProgressBar, Radio, RadioGroup, Spinner, Tooltip } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, StatusTag, useApi, useBus, useNotify, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery, type StatusIntent, downloadFile } from '@linguaport/sdk/console';
 import { formatDate, formatSize } from '@linguaport/sdk/shared';
 import { formatSeconds, JOB_CHANGED, JOB_STATES, NS, OPERATIONS, settingsSchema, TARGETS, type JobRow, type Operation, type Settings } from '../shared/schemas.js';
 
@@ -260,10 +260,7 @@ export function Video() {
 
   return (
     <div data-testid="video-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
-        <H3 style={{ margin: 0 }}>{t('title')}</H3>
-        {permissions.hasButton('video:manage') && setup.state === 'ready' && <Button icon="cog" text={t('settings')} data-testid="video-settings" onClick={() => setEditing(true)} />}
-      </div>
+      <PageHeader title={t('title')} actions={permissions.hasButton('video:manage') && setup.state === 'ready' && <Button icon="cog" text={t('settings')} data-testid="video-settings" onClick={() => setEditing(true)} />} />
       {setup.state === 'loading' && <Spinner size={24} />}
       {setup.state === 'failed' && (
         <NonIdealState icon="error" title={t('setupFailed')} description={setup.msg} action={<Button text={t('tryAgain')} onClick={() => setAttempt((n) => n + 1)} />} />

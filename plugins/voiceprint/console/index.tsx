@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState, type InputHTMLAttributes } from 'react';
-import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, H3, H5, HTMLSelect, HTMLTable, InputGroup, Intent, Spinner, Tag } from '@blueprintjs/core';
-import { ConfirmDialog, definePlugin, PagedTable, SearchBar, useApi, usePermission, useTranslation, type ApiErrorInfo, type PageResult } from '@linguaport/sdk/console';
+import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup, Intent, Spinner, Tag } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, definePlugin, PagedTable, SearchBar, useApi, usePermission, useTranslation, type ApiErrorInfo, type PageResult } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import { KEYS, type IdentifyAnswer, type SpeakerView, type VerifyAnswer } from '../shared/schemas.js';
 
@@ -365,7 +365,7 @@ function VoiceprintRecognition() {
   const changed = () => setRefresh((n) => n + 1);
   return (
     <div data-testid="voiceprint-view" style={{ padding: 20, display: 'grid', gap: 12 }}>
-      <H3>{t('title')}</H3>
+      <PageHeader title={t('title')} />
       <div data-testid="voiceprint-status">
         {statusError ? (
           <Callout intent={Intent.DANGER}>{statusError}</Callout>

@@ -4,13 +4,13 @@ import type { FormDialogProps, FormField, FormValues } from './types.js';
 import { useKitText } from './useKitText.js';
 
 /**
- * A 600 px form dialog that an outside click does not close. The zod schema (the same one the
+ * A form dialog (600 px unless told) that an outside click does not close. The zod schema (the same one the
  * server uses) runs before submit and each issue shows beside its field in the current language;
  * a server 400 whose msg names fields (`name: text; other: text`) is placed beside them too,
  * anything else shows above the form.
  */
 export function FormDialog(props: FormDialogProps): ReactNode {
-  const { isOpen, title, fields, schema, initialValues, onSubmit, onClose, submitText } = props;
+  const { isOpen, title, fields, schema, initialValues, onSubmit, onClose, submitText, width = 600 } = props;
   const { t, issue } = useKitText();
   const [values, setValues] = useState<FormValues>({});
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -72,24 +72,27 @@ export function FormDialog(props: FormDialogProps): ReactNode {
   }
 
   return (
-    <Dialog isOpen={isOpen} title={title} onClose={onClose} canOutsideClickClose={false} style={{ width: 600 }}>
-      <form onSubmit={(e) => { e.preventDefault(); void submit(); }} noValidate>
+    <Dialog isOpen={isOpen} title={title} onClose={onClose} canOutsideClickClose={false} style={{ width, maxWidth: 'calc(100vw - 24px)' }}>
+      <form className="lp-form" onSubmit={(e) => { e.preventDefault(); void submit(); }} noValidate>
         <DialogBody>
           {serverError && <Callout intent="danger" data-testid="form-server-error" style={{ marginBottom: 12 }}>{serverError}</Callout>}
-          {fields.map((f) => (
-            <FormGroup
-              key={f.name}
-              label={f.label}
-              labelFor={`field-${f.name}`}
-              labelInfo={f.required ? '*' : undefined}
-              helperText={errors[f.name] ? <span data-testid={`error-${f.name}`}>{errors[f.name]}</span> : f.helperText}
-              intent={errors[f.name] ? 'danger' : 'none'}
-              inline
-              contentClassName="lp-form-control"
-            >
-              <Control field={f} value={values[f.name]} values={values} error={!!errors[f.name]} onChange={(v) => setValue(f.name, v)} onBlur={() => void runCheck(f)} selectText={t('select')} />
-            </FormGroup>
-          ))}
+          {/* One grid for every field: labels share one column, fields one left edge (host styles.css). */}
+          <div className="lp-form-grid" data-testid="form-fields">
+            {fields.map((f) => (
+              <FormGroup
+                key={f.name}
+                label={f.label}
+                labelFor={`field-${f.name}`}
+                labelInfo={f.required ? '*' : undefined}
+                helperText={errors[f.name] ? <span data-testid={`error-${f.name}`}>{errors[f.name]}</span> : f.helperText}
+                intent={errors[f.name] ? 'danger' : 'none'}
+                inline
+                contentClassName="lp-form-control"
+              >
+                <Control field={f} value={values[f.name]} values={values} error={!!errors[f.name]} onChange={(v) => setValue(f.name, v)} onBlur={() => void runCheck(f)} selectText={t('select')} />
+              </FormGroup>
+            ))}
+          </div>
         </DialogBody>
         <DialogFooter
           actions={

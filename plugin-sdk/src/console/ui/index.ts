@@ -2,6 +2,7 @@ import { createElement, useEffect, useState, type ReactElement } from 'react';
 import type {
   ConfirmDialogProps,
   EmptyStateProps,
+  PageHeaderProps,
   FormDialogProps,
   PagedTableProps,
   DataGridProps,
@@ -59,5 +60,6 @@ export const ConfirmDialog = wrap<ConfirmDialogProps>((k) => k.ConfirmDialog);
 export const UploadButton = wrap<UploadButtonProps>((k) => k.UploadButton);
 export const StatusTag = wrap<StatusTagProps>((k) => k.StatusTag);
 export const EmptyState = wrap<EmptyStateProps>((k) => k.EmptyState);
+export const PageHeader = wrap<PageHeaderProps>((k) => k.PageHeader);
 export const LibraryUserRights = wrap<LibraryUserRightsProps>((k) => k.LibraryUserRights);
 export const ResourceImportCard = wrap<ResourceImportCardProps>((k) => k.ResourceImportCard);

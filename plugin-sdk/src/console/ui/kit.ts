@@ -7,4 +7,5 @@ export { ConfirmDialog } from './ConfirmDialog.js';
 export { UploadButton } from './UploadButton.js';
 export { StatusTag } from './StatusTag.js';
 export { EmptyState } from './EmptyState.js';
+export { PageHeader } from './PageHeader.js';
 export { LibraryUserRights, ResourceImportCard } from './resources.js';

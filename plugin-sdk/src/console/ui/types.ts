@@ -126,6 +126,8 @@ export interface FormDialogProps {
   onSubmit: (values: FormValues) => Promise<void>;
   onClose: () => void;
   submitText?: ReactNode;
+  /** Dialog width in px (default 600). Labels sit in one column left of the fields; below 480 px of form they stack above them. */
+  width?: number;
 }
 
 export interface ConfirmDialogProps {
@@ -161,6 +163,22 @@ export interface StatusTagProps {
   value: string | number | boolean | null | undefined;
   /** Label and colour per value; unknown values show as they are. */
   states: Record<string, { label: ReactNode; intent?: StatusIntent }>;
+}
+
+/** The head of a screen: its name (the page's one heading), a line under it, and its actions on the right. */
+export interface PageHeaderProps {
+  /** The page's name, already in the console's language (the plugin's i18n). */
+  title: ReactNode;
+  /** A short line beside the name (a count, the record the page is about). */
+  subtitle?: ReactNode;
+  /** A sentence under the name saying what the page is for. */
+  description?: ReactNode;
+  /** Buttons on the right (add, import, ...). */
+  actions?: ReactNode;
+  /** Heading level: 2 (default, the host's shell has the site name) or 1. */
+  level?: 1 | 2;
+  /** `data-testid` of the header; the heading carries `<testId>-title`. Default `page-header`. */
+  testId?: string;
 }
 
 export interface EmptyStateProps {
