@@ -1,3 +1,4 @@
+import { sql, type Kysely } from 'kysely';
 import type { ZodObject } from 'zod';
 import type { TermRequirement } from './pipeline.js';
 import type { SpeechAdapter } from './speech.js';
@@ -308,4 +309,21 @@ export interface EngineAdapterKind {
   schema: Record<string, unknown>;
   secrets: string[];
   fields: Record<string, { label: Localized; help?: Localized; placeholder?: string }>;
+}
+
+/**
+ * The migration that seeds a built-in engine's local node, left running, once: what a plugin that
+ * brings a local kind (`tesseract-local`, `voiceprint-local`) ships so it works out of the box. The
+ * node table is the kernel's; this is the one place a plugin's migration writes it. After its
+ * migrations the plugin calls `ctx.engines.nodes.reload()` before registering the kind.
+ */
+export function seedLocalNodeMigration(kind: string, languages: readonly string[]): { name: string; up(db: Kysely<any>): Promise<void> } {
+  return {
+    name: `001_seed_${kind.replace(/-local$/, '').replace(/-/g, '_')}_node`,
+    async up(db) {
+      await sql`insert into engine_nodes (kind, container_name, ip, desired_state, languages)
+                select ${kind}, ${kind}, '127.0.0.1', 'running', ${JSON.stringify(languages)}::jsonb
+                where not exists (select 1 from engine_nodes where kind = ${kind})`.execute(db);
+    },
+  };
 }

@@ -474,6 +474,7 @@ export {
   limitConcurrency,
   trimSlash,
   languageName,
+  seedLocalNodeMigration,
 } from './engines.js';
 export type {
   EngineAdapter,

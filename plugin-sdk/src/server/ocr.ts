@@ -47,26 +47,21 @@ export function ocrLanguagesFor(installed: string[], sourceLanguage: string | un
  * is tried; `unsupported-pair` (a language it cannot read) tries the next; the others fail the request.
  */
 
-/** One recognised word, its box in pixels of the picture (top-left origin). */
-export interface OcrWord {
+/** Recognised text with its box in pixels of the picture (top-left origin) and a confidence of 0..100. */
+interface OcrText {
   text: string;
   x0: number;
   y0: number;
   x1: number;
   y1: number;
-  /** 0..100. */
   confidence: number;
 }
 
-/** One line of words, in reading order; `block` and `paragraph` group lines as the engine saw them. */
-export interface OcrLine {
-  text: string;
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-  /** 0..100: the mean of its words'. */
-  confidence: number;
+/** One recognised word. */
+export type OcrWord = OcrText;
+
+/** One line of words, in reading order (its confidence the mean of its words'); `block` and `paragraph` group lines as the engine saw them. */
+export interface OcrLine extends OcrText {
   words: OcrWord[];
   block: number;
   paragraph: number;
