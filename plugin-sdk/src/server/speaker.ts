@@ -39,6 +39,12 @@ export interface SpeakerAdapter {
    * another method cannot be scored by this one.
    */
   readonly method: string;
+  /**
+   * The score from which a recording is taken for the speaker (identification's "unknown" below it,
+   * verification's acceptance at it), on the method's own scale, as measured by the kind; an area's
+   * configuration may override it. Absent: the kind suggests none.
+   */
+  readonly threshold?: number;
   /** `[ANY_LANGUAGE]`: it takes speech in any language. */
   languages(): Promise<string[]>;
   health(): Promise<EngineHealth>;
@@ -87,6 +93,8 @@ export interface SpeakerScoreRequest extends SpeakerRequestBase {
 /** Which node answered, of which kind and method. */
 export interface SpeakerAnswer {
   method: string;
+  /** The answering kind's suggested decision threshold (`SpeakerAdapter.threshold`), if it has one. */
+  threshold?: number;
   nodeId: number;
   kind: string;
 }
@@ -99,6 +107,8 @@ export interface SpeakerNodeChoice {
   languages: string[];
   /** Running and healthy now. */
   ready: boolean;
+  /** The method of its representations, when it is ready: an area sees whether its stored bytes can still be scored. */
+  method?: string;
 }
 
 /** `ctx.engines.speaker`: speaker recognition through the speaker nodes the platform runs. */

@@ -31,7 +31,18 @@ export interface SpeakerEmbeddingOptions {
   /** The served model (the server does not say it): embeddings of two models cannot be compared. */
   model: string;
   timeoutMs?: number;
+  /** The cosine from which a recording is taken for the speaker (`EMBEDDING_THRESHOLD` when not given). */
+  threshold?: number;
 }
+
+/**
+ * The cosine threshold suggested when a node names none. Cosines of a speaker model's embeddings depend
+ * on the model: ECAPA-TDNN models trained on VoxCeleb put the equal-error point between about 0.25 and
+ * 0.6; 0.5 leans towards "unknown" rather than a wrong name. Measured against the loopback peer's
+ * cepstral embeddings (test/support), same-speaker cosines were 0.98-0.99 and other voices up to 0.99:
+ * a node's own model calls for its own value, set on the node (`threshold`).
+ */
+export const EMBEDDING_THRESHOLD = 0.5;
 
 const replyShape = z.object({
   success: z.boolean(),
@@ -78,6 +89,7 @@ export function createSpeakerEmbeddingAdapter(options: SpeakerEmbeddingOptions):
   return {
     kind: 'paddlespeech-vector',
     method: `embedding/paddlespeech/${options.model}`,
+    threshold: options.threshold ?? EMBEDDING_THRESHOLD,
     languages: async () => [ANY_LANGUAGE],
     async health(): Promise<EngineHealth> {
       const started = performance.now();
@@ -113,6 +125,8 @@ export function createSpeakerEmbeddingAdapter(options: SpeakerEmbeddingOptions):
 export const speakerEmbeddingConfig = z.object({
   baseUrl: z.string().url(),
   model: z.string().trim().regex(/^[A-Za-z0-9_.-]{1,100}$/).default('ecapatdnn_voxceleb12'),
+  /** The cosine from which a recording is taken for the speaker, for the served model. */
+  threshold: z.coerce.number().gt(-1).lt(1).default(EMBEDDING_THRESHOLD),
 });
 
 export const speakerEmbeddingDefinition: SpeakerAdapterDefinition<z.infer<typeof speakerEmbeddingConfig>> = {
@@ -127,8 +141,13 @@ export const speakerEmbeddingDefinition: SpeakerAdapterDefinition<z.infer<typeof
       help: { 'zh-CN': '服务所加载的声纹模型名称；更换模型后已登记的说话人会重新训练', 'en-US': 'The speaker model the server loads; speakers are retrained when it changes' },
       placeholder: 'ecapatdnn_voxceleb12',
     },
+    threshold: {
+      label: { 'zh-CN': '判定阈值（余弦）', 'en-US': 'Decision threshold (cosine)' },
+      help: { 'zh-CN': '余弦相似度达到此值才认定为该说话人；取决于所加载的模型，默认 0.5', 'en-US': 'A recording is taken for a speaker from this cosine similarity on; it depends on the served model (0.5 by default)' },
+      placeholder: '0.5',
+    },
   },
   create(node, helpers) {
-    return createSpeakerEmbeddingAdapter({ url: node.config.baseUrl, model: node.config.model, timeoutMs: Math.max(helpers.timeoutMs, 60_000) });
+    return createSpeakerEmbeddingAdapter({ url: node.config.baseUrl, model: node.config.model, threshold: node.config.threshold, timeoutMs: Math.max(helpers.timeoutMs, 60_000) });
   },
 };

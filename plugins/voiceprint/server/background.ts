@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { floatBytes, floatsOf, inScratch, joinFrames, runTool, voiceFeatures, type FileStorage, type FrameSet, type Logger } from '@linguaport/sdk/server';
+import { inScratch, runTool, VOICE_SAMPLE_RATE, writeWavPcm, type FileStorage, type Logger } from '@linguaport/sdk/server';
 import { decodeSpeech } from './audio.js';
 
 /**
@@ -25,43 +25,41 @@ export const BACKGROUND_TEXT =
   'It takes the form of a multicoloured circular arc. Numbers such as one hundred and forty two, dates like the fourth of July, ' +
   'and names of places like Birmingham or Zurich are all part of everyday speech.';
 
-const KEY = 'background/espeak-v1.f32';
+/** Kept in the plugin's storage, one 16 kHz WAV per voice (v1 held MFCC frames; it is no longer read). */
+const keyOf = (i: number) => `background/espeak-v2/${i}.wav`;
 
 export function backgroundSpeech(storage: FileStorage, logger: Logger) {
-  let pending: Promise<FrameSet | null> | null = null;
+  let pending: Promise<Uint8Array[]> | null = null;
 
-  async function make(): Promise<FrameSet | null> {
-    if (await storage.exists(KEY)) {
-      const bytes = await storage.get(KEY);
-      const dims = new DataView(bytes.buffer, bytes.byteOffset, 4).getUint32(0, true);
-      const data = floatsOf(bytes.subarray(4));
-      return { data, dims, frames: data.length / dims };
-    }
+  async function make(): Promise<Uint8Array[]> {
+    const out: Uint8Array[] = [];
     try {
-      const sets: FrameSet[] = [];
-      for (const v of BACKGROUND_VOICES) {
-        const pcm = await inScratch(async (dir) => {
+      for (const [i, v] of BACKGROUND_VOICES.entries()) {
+        const key = keyOf(i);
+        if (await storage.exists(key)) {
+          out.push(new Uint8Array(await storage.get(key)));
+          continue;
+        }
+        const samples = await inScratch(async (dir) => {
           const wav = join(dir, 'background.wav');
           await runTool('espeak-ng', ['-v', v.voice, '-p', String(v.pitch), '-s', String(v.speed), '-w', wav, BACKGROUND_TEXT], { timeoutMs: 60_000 });
           return decodeSpeech(wav);
         });
-        sets.push(voiceFeatures(pcm));
+        const wav = writeWavPcm(samples, VOICE_SAMPLE_RATE);
+        await storage.put(key, Buffer.from(wav));
+        out.push(wav);
       }
-      const all = joinFrames(sets);
-      const header = Buffer.alloc(4);
-      header.writeUInt32LE(all.dims, 0);
-      await storage.put(KEY, Buffer.concat([header, Buffer.from(floatBytes(all.data))]));
-      return all;
+      return out;
     } catch (err) {
       // Without espeak-ng the background model learns from the enrolled speakers alone.
       logger.warn('voiceprint: no background speech (espeak-ng failed); training on enrolled speakers only', { error: (err as Error).message });
-      return null;
+      return [];
     }
   }
 
   return {
-    /** The background frames, made on first use; null when espeak-ng is not there. */
-    frames(): Promise<FrameSet | null> {
+    /** The background recordings (16 kHz mono WAV), made on first use; none when espeak-ng is not there. */
+    recordings(): Promise<Uint8Array[]> {
       pending ??= make().catch((err) => {
         pending = null;
         throw err;

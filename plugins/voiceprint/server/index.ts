@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, voiceFeatures, voiceprintService } from '@linguaport/sdk/server';
-import { IDENTIFY_MIN_SPEECH } from './audio.js';
+import { defineServerPlugin, voiceprintService } from '@linguaport/sdk/server';
+import { IDENTIFY_MIN_SPEECH, recordingOfSamples } from './audio.js';
 import { departmentModels } from './models.js';
 import { speakerRoutes } from './routes.js';
 import { voiceprintMigrations, type VoiceprintDatabase } from './tables.js';
@@ -8,8 +8,8 @@ import { voiceprintMigrations, type VoiceprintDatabase } from './tables.js';
 /**
  * Voiceprint recognition (`/voiceprintRecognition`): speakers enrolled per department with one or more
  * recordings, identified in a recording (closed set, unknown under a threshold) and verified against a
- * claim, by a GMM-UBM over MFCC features (the SDK's voiceprint module). Offers `voiceprint.speakers` to
- * other areas: the interpretation log labels speakers with it.
+ * claim, by the speaker engines (`ctx.engines.speaker`: the built-in MFCC/GMM-UBM node, remote embedding
+ * nodes). Offers `voiceprint.speakers` to other areas: the interpretation log labels speakers with it.
  */
 export default defineServerPlugin({
   migrations: voiceprintMigrations,
@@ -19,14 +19,16 @@ export default defineServerPlugin({
     speakerRoutes(ctx, db, models);
     ctx.services.provide(voiceprintService, {
       async hasSpeakers(departmentId) {
-        const row = await db.selectFrom('voiceprint_speakers').select('id').where('department_id', '=', departmentId).where('model_version', 'is not', null).limit(1).executeTakeFirst();
+        const row = await db.selectFrom('voiceprint_speakers').select('id').where('department_id', '=', departmentId).where('model', 'is not', null).limit(1).executeTakeFirst();
         return !!row;
       },
       async identify({ departmentId, pcm }) {
-        const features = voiceFeatures(pcm);
-        if (features.speechSeconds < IDENTIFY_MIN_SPEECH) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '录音中的语音太少，无法识别说话人', 'en-US': 'Too little speech in the recording to tell who speaks' });
-        const candidates = (await models.score(departmentId, features)) ?? [];
-        return models.identification(candidates, features.speechSeconds);
+        // Samples from the caller, a WAV for the engines.
+        const recording = recordingOfSamples(pcm, IDENTIFY_MIN_SPEECH);
+        const scored = await models.score(departmentId, recording);
+        if (scored) return models.identification(scored);
+        const state = await models.state(departmentId);
+        return { speaker: null, candidates: [], threshold: state.threshold, ...(state.method ? { method: state.method } : {}), speechSeconds: Math.round(recording.speechSeconds * 100) / 100 };
       },
     });
   },

@@ -1,88 +1,127 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import {
-  adaptMeans,
-  floatBytes,
-  floatsOf,
-  gmmFromBytes,
-  gmmToBytes,
-  joinFrames,
-  scoreSpeakers,
-  trainUbmInSteps,
-  type DiagonalGmm,
-  type FrameSet,
-  type ServerPluginContext,
-  type TaskHandle,
-  type VoiceprintCandidate,
-  type VoiceprintIdentification,
-} from '@linguaport/sdk/server';
+import { ApiError, type ServerPluginContext, type TaskHandle, type VoiceprintCandidate, type VoiceprintIdentification } from '@linguaport/sdk/server';
+import type { SpeechRecording } from './audio.js';
 import { backgroundSpeech } from './background.js';
-import type { VoiceprintDatabase } from './tables.js';
+import { LEGACY_METHOD, type VoiceprintDatabase } from './tables.js';
 
-/** Gaussians of the background model; fewer when a department has little speech. */
-export const UBM_COMPONENTS = 64;
-/**
- * Default decision threshold on the average log-likelihood ratio. Measured on espeak-ng speakers
- * (bench/voiceprint.ts): enrolled speakers' held-out utterances score 1.4 and up, other voices 1.1 at
- * most. The plugin's config `threshold` overrides it for other conditions.
- */
-export const DEFAULT_THRESHOLD = 1.2;
+/** The threshold when neither the plugin's config nor the speaker engine names one (a kind that suggests none). */
+export const FALLBACK_THRESHOLD = 0.5;
+/** A failed training is started again by a later call at most this often. */
+const RETRY_FAILED_MS = 60_000;
 
 type Db = Kysely<VoiceprintDatabase>;
+type DepartmentRow = Awaited<ReturnType<ReturnType<typeof departmentRow>>>;
 
-const framesOf = (r: { features: Uint8Array; frames: number; dims: number }): FrameSet => ({ data: floatsOf(r.features), frames: r.frames, dims: r.dims });
+/** 503 in both languages: no speaker node is up at all. */
+export const noSpeakerNode = () =>
+  new ApiError(503, { 'zh-CN': '服务中断：没有正在运行的说话人识别节点，请在引擎管理中启动一个', 'en-US': 'Service interrupted: no speaker recognition node is running. Start one on the engines screen.' }, { reason: 'noSpeakerNode' });
+/** 503 in both languages: the department's models are of a method no node offers now, and are being remade. */
+export const retraining = () =>
+  new ApiError(503, { 'zh-CN': '声纹模型正在按新的识别方法重新训练，请稍后再试', 'en-US': 'The voiceprint models are being retrained for a new recognition method: try again in a moment' }, { reason: 'voiceprintRetraining' });
+
+const departmentRow = (db: Db) => (departmentId: number) => db.selectFrom('voiceprint_departments').selectAll().where('department_id', '=', departmentId).executeTakeFirst();
 
 /**
- * The models of each department: its background model (trained by the `train` task on its enrolled
- * speakers' frames plus background speech) and its speakers' adapted means. A change of the enrolments
- * bumps the department's data version and starts the task unless one runs; the task trains again until
- * the model is of the latest data.
+ * The decision threshold of a method: the plugin's config `thresholds: {"<method>": n}`, else (for the
+ * local method only, as before engines) its config `threshold`, else what the engine suggests.
+ */
+export function thresholdsFrom(config: Readonly<Record<string, unknown>>) {
+  const parsed = z.object({ threshold: z.number().finite().optional(), thresholds: z.record(z.string(), z.number().finite()).optional() }).safeParse(config);
+  const { threshold, thresholds = {} } = parsed.success ? parsed.data : {};
+  return (method: string | null, suggested: number | null | undefined): number =>
+    (method != null ? thresholds[method] : undefined) ?? (method === LEGACY_METHOD ? threshold : undefined) ?? suggested ?? FALLBACK_THRESHOLD;
+}
+
+/** What a department's stored method is worth now. */
+export interface MethodNow {
+  /** A ready speaker node makes the stored method: its bytes can be scored. */
+  usable: boolean;
+  /** The method in use: the stored one when usable, else the one a request gets now (null: no speaker node is up). */
+  current: string | null;
+}
+
+/**
+ * The models of each department, made by the speaker engines (`ctx.engines.speaker`): a background
+ * model (`train`, on every recording kept as audio plus background speech) and one representation per
+ * speaker (`enrol`), opaque bytes of one method stored with it. A change of the enrolments bumps the
+ * department's data version and starts the `train` task unless one runs; the task trains again until
+ * the model is of the latest data. When no node makes the stored method any more and another method is
+ * up, the department is retrained with that one (the recordings are kept as audio for it).
  */
 export async function departmentModels(ctx: ServerPluginContext, db: Db) {
   const background = backgroundSpeech(ctx.storage, ctx.logger);
-  const threshold = typeof ctx.config.threshold === 'number' ? ctx.config.threshold : DEFAULT_THRESHOLD;
+  const thresholdFor = thresholdsFrom(ctx.config);
+  const engine = ctx.engines.speaker;
+  const rowOf = departmentRow(db);
 
-  async function speakerFrames(speakerId: number, trx: Db = db): Promise<FrameSet> {
-    const rows = await trx.selectFrom('voiceprint_recordings').select(['features', 'frames', 'dims']).where('speaker_id', '=', speakerId).orderBy('id').execute();
-    return joinFrames(rows.map(framesOf));
+  async function methodNow(stored: string | null): Promise<MethodNow> {
+    const nodes = await engine.nodes();
+    if (stored && nodes.some((n) => n.ready && n.method === stored)) return { usable: true, current: stored };
+    return { usable: false, current: await engine.method() };
   }
 
-  async function ubmOf(departmentId: number, trx: Db = db): Promise<{ ubm: DiagonalGmm; version: number } | null> {
-    const row = await trx.selectFrom('voiceprint_departments').selectAll().where('department_id', '=', departmentId).executeTakeFirst();
-    if (!row?.ubm) return null;
-    return { ubm: gmmFromBytes(row.ubm, row.components, row.dims), version: row.model_version };
+  /** Every recording kept as audio of a department's speakers, by speaker. */
+  async function audioBySpeaker(departmentId: number, speakerId?: number): Promise<Map<number, Uint8Array[]>> {
+    let q = db.selectFrom('voiceprint_recordings as r').innerJoin('voiceprint_speakers as s', 's.id', 'r.speaker_id').select(['r.speaker_id', 'r.audio']).where('s.department_id', '=', departmentId).where('r.audio', 'is not', null);
+    if (speakerId !== undefined) q = q.where('r.speaker_id', '=', speakerId);
+    const out = new Map<number, Uint8Array[]>();
+    for (const r of await q.orderBy('r.id').execute()) {
+      const list = out.get(r.speaker_id) ?? [];
+      list.push(new Uint8Array(r.audio!));
+      out.set(r.speaker_id, list);
+    }
+    return out;
   }
 
-  /** One training: the background model from every frame of the department, then each speaker adapted. */
+  /**
+   * One training. Speakers enrolled before recordings were kept as audio have only their old
+   * representation: while a node of the stored method is up, the background model is kept as it is so
+   * that they stay valid, and only the others are enrolled again; with another method they wait for a
+   * new recording.
+   */
   async function trainOnce(departmentId: number, signal: AbortSignal): Promise<{ dataVersion: number; speakers: number }> {
-    const state = await db.selectFrom('voiceprint_departments').select('data_version').where('department_id', '=', departmentId).executeTakeFirstOrThrow();
-    const speakers = await db.selectFrom('voiceprint_speakers').select('id').where('department_id', '=', departmentId).orderBy('id').execute();
-    const frames = new Map<number, FrameSet>();
-    for (const s of speakers) frames.set(s.id, await speakerFrames(s.id));
-    if (signal.aborted) throw signal.reason ?? new Error('aborted');
+    const state = await db.selectFrom('voiceprint_departments').select(['data_version', 'method', 'background', 'threshold']).where('department_id', '=', departmentId).executeTakeFirstOrThrow();
+    await db.updateTable('voiceprint_departments').set({ attempted_at: new Date() }).where('department_id', '=', departmentId).execute();
+    const speakers = await db.selectFrom('voiceprint_speakers').select(['id', 'method', 'model']).where('department_id', '=', departmentId).orderBy('id').execute();
     if (!speakers.length) {
-      await db.updateTable('voiceprint_departments').set({ ubm: null, components: 0, dims: 0, trained_version: state.data_version }).where('department_id', '=', departmentId).execute();
+      await db.updateTable('voiceprint_departments').set({ method: null, background: null, threshold: null, trained_version: state.data_version }).where('department_id', '=', departmentId).execute();
       return { dataVersion: state.data_version, speakers: 0 };
     }
-    const bg = await background.frames();
-    // In steps: the server goes on answering while a department's model trains.
-    const ubm = await trainUbmInSteps(joinFrames([...(bg ? [bg] : []), ...frames.values()]), { components: UBM_COMPONENTS, seed: departmentId, signal });
-    const adapted = new Map<number, Float64Array>();
-    for (const [id, f] of frames) {
+    const now = await methodNow(state.method);
+    if (!now.current) throw noSpeakerNode();
+    const audio = await audioBySpeaker(departmentId);
+    const legacy = speakers.filter((s) => !audio.has(s.id) && s.model && s.method === state.method);
+    const keepBackground = legacy.length > 0 && now.usable;
+    let method = now.current;
+    let model: Uint8Array | null = null;
+    let threshold: number | null = null;
+    if (keepBackground) {
+      model = state.background ? new Uint8Array(state.background) : null;
+      threshold = state.threshold;
+    } else if (audio.size) {
+      const recordings = [...(await background.recordings()), ...[...audio.values()].flat()];
+      const trained = await engine.train({ recordings, seed: departmentId, method, signal });
+      ({ method } = trained);
+      model = trained.background;
+      threshold = trained.threshold ?? null;
+    }
+    const representations = new Map<number, Uint8Array>();
+    for (const [id, recordings] of audio) {
       if (signal.aborted) throw signal.reason ?? new Error('aborted');
-      adapted.set(id, adaptMeans(ubm, f));
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      representations.set(id, (await engine.enrol({ recordings, background: model, method, signal })).representation);
     }
     await db.transaction().execute(async (trx) => {
       const row = await trx.selectFrom('voiceprint_departments').select('model_version').where('department_id', '=', departmentId).forUpdate().executeTakeFirstOrThrow();
       const version = row.model_version + 1;
       await trx
         .updateTable('voiceprint_departments')
-        .set({ ubm: Buffer.from(gmmToBytes(ubm)), components: ubm.components, dims: ubm.dims, model_version: version, trained_version: state.data_version, trained_at: new Date(), error: null })
+        .set({ method, background: model ? Buffer.from(model) : null, threshold, model_version: version, trained_version: state.data_version, trained_at: new Date(), error: null })
         .where('department_id', '=', departmentId)
         .execute();
       // A speaker deleted meanwhile is simply not there to update.
-      for (const [id, means] of adapted) await trx.updateTable('voiceprint_speakers').set({ model: Buffer.from(floatBytes(means)), model_version: version }).where('id', '=', id).execute();
+      for (const [id, bytes] of representations) await trx.updateTable('voiceprint_speakers').set({ model: Buffer.from(bytes), method, model_version: version }).where('id', '=', id).execute();
+      if (keepBackground) for (const s of legacy) await trx.updateTable('voiceprint_speakers').set({ model_version: version }).where('id', '=', s.id).execute();
     });
     return { dataVersion: state.data_version, speakers: speakers.length };
   }
@@ -113,61 +152,113 @@ export async function departmentModels(ctx: ServerPluginContext, db: Db) {
     },
   });
 
+  async function startTraining(departmentId: number, ownerId: number | null) {
+    const info = await task.start({ departmentId }, { ownerId, title: `voiceprint ${departmentId}` });
+    await db.updateTable('voiceprint_departments').set({ task_id: info.id }).where('department_id', '=', departmentId).where('status', '=', 'training').execute();
+  }
+
+  /**
+   * Starts the training a department needs without a change of its enrolments: its method is no longer
+   * offered and another one is, or its last training failed (at most once a minute). True when it is
+   * training now.
+   */
+  async function trainIfNeeded(row: NonNullable<DepartmentRow>, now: MethodNow): Promise<boolean> {
+    if (row.status === 'training') return true;
+    if (!now.current) return false;
+    if (row.status === 'failed' && row.attempted_at && Date.now() - new Date(row.attempted_at).getTime() < RETRY_FAILED_MS) return false;
+    const methodGone = row.method !== null && !now.usable;
+    if (!methodGone && row.status !== 'failed') return false;
+    // Claimed in one statement: two calls at once start one training.
+    const claimed = await db.updateTable('voiceprint_departments').set({ status: 'training', error: null }).where('department_id', '=', row.department_id).where('status', '!=', 'training').returning('department_id').executeTakeFirst();
+    if (claimed) await startTraining(row.department_id, null);
+    return true;
+  }
+
   return {
-    threshold,
+    thresholdFor,
+    methodNow,
+    startTraining,
 
     /**
      * Records a change of a department's enrolments (in the caller's transaction) and says whether a
      * training must start once it commits.
      */
     async changed(trx: Db, departmentId: number): Promise<boolean> {
-      await trx.insertInto('voiceprint_departments').values({ department_id: departmentId, ubm: null, components: 0, dims: 0, model_version: 0, data_version: 0, trained_version: 0, status: 'idle', task_id: null, error: null, trained_at: null }).onConflict((oc) => oc.column('department_id').doNothing()).execute();
+      await trx
+        .insertInto('voiceprint_departments')
+        .values({ department_id: departmentId, method: null, background: null, threshold: null, model_version: 0, data_version: 0, trained_version: 0, status: 'idle', task_id: null, error: null, trained_at: null })
+        .onConflict((oc) => oc.column('department_id').doNothing())
+        .execute();
       const row = await trx.selectFrom('voiceprint_departments').select(['status', 'data_version']).where('department_id', '=', departmentId).forUpdate().executeTakeFirstOrThrow();
       const start = row.status !== 'training';
       await trx.updateTable('voiceprint_departments').set({ data_version: row.data_version + 1, ...(start ? { status: 'training' as const, error: null } : {}) }).where('department_id', '=', departmentId).execute();
       return start;
     },
 
-    async startTraining(departmentId: number, ownerId: number | null) {
-      const info = await task.start({ departmentId }, { ownerId, title: `voiceprint ${departmentId}` });
-      await db.updateTable('voiceprint_departments').set({ task_id: info.id }).where('department_id', '=', departmentId).where('status', '=', 'training').execute();
-    },
-
-    /** Adapts one speaker to the department's current background model at once (usable before the retraining ends). */
+    /**
+     * Enrols one speaker at once under the department's current background model, so they are
+     * identified before the retraining ends. Best effort: when no node of the method is up the training
+     * does it.
+     */
     async adaptNow(departmentId: number, speakerId: number) {
-      const current = await ubmOf(departmentId);
-      if (!current) return;
-      const means = adaptMeans(current.ubm, await speakerFrames(speakerId));
-      await db.updateTable('voiceprint_speakers').set({ model: Buffer.from(floatBytes(means)), model_version: current.version }).where('id', '=', speakerId).execute();
+      const row = await rowOf(departmentId);
+      if (!row?.method || !row.trained_at) return;
+      const recordings = (await audioBySpeaker(departmentId, speakerId)).get(speakerId);
+      if (!recordings) return;
+      try {
+        const { representation } = await engine.enrol({ recordings, background: row.background ? new Uint8Array(row.background) : null, method: row.method });
+        await db.updateTable('voiceprint_speakers').set({ model: Buffer.from(representation), method: row.method, model_version: row.model_version }).where('id', '=', speakerId).execute();
+      } catch (err) {
+        ctx.logger.info('voiceprint: a new speaker waits for the training', { error: (err as Error).message });
+      }
     },
 
+    /** The department's model as the API shows it; starts the retraining it needs (a new method, a failure to retry). */
     async state(departmentId: number) {
-      const row = await db.selectFrom('voiceprint_departments').selectAll().where('department_id', '=', departmentId).executeTakeFirst();
+      const row = await rowOf(departmentId);
+      const now = await methodNow(row?.method ?? null);
+      if (row) await trainIfNeeded(row, now);
+      const fresh = row ? await rowOf(departmentId) : undefined;
+      const method = fresh?.method ?? null;
       return {
-        status: row?.status ?? 'idle',
-        modelVersion: row?.model_version ?? 0,
-        upToDate: !row || (row.status !== 'training' && row.trained_version === row.data_version),
-        trainedAt: row?.trained_at ? new Date(row.trained_at).toISOString() : null,
-        error: row?.error ?? null,
-        taskId: row?.task_id ?? null,
+        status: fresh?.status ?? 'idle',
+        modelVersion: fresh?.model_version ?? 0,
+        upToDate: !fresh || (fresh.status !== 'training' && fresh.trained_version === fresh.data_version && (!method || now.usable)),
+        trainedAt: fresh?.trained_at ? new Date(fresh.trained_at).toISOString() : null,
+        error: fresh?.error ?? null,
+        taskId: fresh?.task_id ?? null,
+        method,
+        currentMethod: now.current,
+        methodReady: !method || now.usable,
+        threshold: thresholdFor(method ?? now.current, method ? fresh?.threshold : null),
       };
     },
 
-    /** Scores of `frames` against the ready speakers of a department (or only `speakerIds`), best first. */
-    async score(departmentId: number, frames: FrameSet, speakerIds?: number[]): Promise<VoiceprintCandidate[] | null> {
-      const current = await ubmOf(departmentId);
-      if (!current) return null;
-      let q = db.selectFrom('voiceprint_speakers').select(['id', 'name', 'model']).where('department_id', '=', departmentId).where('model_version', '=', current.version);
+    /**
+     * Scores of a recording against the ready speakers of a department (or only `speakerIds`), best
+     * first, with the method and threshold they are to be read with; null when no speaker is ready.
+     */
+    async score(departmentId: number, recording: SpeechRecording, speakerIds?: number[]): Promise<{ candidates: VoiceprintCandidate[]; threshold: number; method: string; speechSeconds: number } | null> {
+      const row = await rowOf(departmentId);
+      if (!row?.method) return null;
+      const now = await methodNow(row.method);
+      if (!now.usable) {
+        if (!now.current) throw noSpeakerNode();
+        await trainIfNeeded(row, now);
+        throw retraining();
+      }
+      let q = db.selectFrom('voiceprint_speakers').select(['id', 'name', 'model']).where('department_id', '=', departmentId).where('model_version', '=', row.model_version).where('method', '=', row.method).where('model', 'is not', null);
       if (speakerIds) q = q.where('id', 'in', speakerIds.length ? speakerIds : [0]);
       const speakers = await q.orderBy('id').execute();
       if (!speakers.length) return null;
-      const scores = scoreSpeakers(current.ubm, speakers.map((s) => Float64Array.from(floatsOf(s.model!))), frames);
-      return speakers.map((s, i) => ({ speakerId: s.id, name: s.name, score: Math.round(scores[i]! * 1000) / 1000 })).sort((a, b) => b.score - a.score);
+      const scored = await engine.score({ recording: recording.wav, speakers: speakers.map((s) => new Uint8Array(s.model!)), background: row.background ? new Uint8Array(row.background) : null, method: row.method });
+      const candidates = speakers.map((s, i) => ({ speakerId: s.id, name: s.name, score: Math.round(scored.scores[i]! * 1000) / 1000 })).sort((a, b) => b.score - a.score);
+      return { candidates, threshold: thresholdFor(scored.method, scored.threshold ?? row.threshold), method: scored.method, speechSeconds: scored.speechSeconds };
     },
 
-    identification(candidates: VoiceprintCandidate[], speechSeconds: number): VoiceprintIdentification {
-      const best = candidates[0];
-      return { speaker: best && best.score >= threshold ? best : null, candidates, threshold, speechSeconds: Math.round(speechSeconds * 100) / 100 };
+    identification(scored: { candidates: VoiceprintCandidate[]; threshold: number; method: string; speechSeconds: number }): VoiceprintIdentification {
+      const best = scored.candidates[0];
+      return { speaker: best && best.score >= scored.threshold ? best : null, candidates: scored.candidates, threshold: scored.threshold, method: scored.method, speechSeconds: Math.round(scored.speechSeconds * 100) / 100 };
     },
   };
 }

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { ApiError, Codes, floatBytes, iso, like, pageOf, pageOffset, pageQuery, pageSchema, say, type Caller, type ServerPluginContext, type VoiceFeatures } from '@linguaport/sdk/server';
+import { ApiError, Codes, iso, like, pageOf, pageOffset, pageQuery, pageSchema, say, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { identifyAnswerSchema, KEYS, modelStatusSchema, speakerDetailSchema, speakerName, speakerViewSchema, verifyAnswerSchema, type SpeakerView } from '../shared/schemas.js';
-import { ENROL_MIN_SPEECH, featuresOfUpload, IDENTIFY_MIN_SPEECH, RECORDING_MAX_BYTES, RECORDINGS_MAX } from './audio.js';
+import { ENROL_MIN_SPEECH, IDENTIFY_MIN_SPEECH, RECORDING_MAX_BYTES, RECORDINGS_MAX, recordingOfUpload, type SpeechRecording } from './audio.js';
 import type { DepartmentModels } from './models.js';
 import type { VoiceprintDatabase } from './tables.js';
 
@@ -14,7 +14,9 @@ const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.stri
 type Uploaded = z.infer<typeof uploaded>;
 const uploadedFiles = z.union([uploaded, z.array(uploaded)]).transform((f) => (Array.isArray(f) ? f : [f]));
 
-type SpeakerRow = { id: number; name: string; department_id: number; recordings: number; speech_seconds: number; model_version: number | null; created_at: Date; updated_at: Date };
+type SpeakerRow = { id: number; name: string; department_id: number; recordings: number; speech_seconds: number; model_version: number | null; method: string | null; created_at: Date; updated_at: Date };
+const SPEAKER_COLUMNS = ['id', 'name', 'department_id', 'recordings', 'speech_seconds', 'model_version', 'method', 'created_at', 'updated_at'] as const;
+type DepartmentState = Awaited<ReturnType<DepartmentModels['state']>>;
 
 export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDatabase>, models: DepartmentModels) {
   const mayReachAll = (caller: Caller) => ctx.auth.can(caller, KEYS.manage);
@@ -34,22 +36,48 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
 
   /** A speaker of the caller's department (any department for administrators); 404 otherwise. */
   async function speakerOf(caller: Caller, id: number, headers: Headers) {
-    const row = await db.selectFrom('voiceprint_speakers').select(['id', 'name', 'department_id', 'recordings', 'speech_seconds', 'model_version', 'created_at', 'updated_at']).where('id', '=', id).executeTakeFirst();
+    const row = await db.selectFrom('voiceprint_speakers').select(SPEAKER_COLUMNS).where('id', '=', id).executeTakeFirst();
     if (!row || (row.department_id !== caller.departmentId && !mayReachAll(caller))) throw new ApiError(Codes.NOT_FOUND, say(headers, `说话人 ${id} 不存在`, `Speaker ${id} not found`));
     return row;
   }
 
-  /** The speaker as the API shows it; `versions` caches departments' model versions over a list. */
-  async function view(r: SpeakerRow, versions = new Map<number, Promise<number>>()): Promise<SpeakerView> {
-    if (!versions.has(r.department_id)) versions.set(r.department_id, models.state(r.department_id).then((s) => s.modelVersion));
-    const modelVersion = await versions.get(r.department_id)!;
+  /** How many of each speaker's recordings are kept as audio (those enrolled before 002 are not). */
+  async function audioCounts(ids: number[]): Promise<Map<number, number>> {
+    if (!ids.length) return new Map();
+    const rows = await db.selectFrom('voiceprint_recordings').select(['speaker_id', (eb) => eb.fn.countAll<string>().as('n')]).where('speaker_id', 'in', ids).where('audio', 'is not', null).groupBy('speaker_id').execute();
+    return new Map(rows.map((r) => [r.speaker_id, Number(r.n)]));
+  }
+
+  /**
+   * The speakers as the API shows them. Ready: their representation is of the department's current
+   * model and a node of its method is up. Needs a recording: enrolled before recordings were kept as
+   * audio, and their representation is not of the method the department has now (or is moving to).
+   */
+  async function views(rows: SpeakerRow[]): Promise<SpeakerView[]> {
+    const states = new Map<number, Promise<DepartmentState>>();
+    const audio = await audioCounts(rows.map((r) => r.id));
+    return Promise.all(
+      rows.map(async (r) => {
+        if (!states.has(r.department_id)) states.set(r.department_id, models.state(r.department_id));
+        const dept = await states.get(r.department_id)!;
+        const ready = dept.methodReady && r.model_version != null && r.model_version === dept.modelVersion && r.method === dept.method;
+        const target = dept.methodReady ? dept.method : (dept.currentMethod ?? dept.method);
+        const needsRecording = !ready && !audio.get(r.id) && r.method !== target;
+        return view(r, ready ? 'ready' : needsRecording ? 'needsRecording' : 'training');
+      }),
+    );
+  }
+
+  function view(r: SpeakerRow, state: SpeakerView['state']): SpeakerView {
     return {
       id: r.id,
       name: r.name,
       departmentId: r.department_id,
       recordings: r.recordings,
       speechSeconds: Math.round(r.speech_seconds * 10) / 10,
-      ready: r.model_version != null && r.model_version === modelVersion,
+      ready: state === 'ready',
+      state,
+      method: r.method,
       createdAt: iso(r.created_at),
       updatedAt: iso(r.updated_at),
     };
@@ -61,17 +89,17 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
   }
 
   /** Every file read before anything is stored: one bad file refuses the whole call. */
-  async function featuresOfAll(files: Uploaded[], t: Say) {
-    const out: Array<{ file: Uploaded; features: VoiceFeatures }> = [];
-    for (const file of files) out.push({ file, features: await featuresOfUpload(file, ENROL_MIN_SPEECH, t) });
+  async function recordingsOfAll(files: Uploaded[], t: Say) {
+    const out: Array<{ file: Uploaded; recording: SpeechRecording }> = [];
+    for (const file of files) out.push({ file, recording: await recordingOfUpload(file, ENROL_MIN_SPEECH, t) });
     return out;
   }
 
-  async function storeRecordings(trx: Kysely<VoiceprintDatabase>, speakerId: number, recordings: Array<{ file: Uploaded; features: VoiceFeatures }>, userId: number) {
-    for (const { file, features } of recordings) {
+  async function storeRecordings(trx: Kysely<VoiceprintDatabase>, speakerId: number, recordings: Array<{ file: Uploaded; recording: SpeechRecording }>, userId: number) {
+    for (const { file, recording } of recordings) {
       await trx
         .insertInto('voiceprint_recordings')
-        .values({ speaker_id: speakerId, filename: file.filename.slice(0, 255), features: Buffer.from(floatBytes(features.data)), frames: features.frames, dims: features.dims, speech_seconds: features.speechSeconds, created_by: userId })
+        .values({ speaker_id: speakerId, filename: file.filename.slice(0, 255), audio: Buffer.from(recording.wav), features: null, frames: null, dims: null, speech_seconds: recording.speechSeconds, created_by: userId })
         .execute();
     }
     const sums = await trx.selectFrom('voiceprint_recordings').select((eb) => [eb.fn.countAll<string>().as('n'), eb.fn.sum<number>('speech_seconds').as('s')]).where('speaker_id', '=', speakerId).executeTakeFirstOrThrow();
@@ -93,11 +121,10 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
       else if (!mayReachAll(caller!)) q = q.where('department_id', '=', ownDepartment(caller!, headers));
       if (query.name) q = q.where('name', 'ilike', like(query.name));
       const [rows, total] = await Promise.all([
-        q.select(['id', 'name', 'department_id', 'recordings', 'speech_seconds', 'model_version', 'created_at', 'updated_at']).orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute(),
+        q.select(SPEAKER_COLUMNS).orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute(),
         q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
       ]);
-      const versions = new Map<number, Promise<number>>();
-      return pageOf(query, await Promise.all(rows.map((r) => view(r, versions))), total?.n);
+      return pageOf(query, await views(rows), total?.n);
     },
   });
 
@@ -110,8 +137,14 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     response: { data: speakerDetailSchema, errors: [404] },
     async handler({ query, caller, headers }) {
       const row = await speakerOf(caller!, query.id, headers);
-      const recordings = await db.selectFrom('voiceprint_recordings').select(['id', 'filename', 'speech_seconds', 'created_at']).where('speaker_id', '=', row.id).orderBy('id').execute();
-      return { ...(await view(row)), recordingList: recordings.map((r) => ({ id: r.id, filename: r.filename, speechSeconds: Math.round(r.speech_seconds * 10) / 10, createdAt: iso(r.created_at) })) };
+      const recordings = await db
+        .selectFrom('voiceprint_recordings')
+        .select((eb) => ['id', 'filename', 'speech_seconds', 'created_at', eb('audio', 'is not', null).as('kept')])
+        .where('speaker_id', '=', row.id)
+        .orderBy('id')
+        .execute();
+      const [shown] = await views([row]);
+      return { ...shown!, recordingList: recordings.map((r) => ({ id: r.id, filename: r.filename, speechSeconds: Math.round(r.speech_seconds * 10) / 10, audio: !!r.kept, createdAt: iso(r.created_at) })) };
     },
   });
 
@@ -119,12 +152,12 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     method: 'GET',
     url: '/voiceprint/status',
     access: { permission: KEYS.use },
-    summary: "The department's model: trained, training or failed, and the decision threshold",
+    summary: "The department's model: trained, training or failed, its speaker method, the method offered now, and the decision threshold",
     schema: { query: z.object({ departmentId: idSchema.optional() }) },
     response: { data: modelStatusSchema, errors: [404] },
     async handler({ query, caller, headers }) {
       const departmentId = departmentFor(caller!, query.departmentId, headers);
-      return { departmentId, threshold: models.threshold, ...(await models.state(departmentId)) };
+      return { departmentId, ...(await models.state(departmentId)) };
     },
   });
 
@@ -142,7 +175,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
       checkFiles(body.files, t);
       const taken = await db.selectFrom('voiceprint_speakers').select('id').where('department_id', '=', departmentId).where((eb) => eb(eb.fn('lower', [eb.ref('name')]), '=', body.name.toLowerCase())).executeTakeFirst();
       if (taken) throw new ApiError(Codes.CONFLICT, t(`说话人“${body.name}”已存在`, `Speaker "${body.name}" already exists`));
-      const recordings = await featuresOfAll(body.files, t);
+      const recordings = await recordingsOfAll(body.files, t);
       let start = false;
       const speaker = await db.transaction().execute(async (trx) => {
         const row = await trx.insertInto('voiceprint_speakers').values({ department_id: departmentId, name: body.name, model: null, model_version: null, created_by: caller!.userId }).returning('id').executeTakeFirstOrThrow();
@@ -155,7 +188,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
       });
       await models.adaptNow(departmentId, speaker.id);
       if (start) await models.startTraining(departmentId, caller!.userId);
-      return view(await speakerOf(caller!, speaker.id, headers));
+      return (await views([await speakerOf(caller!, speaker.id, headers)]))[0]!;
     },
   });
 
@@ -171,7 +204,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
       const t: Say = (zh, en) => say(headers, zh, en);
       const speaker = await speakerOf(caller!, body.speakerId, headers);
       checkFiles(body.files, t);
-      const recordings = await featuresOfAll(body.files, t);
+      const recordings = await recordingsOfAll(body.files, t);
       let start = false;
       await db.transaction().execute(async (trx) => {
         await storeRecordings(trx, speaker.id, recordings, caller!.userId);
@@ -179,7 +212,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
       });
       await models.adaptNow(speaker.department_id, speaker.id);
       if (start) await models.startTraining(speaker.department_id, caller!.userId);
-      return view(await speakerOf(caller!, speaker.id, headers));
+      return (await views([await speakerOf(caller!, speaker.id, headers)]))[0]!;
     },
   });
 
@@ -202,9 +235,9 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     },
   });
 
-  async function recordingFeatures(files: Uploaded[], t: Say) {
+  async function probeOf(files: Uploaded[], t: Say) {
     if (files.length !== 1) throw new ApiError(Codes.BAD_REQUEST, t('请上传一段录音', 'Upload one recording'));
-    return featuresOfUpload(files[0]!, IDENTIFY_MIN_SPEECH, t);
+    return recordingOfUpload(files[0]!, IDENTIFY_MIN_SPEECH, t);
   }
 
   const notReady = (t: Say) => new ApiError(Codes.CONFLICT, t('这个部门还没有可用的声纹：请先登记说话人，或等待模型训练完成', 'No voiceprints are ready in this department: enrol speakers first, or wait for the training to finish'));
@@ -213,18 +246,18 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     method: 'POST',
     url: '/voiceprint/identify',
     access: { permission: KEYS.use },
-    summary: "Who speaks in a recording, among the department's speakers: ranked scores, or unknown under the threshold",
+    summary: "Who speaks in a recording, among the department's speakers: ranked scores, or unknown under the method's threshold",
     upload: { maxBytes: RECORDING_MAX_BYTES + 1024 * 1024 },
     schema: { body: z.object({ file: uploadedFiles, departmentId: idSchema.optional() }) },
-    response: { data: identifyAnswerSchema, errors: [404, 409, 413] },
+    response: { data: identifyAnswerSchema, errors: [404, 409, 413, 503] },
     log: false,
     async handler({ body, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);
       const departmentId = departmentFor(caller!, body.departmentId, headers);
-      const features = await recordingFeatures(body.file, t);
-      const candidates = await models.score(departmentId, features);
-      if (!candidates) throw notReady(t);
-      return models.identification(candidates, features.speechSeconds);
+      const recording = await probeOf(body.file, t);
+      const scored = await models.score(departmentId, recording);
+      if (!scored) throw notReady(t);
+      return models.identification(scored);
     },
   });
 
@@ -232,18 +265,19 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     method: 'POST',
     url: '/voiceprint/verify',
     access: { permission: KEYS.use },
-    summary: 'Whether a recording is of the claimed speaker: accepted when the score reaches the threshold',
+    summary: "Whether a recording is of the claimed speaker: accepted when the score reaches the method's threshold",
     upload: { maxBytes: RECORDING_MAX_BYTES + 1024 * 1024 },
     schema: { body: z.object({ file: uploadedFiles, speakerId: idSchema }) },
-    response: { data: verifyAnswerSchema, errors: [404, 409, 413] },
+    response: { data: verifyAnswerSchema, errors: [404, 409, 413, 503] },
     log: false,
     async handler({ body, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);
       const speaker = await speakerOf(caller!, body.speakerId, headers);
-      const features = await recordingFeatures(body.file, t);
-      const [scored] = (await models.score(speaker.department_id, features, [speaker.id])) ?? [];
-      if (!scored) throw new ApiError(Codes.CONFLICT, t(`说话人“${speaker.name}”的声纹模型正在训练，请稍后再试`, `The voiceprint of "${speaker.name}" is being trained: try again in a moment`));
-      return { speakerId: speaker.id, name: speaker.name, score: scored.score, threshold: models.threshold, accepted: scored.score >= models.threshold, speechSeconds: Math.round(features.speechSeconds * 100) / 100 };
+      const recording = await probeOf(body.file, t);
+      const scored = await models.score(speaker.department_id, recording, [speaker.id]);
+      const own = scored?.candidates[0];
+      if (!scored || !own) throw new ApiError(Codes.CONFLICT, t(`说话人“${speaker.name}”的声纹尚不可用（正在训练，或需要补充一段录音）`, `The voiceprint of "${speaker.name}" is not ready: it is being trained, or needs a new recording`));
+      return { speakerId: speaker.id, name: speaker.name, score: own.score, threshold: scored.threshold, method: scored.method, accepted: own.score >= scored.threshold, speechSeconds: Math.round(scored.speechSeconds * 100) / 100 };
     },
   });
 }

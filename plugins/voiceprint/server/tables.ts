@@ -1,15 +1,30 @@
 import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
 import type { Migration } from '@linguaport/sdk/server';
 
+/** The method of every model made before the engines did the work (the SDK's MFCC/GMM-UBM, as engine-voiceprint-local names it). */
+export const LEGACY_METHOD = 'mfcc-gmm-ubm/1';
+
+/** A background model of 001 (a bare GMM) as the local engine keeps it: an 8-byte header (components, dims), then the GMM. */
+export function legacyBackground(ubm: Uint8Array, components: number, dims: number): Uint8Array {
+  const out = new Uint8Array(8 + ubm.byteLength);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, components, true);
+  view.setUint32(4, dims, true);
+  out.set(ubm, 8);
+  return out;
+}
+
 /** The voiceprint area's own tables (namespace `voiceprint_`), typed for Kysely. */
 export interface VoiceprintDatabase {
-  /** A department's background model and the state of its training. */
+  /** A department's background model, the method it belongs to, and the state of its training. */
   voiceprint_departments: {
     department_id: number;
-    /** The background model (float32 weights, means, variances), null until the first training. */
-    ubm: Uint8Array | null;
-    components: number;
-    dims: number;
+    /** The speaker method its background model and speakers' representations are of (`mfcc-gmm-ubm/1`, `embedding/...`); null before the first training. */
+    method: string | null;
+    /** The background model, opaque bytes of `method` (null for a method that needs none, and before the first training). */
+    background: Uint8Array | null;
+    /** The threshold the engine suggested for `method` when it trained (null: it suggested none). */
+    threshold: number | null;
     /** Bumped by every training that wrote a model: a speaker's model belongs to one of them. */
     model_version: number;
     /** Bumped by every change of the enrolments (speaker or recording added, speaker deleted). */
@@ -20,14 +35,17 @@ export interface VoiceprintDatabase {
     task_id: string | null;
     error: string | null;
     trained_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
+    /** When the last training started (a failed one is started again at most once a minute). */
+    attempted_at: ColumnType<Date | null, Date | null | undefined, Date | null>;
   };
   voiceprint_speakers: {
     id: Generated<number>;
     department_id: number;
     name: string;
-    /** The MAP-adapted means (float32, components x dims), null until adapted. */
+    /** The speaker's representation, opaque bytes of `method`; null until enrolled. */
     model: Uint8Array | null;
-    /** The department's model version this speaker's means were adapted to. */
+    method: string | null;
+    /** The department's model version this representation belongs to. */
     model_version: number | null;
     recordings: ColumnType<number, number | undefined, number>;
     speech_seconds: ColumnType<number, number | undefined, number>;
@@ -39,10 +57,12 @@ export interface VoiceprintDatabase {
     id: Generated<number>;
     speaker_id: number;
     filename: string;
-    /** Voiced frames' features (float32, frames x dims): what training reads again. */
-    features: Uint8Array;
-    frames: number;
-    dims: number;
+    /** The recording as 16 kHz mono 16-bit WAV (what speaker engines take); null for one enrolled before 002. */
+    audio: Uint8Array | null;
+    /** Before 002 only the MFCC features were kept (float32, frames x dims); null for newer recordings. */
+    features: Uint8Array | null;
+    frames: number | null;
+    dims: number | null;
     speech_seconds: number;
     created_by: number;
     created_at: ColumnType<Date, never, never>;
@@ -96,6 +116,25 @@ export const voiceprintMigrations: Migration[] = [
         .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
         .execute();
       await db.schema.createIndex('voiceprint_recordings_speaker').on('voiceprint_recordings').columns(['speaker_id', 'id']).execute();
+    },
+  },
+  {
+    // Recordings kept as audio for the speaker engines; a department's models become opaque bytes of a
+    // method. Models of 001 are the local engine's method: converted, they keep working with it.
+    name: '002_engine_models',
+    async up(raw: Kysely<any>) {
+      await raw.schema.alterTable('voiceprint_recordings').addColumn('audio', 'bytea').execute();
+      for (const c of ['features', 'frames', 'dims']) await raw.schema.alterTable('voiceprint_recordings').alterColumn(c, (col) => col.dropNotNull()).execute();
+      await raw.schema.alterTable('voiceprint_speakers').addColumn('method', 'text').execute();
+      await raw.updateTable('voiceprint_speakers').set({ method: LEGACY_METHOD }).where('model', 'is not', null).execute();
+      for (const c of [['method', 'text'], ['background', 'bytea'], ['threshold', 'real'], ['attempted_at', 'timestamptz']] as const) {
+        await raw.schema.alterTable('voiceprint_departments').addColumn(c[0], c[1]).execute();
+      }
+      const rows = await raw.selectFrom('voiceprint_departments').select(['department_id', 'ubm', 'components', 'dims']).where('ubm', 'is not', null).execute();
+      for (const r of rows) {
+        await raw.updateTable('voiceprint_departments').set({ method: LEGACY_METHOD, background: Buffer.from(legacyBackground(new Uint8Array(r.ubm), r.components, r.dims)) }).where('department_id', '=', r.department_id).execute();
+      }
+      for (const c of ['ubm', 'components', 'dims']) await raw.schema.alterTable('voiceprint_departments').dropColumn(c).execute();
     },
   },
 ];

@@ -20,21 +20,29 @@ export const speakerViewSchema = z.object({
   departmentId: z.number().int(),
   recordings: z.number().int(),
   speechSeconds: z.number(),
-  /** Adapted to the department's current model: identification and verification see it. */
-  ready: z.boolean().describe("Adapted to the department's current model: identification and verification see it"),
+  /** Enrolled under the department's current model, whose method a node offers: identification and verification see it. */
+  ready: z.boolean().describe("Enrolled under the department's current model, whose method a node offers: identification and verification see it"),
+  state: z
+    .enum(['ready', 'training', 'needsRecording'])
+    .describe('ready; training (waits for the department\'s training); needsRecording (enrolled before recordings were kept as audio, and the department\'s method changed: add a recording)'),
+  /** The speaker method of their stored representation (null: none yet). */
+  method: z.string().nullable(),
   createdAt: z.string().nullable(),
   updatedAt: z.string().nullable(),
 });
 export type SpeakerView = z.infer<typeof speakerViewSchema>;
 
 export const speakerDetailSchema = speakerViewSchema.extend({
-  recordingList: z.array(z.object({ id: z.number().int(), filename: z.string(), speechSeconds: z.number(), createdAt: z.string().nullable() })),
+  recordingList: z.array(z.object({ id: z.number().int(), filename: z.string(), speechSeconds: z.number(), audio: z.boolean().describe('Kept as audio (false: only the features of the first method were kept)'), createdAt: z.string().nullable() })),
 });
 
 export const modelStatusSchema = z.object({
   departmentId: z.number().int(),
-  threshold: z.number(),
+  threshold: z.number().describe("The decision threshold of the department's method (the method offered now when it has none)"),
   status: z.enum(['idle', 'training', 'failed']),
+  method: z.string().nullable().describe("The speaker method of the department's models (null before the first training)"),
+  currentMethod: z.string().nullable().describe('The method a node offers now: the stored one while a node of it is up; null: no speaker node is up'),
+  methodReady: z.boolean().describe("A node of the department's method is up (or the department has no models yet)"),
   modelVersion: z.number().int(),
   upToDate: z.boolean(),
   trainedAt: z.string().nullable(),
@@ -49,6 +57,7 @@ export const identifyAnswerSchema = z.object({
   speaker: scoredCandidateSchema.nullable().describe('The best candidate when its score reaches the threshold; null: unknown speaker'),
   candidates: z.array(scoredCandidateSchema),
   threshold: z.number(),
+  method: z.string().describe('The speaker method that scored: the scale of the scores and the threshold'),
   speechSeconds: z.number().describe('Seconds of speech after silence was dropped'),
 });
 export type IdentifyAnswer = z.infer<typeof identifyAnswerSchema>;
@@ -58,6 +67,7 @@ export const verifyAnswerSchema = z.object({
   name: z.string(),
   score: z.number(),
   threshold: z.number(),
+  method: z.string(),
   accepted: z.boolean(),
   speechSeconds: z.number(),
 });

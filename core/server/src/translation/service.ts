@@ -530,13 +530,15 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       if (request.method && adapter.method !== request.method) throw new EngineError('unsupported-pair', `${adapter.kind} makes ${adapter.method}, not ${request.method}`);
       return work(adapter);
     });
-    return { value, answer: { method: node.speaker!.method, nodeId: node.spec.id, kind: node.spec.kind } };
+    const threshold = node.speaker!.threshold;
+    return { value, answer: { method: node.speaker!.method, nodeId: node.spec.id, kind: node.spec.kind, ...(threshold === undefined ? {} : { threshold }) } };
   }
 
   const speaker: SpeakerService = {
     async nodes() {
       await ensureStarted();
-      return speakerRouter.choices();
+      const methods = new Map(speakerRouter.nodes().map((r) => [r.spec.id, r.speaker!.method]));
+      return speakerRouter.choices().map((c) => (methods.has(c.id) ? { ...c, method: methods.get(c.id)! } : c));
     },
     async method() {
       await ensureStarted();

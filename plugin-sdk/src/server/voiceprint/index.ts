@@ -8,7 +8,7 @@ import { defineService } from '../services.js';
 export { VOICE_SAMPLE_RATE, voiceFeatures, mfccFrames, deltaFrames, voicedFrameIndexes, normaliseCepstra, pcm16ToFloat, type VoiceFeatures, type VoiceFeatureOptions } from './features.js';
 export { trainUbm, trainUbmInSteps, adaptMeans, scoreSpeakers, joinFrames, gmmToBytes, gmmFromBytes, floatsOf, floatBytes, type DiagonalGmm, type FrameSet, type UbmTrainingOptions } from './gmm.js';
 
-/** One enrolled speaker's score for a recording: the average log-likelihood ratio (higher: more alike). */
+/** One enrolled speaker's score for a recording, on the scale of the method that scored it (higher: more alike). */
 export interface VoiceprintCandidate {
   speakerId: number;
   name: string;
@@ -21,6 +21,8 @@ export interface VoiceprintIdentification {
   /** Every ready speaker of the department, best first. */
   candidates: VoiceprintCandidate[];
   threshold: number;
+  /** The speaker method that scored (its scale is the scores' and the threshold's), when the area says it. */
+  method?: string;
   /** Seconds of speech the recording held after silence was dropped. */
   speechSeconds: number;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 import { extractAudio, inScratch, runTool } from '@linguaport/sdk/server';
-import { createSpeakerEmbeddingAdapter } from '../../server/adapter.js';
+import { createSpeakerEmbeddingAdapter, EMBEDDING_THRESHOLD } from '../../server/adapter.js';
 import { startVectorPeer, type VectorPeer } from '../support/vector-peer.js';
 
 // The PaddleSpeech vector adapter against a protocol-faithful peer on 127.0.0.1 that computes real
@@ -40,6 +40,8 @@ describe('PaddleSpeech vector adapter', () => {
     const adapter = createSpeakerEmbeddingAdapter({ url: peer.url, model: 'ecapatdnn_voxceleb12', timeoutMs: 30_000 });
     expect(await adapter.health()).toMatchObject({ ok: true });
     expect(adapter.method).toBe('embedding/paddlespeech/ecapatdnn_voxceleb12');
+    expect(adapter.threshold).toBe(EMBEDDING_THRESHOLD);
+    expect(createSpeakerEmbeddingAdapter({ url: peer.url, model: 'm', threshold: 0.97 }).threshold).toBe(0.97);
     expect(await adapter.languages()).toEqual(['*']);
     expect(await adapter.train([], {})).toBeNull();
     const speakers = [await adapter.enrol(await Promise.all(ENROL.map((t) => speak('anna', t))), { background: null }), await adapter.enrol(await Promise.all(ENROL.map((t) => speak('boris', t))), { background: null })];

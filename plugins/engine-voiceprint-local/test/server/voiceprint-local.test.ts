@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 import { extractAudio, inScratch, runTool } from '@linguaport/sdk/server';
-import { createVoiceprintAdapter, VOICEPRINT_METHOD } from '../../server/definition.js';
+import { createVoiceprintAdapter, VOICEPRINT_METHOD, VOICEPRINT_THRESHOLD } from '../../server/definition.js';
 
 // The built-in speaker engine on speech made with espeak-ng (two voices that differ as two people do in
 // what MFCC sees), as 16 kHz mono WAV through ffmpeg: a background model, enrolment, scores that put
@@ -31,6 +31,7 @@ describe('voiceprint-local adapter', () => {
     expect(await adapter.health()).toEqual({ ok: true });
     expect(await adapter.languages()).toEqual(['*']);
     expect(adapter.method).toBe(VOICEPRINT_METHOD);
+    expect(adapter.threshold).toBe(VOICEPRINT_THRESHOLD);
     const enrol = { anna: await Promise.all(ENROL.map((t) => speak('anna', t))), boris: await Promise.all(ENROL.map((t) => speak('boris', t))) };
     const background = (await adapter.train([...enrol.anna, ...enrol.boris], { seed: 1 }))!;
     expect(background.byteLength).toBeGreaterThan(1000);

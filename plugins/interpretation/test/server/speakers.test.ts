@@ -31,7 +31,7 @@ async function upload(url: string, fields: Record<string, string>, files: Array<
 const get = async (url: string) => (await k.app.inject({ method: 'GET', url, headers: { jwt: user, ...en } })).json();
 
 beforeAll(async () => {
-  k = await startTestKernel({ plugins: ['interpretation', 'voiceprint'] });
+  k = await startTestKernel({ plugins: ['interpretation', 'voiceprint', 'engine-voiceprint-local'] });
   await k.app.listen({ port: 0, host: '127.0.0.1' });
   base = `ws://127.0.0.1:${(k.app.server.address() as { port: number }).port}/api/interpretation/live`;
   await createUserWithRole(k, 'si-labels', 'Labels-Passw0rd!', 'interpreters with voiceprints', ['interpretation:use', 'interpretation:log', 'voiceprint:use', 'voiceprint:enrol']);

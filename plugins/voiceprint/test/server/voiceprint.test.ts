@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
-import { inScratch, runTool } from '@linguaport/sdk/server';
+import { inScratch, readWavPcm, runTool } from '@linguaport/sdk/server';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ENROL_TEXTS, HELD_OUT_TEXTS, SPEAKERS, speakPcm, speakWav, type SyntheticSpeaker } from '../speech.js';
@@ -47,9 +47,9 @@ const verify = async (speakerId: number, wav: Buffer, token = user) => upload('/
 async function digest() {
   const db = k.database.db;
   const out: Record<string, unknown> = {};
-  out.speakers = await db.selectFrom('voiceprint_speakers' as never).select(['id', 'name', 'recordings', 'model_version'] as never).orderBy('id' as never).execute();
-  out.recordings = await db.selectFrom('voiceprint_recordings' as never).select(['id', 'speaker_id', 'frames'] as never).orderBy('id' as never).execute();
-  out.departments = await db.selectFrom('voiceprint_departments' as never).select(['department_id', 'data_version', 'model_version'] as never).orderBy('department_id' as never).execute();
+  out.speakers = await db.selectFrom('voiceprint_speakers' as never).select(['id', 'name', 'recordings', 'model_version', 'method'] as never).orderBy('id' as never).execute();
+  out.recordings = await db.selectFrom('voiceprint_recordings' as never).select(['id', 'speaker_id', 'speech_seconds'] as never).orderBy('id' as never).execute();
+  out.departments = await db.selectFrom('voiceprint_departments' as never).select(['department_id', 'data_version', 'model_version', 'method'] as never).orderBy('department_id' as never).execute();
   return JSON.stringify(out);
 }
 
@@ -66,7 +66,8 @@ async function trained(token = user) {
 
 beforeAll(async () => {
   // A consumer of the voiceprint service beside it, as the interpretation log is one.
-  k = await startTestKernel({ plugins: ['voiceprint', { id: 'speaker-labels', path: join(import.meta.dirname, '..', 'fixtures', 'speaker-labels') }] });
+  // The built-in speaker node does the recognising (ctx.engines.speaker), as in a deployment.
+  k = await startTestKernel({ plugins: ['voiceprint', 'engine-voiceprint-local', { id: 'speaker-labels', path: join(import.meta.dirname, '..', 'fixtures', 'speaker-labels') }] });
   const all = ['voiceprint:use', 'voiceprint:enrol', 'voiceprint:delete'];
   departmentId = (await createUserWithRole(k, 'vp-user', 'User-Passw0rd!', 'voiceprint users', all)).departmentId;
   const o = await createUserWithRole(k, 'vp-outsider', 'Outsider-Passw0rd!', 'voiceprint outsiders', all);
@@ -102,7 +103,17 @@ describe('enrolment and recognition', () => {
     await trained();
     const list = (await call('GET', '/api/voiceprint/speaker/list?pageSize=50', user)).body.data;
     expect(list.total).toBe(4);
-    expect(list.records.every((r: { ready: boolean }) => r.ready)).toBe(true);
+    expect(list.records.every((r: { ready: boolean; state: string; method: string }) => r.ready && r.state === 'ready' && r.method === 'mfcc-gmm-ubm/1')).toBe(true);
+    // Recordings are kept as 16 kHz mono 16-bit WAV, what the speaker engines take.
+    const kept = await k.database.db.selectFrom('voiceprint_recordings' as never).select(['audio', 'features'] as never).execute() as Array<{ audio: Uint8Array; features: Uint8Array | null }>;
+    expect(kept).toHaveLength(9);
+    for (const r of kept) {
+      const wav = readWavPcm(new Uint8Array(r.audio));
+      expect([wav.sampleRate, wav.channels]).toEqual([16000, 1]);
+      expect(r.features).toBeNull();
+    }
+    const status = (await call('GET', '/api/voiceprint/status', user)).body.data;
+    expect(status).toMatchObject({ method: 'mfcc-gmm-ubm/1', currentMethod: 'mfcc-gmm-ubm/1', methodReady: true, threshold: 1.2 });
     expect((await call('GET', '/api/voiceprint/speaker/list?name=ali', user)).body.data.records.map((r: { name: string }) => r.name)).toEqual(['Alice']);
     const paged = (await call('GET', '/api/voiceprint/speaker/list?pageNum=2&pageSize=3', user)).body.data;
     expect(paged.records).toHaveLength(1);
@@ -121,6 +132,8 @@ describe('enrolment and recognition', () => {
         expect(res.status, JSON.stringify(res.body)).toBe(200);
         const data = res.body.data;
         expect(data.speaker?.name, `${s.name}: ${JSON.stringify(data.candidates)}`).toBe(s.name);
+        // The local method's threshold, as its engine suggests it.
+        expect(data).toMatchObject({ method: 'mfcc-gmm-ubm/1', threshold: 1.2 });
         expect(data.candidates).toHaveLength(4);
         expect(data.candidates[0].score).toBeGreaterThanOrEqual(data.threshold);
         expect(data.candidates[1].score).toBeLessThan(data.candidates[0].score);
@@ -139,7 +152,7 @@ describe('enrolment and recognition', () => {
     const alice = ids.get('Alice')!;
     const own = await verify(alice, await speakWav(ENROLLED[0]!, HELD_OUT_TEXTS[3]!));
     expect(own.status, JSON.stringify(own.body)).toBe(200);
-    expect(own.body.data).toMatchObject({ speakerId: alice, name: 'Alice', accepted: true });
+    expect(own.body.data).toMatchObject({ speakerId: alice, name: 'Alice', accepted: true, method: 'mfcc-gmm-ubm/1', threshold: 1.2 });
     for (const impostor of [ENROLLED[1]!, ENROLLED[2]!, STRANGER]) {
       const res = await verify(alice, await speakWav(impostor, HELD_OUT_TEXTS[3]!));
       expect(res.body.data.accepted, `${impostor.name} as Alice: ${res.body.data.score}`).toBe(false);
