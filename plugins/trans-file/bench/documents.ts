@@ -5,6 +5,8 @@ import { escapeXml, writeZip } from '@linguaport/sdk/interchange';
 import { needsHtml, toEngineHtml } from '../server/tags.js';
 import { writeFile } from 'node:fs/promises';
 import { inScratch, runTool } from '@linguaport/sdk/server';
+import WebSocket from 'ws';
+import { FILE_CHANGED } from '../shared/schemas.js';
 import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 /**
@@ -140,8 +142,24 @@ function multipart(fields: Record<string, string>, file: { name: string; content
   return form;
 }
 
-async function endToEnd(k: TestKernel, base: string, token: string, file: { name: string; content: Buffer }): Promise<{ ms: number; segments: number; id: number }> {
+/**
+ * Upload, then wait for the file's `completed` on the event socket (as the console does: no polling
+ * that would load the server it measures), then download the result.
+ */
+async function endToEnd(k: TestKernel, base: string, token: string, file: { name: string; content: Buffer }): Promise<{ ms: number; segments: number; id: number; cpuMs: number }> {
+  const socket = new WebSocket(`${base.replace(/^http/, 'ws')}/api/ws?token=${encodeURIComponent(token)}`);
+  const events: Array<{ type: string; payload: { id: number; status: string; segments: number } }> = [];
+  let wake = () => {};
+  socket.on('message', (d) => {
+    events.push(JSON.parse(String(d)));
+    wake();
+  });
+  const until = async (found: () => boolean) => {
+    while (!found()) await new Promise<void>((r) => (wake = r));
+  };
+  await until(() => events.some((e) => e.type === 'ws.ready'));
   const started = performance.now();
+  const cpu = process.cpuUsage();
   const form = new FormData();
   form.set('sourceLang', 'en');
   form.set('targetLang', 'es');
@@ -149,17 +167,17 @@ async function endToEnd(k: TestKernel, base: string, token: string, file: { name
   const up = await (await fetch(`${base}/api/transFile/upload`, { method: 'POST', headers: { jwt: token }, body: form })).json();
   if (up.code !== 200) throw new Error(`upload refused: ${JSON.stringify(up)}`);
   const id = up.data[0].id as number;
-  let row: { status: string; segments: number };
-  for (;;) {
-    row = (await (await fetch(`${base}/api/transFile/get/${id}`, { headers: { jwt: token } })).json()).data;
-    if (row.status === 'completed') break;
-    if (['failed', 'unknown', 'parseFailed'].includes(row.status)) throw new Error(`the document ${row.status}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  const mine = () => events.filter((e) => e.type === FILE_CHANGED && e.payload.id === id).map((e) => e.payload);
+  await until(() => mine().some((f) => f.status === 'completed' || ['failed', 'unknown', 'parseFailed'].includes(f.status)));
+  const last = mine().at(-1)!;
+  if (last.status !== 'completed') throw new Error(`the document ${last.status}`);
   const res = await fetch(`${base}/api/transFile/download/${id}`, { headers: { jwt: token } });
   await res.arrayBuffer();
+  const used = process.cpuUsage(cpu);
+  const ms = performance.now() - started;
+  socket.close();
   void k;
-  return { ms: performance.now() - started, segments: row.segments, id };
+  return { ms, segments: last.segments, id, cpuMs: (used.user + used.system) / 1000 };
 }
 
 /**
@@ -220,6 +238,29 @@ async function translateDoc(apy: string, file: { name: string; content: Buffer }
   return performance.now() - started;
 }
 
+/**
+ * With BENCH_DOC_PROFILE=<dir>, each end-to-end run's CPU profile of the server (this process) is
+ * written there (`<file>-<run>.cpuprofile`, open it in Chromium's DevTools): where the platform's own
+ * time goes, apart from the engine's processes.
+ */
+async function profiled<T>(name: string, fn: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_DOC_PROFILE;
+  if (!dir) return fn();
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    await writeFile(join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 const best = (list: number[]) => Math.min(...list);
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -250,11 +291,11 @@ async function main() {
       let segments: string[] = [];
       const phases: string[] = [];
       for (let run = 0; run < RUNS; run++) {
-        const r = await endToEnd(kernel, base, token, file);
+        const r = await profiled(`${file.name}-${run + 1}`, () => endToEnd(kernel, base, token, file));
         e2e.push(r.ms);
         const row = await kernel.database.db.selectFrom('trans_file_files').select(['created_at', 'started_at', 'finished_at']).where('id', '=', r.id).executeTakeFirstOrThrow();
         const at = (v: unknown) => new Date(v as string).getTime();
-        phases.push(`wait ${at(row.started_at) - at(row.created_at)} ms, translate+write ${at(row.finished_at) - at(row.started_at)} ms`);
+        phases.push(`wait ${at(row.started_at) - at(row.created_at)} ms, translate+write ${at(row.finished_at) - at(row.started_at)} ms, server CPU ${Math.round(r.cpuMs)} ms`);
         if (!segments.length) {
           const rows = await kernel.database.db.selectFrom('trans_file_units').select('source').where('file_id', '=', r.id).orderBy('idx').execute();
           segments = rows.map((u) => u.source as string);
