@@ -24,6 +24,7 @@ export { openTestDatabase, type TestDatabase } from './database.js';
 export { startLibrePeer, type LibrePeer, type LibrePeerOptions } from './peers/libretranslate.js';
 export { startOpenAiPeer, type OpenAiPeer, type OpenAiPeerOptions } from './peers/openai.js';
 export { buildAptRepository, type AptPackage, type AptRepository } from './peers/apt.js';
+export { startVectorPeer, cepstralEmbedding, type VectorPeer, type VectorPeerOptions } from './peers/paddlespeech-vector.js';
 // Pictures with text drawn at test time (OCR engines, picture formats).
 export { textPicture, type PictureLine, type TextPictureOptions } from './pictures.js';
 // Reading interchange files back with Debian's translate-toolkit (TMX -> PO, pocount).

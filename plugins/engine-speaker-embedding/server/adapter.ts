@@ -39,7 +39,7 @@ export interface SpeakerEmbeddingOptions {
  * The cosine threshold suggested when a node names none. Cosines of a speaker model's embeddings depend
  * on the model: ECAPA-TDNN models trained on VoxCeleb put the equal-error point between about 0.25 and
  * 0.6; 0.5 leans towards "unknown" rather than a wrong name. Measured against the loopback peer's
- * cepstral embeddings (test/support), same-speaker cosines were 0.98-0.99 and other voices up to 0.99:
+ * cepstral embeddings (`startVectorPeer` of the SDK's testing), same-speaker cosines were 0.98-0.99 and other voices up to 0.99:
  * a node's own model calls for its own value, set on the node (`threshold`).
  */
 export const EMBEDDING_THRESHOLD = 0.5;

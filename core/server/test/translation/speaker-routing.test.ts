@@ -2,13 +2,13 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractAudio, inScratch, runTool } from '@linguaport/sdk/server';
+import { startVectorPeer, type VectorPeer } from '@linguaport/sdk/testing';
 import { runMigrations } from '../../src/db/migrations.js';
 import { translationMigrations } from '../../src/translation/migrations.js';
 import { createAdapterRegistry } from '../../src/translation/adapters.js';
 import { createTranslationService, type TranslationService } from '../../src/translation/service.js';
 import { voiceprintLocalDefinition, VOICEPRINT_METHOD } from '../../../../plugins/engine-voiceprint-local/server/definition.js';
 import { speakerEmbeddingDefinition } from '../../../../plugins/engine-speaker-embedding/server/adapter.js';
-import { startVectorPeer, type VectorPeer } from '../../../../plugins/engine-speaker-embedding/test/support/vector-peer.js';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 // Speaker routing (ctx.engines.speaker) over real engines: the built-in voiceprint node (MFCC/GMM-UBM)

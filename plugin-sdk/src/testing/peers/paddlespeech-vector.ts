@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mfccFrames, readWavPcm, voicedFrameIndexes } from '@linguaport/sdk/server';
+import { readWavPcm } from '../../server/media.js';
+import { mfccFrames, voicedFrameIndexes } from '../../server/voiceprint/features.js';
 
 /**
  * A protocol-faithful PaddleSpeech Server vector service on 127.0.0.1, as `paddlespeech_server` with

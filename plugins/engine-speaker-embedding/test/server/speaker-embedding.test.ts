@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, startTestKernel, startVectorPeer, type TestKernel, type VectorPeer } from '@linguaport/sdk/testing';
 import { extractAudio, inScratch, runTool } from '@linguaport/sdk/server';
 import { createSpeakerEmbeddingAdapter, EMBEDDING_THRESHOLD } from '../../server/adapter.js';
-import { startVectorPeer, type VectorPeer } from '../support/vector-peer.js';
 
 // The PaddleSpeech vector adapter against a protocol-faithful peer on 127.0.0.1 that computes real
 // embeddings (cepstral statistics) of espeak-ng speech: enrolment, cosine scores that put each held-out

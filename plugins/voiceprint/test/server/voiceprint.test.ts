@@ -3,6 +3,7 @@ import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } 
 import { inScratch, readWavPcm, runTool } from '@linguaport/sdk/server';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { uploadTo, type UploadFile } from '../api.js';
 import { ENROL_TEXTS, HELD_OUT_TEXTS, SPEAKERS, speakPcm, speakWav, type SyntheticSpeaker } from '../speech.js';
 
 // The voiceprint area in the real kernel with speech made by espeak-ng at test time: speakers enrolled
@@ -27,18 +28,7 @@ async function call(method: string, url: string, token: string, payload?: unknow
   return { status: res.statusCode, body: res.json() };
 }
 
-async function upload(url: string, token: string, fields: Record<string, string>, files: Array<{ field?: string; name: string; content: Buffer }>) {
-  const boundary = '----voiceprinttest';
-  const parts: Buffer[] = [];
-  for (const [n, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`));
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? 'files'}"; filename="${f.name}"\r\nContent-Type: application/octet-stream\r\n\r\n`));
-    parts.push(f.content, Buffer.from('\r\n'));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  const res = await k.app.inject({ method: 'POST', url, headers: { jwt: token, ...en, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: Buffer.concat(parts) });
-  return { status: res.statusCode, body: res.json() };
-}
+const upload = (url: string, token: string, fields: Record<string, string>, files: UploadFile[]) => uploadTo(k, url, { jwt: token, ...en }, fields, files);
 
 const identify = async (wav: Buffer, token = user) => upload('/api/voiceprint/identify', token, {}, [{ field: 'file', name: 'probe.wav', content: wav }]);
 const verify = async (speakerId: number, wav: Buffer, token = user) => upload('/api/voiceprint/verify', token, { speakerId: String(speakerId) }, [{ field: 'file', name: 'probe.wav', content: wav }]);
