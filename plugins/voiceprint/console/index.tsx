@@ -15,6 +15,9 @@ interface ModelStatus {
   upToDate: boolean;
   trainedAt: string | null;
   error: string | null;
+  method: string | null;
+  currentMethod: string | null;
+  methodReady: boolean;
 }
 
 const MAX_FILES = 5;
@@ -261,7 +264,7 @@ function IdentifyPanel({ departmentId }: { departmentId?: number }) {
               ))}
             </tbody>
           </HTMLTable>
-          <p className="bp6-text-muted">{t('thresholdNote', { threshold: result.threshold, seconds: result.speechSeconds })}</p>
+          <p className="bp6-text-muted">{t('thresholdNote', { method: result.method, threshold: result.threshold, seconds: result.speechSeconds })}</p>
         </div>
       )}
     </Card>
@@ -315,6 +318,20 @@ function VerifyPanel({ speakers }: { speakers: SpeakerView[] }) {
   );
 }
 
+/** Ready under the department's current method, waiting for its training, or needing a new recording (enrolled before recordings were kept as audio). */
+function SpeakerState({ speaker }: { speaker: SpeakerView }) {
+  const { t } = useTranslation();
+  if (speaker.state === 'ready') return <Tag minimal intent={Intent.SUCCESS}>{t('ready')}</Tag>;
+  if (speaker.state === 'needsRecording') {
+    return (
+      <Tag minimal intent={Intent.WARNING} icon="warning-sign" title={t('needsRecordingHelp')}>
+        {t('needsRecording')}
+      </Tag>
+    );
+  }
+  return <Tag minimal intent={Intent.PRIMARY}>{t('training')}</Tag>;
+}
+
 /** `/voiceprintRecognition`: the department's speakers, enrolment, identification and verification. */
 function VoiceprintRecognition() {
   const { t } = useTranslation();
@@ -352,12 +369,12 @@ function VoiceprintRecognition() {
   }, [loadStatus, loadSpeakers, refresh]);
   // While the department's model trains (or a speaker waits for it), look again every two seconds;
   // once it is done the list is read again for its ready marks.
-  const waiting = status?.status === 'training' || (status?.status === 'idle' && speakers.some((s) => !s.ready));
+  const waiting = status?.status === 'training' || (status?.status === 'idle' && status.methodReady && speakers.some((s) => s.state === 'training'));
   useEffect(() => {
     if (!waiting) return;
     const id = window.setInterval(() => {
       void Promise.all([loadStatus(), api.get<Paged<SpeakerView>>('/voiceprint/speaker/list', { params: { pageSize: 200 }, silent: true }).catch(() => null)]).then(([s, list]) => {
-        if (s && s.status !== 'training' && (!list || list.records.every((r) => r.ready))) setRefresh((n) => n + 1);
+        if (s && s.status !== 'training' && (!list || list.records.every((r) => r.state !== 'training'))) setRefresh((n) => n + 1);
       });
     }, 2000);
     return () => window.clearInterval(id);
@@ -377,6 +394,16 @@ function VoiceprintRecognition() {
           <Callout intent={Intent.DANGER}>{t('modelFailed', { error: status.error ?? '' })}</Callout>
         ) : (
           <Tag minimal intent={Intent.SUCCESS}>{status.trainedAt ? t('modelReady', { at: formatDate(status.trainedAt) }) : t('modelEmpty')}</Tag>
+        )}
+        {status && (status.method ?? status.currentMethod) && (
+          <Tag minimal style={{ marginLeft: 8 }} data-testid="voiceprint-method">
+            {t('methodInUse', { method: status.method ?? status.currentMethod, threshold: status.threshold })}
+          </Tag>
+        )}
+        {status && !status.currentMethod && (
+          <Callout intent={Intent.WARNING} style={{ marginTop: 8 }} data-testid="voiceprint-no-node">
+            {t('noSpeakerNode')}
+          </Callout>
         )}
       </div>
       <SearchBar
@@ -398,7 +425,7 @@ function VoiceprintRecognition() {
           { key: 'name', title: t('name') },
           { key: 'recordings', title: t('recordings') },
           { key: 'speechSeconds', title: t('speechSeconds'), render: (s) => `${s.speechSeconds} s` },
-          { key: 'ready', title: t('state'), render: (s) => (s.ready ? <Tag minimal intent={Intent.SUCCESS}>{t('ready')}</Tag> : <Tag minimal intent={Intent.PRIMARY}>{t('training')}</Tag>) },
+          { key: 'state', title: t('state'), render: (s) => <SpeakerState speaker={s} /> },
           { key: 'createdAt', title: t('createdAt'), render: (s) => (s.createdAt ? formatDate(s.createdAt) : '—') },
           {
             key: 'actions',

@@ -3,11 +3,12 @@ import { inScratch, runTool, VOICE_SAMPLE_RATE, writeWavPcm, type FileStorage, t
 import { decodeSpeech } from './audio.js';
 
 /**
- * Background speech for the universal background model: espeak-ng voices no one enrols (the tests and
- * the benchmark use other voices), each reading the same varied paragraph. The background model learns
- * from these and from the department's enrolled speakers what speech in general sounds like, so a
- * speaker's model is scored against speech at large and not only against the other enrolled speakers.
- * Made once and kept in the plugin's storage.
+ * Background speech given to the speaker engine's `train` with the department's recordings: espeak-ng
+ * voices no one enrols (the tests and the benchmark use other voices), each reading the same varied
+ * paragraph. A method with a background model (the local GMM-UBM) learns from these and from the enrolled
+ * speakers what speech in general sounds like, so a speaker is scored against speech at large and not only
+ * against the other enrolled speakers; an embedding method ignores them. Made once, kept in the plugin's
+ * storage as 16 kHz WAV.
  */
 export const BACKGROUND_VOICES = [
   { voice: 'en-gb-x-rp+m6', pitch: 48, speed: 160 },
