@@ -127,7 +127,8 @@ export function FileView({ query }: ViewProps) {
         />
         <ButtonGroup>
           <Button icon="document-open" text={t('previewRendered')} onClick={() => navigate(`/fileView2?id=${id}`)} />
-          {file && <Button icon="download" intent={Intent.PRIMARY} data-testid="view-download" text={t('download')} onClick={() => void download(api, `/transFile/download/${file.id}`, file.resultName ?? file.name).catch((e: ApiErrorInfo) => notify.error(e.msg))} />}
+          {/* Not while an edit is being saved: the download would overtake it and miss the edit. */}
+          {file && <Button icon="download" intent={Intent.PRIMARY} data-testid="view-download" text={t('download')} disabled={saving} onClick={() => void download(api, `/transFile/download/${file.id}`, file.resultName ?? file.name).catch((e: ApiErrorInfo) => notify.error(e.msg))} />}
         </ButtonGroup>
       </div>
       {loading && units.length === 0 ? (

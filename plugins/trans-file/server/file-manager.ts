@@ -146,6 +146,8 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
     schema: { query: z.object({ item: itemSchema }) },
     response: { envelope: false, contentType: 'application/octet-stream', errors: [404, 2067] },
     async handler({ query, caller }) {
+      // A document's result being written (an edit) is served once written.
+      if (query.item.type === 'file') await deps.store.settled(query.item.id);
       const { key, name } = await resolve(caller!, query.item);
       if (!key || !(await ctx.storage.exists(key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.notFound(name));
       return fileReply(ctx, key, name);
@@ -172,8 +174,11 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
         }
         if (f.item.type === 'file') {
           const set = f.item.kind === 'pdf' ? { pdf_key: null, pdf_size: null } : { result_key: null, result_size: null };
-          await db.updateTable('trans_file_files').set(set).where('id', '=', f.item.id).execute();
-          if (f.key) await ctx.storage.remove(f.key);
+          // As the document's writer: an edit under way would otherwise write the removed file back.
+          await deps.store.exclusive(f.item.id, async () => {
+            await db.updateTable('trans_file_files').set(set).where('id', '=', f.item.id).execute();
+            if (f.key) await ctx.storage.remove(f.key);
+          });
           await deps.store.publish(await deps.store.byId(f.item.id));
           deleted++;
           continue;

@@ -86,7 +86,10 @@ export function provideLtService(ctx: ServerPluginContext, db: Db, deps: { files
     async download(downloadId) {
       const token = downloadId.slice(0, 36);
       if (!UUID.test(token)) return null;
-      const f = await db.selectFrom('trans_file_files').selectAll().where('download_token', '=', token).where('status', '=', 'completed').executeTakeFirst();
+      const marked = await db.selectFrom('trans_file_files').select('id').where('download_token', '=', token).executeTakeFirst();
+      if (!marked) return null;
+      await store.settled(marked.id);
+      const f = await db.selectFrom('trans_file_files').selectAll().where('id', '=', marked.id).where('status', '=', 'completed').executeTakeFirst();
       if (!f?.result_key || !f.result_name || !(await ctx.storage.exists(f.result_key))) return null;
       return { name: f.result_name, contentType: mimeOf(f.result_name), body: ctx.storage.stream(f.result_key) };
     },

@@ -229,6 +229,8 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     schema: { params: z.object({ id: idSchema, side: z.enum(['source', 'target']) }) },
     response: { envelope: false, contentType: 'image/png', errors: [404, 409, 2067] },
     async handler({ params, caller }) {
+      // A block edit being drawn into the picture is shown once drawn.
+      if (params.side === 'target') await store.settled(params.id);
       const file = await pictureFor(caller!, params.id);
       const { actor } = await store.forCaller(caller!, params.id, ctx.auth);
       if (params.side === 'target' && !canTake(documentFile, file.status, 'preview', actor)) throw stateRefusal('preview', file.status);
@@ -249,6 +251,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     schema: { params: z.object({ id: idSchema }), query: z.object({ kind: z.enum(['picture', 'text']).default('picture') }) },
     response: { envelope: false, contentType: 'application/octet-stream', errors: [404, 409, 2067] },
     async handler({ params, query, caller }) {
+      await store.settled(params.id);
       const file = await pictureFor(caller!, params.id);
       const { actor } = await store.forCaller(caller!, params.id, ctx.auth);
       if (!canTake(documentFile, file.status, 'download', actor)) throw stateRefusal('download', file.status);

@@ -120,15 +120,29 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
       const file = await store.byId(input.fileId);
       if (!file || file.preview_status !== 'preparing' || !file.result_key || !file.result_name) return { skipped: true };
       try {
-        await removePages(ctx.storage, file.id);
         const source = await renderPages(await ctx.storage.get(file.source_key), file.name, signal);
-        const target = await renderPages(await ctx.storage.get(file.result_key), file.result_name, signal);
-        for (const [side, pages] of [['source', source], ['target', target]] as const) {
-          for (const [i, png] of pages.entries()) await ctx.storage.put(keys.preview(file.id, side, i + 1), png);
+        // An edit may rewrite the result while its pages are rendered: the pages are kept only if the
+        // result is still the one rendered (checked as the file's writer), otherwise rendered again.
+        for (let round = 1; ; round++) {
+          const result = await ctx.storage.get(file.result_key);
+          const target = await renderPages(result, file.result_name, signal);
+          const kept = await store.exclusive(file.id, async () => {
+            const now = await store.byId(file.id);
+            if (!now || now.preview_status !== 'preparing' || now.result_key !== file.result_key) return true;
+            const current = await ctx.storage.get(file.result_key!).catch(() => null);
+            if (!(current && Buffer.from(result).equals(current))) {
+              if (round >= 5) throw new Error('the result kept changing while its pages were rendered');
+              return false;
+            }
+            await removePages(ctx.storage, file.id);
+            for (const [side, pages] of [['source', source], ['target', target]] as const) {
+              for (const [i, png] of pages.entries()) await ctx.storage.put(keys.preview(file.id, side, i + 1), png);
+            }
+            await movePreview(now, 'ready', { error: now.error });
+            return true;
+          });
+          if (kept) return { sourcePages: source.length, targetPages: target.length };
         }
-        const now = await store.byId(file.id);
-        if (now) await movePreview(now, 'ready', { error: now.error });
-        return { sourcePages: source.length, targetPages: target.length };
       } catch (err) {
         if (signal.aborted) throw err;
         ctx.logger.warn(`file ${file.id}: preview failed: ${(err as Error).message}`);
@@ -179,23 +193,33 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
     access: USE,
     summary: 'Edit the translation of a paragraph (the result file is written again)',
     schema: { params: z.object({ id: idSchema, idx: z.coerce.number().int().min(0).max(10_000_000) }), body: unitEditSchema },
-    response: { data: unitRowSchema, errors: [404, 409] },
+    response: { data: unitRowSchema, errors: [404, 409, 2067] },
     async handler({ params, body, caller }) {
-      const { file } = await previewable(caller!, params.id);
-      const unit = await db
-        .updateTable('trans_file_units')
-        .set({ target: body.target, edited: true, origin: 'edited' })
-        .where('file_id', '=', file.id)
-        .where('idx', '=', params.idx)
-        .returning(['idx', 'source', 'target', 'origin', 'edited', 'part'])
-        .executeTakeFirst();
-      if (!unit) throw new ApiError(Codes.NOT_FOUND, messages.noUnit(params.idx));
-      await rewrite(file);
-      return unit as UnitRow;
+      await previewable(caller!, params.id);
+      // The paragraph is stored and the result written as one step of the file's one writer: whoever
+      // sees the edited paragraph and then downloads waits for its result, and the file is checked
+      // again inside (a retry or a deletion may have gone first).
+      return store.exclusive(params.id, async () => {
+        const { file } = await previewable(caller!, params.id);
+        if (!file.result_key || !(await ctx.storage.exists(file.result_key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.notFound(file.name));
+        const unit = await db
+          .updateTable('trans_file_units')
+          .set({ target: body.target, edited: true, origin: 'edited' })
+          .where('file_id', '=', file.id)
+          .where('idx', '=', params.idx)
+          .returning(['idx', 'source', 'target', 'origin', 'edited', 'part'])
+          .executeTakeFirst();
+        if (!unit) throw new ApiError(Codes.NOT_FOUND, messages.noUnit(params.idx));
+        await rewrite(file);
+        return unit as UnitRow;
+      });
     },
   });
 
-  /** Writes the result (and its PDF) again from the stored translations; the rendered preview is then stale. */
+  /**
+   * Writes the result (and its PDF) again from the stored translations; the rendered preview is then
+   * stale. Called inside `store.exclusive` for the file, so it reads every edit answered before it.
+   */
   async function rewrite(file: File): Promise<void> {
     const format = ctx.formats.byId(file.format);
     if (!format || !file.result_key) throw new ApiError(Codes.INTERNAL, messages.readFailed);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, pageSchema, type RawReply, type ServerPluginContext } from '@linguaport/sdk/server';
 import { canTake, documentFile, idSchema, mimeOf } from '@linguaport/sdk/shared';
 import { fileListQuerySchema, fileRowSchema, RESULT_TYPES, settingsSchema, translateOptionsSchema } from '../shared/schemas.js';
-import { messages, stateRefusal } from './messages.js';
+import { messages, notFound, stateRefusal } from './messages.js';
 import type { FileService, IncomingFile } from './service.js';
 import type { AreaSettings } from './settings.js';
 import { MANAGE, type Store } from './store.js';
@@ -142,8 +142,12 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     schema: { params: z.object({ id: idSchema }), query: z.object({ kind: z.enum(['result', 'pdf', 'source']).default('result') }) },
     response: { envelope: false, contentType: 'application/octet-stream', errors: [404, 409, 2067] },
     async handler({ params, query, caller }) {
-      const { file, actor } = await store.forCaller(caller!, params.id, ctx.auth);
-      if (query.kind === 'source') return fileReply(ctx, file.source_key, file.name);
+      const { file: found, actor } = await store.forCaller(caller!, params.id, ctx.auth);
+      if (query.kind === 'source') return fileReply(ctx, found.source_key, found.name);
+      // An edit being written (its paragraph already shown in the preview) is in the file served.
+      await store.settled(found.id);
+      const file = await store.byId(found.id);
+      if (!file) throw notFound(found.id);
       if (!canTake(documentFile, file.status, 'download', actor)) throw stateRefusal('download', file.status);
       const key = query.kind === 'pdf' ? file.pdf_key : file.result_key;
       const name = query.kind === 'pdf' ? `${(file.result_name ?? file.name).replace(/\.[^.]+$/, '')}.pdf` : file.result_name;

@@ -199,12 +199,19 @@ export function createFileService(deps: FileServiceDeps) {
     if (!canTake(documentFile, file.status, 'submit', actor)) throw stateRefusal('submit', file.status);
     await assertQueueRoom(1);
     if (file.status === 'completed') {
-      // A completed file is translated again from the start (memories or engines may have changed).
-      await db.updateTable('trans_file_units').set({ target: null, origin: null, edited: false }).where('file_id', '=', id).execute();
-      await removeStored(ctx.storage, [file.result_key, file.pdf_key]);
-      await store.update(id, ['completed'], { segments_done: 0, result_key: null, result_name: null, result_size: null, pdf_key: null, pdf_size: null, pdf_status: file.with_pdf ? 'notConverted' : null, preview_status: 'notPreviewed' });
+      // A completed file is translated again from the start (memories or engines may have changed),
+      // as the file's one writer: an edit under way finishes first, one waiting finds the file queued.
+      await store.exclusive(id, async () => {
+        const now = await store.byId(id);
+        if (now?.status !== 'completed') return;
+        await db.updateTable('trans_file_units').set({ target: null, origin: null, edited: false }).where('file_id', '=', id).execute();
+        await removeStored(ctx.storage, [now.result_key, now.pdf_key]);
+        await store.update(id, ['completed'], { segments_done: 0, result_key: null, result_name: null, result_size: null, pdf_key: null, pdf_size: null, pdf_status: now.with_pdf ? 'notConverted' : null, preview_status: 'notPreviewed' });
+      });
     }
-    return presentFile(await queue((await store.byId(id))!, actor));
+    const now = await store.byId(id);
+    if (!now) throw notFound(id);
+    return presentFile(await queue(now, actor));
   }
 
   async function remove(caller: Caller, ids: number[]): Promise<{ deleted: number }> {
@@ -212,11 +219,14 @@ export function createFileService(deps: FileServiceDeps) {
     for (const id of ids) found.push((await store.forCaller(caller, id, ctx.auth)).file);
     for (const file of found) {
       if (file.task_id && (file.status === 'queued' || file.status === 'translating')) await deps.task().cancel(file.task_id);
-      const gone = await db.deleteFrom('trans_file_files').where('id', '=', file.id).returningAll().executeTakeFirst();
-      if (!gone) continue;
-      // Every part of the file lives under its own folder: uploads, results, PDFs, preview pages.
-      await rm(ctx.storage.path(`files/${file.id}`), { recursive: true, force: true });
-      await store.publish(gone, { deleted: true });
+      // As the file's writer, so no edit under way writes its result back into the removed folder.
+      const gone = await store.exclusive(file.id, async () => {
+        const row = await db.deleteFrom('trans_file_files').where('id', '=', file.id).returningAll().executeTakeFirst();
+        // Every part of the file lives under its own folder: uploads, results, PDFs, preview pages.
+        if (row) await rm(ctx.storage.path(`files/${file.id}`), { recursive: true, force: true });
+        return row;
+      });
+      if (gone) await store.publish(gone, { deleted: true });
     }
     return { deleted: found.length };
   }

@@ -144,7 +144,32 @@ export function createStore(ctx: ServerPluginContext, db: Db) {
     return row;
   }
 
-  return { byId, forCaller, move, systemMove, update, publish };
+  /**
+   * One writer per file: the result (and its PDF and rendered pages) is written by one edit, retry,
+   * deletion or preview at a time, each reading the stored units and the row afresh inside, so the
+   * last write holds every edit answered before it and no write lands in a file retried or deleted
+   * meanwhile. Readers wait for the writes under way (`settled`), so a download never serves a result
+   * older than the paragraphs the preview already shows. Per server: one instance owns its files' disk.
+   */
+  const writing = new Map<number, Promise<void>>();
+  async function exclusive<T>(id: number, fn: () => Promise<T>): Promise<T> {
+    const before = writing.get(id) ?? Promise.resolve();
+    let release!: () => void;
+    const mine = new Promise<void>((r) => (release = r));
+    const tail = before.then(() => mine);
+    writing.set(id, tail);
+    await before;
+    try {
+      return await fn();
+    } finally {
+      release();
+      if (writing.get(id) === tail) writing.delete(id);
+    }
+  }
+  /** Resolves once every write of the file begun before this call is done. */
+  const settled = (id: number): Promise<void> => writing.get(id) ?? Promise.resolve();
+
+  return { byId, forCaller, move, systemMove, update, publish, exclusive, settled };
 }
 
 export type Store = ReturnType<typeof createStore>;

@@ -181,7 +181,12 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
     return rows[0];
   }
 
+  /** Writes the result as the file's one writer (a deletion waits for it) and only then marks the file completed. */
   async function finish(file: File, signal: AbortSignal): Promise<void> {
+    if (await store.exclusive(file.id, () => writeResult(file, signal))) await ctx.engines.recordUsage(file.owner_id, 'document', 0, 1);
+  }
+
+  async function writeResult(file: File, signal: AbortSignal): Promise<boolean> {
     const format = ctx.formats.byId(file.format);
     if (!format) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `${file.format} 格式已不可用`, 'en-US': `the ${file.format} format is no longer available` });
     const bytes = await ctx.storage.get(file.source_key);
@@ -221,9 +226,9 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
     if (!done) {
       // Terminated or deleted while the result was written: it is nobody's now.
       await removeStored(ctx.storage, [resultKey, pdf?.key]);
-      return;
+      return false;
     }
-    await ctx.engines.recordUsage(file.owner_id, 'document', 0, 1);
+    return true;
   }
 
   return ctx.tasks.define({

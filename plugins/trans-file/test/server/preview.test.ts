@@ -55,6 +55,25 @@ describe('previews', () => {
     expect(unchanged.body.data.records[1].target).toBe('one Second<1/>lines. two over');
   }, 60_000);
 
+  it('serves an edit in the download (result and PDF) as soon as the preview shows the edited paragraph', async () => {
+    const before = (await call(d.kernel, 'GET', `/api/transFile/download/${fileId}?kind=pdf`, owner.token)).raw;
+    const editing = call(d.kernel, 'PUT', `/api/transFile/units/${fileId}/1`, owner.token, { target: 'Segundo párrafo, corregido.' });
+    // The paragraph shows as soon as it is stored; its result and PDF are still being written then
+    // (LibreOffice takes about a second for the PDF), and a download must wait for them.
+    await expect
+      .poll(async () => (await call(d.kernel, 'GET', `/api/transFile/units/${fileId}?pageSize=3`, owner.token)).body.data.records[1].target, { timeout: 30_000, interval: 10 })
+      .toBe('Segundo párrafo, corregido.');
+    const [text, pdf] = await Promise.all([
+      call(d.kernel, 'GET', `/api/transFile/download/${fileId}`, owner.token),
+      call(d.kernel, 'GET', `/api/transFile/download/${fileId}?kind=pdf`, owner.token),
+    ]);
+    expect((await editing).status).toBe(200);
+    expect(text.raw.toString('utf8').split('\n\n')[1]).toBe('Segundo párrafo, corregido.');
+    const written = (await call(d.kernel, 'GET', `/api/transFile/download/${fileId}?kind=pdf`, owner.token)).raw;
+    expect(written.equals(before)).toBe(false);
+    expect(pdf.raw.equals(written)).toBe(true);
+  }, 60_000);
+
   it('renders original and translation as page images on demand', async () => {
     const start = await call(d.kernel, 'POST', `/api/transFile/preview/${fileId}`, owner.token);
     expect(['preparing', 'prepared']).toContain(start.body.data.status);
@@ -71,5 +90,21 @@ describe('previews', () => {
     await call(d.kernel, 'PUT', `/api/transFile/units/${fileId}/2`, owner.token, { target: 'Tercero y último.' });
     expect((await call(d.kernel, 'GET', `/api/transFile/get/${fileId}`, owner.token)).body.data.previewStatus).toBe('notPreviewed');
     expect((await call(d.kernel, 'GET', `/api/transFile/preview/${fileId}/target/1`, owner.token)).body.code).toBe(2067);
+  }, 90_000);
+});
+
+describe('edits racing each other', () => {
+  it('keeps every answered edit in the downloaded result when several paragraphs are edited at once', async () => {
+    const paragraphs = Array.from({ length: 200 }, (_, i) => `Paragraph number ${i} of the long story.`);
+    const res = await upload(d.kernel, owner.token, { sourceLang: 'en', targetLang: 'es' }, [{ name: 'long.txt', content: `${paragraphs.join('\n\n')}\n` }]);
+    const id = res.body.data[0].id;
+    await waitForFile(d.kernel, owner.token, id, (f) => f.status === 'completed', 60_000);
+    for (let round = 0; round < 2; round++) {
+      const edited = Array.from({ length: 12 }, (_, k) => k * 15 + round);
+      const answers = await Promise.all(edited.map((idx) => call(d.kernel, 'PUT', `/api/transFile/units/${id}/${idx}`, owner.token, { target: `Edición ${round}.${idx}` })));
+      expect(answers.map((a) => a.status)).toEqual(edited.map(() => 200));
+      const text = (await call(d.kernel, 'GET', `/api/transFile/download/${id}`, owner.token)).raw.toString('utf8').split('\n\n');
+      for (const idx of edited) expect(text[idx], `paragraph ${idx} after round ${round}`).toBe(`Edición ${round}.${idx}`);
+    }
   }, 90_000);
 });
