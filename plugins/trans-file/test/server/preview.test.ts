@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, peerEs, startDocKernel, upload, userWith, waitForFile, ZH, type DocKernel } from './support.js';
+import { call, EN, peerEs, startDocKernel, upload, userWith, waitForFile, ZH, type DocKernel } from './support.js';
 
 // The previews of a completed file: paragraph by paragraph with editing written back into the
 // result (and its PDF), and the rendered pages of original and translation.
@@ -94,17 +94,28 @@ describe('previews', () => {
 });
 
 describe('edits racing each other', () => {
-  it('keeps every answered edit in the downloaded result when several paragraphs are edited at once', async () => {
+  it('keeps every answered edit in the result when several paragraphs are edited at once, and refuses an edit once the result is removed', async () => {
+    const editor = await userWith(d.kernel, 'fiona', ['transFile:use', 'fileManager:use']);
     const paragraphs = Array.from({ length: 200 }, (_, i) => `Paragraph number ${i} of the long story.`);
-    const res = await upload(d.kernel, owner.token, { sourceLang: 'en', targetLang: 'es' }, [{ name: 'long.txt', content: `${paragraphs.join('\n\n')}\n` }]);
+    const res = await upload(d.kernel, editor.token, { sourceLang: 'en', targetLang: 'es' }, [{ name: 'long.txt', content: `${paragraphs.join('\n\n')}\n` }]);
     const id = res.body.data[0].id;
-    await waitForFile(d.kernel, owner.token, id, (f) => f.status === 'completed', 60_000);
+    await waitForFile(d.kernel, editor.token, id, (f) => f.status === 'completed', 60_000);
     for (let round = 0; round < 2; round++) {
       const edited = Array.from({ length: 12 }, (_, k) => k * 15 + round);
-      const answers = await Promise.all(edited.map((idx) => call(d.kernel, 'PUT', `/api/transFile/units/${id}/${idx}`, owner.token, { target: `Edición ${round}.${idx}` })));
+      const answers = await Promise.all(edited.map((idx) => call(d.kernel, 'PUT', `/api/transFile/units/${id}/${idx}`, editor.token, { target: `Edición ${round}.${idx}` })));
       expect(answers.map((a) => a.status)).toEqual(edited.map(() => 200));
-      const text = (await call(d.kernel, 'GET', `/api/transFile/download/${id}`, owner.token)).raw.toString('utf8').split('\n\n');
+      const text = (await call(d.kernel, 'GET', `/api/transFile/download/${id}`, editor.token)).raw.toString('utf8').split('\n\n');
       for (const idx of edited) expect(text[idx], `paragraph ${idx} after round ${round}`).toBe(`Edición ${round}.${idx}`);
     }
+
+    // Its result removed in the file manager: an edit has nothing to write into, says so in both
+    // languages (never a 500) and changes nothing.
+    expect((await call(d.kernel, 'DELETE', `/api/fileManager/delete?items=file:${id}:result`, editor.token)).body.data).toEqual({ deleted: 1 });
+    for (const [headers, msg] of [[EN, 'File not found: long.txt'], [ZH, '文件不存在：long.txt']] as const) {
+      const refused = await call(d.kernel, 'PUT', `/api/transFile/units/${id}/5`, editor.token, { target: 'Sin archivo.' }, headers);
+      expect([refused.status, refused.body.code, refused.body.msg]).toEqual([200, 2067, msg]);
+    }
+    const unit = await call(d.kernel, 'GET', `/api/transFile/units/${id}?pageSize=6`, editor.token);
+    expect(unit.body.data.records[5]).toMatchObject({ target: peerEs('Paragraph number 5 of the long story.'), edited: false });
   }, 90_000);
 });
