@@ -138,8 +138,8 @@ export function FileViewPic({ query }: ViewProps) {
         <H4 style={{ margin: 0 }}>{view.file.name}</H4>
         <Tag minimal>{t('pic.blockCount', { n: view.blocks.length })}</Tag>
         <span style={{ flex: 1 }} />
-        <Button icon="download" intent={Intent.PRIMARY} data-testid="pic-view-download" text={t('pic.downloadPicture')} onClick={() => save(`/transPic/download/${view.file.id}`, view.file.resultName ?? view.file.name)} />
-        <Button icon="document" data-testid="pic-view-download-text" text={t('pic.downloadText')} onClick={() => save(`/transPic/download/${view.file.id}?kind=text`, `${base}_${view.file.sourceLang}_${view.file.targetLang}.txt`)} />
+        <Button icon="download" intent={Intent.PRIMARY} data-testid="pic-view-download" text={t('pic.downloadPicture')} disabled={saving} onClick={() => save(`/transPic/download/${view.file.id}`, view.file.resultName ?? view.file.name)} />
+        <Button icon="document" data-testid="pic-view-download-text" text={t('pic.downloadText')} disabled={saving} onClick={() => save(`/transPic/download/${view.file.id}?kind=text`, `${base}_${view.file.sourceLang}_${view.file.targetLang}.txt`)} />
       </div>
       <div style={{ display: 'grid', gridTemplateColumns: 'minmax(0, 1fr) minmax(0, 1fr)', gap: 16, alignItems: 'start' }}>
         <div>
