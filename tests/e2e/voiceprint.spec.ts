@@ -69,6 +69,8 @@ test('an administrator enrols two speakers by upload and identifies a held-out r
   // The department's model trains as a task; the page follows it until both speakers are ready.
   await expect(page.getByTestId('voiceprint-status')).toContainText('Model trained', { timeout: 120_000 });
   for (const s of speakers) await expect(page.getByRole('row', { name: new RegExp(s.name) })).toContainText('Ready');
+  // Made by the built-in speaker node: its method and the threshold it suggests.
+  await expect(page.getByTestId('voiceprint-method')).toHaveText('Method mfcc-gmm-ubm/1, threshold 1.2');
 
   const held = speakers[1]!;
   await page.getByTestId('voiceprint-identify-file').setInputFiles({ name: 'who-is-this.wav', mimeType: 'audio/wav', buffer: speak(held.voice, held.pitch, held.speed, 'Yesterday the train from the northern city arrived almost two hours late.') });
@@ -76,6 +78,7 @@ test('an administrator enrols two speakers by upload and identifies a held-out r
   const result = page.getByTestId('voiceprint-identify-result');
   await expect(result).toContainText(`Speaker: ${held.name}`, { timeout: 30_000 });
   await expect(result.getByRole('row')).toHaveCount(3);
+  await expect(result).toContainText('Scores of the method mfcc-gmm-ubm/1');
 });
 
 test.describe('from the microphone', () => {
