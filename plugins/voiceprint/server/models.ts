@@ -26,8 +26,10 @@ const departmentRow = (db: Db) => (departmentId: number) => db.selectFrom('voice
  * The decision threshold of a method: the plugin's config `thresholds: {"<method>": n}`, else (for the
  * local method only, as before engines) its config `threshold`, else what the engine suggests.
  */
-export function thresholdsFrom(config: Readonly<Record<string, unknown>>) {
+export function thresholdsFrom(config: Readonly<Record<string, unknown>>, warn: (message: string) => void = () => {}) {
   const parsed = z.object({ threshold: z.number().finite().optional(), thresholds: z.record(z.string(), z.number().finite()).optional() }).safeParse(config);
+  // A config of another shape is the operator's mistake: said in the log, the engines' suggestions apply.
+  if (!parsed.success) warn(`voiceprint: config threshold/thresholds ignored: ${parsed.error.issues[0]?.message ?? ''}`);
   const { threshold, thresholds = {} } = parsed.success ? parsed.data : {};
   return (method: string | null, suggested: number | null | undefined): number =>
     (method != null ? thresholds[method] : undefined) ?? (method === LEGACY_METHOD ? threshold : undefined) ?? suggested ?? FALLBACK_THRESHOLD;
@@ -51,7 +53,7 @@ export interface MethodNow {
  */
 export async function departmentModels(ctx: ServerPluginContext, db: Db) {
   const background = backgroundSpeech(ctx.storage, ctx.logger);
-  const thresholdFor = thresholdsFrom(ctx.config);
+  const thresholdFor = thresholdsFrom(ctx.config, (message) => ctx.logger.warn(message));
   const engine = ctx.engines.speaker;
   const rowOf = departmentRow(db);
 

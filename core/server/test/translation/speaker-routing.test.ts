@@ -44,7 +44,7 @@ describe('speaker routing', () => {
     };
     await add('voiceprint-local', 'voiceprint-local', {});
     await add('gpu-a', 'paddlespeech-vector', { baseUrl: peers[0]!.url });
-    await add('gpu-b', 'paddlespeech-vector', { baseUrl: peers[1]!.url });
+    await add('gpu-b', 'paddlespeech-vector', { baseUrl: peers[1]!.url, threshold: 0.97 });
     const adapters = createAdapterRegistry();
     adapters.register(voiceprintLocalDefinition(), 'engine-voiceprint-local');
     adapters.register(speakerEmbeddingDefinition, 'engine-speaker-embedding');
@@ -60,13 +60,15 @@ describe('speaker routing', () => {
 
   it('lists the speaker nodes for any language and runs each request on the least busy node of its method', async () => {
     const nodes = await service!.speaker.nodes();
-    expect(nodes.map((n) => [n.name, n.languages, n.ready])).toEqual([['voiceprint-local', ['*'], true], ['gpu-a', ['*'], true], ['gpu-b', ['*'], true]]);
+    expect(nodes.map((n) => [n.name, n.languages, n.ready, n.method])).toEqual([['voiceprint-local', ['*'], true, VOICEPRINT_METHOD], ['gpu-a', ['*'], true, EMBEDDING], ['gpu-b', ['*'], true, EMBEDDING]]);
     // Three at once, no method asked: one each.
     const trained = await Promise.all([1, 2, 3].map(() => service!.speaker.train({ recordings, seed: 3 })));
     expect(new Set(trained.map((r) => r.nodeId))).toEqual(new Set(Object.values(ids)));
     const local = trained.find((r) => r.method === VOICEPRINT_METHOD)!;
     expect(local.background!.byteLength).toBeGreaterThan(1000);
     for (const r of trained.filter((x) => x.method === EMBEDDING)) expect(r.background).toBeNull();
+    // Each answer carries the answering node's suggested threshold: its kind's, or the node's setting.
+    expect(trained.map((r) => [r.nodeId, r.threshold]).sort()).toEqual([[ids['voiceprint-local'], 1.2], [ids['gpu-a'], 0.5], [ids['gpu-b'], 0.97]].sort());
 
     // Bytes of one method go to its nodes only.
     const gmm = await service!.speaker.enrol({ recordings, background: local.background, method: VOICEPRINT_METHOD });
