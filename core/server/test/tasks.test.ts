@@ -168,6 +168,33 @@ describe(`task service (${kind})`, () => {
     expect(resumed).toEqual([{ line: 40 }]);
     expect((await handle.get(id))?.output).toEqual({ attempt: 2 });
   });
+
+  it(`takes over another server's running task ${kind === 'pglite' ? 'at once: PGlite has one server at a time' : 'only once it went silent: PostgreSQL may be shared'}`, async () => {
+    const handle = await tasks.forPlugin('demo').define({
+      name: 'fresh-orphan',
+      input: z.object({}),
+      async run(ctx) {
+        return { attempt: ctx.attempt, from: ctx.resumeFrom };
+      },
+    });
+    // Another instance's task that beat just now (dated a few seconds ahead, so a loaded machine's
+    // delay before the sweep below cannot make it stale on PostgreSQL).
+    const id = '00000000-0000-4000-8000-000000000002';
+    await t.database.query(
+      `insert into tasks (id, plugin_id, name, owner_id, state, input, checkpoint, attempt, instance, heartbeat_at, started_at)
+       values ($1, 'demo', 'fresh-orphan', 3, 'running', '{}', '{"line": 7}', 1, 'elsewhere', now() + interval '4 seconds', now())`,
+      [id],
+    );
+    await tasks.sweep();
+    if (kind === 'pglite') {
+      // Queued again by that one sweep, whatever its heartbeat says.
+      expect((await handle.get(id))?.state).not.toBe('running');
+    } else {
+      expect((await handle.get(id))?.state).toBe('running');
+    }
+    await waitFor(async () => (await handle.get(id))?.state).toBe('completed');
+    expect((await handle.get(id))?.output).toEqual({ attempt: 2, from: { line: 7 } });
+  });
 });
 
 describe(`a task across kill -9 of its server (${kind})`, () => {

@@ -32,7 +32,7 @@ export interface TaskServiceOptions {
   logger?: Pick<Logger, 'error' | 'warn'>;
   /** How often a running task says it is alive (and learns of a cancel from another instance). */
   heartbeatMs?: number;
-  /** A running task silent for this long belongs to a dead server. */
+  /** A running task silent for this long belongs to a dead server (PostgreSQL; on PGlite, another instance's task always does). */
   staleAfterMs?: number;
   /** How often this instance looks for such tasks. */
   sweepMs?: number;
@@ -282,15 +282,17 @@ export function createTaskService(options: TaskServiceOptions): KernelTaskServic
   async function sweep({ all = false }: { all?: boolean } = {}): Promise<number> {
     if (stopped) return 0;
     // Running tasks whose server stopped beating: queue the next attempt.
-    const dead = (await db
+    let stale = db
       .updateTable('tasks')
       .set({ state: 'queued', attempt: sql`attempt + 1`, instance: null, heartbeat_at: null, updated_at: sql`now()`, error: 'server stopped while running' })
       .where('state', '=', 'running')
-      .where('heartbeat_at', '<', sql<Date>`now() - ${ms(staleAfterMs)}`)
       // This instance's own tasks are alive by definition, however late a heartbeat on a busy machine.
-      .where(sql<boolean>`instance is distinct from ${instance}`)
-      .returningAll()
-      .execute()) as TaskRow[];
+      .where(sql<boolean>`instance is distinct from ${instance}`);
+    // The embedded database has one server at a time (the one that opened its directory): a task
+    // another instance was running belongs to a server that is gone, so a restart after `kill -9`
+    // resumes it at once. PostgreSQL may be shared by several servers: there only silence tells.
+    if (database.kind !== 'pglite') stale = stale.where('heartbeat_at', '<', sql<Date>`now() - ${ms(staleAfterMs)}`);
+    const dead = (await stale.returningAll().execute()) as TaskRow[];
     for (const row of dead) await publish(row);
     // Queued tasks whose job may be gone (never sent, or the instance died before sending): send again.
     let waiting = db.selectFrom('tasks').selectAll().where('state', '=', 'queued').where('cancel_requested', '=', false);

@@ -104,7 +104,8 @@ describe('a document across kill -9 of its server', () => {
     base = server.url;
     token = await login(base);
     const c2 = client(base);
-    // The task of a dead server is taken over once its heartbeat is stale (30 s by default).
+    // The task of the killed server is taken over at once on PGlite (one server at a time), once its
+    // heartbeat is stale on PostgreSQL (30 s by default).
     await expect.poll(async () => (await c2.call('GET', `/api/transFile/get/${big.id}`, token)).body.data?.status, { timeout: 150_000, interval: 500 }).toBe('completed');
     await expect.poll(async () => (await c2.call('GET', `/api/transFile/get/${late.id}`, token)).body.data?.status, { timeout: 60_000, interval: 250 }).toBe('completed');
 

@@ -78,7 +78,8 @@ describe('a job across kill -9 of its server', () => {
     server = await start();
     base = server.url;
     token = await login(base);
-    // The task of a dead server is taken over once its heartbeat is stale (30 s by default).
+    // The task of the killed server is taken over at once on PGlite (one server at a time), once its
+    // heartbeat is stale on PostgreSQL (30 s by default).
     await expect.poll(async () => (await call(base, 'GET', `/api/video/get/${id}`, token)).body.data.status, { timeout: 150_000, interval: 500 }).toBe('completed');
     const job = (await call(base, 'GET', `/api/video/get/${id}`, token)).body.data;
     expect((await call(base, 'GET', `/api/tasks/${job.taskId}`, token)).body.data.attempt).toBe(2);
