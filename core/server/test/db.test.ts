@@ -1,5 +1,8 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +140,26 @@ describe('opening failures', () => {
     await expect(createDatabase({ dataDir: dir, databaseUrl: null })).rejects.toThrow(
       new RegExp(`^data directory ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not writable: `),
     );
+  });
+
+  it('refuses a second server on the same embedded database while the first runs, and takes over after it was killed', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'db-lock-'));
+    // Another server's process: alive, then killed with SIGKILL (its lock file stays behind).
+    const other = spawn('sleep', ['60']);
+    try {
+      await writeFile(join(dataDir, 'db.lock'), String(other.pid));
+      await expect(createDatabase({ dataDir, databaseUrl: null })).rejects.toThrow(`is in use by another server (process ${other.pid})`);
+      other.kill('SIGKILL');
+      await new Promise((r) => other.once('exit', r));
+      const opened = await createDatabase({ dataDir, databaseUrl: null });
+      expect(readFileSync(join(dataDir, 'db.lock'), 'utf8')).toBe(String(process.pid));
+      await opened.close();
+      // Closed: the lock is gone, the next server opens it.
+      expect(existsSync(join(dataDir, 'db.lock'))).toBe(false);
+    } finally {
+      other.kill('SIGKILL');
+      await rm(dataDir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,3 +1,4 @@
+import { readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
@@ -9,9 +10,74 @@ import { PgliteDialect, runOnPglite } from './pglite-dialect.js';
 
 const BYTEA = 17;
 
+/** True while process `pid` runs (a zombie, killed and not yet reaped, does not). */
+function running(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * One server process at a time on an embedded database: a second one on the same directory would
+ * corrupt it, and the task service counts on it (another instance's running task is a dead server's).
+ * The lock is `<dir>.lock` with the owner's pid; one left by a killed server is taken over. Returns
+ * its release.
+ */
+function lockDirectory(dir: string): () => void {
+  const file = `${dir}.lock`;
+  const mine = String(process.pid);
+  for (;;) {
+    try {
+      writeFileSync(file, mine, { flag: 'wx', mode: 0o600 });
+      return () => {
+        try {
+          if (readFileSync(file, 'utf8') === mine) unlinkSync(file);
+        } catch {
+          // Already gone.
+        }
+      };
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+    let owner = NaN;
+    try {
+      owner = Number(readFileSync(file, 'utf8'));
+    } catch {
+      continue;
+    }
+    // This process already holds it (a test opening the directory again): the first opener releases it.
+    if (owner === process.pid) return () => {};
+    if (Number.isInteger(owner) && owner > 0 && running(owner)) {
+      throw new Error(`The database in ${dir} is in use by another server (process ${owner}): stop it, or give this one another DATA_DIR`);
+    }
+    try {
+      unlinkSync(file);
+    } catch {
+      // Another starter removed it first: try again.
+    }
+  }
+}
+
 /** Embedded PostgreSQL persisted in `dir`. */
 export async function openPglite(dir: string): Promise<Database> {
   await mkdir(dir, { recursive: true });
+  const unlock = lockDirectory(dir);
+  try {
+    return await openLocked(dir, unlock);
+  } catch (err) {
+    unlock();
+    throw err;
+  }
+}
+
+async function openLocked(dir: string, unlock: () => void): Promise<Database> {
   const pglite = await PGlite.create(dir, {
     extensions: { pg_trgm },
     // `pg` hands bytea back as a Buffer; do the same so callers see one type on both databases.
@@ -47,6 +113,7 @@ export async function openPglite(dir: string): Promise<Database> {
       // Wait for whoever holds the connection, then shut the engine so the files are consistent.
       closing ??= mutex.run(async () => {
         if (!pglite.closed) await pglite.close();
+        unlock();
       });
       return closing;
     },
