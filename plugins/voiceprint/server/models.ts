@@ -148,7 +148,9 @@ export async function departmentModels(ctx: ServerPluginContext, db: Db) {
           if (!again) return { speakers: done.speakers };
         }
       } catch (err) {
-        if (!signal.aborted) await db.updateTable('voiceprint_departments').set({ status: 'failed', task_id: null, error: (err as Error).message.slice(0, 500) }).where('department_id', '=', departmentId).execute();
+        // A refusal in both languages (no speaker node, an engine's 400) is kept as both, for the status to say in the reader's.
+        const error = err instanceof ApiError && err.messages ? JSON.stringify(err.messages) : (err as Error).message.slice(0, 500);
+        if (!signal.aborted) await db.updateTable('voiceprint_departments').set({ status: 'failed', task_id: null, error }).where('department_id', '=', departmentId).execute();
         throw err;
       }
     },
@@ -265,3 +267,14 @@ export async function departmentModels(ctx: ServerPluginContext, db: Db) {
   };
 }
 export type DepartmentModels = Awaited<ReturnType<typeof departmentModels>>;
+
+/** A training's stored error in `locale`: kept in both languages when the refusal had both, else as it was. */
+export function errorIn(error: string | null, locale: 'zh-CN' | 'en-US'): string | null {
+  if (!error?.startsWith('{')) return error;
+  try {
+    const both = JSON.parse(error) as Record<string, unknown>;
+    return typeof both[locale] === 'string' ? (both[locale] as string) : error;
+  } catch {
+    return error;
+  }
+}

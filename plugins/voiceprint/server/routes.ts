@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { ApiError, Codes, iso, like, pageOf, pageOffset, pageQuery, pageSchema, say, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, iso, like, pageOf, pageOffset, pageQuery, pageSchema, requestLocale, say, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { identifyAnswerSchema, KEYS, modelStatusSchema, speakerDetailSchema, speakerName, speakerViewSchema, verifyAnswerSchema, type SpeakerView } from '../shared/schemas.js';
 import { ENROL_MIN_SPEECH, IDENTIFY_MIN_SPEECH, RECORDING_MAX_BYTES, RECORDINGS_MAX, recordingOfUpload, type SpeechRecording } from './audio.js';
-import type { DepartmentModels } from './models.js';
+import { errorIn, type DepartmentModels } from './models.js';
 import type { VoiceprintDatabase } from './tables.js';
 
 type Headers = Record<string, string | string[] | undefined>;
@@ -157,7 +157,8 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     response: { data: modelStatusSchema, errors: [404] },
     async handler({ query, caller, headers }) {
       const departmentId = departmentFor(caller!, query.departmentId, headers);
-      return { departmentId, ...(await models.state(departmentId)) };
+      const state = await models.state(departmentId);
+      return { departmentId, ...state, error: errorIn(state.error, requestLocale(headers)) };
     },
   });
 

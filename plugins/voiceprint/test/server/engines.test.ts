@@ -170,7 +170,7 @@ describe('voiceprints over the speaker nodes', () => {
     expect((await identify(await speakWav(CAROL, HELD_OUT_TEXTS[3]!))).body.data.speaker?.name).toBe(CAROL.name);
   }, 300_000);
 
-  it('answers 503 in both languages when no speaker node is up, and changes nothing', async () => {
+  it('answers 503 in both languages when no speaker node is up, changing nothing; a training meanwhile fails saying why in the reader\'s language', async () => {
     await node('stop', embeddingNode);
     const digest = async () => JSON.stringify({ models: [...(await models())], department: await department() });
     const before = await digest();
@@ -186,6 +186,14 @@ describe('voiceprints over the speaker nodes', () => {
     expect((await call('GET', '/api/voiceprint/status')).body.data).toMatchObject({ method: EMBEDDING, currentMethod: null, methodReady: false, status: 'idle' });
     expect((await speakers()).every((s) => s.state === 'training' && !s.ready)).toBe(true);
     expect(await digest()).toBe(before);
+
+    // An enrolment is kept; its training fails, saying why in the reader's language.
+    const erin = await enrol(SPEAKERS[4]!, ENROL_TEXTS.slice(0, 1));
+    expect(erin.status, JSON.stringify(erin.body)).toBe(200);
+    await expect.poll(async () => (await call('GET', '/api/voiceprint/status')).body.data.status, { timeout: 60_000, interval: 300 }).toBe('failed');
+    expect((await call('GET', '/api/voiceprint/status')).body.data.error).toBe('Service interrupted: no speaker recognition node is running. Start one on the engines screen.');
+    const inChinese = await k.app.inject({ method: 'GET', url: '/api/voiceprint/status', headers: { jwt: user, ...zh } });
+    expect(inChinese.json().data.error).toBe('服务中断：没有正在运行的说话人识别节点，请在引擎管理中启动一个');
   }, 120_000);
 });
 
