@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 // Two projects: `unit` (pure logic, SDK, console units) and `server` (integration against the
@@ -5,6 +6,10 @@ import { defineConfig } from 'vitest/config';
 // a second time against a real PostgreSQL.
 export default defineConfig({
   test: {
+    // At least two test files at once, also on 2 cores (vitest's default would be one there): the
+    // server tests spend much of their time waiting on engines, tools and child servers, and each file
+    // runs in its own process on its own database copy, ports and scratch folders.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         extends: true,
