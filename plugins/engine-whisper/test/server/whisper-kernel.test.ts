@@ -19,6 +19,12 @@ const peers: WhisperPeer[] = [];
 const SCRIPT = ['El gato duerme.', 'La casa es grande.'];
 
 async function upload(): Promise<number> {
+  const res = await send();
+  expect(res.json().code, res.body).toBe(200);
+  return res.json().data.id;
+}
+
+async function send() {
   const boundary = '----whisperkernel';
   const payload = Buffer.concat([
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="sourceLanguage"\r\n\r\nes\r\n--${boundary}\r\nContent-Disposition: form-data; name="targetLanguage"\r\n\r\nen\r\n`),
@@ -26,9 +32,7 @@ async function upload(): Promise<number> {
     wav,
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
-  const res = await k.app.inject({ method: 'POST', url: '/api/transVideo/upload', headers: { jwt: admin, cookie: 'locale=en-US', 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
-  expect(res.json().code, res.body).toBe(200);
-  return res.json().data.id;
+  return k.app.inject({ method: 'POST', url: '/api/transVideo/upload', headers: { jwt: admin, cookie: 'locale=en-US', 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
 }
 
 async function finished(id: number) {
@@ -102,9 +106,16 @@ describe('remote speech nodes in a kernel', () => {
 
     // Every Spanish node down: the job fails with the service-interrupted message.
     peers[1]!.options.misbehave = 'down';
-    const third = await finished(await upload());
-    expect(third.job).toMatchObject({ status: 'failed' });
-    expect(third.job.error).toMatch(/no speech recognition node is available/);
+    const res = await send();
+    if (res.json().code === 200) {
+      const third = await finished(res.json().data.id);
+      expect(third.job).toMatchObject({ status: 'failed' });
+      expect(third.job.error).toMatch(/no speech recognition node is available/);
+    } else {
+      // The kernel's health round (every 15 s) found the node down before the upload: then the upload
+      // itself is refused, as no running node recognises Spanish any more.
+      expect(res.json(), res.body).toMatchObject({ code: 400, msg: 'No speech engine recognises es' });
+    }
 
     // The engines screen lists the speech nodes with their health and languages (not under an engine).
     const listed = (await k.call('GET', '/api/translServiceNode/speechNodes', admin)).body.data as { kind: string; containerName: string; health: string; languages: string[] }[];
