@@ -215,7 +215,8 @@ async function sweep(page: Page, locale: 'en-US' | 'zh-CN', offendersOf: (seen: 
   const check = async (where: string) => {
     const bad = offendersOf(await visibleTexts(page, skipCells));
     // Cells skipped in Chinese are still searched for the seeded rows' English wording (stored so, shown translated).
-    // An account's own name is user data even when it reads like a seeded row's (the guest account is named "Guest").
+    // An account's own name is user data even when it reads like a seeded row's (a user who named themselves
+    // "Guest"); the guest account's own name is a seeded one and shows as 访客 here.
     if (skipCells) bad.push(...(await visibleTexts(page, false)).filter((t) => SEEDED_ENGLISH.includes(t.text) && !userData.has(t.text)));
     if (bad.length) found.set(where, bad);
   };

@@ -222,8 +222,10 @@ describe('guest sign-in', () => {
     const res = await enCall('GET', '/api/user/getGuestUser');
     expect(res.body.code).toBe(200);
     const info = (await k.call('GET', '/api/user/getUserInfoByToken', res.body.data.token)).body.data;
-    expect(info.user).toMatchObject({ username: 'guest', userType: 3 });
+    expect(info.user).toMatchObject({ username: 'guest', userType: 3, realName: '访客' });
     expect(info.departmentRoleBos[0].roles[0].roleName).toBe('访客');
+    // Its name is a seeded one, in the reader's language (the API-key list's test checks it there too).
+    expect((await enCall('GET', '/api/user/getUserInfoByToken', res.body.data.token)).body.data.user.realName).toBe('Guest');
     // The same guest account every time.
     expect((await enCall('GET', '/api/user/getGuestUser')).body.data.userId).toBe(res.body.data.userId);
     // One guest's language is not every guest's: the shared account's stays as it was.

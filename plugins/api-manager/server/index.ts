@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { defineServerPlugin, iso, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema } from '@linguaport/sdk/server';
-import { z } from '@linguaport/sdk/shared';
+import { defineServerPlugin, requestLocale, iso, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema } from '@linguaport/sdk/server';
+import { seededName, z } from '@linguaport/sdk/shared';
 
 /** The 24-hour change limit (spec 02 section 6); the kernel enforces it on reset, this only reports it. */
 const RESET_INTERVAL_MS = 24 * 3_600_000;
@@ -52,7 +52,8 @@ export default defineServerPlugin({
       summary: 'List API keys of all users',
       schema: { query: z.object({ ...pageQuery, username: z.string().trim().max(255).optional(), hasKey: z.enum(['0', '1']).optional() }) },
       response: { data: pageSchema(apiKeyRow) },
-      async handler({ query }) {
+      async handler({ query, headers }) {
+        const locale = requestLocale(headers);
         const parts = [sql`true`];
         if (query.username) parts.push(sql`(u.username ilike ${like(query.username)} or u.real_name ilike ${like(query.username)})`);
         if (query.hasKey) parts.push(query.hasKey === '1' ? sql`u.api_key_hash is not null` : sql`u.api_key_hash is null`);
@@ -70,7 +71,7 @@ export default defineServerPlugin({
           return {
             id: Number(r.id),
             username: String(r.username),
-            realName: (r.real_name as string | null) ?? null,
+            realName: seededName((r.real_name as string | null) ?? null, locale),
             hasKey: Boolean(r.has_key),
             maskedKey: r.has_key ? '*'.repeat(16) : null,
             updatedAt: iso(updated),

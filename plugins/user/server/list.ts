@@ -88,7 +88,7 @@ export async function listUsers(db: Kysely<any>, q: ListQuery, locale: Locale = 
     return {
       id: Number(r.id),
       username: String(r.username),
-      realName: (r.real_name as string | null) ?? null,
+      realName: seededName((r.real_name as string | null) ?? null, locale),
       email: (r.email as string | null) ?? null,
       phone: (r.phone as string | null) ?? null,
       employeeNo: (r.employee_no as string | null) ?? null,

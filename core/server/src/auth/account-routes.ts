@@ -64,7 +64,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       const department = await trx.selectFrom('departments').select('id').where('is_default', '=', true).orderBy('id').executeTakeFirstOrThrow();
       const user = await trx
         .insertInto('users')
-        .values({ username: GUEST_USERNAME, real_name: 'Guest', password_hash: NO_LOCAL_PASSWORD, user_type: UserType.GUEST, status: 'checked', enabled: true })
+        .values({ username: GUEST_USERNAME, real_name: '访客', password_hash: NO_LOCAL_PASSWORD, user_type: UserType.GUEST, status: 'checked', enabled: true })
         .returning('id')
         .executeTakeFirstOrThrow();
       await trx.insertInto('user_department_roles').values({ user_id: user.id, department_id: department.id, role_id: role.id }).execute();

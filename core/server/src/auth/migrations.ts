@@ -112,4 +112,12 @@ export const authMigrations: Migration[] = [
       );
     },
   },
+  {
+    // The guest account's name is a seeded name like the default department's: stored in Chinese, shown
+    // in the reader's language (seededName). One an administrator has changed stays theirs.
+    name: '007_guest_seeded_name',
+    async up(db) {
+      await run(db, `update users set real_name = '访客' where username = 'guest' and user_type = 3 and real_name = 'Guest'`);
+    },
+  },
 ];

@@ -69,7 +69,8 @@ export async function userInfo(db: Kysely<any>, userId: number, currentDepartmen
       id: user.id,
       userId: user.id,
       username: user.username,
-      realName: user.real_name,
+      // The guest account's seeded name follows the reader's language, as seeded departments and roles do.
+      realName: seededName(user.real_name, locale),
       userType: user.user_type,
       apiKey: secret && user.api_key_sealed ? secret.decrypt(user.api_key_sealed) : null,
       // Additions to the spec's fields: what the settings dialog and the locale switch show.

@@ -45,6 +45,21 @@ describe('API key status', () => {
     expect((await row()).lastUsedAt).toBe('2026-03-01T09:00:00.000Z');
   });
 
+  it("shows the guest account's seeded name in the reader's language", async () => {
+    await kernel.database.db
+      .insertInto('system_config')
+      .values({ config_key: 'GUEST_LOGIN', config_value: '1' })
+      .onConflict((oc) => oc.column('config_key').doUpdateSet({ config_value: '1' }))
+      .execute();
+    expect((await kernel.call('GET', '/api/user/getGuestUser')).body.code).toBe(200);
+    const guestIn = async (locale: string) => {
+      const res = await kernel.app.inject({ method: 'GET', url: '/api/apiManager/list?username=guest', headers: { jwt: admin, 'accept-language': locale } });
+      return (res.json().data.records as Array<{ username: string; realName: string }>).find((r) => r.username === 'guest')?.realName;
+    };
+    expect(await guestIn('zh-CN')).toBe('访客');
+    expect(await guestIn('en-US')).toBe('Guest');
+  });
+
   it('answers 403 without the key', async () => {
     expect((await kernel.call('GET', '/api/apiManager/list', plain)).status).toBe(403);
   });
