@@ -62,6 +62,24 @@ export async function grantedPermissions(db: Kysely<any>, roles: RoleRow[]): Pro
     .execute();
 }
 
+/**
+ * Only the keys of the active nodes granted to these roles (every active key for a super role): what
+ * a request's caller needs, without the menu columns (resolved on every call, so kept light).
+ */
+export async function grantedKeys(db: Kysely<any>, roles: RoleRow[]): Promise<string[]> {
+  if (roles.length === 0) return [];
+  if (roles.some((r) => r.is_super)) return (await db.selectFrom('permissions').select('key').where('active', '=', true).execute()).map((r) => r.key as string);
+  const rows = await db
+    .selectFrom('permissions as p')
+    .select('p.key')
+    .distinct()
+    .innerJoin('role_permissions as rp', 'rp.permission_id', 'p.id')
+    .where('rp.role_id', 'in', roles.map((r) => r.id))
+    .where('p.active', '=', true)
+    .execute();
+  return rows.map((r) => r.key as string);
+}
+
 export interface MenuNode {
   id: number;
   path: string | null;

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Caller } from '@linguaport/sdk/server';
-import { grantedPermissions, rolesIn } from './grants.js';
+import { grantedKeys, rolesIn } from './grants.js';
 
 /** Console sessions: the token is 32 random bytes (base64url); only its sha256 is stored. */
 
@@ -13,6 +13,10 @@ export type Clock = () => Date;
 export interface SessionCaller extends Caller {
   sessionId: number;
   tokenHash: string;
+  /** The session's one page (quick access), read with the session: caller.ts narrows to it. */
+  sessionScopePath?: string | null;
+  /** The account's type (provision.ts `UserType`), read with the session. */
+  userType?: number;
 }
 
 export function hashToken(token: string): string {
@@ -54,7 +58,7 @@ export async function resolveCaller(db: Kysely<any>, token: string, now: Date): 
   const row = await db
     .selectFrom('sessions as s')
     .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.id as sessionId', 's.user_id as userId', 's.department_id as departmentId', 'u.username', 'u.enabled', 'u.expires_at as userExpiresAt'])
+    .select(['s.id as sessionId', 's.user_id as userId', 's.department_id as departmentId', 's.scope_path as scopePath', 'u.username', 'u.enabled', 'u.expires_at as userExpiresAt', 'u.user_type as userType'])
     .where('s.token_hash', '=', tokenHash)
     .where('s.revoked_at', 'is', null)
     .where('s.expires_at', '>', now)
@@ -62,15 +66,16 @@ export async function resolveCaller(db: Kysely<any>, token: string, now: Date): 
   if (!row || !row.enabled) return null;
   if (row.userExpiresAt && new Date(row.userExpiresAt) <= now) return null;
   const roles = await rolesIn(db, row.userId, row.departmentId);
-  const granted = await grantedPermissions(db, roles);
   return {
     userId: row.userId,
     username: row.username,
     departmentId: row.departmentId,
     isSuperAdmin: roles.some((r) => r.is_super),
-    permissions: new Set(granted.map((g) => g.key)),
+    permissions: new Set(await grantedKeys(db, roles)),
     via: 'session',
     sessionId: row.sessionId,
     tokenHash,
+    sessionScopePath: row.scopePath ?? null,
+    userType: row.userType,
   };
 }

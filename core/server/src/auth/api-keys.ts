@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Caller } from '@linguaport/sdk/server';
-import { grantedPermissions, rolesIn } from '../access/grants.js';
+import { grantedKeys, rolesIn } from '../access/grants.js';
 import { DEFAULT_API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '@linguaport/sdk/shared';
 import { UserType } from './provision.js';
 import { departmentsOf } from './user-info.js';
@@ -46,13 +46,12 @@ export async function resolveApiKeyCaller(db: Kysely<any>, key: string, now: Dat
     .execute();
   const [first] = await departmentsOf(db, user.id);
   const roles = await rolesIn(db, user.id, first?.id ?? null);
-  const granted = await grantedPermissions(db, roles);
   return {
     userId: user.id,
     username: user.username,
     departmentId: first?.id ?? null,
     isSuperAdmin: roles.some((r) => r.is_super),
-    permissions: new Set(granted.map((g) => g.key)),
+    permissions: new Set(await grantedKeys(db, roles)),
     via: 'api-key',
     apiKeyScopes: new Set(parseScopes(user.api_key_scopes)),
   };

@@ -18,15 +18,9 @@ export interface ScopedCaller extends SessionCaller {
 export async function resolveScopedCaller(db: Kysely<any>, token: string, now: Date): Promise<ScopedCaller | null> {
   const caller = await resolveCaller(db, token, now);
   if (!caller) return null;
-  const row = await db
-    .selectFrom('sessions as s')
-    .innerJoin('users as u', 'u.id', 's.user_id')
-    .select(['s.scope_path', 'u.user_type'])
-    .where('s.id', '=', caller.sessionId)
-    .executeTakeFirst();
-  const scopePath: string | null = row?.scope_path ?? null;
+  const scopePath = caller.sessionScopePath ?? null;
   // The shared guest account is no member: it reaches no account or user-directory route.
-  if (!scopePath) return { ...caller, via: row?.user_type === UserType.GUEST ? 'guest' : 'session', scopePath: null };
+  if (!scopePath) return { ...caller, via: caller.userType === UserType.GUEST ? 'guest' : 'session', scopePath: null };
   let query = db.selectFrom('permissions').select('key').where('path', '=', scopePath).where('active', '=', true);
   if (!caller.isSuperAdmin) query = query.where('key', 'in', caller.permissions.size ? [...caller.permissions] : ['']);
   const keys = (await query.execute()).map((r) => r.key as string);
