@@ -2,10 +2,12 @@ import { z } from 'zod';
 import {
   adaptMeans,
   ANY_LANGUAGE,
+  backgroundModelBytes,
+  backgroundModelOf,
   EngineError,
   floatBytes,
   floatsOf,
-  gmmFromBytes,
+  GMM_UBM_METHOD,
   gmmToBytes,
   joinFrames,
   scoreSpeakers,
@@ -19,7 +21,7 @@ import {
 } from '@linguaport/sdk/server';
 
 /** What its bytes are: the SDK's MFCC features, a GMM background model, speakers as MAP-adapted means. */
-export const VOICEPRINT_METHOD = 'mfcc-gmm-ubm/1';
+export const VOICEPRINT_METHOD = GMM_UBM_METHOD;
 /**
  * The decision threshold it suggests, on its scale (the average log-likelihood ratio against the
  * background model). Measured on espeak-ng speakers (plugins/voiceprint/bench/voiceprint.ts): enrolled
@@ -31,9 +33,8 @@ export const UBM_COMPONENTS = 64;
 
 function backgroundOf(bytes: Uint8Array | null): DiagonalGmm {
   if (!bytes || bytes.byteLength < 8) throw new EngineError('rejected', `a ${VOICEPRINT_METHOD} background model is needed`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, 8);
   try {
-    return gmmFromBytes(bytes.subarray(8), view.getUint32(0, true), view.getUint32(4, true));
+    return backgroundModelOf(bytes);
   } catch (err) {
     throw new EngineError('rejected', `not a ${VOICEPRINT_METHOD} background model: ${(err as Error).message}`);
   }
@@ -60,14 +61,7 @@ export function createVoiceprintAdapter(): SpeakerAdapter {
     },
     async train(recordings, { seed, signal }) {
       const ubm = await trainUbmInSteps(framesOf(recordings), { components: UBM_COMPONENTS, seed, signal });
-      const header = new Uint8Array(8);
-      new DataView(header.buffer).setUint32(0, ubm.components, true);
-      new DataView(header.buffer).setUint32(4, ubm.dims, true);
-      const body = gmmToBytes(ubm);
-      const out = new Uint8Array(8 + body.byteLength);
-      out.set(header);
-      out.set(body, 8);
-      return out;
+      return backgroundModelBytes(ubm.components, ubm.dims, gmmToBytes(ubm));
     },
     async enrol(recordings, { background }) {
       const ubm = backgroundOf(background);

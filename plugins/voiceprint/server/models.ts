@@ -163,18 +163,19 @@ export async function departmentModels(ctx: ServerPluginContext, db: Db) {
 
   /**
    * Starts the training a department needs without a change of its enrolments: its method is no longer
-   * offered and another one is, or its last training failed (at most once a minute). True when it is
-   * training now.
+   * offered and another one is, or its last training failed (at most once a minute). True when this
+   * call started one (the row read before is stale then).
    */
   async function trainIfNeeded(row: NonNullable<DepartmentRow>, now: MethodNow): Promise<boolean> {
-    if (row.status === 'training') return true;
+    if (row.status === 'training') return false;
     if (!now.current) return false;
     if (row.status === 'failed' && row.attempted_at && Date.now() - new Date(row.attempted_at).getTime() < RETRY_FAILED_MS) return false;
     const methodGone = row.method !== null && !now.usable;
     if (!methodGone && row.status !== 'failed') return false;
     // Claimed in one statement: two calls at once start one training.
     const claimed = await db.updateTable('voiceprint_departments').set({ status: 'training', error: null }).where('department_id', '=', row.department_id).where('status', '!=', 'training').returning('department_id').executeTakeFirst();
-    if (claimed) await startTraining(row.department_id, null);
+    if (!claimed) return false;
+    await startTraining(row.department_id, null);
     return true;
   }
 
@@ -221,8 +222,7 @@ export async function departmentModels(ctx: ServerPluginContext, db: Db) {
     async state(departmentId: number) {
       const row = await rowOf(departmentId);
       const now = await methodNow(row?.method ?? null);
-      if (row) await trainIfNeeded(row, now);
-      const fresh = row ? await rowOf(departmentId) : undefined;
+      const fresh = row && (await trainIfNeeded(row, now)) ? await rowOf(departmentId) : row;
       const method = fresh?.method ?? null;
       return {
         status: fresh?.status ?? 'idle',

@@ -1,18 +1,11 @@
 import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
-import type { Migration } from '@linguaport/sdk/server';
+import { backgroundModelBytes, GMM_UBM_METHOD, type Migration } from '@linguaport/sdk/server';
 
-/** The method of every model made before the engines did the work (the SDK's MFCC/GMM-UBM, as engine-voiceprint-local names it). */
-export const LEGACY_METHOD = 'mfcc-gmm-ubm/1';
+/** The method of every model made before the engines did the work (the SDK's MFCC/GMM-UBM, the local speaker engine's). */
+export const LEGACY_METHOD = GMM_UBM_METHOD;
 
-/** A background model of 001 (a bare GMM) as the local engine keeps it: an 8-byte header (components, dims), then the GMM. */
-export function legacyBackground(ubm: Uint8Array, components: number, dims: number): Uint8Array {
-  const out = new Uint8Array(8 + ubm.byteLength);
-  const view = new DataView(out.buffer);
-  view.setUint32(0, components, true);
-  view.setUint32(4, dims, true);
-  out.set(ubm, 8);
-  return out;
-}
+/** A background model of 001 (a bare GMM) as the local engine keeps it (the SDK's `backgroundModelBytes`). */
+export const legacyBackground = (ubm: Uint8Array, components: number, dims: number): Uint8Array => backgroundModelBytes(components, dims, ubm);
 
 /** The voiceprint area's own tables (namespace `voiceprint_`), typed for Kysely. */
 export interface VoiceprintDatabase {

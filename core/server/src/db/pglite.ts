@@ -5,24 +5,11 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { Kysely } from 'kysely';
 import type { Database } from './database.js';
 import { makePrivate } from '../storage/private.js';
+import { processRunning } from '../system/proc.js';
 import { Mutex } from './mutex.js';
 import { PgliteDialect, runOnPglite } from './pglite-dialect.js';
 
 const BYTEA = 17;
-
-/** True while process `pid` runs (a zombie, killed and not yet reaped, does not). */
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.[0] !== 'Z';
-  } catch {
-    return true;
-  }
-}
 
 /**
  * One server process at a time on an embedded database: a second one on the same directory would
@@ -54,7 +41,7 @@ function lockDirectory(dir: string): () => void {
     }
     // This process already holds it (a test opening the directory again): the first opener releases it.
     if (owner === process.pid) return () => {};
-    if (Number.isInteger(owner) && owner > 0 && running(owner)) {
+    if (Number.isInteger(owner) && owner > 0 && processRunning(owner)) {
       throw new Error(`The database in ${dir} is in use by another server (process ${owner}): stop it, or give this one another DATA_DIR`);
     }
     try {

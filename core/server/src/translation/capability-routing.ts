@@ -1,4 +1,4 @@
-import { ApiError, languageName, type Logger } from '@linguaport/sdk/server';
+import { ANY_LANGUAGE, ApiError, languageName, type Logger } from '@linguaport/sdk/server';
 import { failsNode, isEngineError } from './adapter.js';
 import type { NodeRuntime } from './node-runtime.js';
 
@@ -92,7 +92,7 @@ export function recognizerOf(runtime: NodeRuntime, capability: RecognitionCapabi
 
 export function createCapabilityRouter(options: CapabilityRoutingOptions): CapabilityRouter {
   const { capability, logger, messages } = options;
-  const takes = (langs: string[] | undefined, language: string) => (langs ?? []).some((l) => l === '*' || language === '*' || sameLanguage(l, language));
+  const takes = (langs: string[] | undefined, language: string) => (langs ?? []).some((l) => l === ANY_LANGUAGE || language === ANY_LANGUAGE || sameLanguage(l, language));
   const ofCapability = () => [...options.rows()].filter(([, row]) => row.capability === capability);
   const reason = (what: string) => `${capability}${what}`;
 

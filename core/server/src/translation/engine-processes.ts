@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { procStatFields } from '../system/proc.js';
 
 /**
  * The engine process groups this server started, recorded in DATA_DIR so that the next start
@@ -17,17 +18,7 @@ export interface EngineProcessRecord {
 const FILE = 'engine-processes.json';
 
 export function processStartTicks(pid: number): string | null {
-  // The command name (field 2) may hold spaces and parentheses: fields count from the last `)`.
-  return statFields(pid)?.[20] ?? null;
-}
-
-function statFields(pid: number | string): string[] | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return [String(pid), ...stat.slice(stat.lastIndexOf(')') + 2).split(' ')];
-  } catch {
-    return null;
-  }
+  return procStatFields(pid)?.[20] ?? null;
 }
 
 /** Live (not zombie) processes whose process group is `pgid`, from /proc. */
@@ -35,7 +26,7 @@ export function processGroupMembers(pgid: number): number[] {
   const out: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
-    const f = statFields(name);
+    const f = procStatFields(name);
     // f[1] is the state, f[3] the process group.
     if (f && f[3] === String(pgid) && f[1] !== 'Z' && f[1] !== 'X') out.push(Number(name));
   }

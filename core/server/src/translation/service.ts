@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { DEFAULT_API_TRANSLATION_CAP, DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 import {
+  ANY_LANGUAGE,
   ApiError,
   EngineError,
   languageName,
@@ -193,10 +194,11 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     const h = await runtime.adapter.health();
     let pairs = runtime.pairs;
     let spoken = runtime.languages ?? [];
+    // A recognition node (speech, OCR, speakers) also says which languages it takes.
+    const recognizer = runtime.speech ?? runtime.ocr ?? runtime.speaker;
     if (h.ok) {
       try {
         pairs = await runtime.adapter.languagePairs();
-        const recognizer = runtime.speech ?? runtime.ocr ?? runtime.speaker;
         if (recognizer) spoken = await recognizer.languages();
       } catch (err) {
         h.ok = false;
@@ -211,12 +213,12 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     runtime.healthy = h.ok;
     runtime.pairs = pairs;
     if (h.ok) nodePairs.set(runtime.spec.id, pairs);
-    if (runtime.speech || runtime.ocr || runtime.speaker) {
+    if (recognizer) {
       runtime.languages = spoken;
       if (h.ok) nodeLanguages.set(runtime.spec.id, spoken);
     }
     runtime.lastError = h.ok ? null : (h.detail ?? 'unhealthy');
-    await saveHealth(runtime.spec.id, h.ok ? 'healthy' : 'unhealthy', runtime.lastError, h.ok ? pairs : undefined, (runtime.speech || runtime.ocr || runtime.speaker) && h.ok ? spoken : undefined);
+    await saveHealth(runtime.spec.id, h.ok ? 'healthy' : 'unhealthy', runtime.lastError, h.ok ? pairs : undefined, recognizer && h.ok ? spoken : undefined);
   }
 
   async function startNode(id: number): Promise<NodeRuntime> {
@@ -525,7 +527,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   /** Runs on a speaker node of the request's method (any language); a node of another method is skipped as one that does not take the request. */
   async function onSpeakerNode<T>(request: { method?: string; nodeId?: number; signal?: AbortSignal }, work: (adapter: SpeakerAdapter) => Promise<T>) {
     await ensureStarted();
-    const { value, node } = await speakerRouter.run({ language: '*', nodeId: request.nodeId, signal: request.signal }, async (pick) => {
+    const { value, node } = await speakerRouter.run({ language: ANY_LANGUAGE, nodeId: request.nodeId, signal: request.signal }, async (pick) => {
       const adapter = pick.speaker!;
       if (request.method && adapter.method !== request.method) throw new EngineError('unsupported-pair', `${adapter.kind} makes ${adapter.method}, not ${request.method}`);
       return work(adapter);

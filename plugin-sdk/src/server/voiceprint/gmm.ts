@@ -349,6 +349,29 @@ export function gmmFromBytes(bytes: Uint8Array, components: number, dims: number
   };
 }
 
+/** The speaker method of these functions as speaker engines name it (bytes below are of it). */
+export const GMM_UBM_METHOD = 'mfcc-gmm-ubm/1';
+
+/**
+ * A background model as one self-describing value, as the local speaker engine keeps it: an 8-byte
+ * header (components, dims: little-endian uint32) before the model's `gmmToBytes`.
+ */
+export function backgroundModelBytes(components: number, dims: number, gmm: Uint8Array): Uint8Array {
+  const out = new Uint8Array(8 + gmm.byteLength);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, components, true);
+  view.setUint32(4, dims, true);
+  out.set(gmm, 8);
+  return out;
+}
+
+/** The model of `backgroundModelBytes`; throws when the bytes are not one. */
+export function backgroundModelOf(bytes: Uint8Array): DiagonalGmm {
+  if (bytes.byteLength < 8) throw new Error('too short for a background model');
+  const view = new DataView(bytes.buffer, bytes.byteOffset, 8);
+  return gmmFromBytes(bytes.subarray(8), view.getUint32(0, true), view.getUint32(4, true));
+}
+
 /** Float32 values of stored bytes (copied: a database buffer need not be aligned). */
 export function floatsOf(bytes: Uint8Array): Float32Array {
   const copy = new Uint8Array(bytes.byteLength);

@@ -6,7 +6,7 @@ import { defineService } from '../services.js';
  * a GMM universal background model, speaker models by MAP adaptation, and log-likelihood-ratio scores.
  */
 export { VOICE_SAMPLE_RATE, voiceFeatures, mfccFrames, deltaFrames, voicedFrameIndexes, normaliseCepstra, pcm16ToFloat, type VoiceFeatures, type VoiceFeatureOptions } from './features.js';
-export { trainUbm, trainUbmInSteps, adaptMeans, scoreSpeakers, joinFrames, gmmToBytes, gmmFromBytes, floatsOf, floatBytes, type DiagonalGmm, type FrameSet, type UbmTrainingOptions } from './gmm.js';
+export { trainUbm, trainUbmInSteps, adaptMeans, scoreSpeakers, joinFrames, gmmToBytes, gmmFromBytes, GMM_UBM_METHOD, backgroundModelBytes, backgroundModelOf, floatsOf, floatBytes, type DiagonalGmm, type FrameSet, type UbmTrainingOptions } from './gmm.js';
 
 /** One enrolled speaker's score for a recording, on the scale of the method that scored it (higher: more alike). */
 export interface VoiceprintCandidate {
