@@ -47,6 +47,19 @@ describe(`job queue (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () =
     expect(await jobs.forPlugin('term').getJob('reindex', id)).toBeNull();
   });
 
+  it('creates many queues at once, from one server and (on PostgreSQL) from a second one, without a deadlock', async () => {
+    // Each plugin registers its workers as it starts; on PostgreSQL two unguarded creations deadlocked.
+    const second = t.databaseUrl ? await createJobService(await t.open(), { logger }) : null;
+    const services = second ? [jobs, second] : [jobs];
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => services[i % services.length].forPlugin(`starting${i}`).work('convert', async () => undefined)),
+    );
+    await second?.stop();
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    const rows = await t.database.query<{ n: number | string }>(`SELECT count(*) AS n FROM pgboss.queue WHERE name LIKE 'starting%'`);
+    expect(Number(rows[0].n)).toBe(12);
+  });
+
   it('retries a failing job until it succeeds', async () => {
     const queue = jobs.forPlugin('retry');
     let attempts = 0;

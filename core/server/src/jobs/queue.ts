@@ -43,9 +43,10 @@ function bossDb(database: Database, logger: Pick<Logger, 'error'>) {
   let closed = false;
   return {
     executeSql(text: string, values?: unknown[]) {
+      const statement = CREATE_QUEUE.test(text) ? createQueueLocked(database, text, values) : database.query(text, values);
       // pg-boss completes a worker's batch without awaiting it; once the queue has stopped (and the
       // database may be closing) such a late statement is logged, never an unhandled rejection.
-      const run = database.query(text, values).then(
+      const run = statement.then(
         (rows) => ({ rows }),
         (err: Error) => {
           if (!closed) throw err;
@@ -63,6 +64,22 @@ function bossDb(database: Database, logger: Pick<Logger, 'error'>) {
       while (inFlight.size) await Promise.allSettled([...inFlight]);
     },
   };
+}
+
+const CREATE_QUEUE = /^\s*SELECT \w+\.create_queue\(/;
+
+/**
+ * pg-boss's create_queue inserts the queue's row, then adds foreign keys to the queue table and
+ * attaches a partition to the job table. Two at once (two plugins starting, or two servers) each
+ * hold the lock the other's foreign key needs: PostgreSQL ends one with "deadlock detected". So
+ * queues are created one at a time in the whole database, under a transaction-scoped advisory lock.
+ */
+async function createQueueLocked(database: Database, text: string, values?: unknown[]) {
+  return database.db.transaction().execute(async (trx) => {
+    await sql`SELECT pg_advisory_xact_lock(hashtext(${`${SCHEMA}.create_queue`}))`.execute(trx);
+    const result = await trx.executeQuery(CompiledQuery.raw(text, values ?? []));
+    return result.rows as any[];
+  });
 }
 
 /** The same, inside a kysely transaction, so a check and a send can be one atomic step. */
