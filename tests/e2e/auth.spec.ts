@@ -28,6 +28,28 @@ test('password login: a wrong password is refused with a message, the right one 
   await expect(page).not.toHaveURL(/\/login/);
 });
 
+test('sign-in waits for the page\'s settings: the button is disabled until they arrive, then the form no longer moves', async ({ page }) => {
+  // The settings may add a domain field above the account; a click while they are on the way would
+  // land where the button was. Hold one of them back and check the button waits for it.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/ldap/getAllSymbols', async (route) => {
+    await held;
+    await route.continue();
+  });
+  await english(page);
+  await page.goto(`${baseUrl()}/login`);
+  await page.getByTestId('login-username').fill('admin');
+  await page.getByTestId('login-password').fill(process.env.E2E_ADMIN_PASSWORD!);
+  await expect(page.getByTestId('login-submit')).toBeDisabled();
+  await page.getByTestId('login-password').press('Enter');
+  await expect(page).toHaveURL(/\/login/);
+  release();
+  await expect(page.getByTestId('login-submit')).toBeEnabled();
+  await page.getByTestId('login-submit').click();
+  await expect(page.getByTestId('sidebar')).toBeVisible();
+});
+
 test('a user in two departments picks one after sign-in and works in it', async ({ page }) => {
   const admin = await Api.signIn();
   const role = await admin.role(unique('e2e-pick-'), ['/hello']);

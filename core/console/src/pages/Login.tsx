@@ -61,6 +61,9 @@ export function Login() {
 
   async function submit(e: FormEvent) {
     e.preventDefault();
+    // The flags decide the fields (domain, puzzle), so the button stays disabled until they are
+    // known: the domain field they may add moves the button, and a click in between hits nothing.
+    if (!flags) return;
     if (!username.trim() || !password) return setError(t('login.required'));
     const needSlider = !!flags?.slider || challenged;
     if (needSlider && !ticket) return setError(t('slider.first'));
@@ -163,7 +166,7 @@ export function Login() {
           </div>
           {flags?.slider || challenged ? <SliderPuzzle key={sliderKey} onTicket={setTicket} /> : null}
           {error ? <PlainCallout intent="danger" data-testid="login-error" className="lp-login-error">{error}</PlainCallout> : null}
-          <PlainButton type="submit" intent="primary" fill busy={busy === 'login'} disabled={busy !== null && busy !== 'login'} data-testid="login-submit" text={busy === 'login' ? t('login.submitting') : t('login.submit')} />
+          <PlainButton type="submit" intent="primary" fill busy={busy === 'login'} disabled={flags === null || (busy !== null && busy !== 'login')} data-testid="login-submit" text={busy === 'login' ? t('login.submitting') : t('login.submit')} />
         </form>
         <div className="lp-login-links">
           <PlainButton minimal text={t('login.forgot')} onClick={() => setOverlay('forgot')} data-testid="login-forgot" />
