@@ -12,28 +12,8 @@ test.describe.configure({ mode: 'serial' });
 const PASSWORD = 'E2e-transl-pass-1';
 const SENTENCE = 'The cat is sleeping on the red sofa.';
 
-interface TreeNode {
-  id: number;
-  key: string;
-  path?: string | null;
-  children?: TreeNode[];
-}
-
 /** A new user whose only role grants these menus (by path) and keys. */
-async function userWith(admin: Api, paths: string[], keys: string[]): Promise<{ username: string; id: number }> {
-  const tree = await admin.call<TreeNode[]>('GET', '/permissionMenu/getAllPermissionMenu');
-  const ids: number[] = [];
-  const walk = (nodes: TreeNode[]) => nodes.forEach((n) => ((paths.some((p) => n.key === `menu:${p}`) || keys.includes(n.key)) && ids.push(n.id), walk(n.children ?? [])));
-  walk(tree);
-  expect(ids.length, `nodes for ${[...paths, ...keys].join(', ')}`).toBe(paths.length + keys.length);
-  const role = await admin.call<{ id: number } | number>('POST', '/role/add', { name: unique('e2e-tr-'), description: 'e2e' });
-  const roleId = typeof role === 'number' ? role : role.id;
-  await admin.call('PUT', `/role/permissions/${roleId}`, { permissionIds: ids });
-  const department = await admin.department(unique('e2e-tr-dept-'));
-  const username = unique('truser');
-  const id = await admin.user(username, PASSWORD, [department], [roleId]);
-  return { username, id };
-}
+const userWith = (admin: Api, paths: string[], keys: string[]) => admin.userWith(paths, keys, PASSWORD, 'truser');
 
 async function translate(page: Page, text: string) {
   await page.getByTestId('source-text').fill(text);

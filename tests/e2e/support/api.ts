@@ -66,6 +66,32 @@ export class Api {
     return typeof created === 'number' ? created : created.id;
   }
 
+  /** A new user in a department of its own, whose only role grants these menus (by path) and permission keys. */
+  async userWith(paths: string[], keys: string[], password: string, prefix = 'user'): Promise<{ username: string; id: number }> {
+    const tree = await this.call<Node[]>('GET', '/permissionMenu/getAllPermissionMenu');
+    const ids: number[] = [];
+    const walk = (nodes: Node[]) => nodes.forEach((n) => ((paths.some((p) => n.key === `menu:${p}`) || keys.includes(n.key ?? '')) && ids.push(n.id), walk(n.children ?? [])));
+    walk(tree);
+    if (ids.length !== paths.length + keys.length) throw new Error(`permission nodes for ${[...paths, ...keys].join(', ')}: found ${ids.length}`);
+    const role = await this.call<{ id: number } | number>('POST', '/role/add', { name: unique(`e2e-${prefix}-`), description: 'e2e' });
+    const roleId = typeof role === 'number' ? role : role.id;
+    await this.call('PUT', `/role/permissions/${roleId}`, { permissionIds: ids });
+    const department = await this.department(unique(`e2e-${prefix}-dept-`));
+    const username = unique(prefix);
+    return { username, id: await this.user(username, password, [department], [roleId]) };
+  }
+
+  /** A multipart upload: form fields and files (sent under the field name `files`). */
+  async upload<T = unknown>(url: string, fields: Record<string, string>, files: Array<{ name: string; content: Buffer; type?: string }>): Promise<T> {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    for (const f of files) form.append('files', new Blob([new Uint8Array(f.content)], { type: f.type ?? 'application/octet-stream' }), f.name);
+    const res = await fetch(`${baseUrl()}/api${url}`, { method: 'POST', headers: { Jwt: this.token, 'Accept-Language': 'en-US' }, body: form });
+    const env = (await res.json()) as Envelope<T>;
+    if (env.code !== 200) throw new Error(`POST ${url} answered ${env.code}: ${env.msg}`);
+    return env.data;
+  }
+
   /**
    * Adds menus to the default normal-user role, which directory, single sign-on and self-registered
    * accounts receive (a role without menus signs them straight out again, spec 01 2.6).
@@ -86,6 +112,7 @@ export class Api {
 
 interface Node {
   id: number;
+  key?: string;
   path?: string | null;
   children?: Node[];
 }
