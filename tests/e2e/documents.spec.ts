@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { unique } from './support/api.js';
+import { FLAT_SHEET, FLAT_SLIDES, FLAT_TEXT } from '../../plugins/formats-office/test/server/samples.js';
+import { Api, unique } from './support/api.js';
 import { baseUrl, signIn } from './support/session.js';
 
 /**
@@ -129,6 +130,85 @@ test('a docx with a header, a footnote, a table and a bold word comes back trans
   expect(part('word/header1.xml')).toMatch(/jard[ií]n/);
   expect(part('word/footnotes.xml')).toMatch(/gato/);
   execFileSync('unzip', ['-tq', file]);
+});
+
+test('an xlsx, a pptx, an srt and a text PDF, translated with a memory, open in LibreOffice translated; a renamed executable is refused', async ({ page }) => {
+  test.setTimeout(240_000);
+  const dir = mkdtempSync(join(tmpdir(), 'formats-e2e-'));
+  const office = (args: string[]) => execFileSync('soffice', ['--headless', '--norestore', ...args], { cwd: dir, env: { ...process.env, HOME: dir }, timeout: 120_000, stdio: 'ignore' });
+  const stem = unique('launch-');
+  // The office files as LibreOffice writes them, from flat OpenDocument sources.
+  writeFileSync(join(dir, `${stem}-prices.fods`), FLAT_SHEET);
+  writeFileSync(join(dir, `${stem}-slides.fodp`), FLAT_SLIDES);
+  writeFileSync(join(dir, `${stem}-report.fodt`), FLAT_TEXT);
+  office(['--convert-to', 'xlsx:Calc MS Excel 2007 XML', `${stem}-prices.fods`]);
+  office(['--convert-to', 'pptx:Impress MS PowerPoint 2007 XML', `${stem}-slides.fodp`]);
+  office(['--convert-to', 'pdf', `${stem}-report.fodt`]);
+  writeFileSync(join(dir, `${stem}-talk.srt`), '1\n00:00:01,000 --> 00:00:03,500\nThe black cat is sleeping.\n\n2\n00:00:04,000 --> 00:00:06,250\nThe big house has a garden.\n');
+  writeFileSync(join(dir, 'setup.txt'), Buffer.concat([Buffer.from([0x7f, 0x45, 0x4c, 0x46, 2, 1, 1, 0]), Buffer.alloc(64)]));
+
+  // A memory whose translation of the slide title is not the engine's.
+  const admin = await Api.signIn();
+  const memory = unique('Launch memory ');
+  await admin.call('POST', '/TM/library/add', { name: memory, ownership: 'department', kind: 'shared', users: [], isDefault: false });
+  const memoryId = (await admin.call<{ records: { id: number; name: string }[] }>('GET', '/TM/library/list?pageNum=1&pageSize=200')).records.find((m) => m.name === memory)!.id;
+  const tmx = '<?xml version="1.0" encoding="UTF-8"?><tmx version="1.4"><header srclang="en" datatype="plaintext" segtype="sentence" adminlang="en" creationtool="e2e" creationtoolversion="1" o-tmf="none"/><body><tu><tuv xml:lang="en"><seg>Welcome to the launch</seg></tuv><tuv xml:lang="es"><seg>Bienvenidos al gran estreno</seg></tuv></tu></body></tmx>';
+  await admin.upload('/TM/import', { libraryId: String(memoryId), sourceLang: 'en', targetLang: 'es' }, [{ name: 'launch.tmx', content: Buffer.from(tmx), type: 'application/xml' }]);
+
+  await signIn(page);
+  await page.goto(`${baseUrl()}/transFile`);
+  await page.getByTestId('open-upload').click();
+  await page.getByTestId('source-language').selectOption('en');
+  await page.getByTestId('target-language').selectOption('es');
+  // A program renamed .txt passes the name check in the browser; the server reads its content and refuses it.
+  await page.getByTestId('file-input').setInputFiles(join(dir, 'setup.txt'));
+  await page.getByTestId('start-upload').click();
+  await expect(page.getByTestId('upload-error')).toContainText('setup.txt: not a supported format');
+  await page.getByTestId('chosen-files').getByRole('button', { name: 'Remove this file' }).click();
+
+  const names = [`${stem}-prices.xlsx`, `${stem}-slides.pptx`, `${stem}-talk.srt`, `${stem}-report.pdf`];
+  await page.getByTestId('file-input').setInputFiles(names.map((n) => join(dir, n)));
+  await page.getByTestId('memories').getByText(memory).click();
+  await page.getByTestId('start-upload').click();
+  await expect(page.getByTestId('upload-dialog')).toBeHidden();
+  await expect(page.getByText('setup.txt')).toHaveCount(0);
+
+  const results: Record<string, string> = {};
+  for (const name of names) {
+    const row = page.getByRole('row', { name: new RegExp(name.replace(/[.]/g, '\\.')) });
+    const status = row.locator('[data-testid^="file-status-"]');
+    await expect(status).toHaveAttribute('data-status', 'completed', { timeout: 120_000 });
+    const id = (await status.getAttribute('data-testid'))!.replace('file-status-', '');
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId(`download-${id}`).click();
+    const download = await downloading;
+    results[name] = join(dir, `out-${download.suggestedFilename()}`);
+    await download.saveAs(results[name]);
+  }
+  // A text PDF comes back as an editable document.
+  expect(results[`${stem}-report.pdf`]).toMatch(/\.docx$/);
+
+  // The subtitles keep their timings.
+  const srt = readFileSync(results[`${stem}-talk.srt`], 'utf8');
+  expect(srt).toContain('00:00:01,000 --> 00:00:03,500');
+  expect(srt).toContain('00:00:04,000 --> 00:00:06,250');
+  expect(srt).toMatch(/gato negro/);
+  expect(srt).toMatch(/casa grande/);
+
+  // LibreOffice opens every office result, and reads it in Spanish (the slide title from the memory).
+  const check = join(dir, 'check');
+  office(['--convert-to', 'csv', '--outdir', check, results[`${stem}-prices.xlsx`]]);
+  office(['--convert-to', 'pdf', '--outdir', check, results[`${stem}-slides.pptx`], results[`${stem}-report.pdf`]]);
+  const converted = (file: string, ext: string) => join(check, file.split('/').pop()!.replace(/\.[^.]+$/, ext));
+  const read = (file: string) => execFileSync('pdftotext', ['-layout', converted(file, '.pdf'), '-']).toString('utf8');
+  // The first sheet: the text translated, the number and the formula's value as they were.
+  const sheet = readFileSync(converted(results[`${stem}-prices.xlsx`], '.csv'), 'utf8');
+  expect(sheet.split('\n')[0]).toMatch(/^Manzanas verdes,12\.5,25$/);
+  const slides = read(results[`${stem}-slides.pptx`]);
+  expect(slides).toContain('Bienvenidos al gran estreno');
+  expect(slides).toMatch(/producto/);
+  const report = read(results[`${stem}-report.pdf`]);
+  expect(report).toMatch(/informe anual/i);
 });
 
 test('a scanned PDF is marked OCR and its recognised text is shown over the page with its translation', async ({ page }) => {

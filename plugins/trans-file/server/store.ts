@@ -68,6 +68,7 @@ export function createStore(ctx: ServerPluginContext, db: Db) {
     percent: percentOf(f),
     characters: f.characters,
     error: f.error,
+    resultName: f.result_name,
     ...extra,
   });
 

@@ -122,7 +122,8 @@ export const fileRowSchema = z.object({
 export type FileRow = z.infer<typeof fileRowSchema>;
 
 /** What `transFile.changed` carries: a file's state and progress, to the owner and the managers. */
-export type FileChanged = Pick<FileRow, 'id' | 'ownerId' | 'status' | 'previewStatus' | 'pdfStatus' | 'segments' | 'segmentsDone' | 'percent' | 'characters' | 'error'> & { deleted?: boolean };
+/** A file's pushed state; it carries the result's name too, which a download made from a live row is saved under. */
+export type FileChanged = Pick<FileRow, 'id' | 'ownerId' | 'status' | 'previewStatus' | 'pdfStatus' | 'segments' | 'segmentsDone' | 'percent' | 'characters' | 'error' | 'resultName'> & { deleted?: boolean };
 
 export const FILE_CHANGED = 'transFile.changed';
 
