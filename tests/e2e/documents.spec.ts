@@ -130,6 +130,13 @@ test('a docx with a header, a footnote, a table and a bold word comes back trans
   expect(part('word/header1.xml')).toMatch(/jard[ií]n/);
   expect(part('word/footnotes.xml')).toMatch(/gato/);
   execFileSync('unzip', ['-tq', file]);
+  // LibreOffice opens it and reads the body in Spanish.
+  const opened = join(dir, 'opened.docx');
+  execFileSync('cp', [file, opened]);
+  execFileSync('soffice', ['--headless', '--norestore', '--convert-to', 'txt:Text (encoded):UTF8', 'opened.docx'], { cwd: dir, env: { ...process.env, HOME: dir }, timeout: 120_000, stdio: 'ignore' });
+  const text = readFileSync(join(dir, 'opened.txt'), 'utf8');
+  expect(text).toMatch(/coche/);
+  expect(text).toMatch(/casa/);
 });
 
 test('an xlsx, a pptx, an srt and a text PDF, translated with a memory, open in LibreOffice translated; a renamed executable is refused', async ({ page }) => {
