@@ -513,7 +513,7 @@ export { defineService, type PluginServices, type ServiceToken } from './service
 export { documentTranslationService, type DocumentTranslationService } from './documents.js';
 export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './office.js';
 // Command-line tools run with a deadline and abort, in scratch folders; page layout of words with boxes (PDF text, OCR).
-export { runTool, inScratch, mapLimited, ToolError, type RunOptions } from './tools.js';
+export { runTool, startWarmTool, inScratch, mapLimited, ToolError, type RunOptions, type WarmTool } from './tools.js';
 export { readBboxLayout, readTesseractTsv, paragraphsOf, blocksOf, blockText, lineText, splitAtGaps, toBlock, isFolio, columnGroups, readingOrder, type Box, type Word, type Line, type Block, type PageText } from './layout.js';
 export { probeMedia, runFfmpeg, extractAudio, readWavPcm, writeWavPcm, cutMedia, convertMedia, burnSubtitles, escapeFilterValue, isMediaTarget, mediaTargetOf, MEDIA_TARGETS, MediaError, type MediaInput, type MediaInfo, type MediaStreamInfo, type MediaStreamKind, type MediaErrorCode, type MediaTarget, type FfmpegOptions, type MediaJobOptions, type WavPcm } from './media.js';
 // Speech engines: the adapter contract (speech kinds register through registerAdapter) and ctx.engines.speech.

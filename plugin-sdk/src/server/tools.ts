@@ -77,6 +77,97 @@ export function runTool(command: string, args: string[], options: RunOptions): P
   });
 }
 
+/** A tool already started, waiting for its input: see `startWarmTool`. */
+export interface WarmTool {
+  /** False once it has exited (or been stopped) without being used. */
+  readonly ready: boolean;
+  /** Writes `input` to the tool's standard input, closes it, and answers like `runTool`. Once only. */
+  run(input: Uint8Array, options: { timeoutMs: number; signal?: AbortSignal }): Promise<{ stdout: string; stderr: string }>;
+  /** Stops it if it has not been used. */
+  stop(): void;
+}
+
+/**
+ * Starts a tool before its input is known, so what it does first (loading a model, say) overlaps the
+ * wait for the input. Until `run`, it holds no reference on this process (an idle spare never keeps
+ * it alive, and if this process ends the tool's input closes and it exits) and stops itself after
+ * `idleMs`. The input reaches it through a pipe (`cat`), so the tool can open it by path as
+ * `/dev/stdin`, which a socket (what Node gives a child as its standard input) does not allow.
+ */
+export function startWarmTool(command: string, args: string[], options: { idleMs: number; cwd?: string; env?: NodeJS.ProcessEnv }): WarmTool {
+  const child = spawn('sh', ['-c', 'cat | exec "$0" "$@"', command, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout!.on('data', (d: Buffer) => out.push(d));
+  child.stderr!.on('data', (d: Buffer) => err.push(d));
+  child.stdin!.on('error', () => {});
+  let used = false;
+  let exited: { code: number | null; signal: NodeJS.Signals | null; error?: Error } | null = null;
+  const closed = new Promise<void>((resolve) => {
+    child.on('error', (e) => {
+      exited ??= { code: null, signal: null, error: e };
+      resolve();
+    });
+    child.on('close', (code, signal) => {
+      exited ??= { code, signal };
+      resolve();
+    });
+  });
+  const handles = [child, child.stdin, child.stdout, child.stderr] as Array<{ ref?(): void; unref?(): void } | null>;
+  for (const h of handles) h?.unref?.();
+  const kill = () => {
+    try {
+      process.kill(-child.pid!, 'SIGKILL');
+    } catch {
+      child.kill('SIGKILL');
+    }
+  };
+  const idle = setTimeout(() => !used && kill(), options.idleMs);
+  idle.unref();
+
+  return {
+    get ready() {
+      return !used && exited === null;
+    },
+    stop() {
+      if (used) return;
+      used = true;
+      clearTimeout(idle);
+      kill();
+    },
+    async run(input, { timeoutMs, signal }) {
+      if (used) throw new Error(`${command}: a started tool runs once`);
+      used = true;
+      clearTimeout(idle);
+      for (const h of handles) h?.ref?.();
+      if (signal?.aborted) {
+        kill();
+        throw signal.reason ?? new Error('aborted');
+      }
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        kill();
+      }, timeoutMs);
+      const onAbort = () => kill();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      child.stdin!.end(input);
+      await closed;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      const stdout = Buffer.concat(out).toString('utf8');
+      const stderr = Buffer.concat(err).toString('utf8');
+      const detail = (stderr || stdout).trim().split('\n').slice(-2).join(' ').slice(0, 300);
+      const end = exited!;
+      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+      if (end.error) throw new ToolError(`${command} could not start: ${end.error.message}`, end.error.message, null);
+      if (timedOut) throw new ToolError(`${command} took longer than ${Math.round(timeoutMs / 1000)} s`, detail, null);
+      if (end.code !== 0) throw new ToolError(`${command} ended with ${end.signal ?? `code ${end.code}`}: ${detail}`, detail, end.code);
+      return { stdout, stderr };
+    },
+  };
+}
+
 /** Runs `fn` in a fresh scratch folder, removed afterwards. */
 export async function inScratch<T>(fn: (dir: string) => Promise<T>): Promise<T> {
   const dir = await mkdtemp(join(tmpdir(), 'linguaport-tool-'));

@@ -1,13 +1,14 @@
 import { accessSync, constants } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { delimiter, join } from 'node:path';
-import { EngineError, inScratch, limitConcurrency, runTool, ToolError, type EngineHealth, type SpeechAdapter, type SpeechSegment } from '@linguaport/sdk/server';
+import { EngineError, limitConcurrency, readWavPcm, startWarmTool, ToolError, type EngineHealth, type SpeechAdapter, type SpeechSegment, type WarmTool } from '@linguaport/sdk/server';
 
 /**
  * Debian's pocketsphinx (`pocketsphinx_continuous` 0.8+5prealpha with `pocketsphinx-en-us`): one
- * process per request over the WAV file, its own voice activity detection splitting the audio into
- * utterances, `-time yes` giving each recognised word with its start, end and posterior. Loading
- * the model costs about 0.3 s, small beside the decoding (about 0.2-0.3 of real time on this machine).
+ * process per request, reading the audio's samples from its standard input, its own voice activity
+ * detection splitting them into utterances, `-time yes` giving each recognised word with its start,
+ * end and posterior. Loading the model takes about 0.3 s, which a live caption cannot spare (a
+ * sentence decodes in about 0.5 s), so the next decoder is started as soon as one finishes and waits,
+ * model loaded, for its audio (stopped after five idle minutes).
  */
 
 export const POCKETSPHINX = 'pocketsphinx_continuous';
@@ -41,6 +42,19 @@ function canRead(path: string, mode: number = constants.R_OK): boolean {
 function secondsOf(wav: Uint8Array): number {
   return Math.max(0, wav.byteLength - 44) / 32_000;
 }
+
+/** The samples of a WAV as raw 16-bit little-endian PCM, what the decoder reads from a pipe. */
+function rawSamples(wav: Uint8Array): Uint8Array {
+  let samples: Int16Array;
+  try {
+    samples = readWavPcm(wav).samples;
+  } catch (err) {
+    throw new EngineError('rejected', `pocketsphinx needs a 16-bit PCM WAV: ${(err as Error).message}`, undefined, { cause: err });
+  }
+  return new Uint8Array(samples.buffer, samples.byteOffset, samples.byteLength);
+}
+
+const SPARE_IDLE_MS = 5 * 60_000;
 
 /** The decoder's filler and marker tokens, which are no words of the text. */
 const FILLER = /^(<s>|<\/s>|<sil>|\[[A-Z_]+\]|\+\+.*\+\+)$/;
@@ -79,6 +93,13 @@ export function createPocketsphinxAdapter(options: PocketsphinxOptions): SpeechA
   const command = options.command ?? POCKETSPHINX;
   const model = options.model ?? POCKETSPHINX_EN_MODEL;
   const inTurn = limitConcurrency(options.parallel ?? 1);
+  const decoderArgs = ['-infile', '/dev/stdin', '-hmm', model, '-time', 'yes', '-logfn', '/dev/null'];
+  let spare: WarmTool | null = null;
+  const decoder = () => {
+    const ready = spare?.ready ? spare : startWarmTool(command, decoderArgs, { idleMs: SPARE_IDLE_MS });
+    spare = null;
+    return ready;
+  };
 
   function missing(): string | null {
     if (!onPath(command)) return `${command} is not installed (Debian package pocketsphinx)`;
@@ -100,13 +121,17 @@ export function createPocketsphinxAdapter(options: PocketsphinxOptions): SpeechA
       const why = missing();
       if (why) throw new EngineError('unavailable', why);
       const timeoutMs = Math.max(options.timeoutMs, Math.round(secondsOf(wav) * 2000) + 10_000);
+      const pcm = rawSamples(wav);
       try {
-        return await inTurn(() => inScratch(async (dir) => {
-          const file = join(dir, 'speech.wav');
-          await writeFile(file, wav);
-          const { stdout } = await runTool(command, ['-infile', file, '-hmm', model, '-time', 'yes', '-logfn', '/dev/null'], { timeoutMs, signal, cwd: dir });
-          return readPocketsphinxTimes(stdout);
-        }));
+        return await inTurn(async () => {
+          try {
+            const { stdout } = await decoder().run(pcm, { timeoutMs, signal });
+            return readPocketsphinxTimes(stdout);
+          } finally {
+            // The next request finds its decoder loaded (started once this one no longer needs the core).
+            if (!spare && !missing()) spare = startWarmTool(command, decoderArgs, { idleMs: SPARE_IDLE_MS });
+          }
+        });
       } catch (err) {
         if (signal?.aborted) throw new EngineError('timeout', 'speech recognition cancelled by the caller', undefined, { cause: err });
         if (err instanceof ToolError && err.exitCode === null && /longer than/.test(err.message)) throw new EngineError('timeout', err.message, undefined, { cause: err });

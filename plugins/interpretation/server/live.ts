@@ -179,7 +179,10 @@ async function runSession(ctx: ServerPluginContext, db: Db, configs: ConfigStore
       lastPartialAt = event.at;
       send({ type: 'speech', utterance });
     } else if (event.type === 'pause') {
-      // The speaker stopped: recognise what was said now, so the end finds it ready (a partial under way goes on).
+      // The speaker stopped: recognise what was said now, so the end finds it ready. A partial under way
+      // is dropped: the node recognises one utterance at a time, and the final must not wait behind it.
+      partial?.controller.abort();
+      partial = null;
       const controller = new AbortController();
       const heard = recognise(event.samples, controller.signal);
       heard.catch(() => undefined);

@@ -67,6 +67,11 @@ describe('pocketsphinx adapter', () => {
       last = segment.end;
     }
     expect(last).toBeLessThanOrEqual(duration + 0.05);
+    // The next request goes to the decoder started (model loaded) once this one finished: same words.
+    const again = await adapter.transcribe(audio, { language: 'en' });
+    expect(again.map((s) => s.text).join(' ')).toBe(text);
+    // A file that is no 16-bit PCM WAV is refused as such.
+    await expect(adapter.transcribe(new TextEncoder().encode('not audio at all'), { language: 'en' })).rejects.toMatchObject({ name: 'EngineError', kind: 'rejected' });
   }, 60_000);
 
   it('reports a missing decoder as unhealthy with the Debian package to install, and refuses other languages', async () => {
