@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { spawnTool } from './spawner.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -31,49 +32,29 @@ export interface RunOptions {
 }
 
 export function runTool(command: string, args: string[], options: RunOptions): Promise<{ stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    if (options.signal?.aborted) {
-      reject(options.signal.reason ?? new Error('aborted'));
-      return;
-    }
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: [options.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'], detached: true });
-    // A tool that exits before reading all of it closes the pipe: its exit code says what happened.
-    if (options.input !== undefined) child.stdin!.on('error', () => {}).end(options.input);
+  if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new Error('aborted'));
+  // Started by the spawner helper (see spawner.ts): a fork from a large server blocks it for tens of ms.
+  const input = options.input === undefined ? undefined : Buffer.isBuffer(options.input) ? options.input : Buffer.from(options.input);
+  const tool = spawnTool({ command, args, cwd: options.cwd, env: options.env, input });
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    tool.kill();
+  }, options.timeoutMs);
+  const onAbort = () => tool.kill();
+  options.signal?.addEventListener('abort', onAbort, { once: true });
+  return tool.done.then((result) => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
     // Chunks joined once at the end: pdftotext's layout of a long book is tens of megabytes.
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout!.on('data', (d: Buffer) => out.push(d));
-    child.stderr!.on('data', (d: Buffer) => err.push(d));
-    let timedOut = false;
-    const kill = () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    };
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, options.timeoutMs);
-    const onAbort = () => kill();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    child.on('error', (e) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      reject(new ToolError(`${command} could not start: ${e.message}`, e.message, null));
-    });
-    child.on('close', (code, sig) => {
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(err).toString('utf8');
-      const detail = (stderr || stdout).trim().split('\n').slice(-2).join(' ').slice(0, 300);
-      if (options.signal?.aborted) reject(options.signal.reason ?? new Error('aborted'));
-      else if (timedOut) reject(new ToolError(`${command} took longer than ${Math.round(options.timeoutMs / 1000)} s`, detail, null));
-      else if (code === 0) resolve({ stdout, stderr });
-      else reject(new ToolError(`${command} ended with ${sig ?? `code ${code}`}: ${detail}`, detail, code));
-    });
+    const stdout = result.stdout.toString('utf8');
+    const stderr = result.stderr.toString('utf8');
+    const detail = (stderr || stdout).trim().split('\n').slice(-2).join(' ').slice(0, 300);
+    if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
+    if (result.error) throw new ToolError(`${command} could not start: ${result.error}`, result.error, null);
+    if (timedOut) throw new ToolError(`${command} took longer than ${Math.round(options.timeoutMs / 1000)} s`, detail, null);
+    if (result.code === 0) return { stdout, stderr };
+    throw new ToolError(`${command} ended with ${result.signal ?? `code ${result.code}`}: ${detail}`, detail, result.code);
   });
 }
 
