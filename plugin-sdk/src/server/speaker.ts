@@ -109,6 +109,8 @@ export interface SpeakerNodeChoice {
   ready: boolean;
   /** The method of its representations, when it is ready: an area sees whether its stored bytes can still be scored. */
   method?: string;
+  /** Its kind's suggested decision threshold for that method (`SpeakerAdapter.threshold`), when it is ready and has one. */
+  threshold?: number;
 }
 
 /** `ctx.engines.speaker`: speaker recognition through the speaker nodes the platform runs. */

@@ -397,7 +397,9 @@ function VoiceprintRecognition() {
         )}
         {status && (status.method ?? status.currentMethod) && (
           <Tag minimal style={{ marginLeft: 8 }} data-testid="voiceprint-method">
-            {t('methodInUse', { method: status.method ?? status.currentMethod, threshold: status.threshold })}
+            {t('methodInUse')}
+            <code>{status.method ?? status.currentMethod}</code>
+            {t('methodThreshold', { threshold: status.threshold })}
           </Tag>
         )}
         {status && !status.currentMethod && (

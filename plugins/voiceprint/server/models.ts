@@ -41,6 +41,8 @@ export interface MethodNow {
   usable: boolean;
   /** The method in use: the stored one when usable, else the one a request gets now (null: no speaker node is up). */
   current: string | null;
+  /** The threshold a ready node of `current` suggests (what a training would store). */
+  suggested: number | null;
 }
 
 /**
@@ -59,8 +61,10 @@ export async function departmentModels(ctx: ServerPluginContext, db: Db) {
 
   async function methodNow(stored: string | null): Promise<MethodNow> {
     const nodes = await engine.nodes();
-    if (stored && nodes.some((n) => n.ready && n.method === stored)) return { usable: true, current: stored };
-    return { usable: false, current: await engine.method() };
+    const suggestedFor = (method: string | null) => nodes.find((n) => n.ready && n.method === method && n.threshold !== undefined)?.threshold ?? null;
+    if (stored && nodes.some((n) => n.ready && n.method === stored)) return { usable: true, current: stored, suggested: suggestedFor(stored) };
+    const current = await engine.method();
+    return { usable: false, current, suggested: suggestedFor(current) };
   }
 
   /** Every recording kept as audio of a department's speakers, by speaker. */
@@ -234,7 +238,8 @@ export async function departmentModels(ctx: ServerPluginContext, db: Db) {
         method,
         currentMethod: now.current,
         methodReady: !method || now.usable,
-        threshold: thresholdFor(method ?? now.current, method ? fresh?.threshold : null),
+        // Before any training, the threshold the method's node suggests: the one a training will keep.
+        threshold: thresholdFor(method ?? now.current, method ? fresh?.threshold : now.suggested),
       };
     },
 

@@ -539,8 +539,12 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   const speaker: SpeakerService = {
     async nodes() {
       await ensureStarted();
-      const methods = new Map(speakerRouter.nodes().map((r) => [r.spec.id, r.speaker!.method]));
-      return speakerRouter.choices().map((c) => (methods.has(c.id) ? { ...c, method: methods.get(c.id)! } : c));
+      const ready = new Map(speakerRouter.nodes().map((r) => [r.spec.id, r.speaker!]));
+      return speakerRouter.choices().map((c) => {
+        const adapter = ready.get(c.id);
+        if (!adapter) return c;
+        return { ...c, method: adapter.method, ...(adapter.threshold === undefined ? {} : { threshold: adapter.threshold }) };
+      });
     },
     async method() {
       await ensureStarted();

@@ -78,6 +78,10 @@ afterAll(async () => {
 
 describe('enrolment and recognition', () => {
   it('enrols speakers from uploaded recordings and trains the department model as a task', async () => {
+    // Before any speaker, the page already names the method on offer and the threshold its node suggests.
+    await expect
+      .poll(async () => (await call('GET', '/api/voiceprint/status', user)).body.data, { timeout: 30_000 })
+      .toMatchObject({ method: null, currentMethod: 'mfcc-gmm-ubm/1', threshold: 1.2 });
     for (const s of ENROLLED) {
       const files = await Promise.all(ENROL_TEXTS.slice(0, 2).map(async (text, i) => ({ name: `${s.name}-${i}.wav`, content: await speakWav(s, text) })));
       const res = await upload('/api/voiceprint/speaker/enrol', user, { name: s.name }, files);
