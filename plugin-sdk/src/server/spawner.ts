@@ -148,14 +148,14 @@ export function spawnDirect(request: SpawnRequest): SpawnedTool {
   const done = new Promise<SpawnResult>((resolve) => {
     child.on('close', (code, signal) => resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err), ...(error ? { error } : {}) }));
   });
-  return {
-    done,
-    kill: () => {
-      try {
-        process.kill(-child.pid!, 'SIGKILL');
-      } catch {
-        child.kill('SIGKILL');
-      }
-    },
-  };
+  return { done, kill: () => killGroup(child) };
+}
+
+/** Kills a tool started `detached` (its own process group), with whatever it started. */
+export function killGroup(child: ChildProcess): void {
+  try {
+    process.kill(-child.pid!, 'SIGKILL');
+  } catch {
+    child.kill('SIGKILL');
+  }
 }

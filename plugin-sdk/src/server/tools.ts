@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { spawnTool } from './spawner.js';
+import { killGroup, spawnTool, type SpawnedTool, type SpawnResult } from './spawner.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,26 +36,33 @@ export function runTool(command: string, args: string[], options: RunOptions): P
   // Started by the spawner helper (see spawner.ts): a fork from a large server blocks it for tens of ms.
   const input = options.input === undefined ? undefined : Buffer.isBuffer(options.input) ? options.input : Buffer.from(options.input);
   const tool = spawnTool({ command, args, cwd: options.cwd, env: options.env, input });
+  return settle(command, tool, options.timeoutMs, options.signal);
+}
+
+/**
+ * Waits for a started tool: kills it at `timeoutMs` or when `signal` aborts, and answers its output,
+ * or a ToolError (could not start, too long, non-zero exit) with its last words.
+ */
+async function settle(command: string, tool: SpawnedTool, timeoutMs: number, signal?: AbortSignal): Promise<{ stdout: string; stderr: string }> {
   let timedOut = false;
   const timer = setTimeout(() => {
     timedOut = true;
     tool.kill();
-  }, options.timeoutMs);
+  }, timeoutMs);
   const onAbort = () => tool.kill();
-  options.signal?.addEventListener('abort', onAbort, { once: true });
-  return tool.done.then((result) => {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onAbort);
-    // Chunks joined once at the end: pdftotext's layout of a long book is tens of megabytes.
-    const stdout = result.stdout.toString('utf8');
-    const stderr = result.stderr.toString('utf8');
-    const detail = (stderr || stdout).trim().split('\n').slice(-2).join(' ').slice(0, 300);
-    if (options.signal?.aborted) throw options.signal.reason ?? new Error('aborted');
-    if (result.error) throw new ToolError(`${command} could not start: ${result.error}`, result.error, null);
-    if (timedOut) throw new ToolError(`${command} took longer than ${Math.round(options.timeoutMs / 1000)} s`, detail, null);
-    if (result.code === 0) return { stdout, stderr };
-    throw new ToolError(`${command} ended with ${result.signal ?? `code ${result.code}`}: ${detail}`, detail, result.code);
-  });
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const result = await tool.done;
+  clearTimeout(timer);
+  signal?.removeEventListener('abort', onAbort);
+  // Chunks joined once at the end: pdftotext's layout of a long book is tens of megabytes.
+  const stdout = result.stdout.toString('utf8');
+  const stderr = result.stderr.toString('utf8');
+  const detail = (stderr || stdout).trim().split('\n').slice(-2).join(' ').slice(0, 300);
+  if (signal?.aborted) throw signal.reason ?? new Error('aborted');
+  if (result.error) throw new ToolError(`${command} could not start: ${result.error}`, result.error, null);
+  if (timedOut) throw new ToolError(`${command} took longer than ${Math.round(timeoutMs / 1000)} s`, detail, null);
+  if (result.code === 0) return { stdout, stderr };
+  throw new ToolError(`${command} ended with ${result.signal ?? `code ${result.code}`}: ${detail}`, detail, result.code);
 }
 
 /** A tool already started, waiting for its input: see `startWarmTool`. */
@@ -83,32 +90,27 @@ export function startWarmTool(command: string, args: string[], options: { idleMs
   child.stderr!.on('data', (d: Buffer) => err.push(d));
   child.stdin!.on('error', () => {});
   let used = false;
-  let exited: { code: number | null; signal: NodeJS.Signals | null; error?: Error } | null = null;
-  const closed = new Promise<void>((resolve) => {
-    child.on('error', (e) => {
-      exited ??= { code: null, signal: null, error: e };
-      resolve();
-    });
+  let exited = false;
+  let error: string | undefined;
+  child.on('error', (e) => {
+    exited = true;
+    error ??= e.message;
+  });
+  const done = new Promise<SpawnResult>((resolve) => {
     child.on('close', (code, signal) => {
-      exited ??= { code, signal };
-      resolve();
+      exited = true;
+      resolve({ code, signal, stdout: Buffer.concat(out), stderr: Buffer.concat(err), ...(error ? { error } : {}) });
     });
   });
   const handles = [child, child.stdin, child.stdout, child.stderr] as Array<{ ref?(): void; unref?(): void } | null>;
   for (const h of handles) h?.unref?.();
-  const kill = () => {
-    try {
-      process.kill(-child.pid!, 'SIGKILL');
-    } catch {
-      child.kill('SIGKILL');
-    }
-  };
+  const kill = () => killGroup(child);
   const idle = setTimeout(() => !used && kill(), options.idleMs);
   idle.unref();
 
   return {
     get ready() {
-      return !used && exited === null;
+      return !used && !exited;
     },
     stop() {
       if (used) return;
@@ -125,26 +127,9 @@ export function startWarmTool(command: string, args: string[], options: { idleMs
         kill();
         throw signal.reason ?? new Error('aborted');
       }
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        kill();
-      }, timeoutMs);
-      const onAbort = () => kill();
-      signal?.addEventListener('abort', onAbort, { once: true });
+      const settled = settle(command, { done, kill }, timeoutMs, signal);
       child.stdin!.end(input);
-      await closed;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      const stdout = Buffer.concat(out).toString('utf8');
-      const stderr = Buffer.concat(err).toString('utf8');
-      const detail = (stderr || stdout).trim().split('\n').slice(-2).join(' ').slice(0, 300);
-      const end = exited!;
-      if (signal?.aborted) throw signal.reason ?? new Error('aborted');
-      if (end.error) throw new ToolError(`${command} could not start: ${end.error.message}`, end.error.message, null);
-      if (timedOut) throw new ToolError(`${command} took longer than ${Math.round(timeoutMs / 1000)} s`, detail, null);
-      if (end.code !== 0) throw new ToolError(`${command} ended with ${end.signal ?? `code ${end.code}`}: ${detail}`, detail, end.code);
-      return { stdout, stderr };
+      return settled;
     },
   };
 }
