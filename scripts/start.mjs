@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // `npm start`: set-up (skipping what is done, the build included), then the compiled server
-// (dist/server/main.js) in the foreground. `npm start -- --dev` runs the server's TypeScript
+// (dist/server/main.js) in the foreground, started again if it dies. `npm start -- --dev` runs the server's TypeScript
 // through tsx instead, for working on it without a server build.
-import { spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { ROOT, setup, ensureDataDir, SetupError } from './setup.mjs';
+import { supervise } from './lib/supervise.mjs';
 
 try {
   const dev = process.argv.slice(2).includes('--dev');
@@ -16,9 +16,9 @@ try {
   const args = dev
     ? ['--import', 'tsx', join(ROOT, 'core/server/src/main.ts')]
     : [join(resolve(ROOT, process.env.DIST_DIR || 'dist'), 'server', 'main.js')];
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: 'inherit' });
-  for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => child.kill(sig));
-  child.on('exit', (code, signal) => process.exit(code ?? (signal ? 0 : 1)));
+  // Under a supervising parent: a server that dies is started again, with a growing pause and a limit
+  // (scripts/lib/supervise.mjs); SIGINT/SIGTERM stop both.
+  supervise(process.execPath, args, { cwd: ROOT, env }).then((code) => process.exit(code));
 } catch (err) {
   process.stderr.write(`${err instanceof SetupError ? '' : 'unexpected: '}${err.message}\n`);
   process.exit(1);

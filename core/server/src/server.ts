@@ -23,6 +23,7 @@ import { coreMigrations } from './db/core-migrations.js';
 import { createDatabase, type Database } from './db/database.js';
 import { runMigrations } from './db/migrations.js';
 import { createApp } from './http/app.js';
+import { sweepUploads } from './http/upload-sweep.js';
 import { healthRoute } from './http/health.js';
 import { sdkLogger } from './http/logger.js';
 import { registerWebSocket } from './http/websocket.js';
@@ -125,8 +126,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const caller = (token: string) => resolveScopedCaller(db, token, now());
     // Set once the plugin state is loaded; the route layer asks it whether a route's plugin is on.
     let runtime: PluginRuntime | null = null;
-    const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, uploadDir: join(config.dataDir, 'tmp', 'uploads'), trustProxy: config.trustProxy, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true, resolveCaller: caller, resolveApiKey: (key) => resolveApiKeyCaller(db, key, now()) });
+    // Temporary uploads a killed server left behind go before any call can make new ones.
+    const uploadDir = join(config.dataDir, 'tmp', 'uploads');
+    const swept = sweepUploads(uploadDir);
+    const kernel = await createApp({ logLevel: config.logLevel, logStream: options.logStream, uploadDir, trustProxy: config.trustProxy, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true, resolveCaller: caller, resolveApiKey: (key) => resolveApiKeyCaller(db, key, now()) });
     const { app } = kernel;
+    if (swept) app.log.info(`removed ${swept} temporary uploads left by an earlier run`);
     if (notPrivate.length) app.log.warn(`${notPrivate.length} entries under ${config.dataDir} could not be made private to this user (mode 0700/0600), e.g. ${notPrivate[0]}`);
     // Every route goes through here so the operation log knows its module and title.
     const oplog = installOperationLog(app, db, now, pluginTitlesFrom(plugins));
