@@ -4,8 +4,8 @@
  */
 export { readTmx, writeTmx, unitXml, segmentXml, nativeCode, platformLanguage, variantIn, sourceVariant, tmxDate, type TmxUnit, type TmxVariant, type TmxHeader, type TmxProp, type TmxWriteOptions, type ReadTmxOptions } from './tmx.js';
 export { xmlTokens, xmlText, XmlTokenizer, XmlDecoder, escapeXml, decodeEntities, XmlError, type XmlToken } from './xml-stream.js';
-export { readZip, writeZip, isZip, safeEntryName, ZipError, type ZipEntry } from './zip.js';
-export { parseXml, serializeXml, textOf, innerText, attrsOf, attrOf, withAttr, elementsOf, findElements, localName, type XElement, type XText, type XOther, type XNode, type XDocument } from './xml-tree.js';
+export { readZip, listZip, inflateEntry, writeZip, isZip, safeEntryName, ZipError, type ZipEntry, type ZipBudget, type ZipListing, type BudgetText } from './zip.js';
+export { parseXml, XmlBudgetError, serializeXml, textOf, innerText, attrsOf, attrOf, withAttr, elementsOf, findElements, localName, type XElement, type XText, type XOther, type XNode, type XDocument } from './xml-tree.js';
 export { readTbx, writeTbx, conceptXml, administrativeStatus, isForbiddenStatus, TbxError, type TbxConcept, type TbxLanguage, type TbxTerm, type TbxHeader, type ReadTbxOptions, type TbxWriteOptions } from './tbx.js';
 export { readTermCsv, writeTermCsv, TermCsvError, type TermCsvRow, type TermCsvReading, type TermCsvRejection, type TermCsvOptions, type TermCsvWriteOptions } from './csv-terms.js';
 export { decodeTextBytes, encodeTextBytes, linesOf, TextEncodingError, type TextEncoding, type TextLine } from './text-bytes.js';

@@ -43,16 +43,32 @@ export interface XDocument {
 
 const NAME_END = /[\s/>]/;
 
-/** Parses well-formed XML; malformed input throws an XmlError naming the offset. */
-export function parseXml(text: string): XDocument {
+/** More nodes than a parse may build: a file made to exhaust memory is refused while it is read. */
+export class XmlBudgetError extends XmlError {
+  readonly localized: Readonly<Record<'zh-CN' | 'en-US', string>>;
+  constructor(readonly maxNodes: number, part?: string) {
+    super(`${part ?? 'the XML'} holds more than ${maxNodes} nodes`);
+    this.name = 'XmlBudgetError';
+    this.localized = { 'zh-CN': `${part ? `部件 ${part} ` : 'XML '}的节点超过 ${maxNodes} 个，超出处理上限`, 'en-US': `${part ? `the part ${part}` : 'the XML'} holds more than ${maxNodes} nodes, over the processing limit` };
+  }
+}
+
+/**
+ * Parses well-formed XML; malformed input throws an XmlError naming the offset. `maxNodes` (counted as
+ * the tags, texts and other markup read) stops the parse with an XmlBudgetError as soon as the tree would grow past it.
+ */
+export function parseXml(text: string, options: { maxNodes?: number; part?: string } = {}): XDocument {
   const root: XElement = { type: 'element', name: '', open: '', close: '', children: [], parent: null };
   let current = root;
   let at = 0;
   const n = text.length;
+  const maxNodes = options.maxNodes ?? Infinity;
+  let nodes = 0;
   const addText = (raw: string) => {
     if (raw) current.children.push({ type: 'text', raw, parent: current === root ? null : current });
   };
   while (at < n) {
+    if (++nodes > maxNodes) throw new XmlBudgetError(maxNodes, options.part);
     const lt = text.indexOf('<', at);
     if (lt < 0) {
       addText(text.slice(at));
