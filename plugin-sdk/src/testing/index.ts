@@ -29,5 +29,6 @@ export { startVectorPeer, cepstralEmbedding, type VectorPeer, type VectorPeerOpt
 export { textPicture, type PictureLine, type TextPictureOptions } from './pictures.js';
 // Reading interchange files back with Debian's translate-toolkit (TMX -> PO, pocount).
 export { tmx2po, type ToolkitReading } from './translate-toolkit.js';
+export { sheetXlsx } from './spreadsheets.js';
 // Zip archives that unpack to hundreds of MB, made by streaming deflate (budget tests).
 export { zipOfRepeats, docxOfRepeats, DOCX_FRAME, type RepeatedEntry } from './zip-bombs.js';
