@@ -95,6 +95,8 @@ export interface RegisteredRoute {
   pluginId: string;
   /** Whether it declares the shape of its answer (`response.data`, or an answer that is not the envelope). */
   typed: boolean;
+  /** Whether it takes files (`upload`): only as multipart, from the kernel's reader. */
+  upload: boolean;
 }
 
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<KernelServer> {
@@ -141,7 +143,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     const registerRoute = (def: RouteDefinition, owner: RouteOwner) => {
       oplog.track(def, owner);
       kernel.registerRoute(def, owner);
-      routes.push({ method: def.method, url: `/api${def.url}`, access: def.access, pluginId: owner.pluginId, typed: !!def.response?.data || def.response?.envelope === false });
+      routes.push({ method: def.method, url: `/api${def.url}`, access: def.access, pluginId: owner.pluginId, typed: !!def.response?.data || def.response?.envelope === false, upload: !!def.upload });
       documented.push(def.url.startsWith('/lt/') ? documentLtRoute(def, owner.pluginId) : { def, pluginId: owner.pluginId });
     };
     cleanups.push(() => oplog.idle());

@@ -1,3 +1,4 @@
+import { uploadedFilesSchema } from '../server/uploads.js';
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rm } from 'node:fs/promises';
@@ -98,7 +99,6 @@ export interface ResourceImportOptions<R extends ImportRow> {
   changed(libraryId: number): void;
 }
 
-const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
 
 const taskInput = z.object({
   libraryId: z.number().int().positive(),
@@ -292,7 +292,7 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
         targetLang: z.string().trim().min(2, 'validation.required').max(20),
         /** `true`: import through a task whatever the size. */
         background: z.enum(['true', 'false']).optional(),
-        files: z.union([uploaded, z.array(uploaded)]).transform((f) => (Array.isArray(f) ? f : [f])),
+        files: uploadedFilesSchema,
       }),
     },
     response: {

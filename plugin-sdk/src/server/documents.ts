@@ -1,5 +1,6 @@
 import type { Caller } from './index.js';
 import { defineService } from './services.js';
+import type { UploadedFile } from './uploads.js';
 
 /**
  * Document translation as a service of the area that provides it (`documents.translateFile`), for
@@ -11,11 +12,11 @@ export interface DocumentTranslationService {
   /** The file extensions it takes (LibreTranslate's `supportedFilesFormat`, with the dot). */
   formats(): string[];
   /**
-   * Translates an uploaded file for `caller` and resolves once its result is ready. Rejects with an
+   * Translates an uploaded file (as the kernel's multipart reader made it) for `caller` and resolves once its result is ready. Rejects with an
    * ApiError: 400 (unsupported, empty, same languages, over a limit), 3027 (queue full), 500/503
    * (the translation failed).
    */
-  translateFile(input: { caller: Caller; file: { filename: string; size: number; path: string }; source: string; target: string; signal?: AbortSignal }): Promise<{ downloadId: string; name: string }>;
+  translateFile(input: { caller: Caller; file: UploadedFile; source: string; target: string; signal?: AbortSignal }): Promise<{ downloadId: string; name: string }>;
   /** A finished file by its download id (unguessable, from `translateFile`), or null. */
   download(downloadId: string): Promise<{ name: string; contentType: string; body: NodeJS.ReadableStream } | null>;
 }

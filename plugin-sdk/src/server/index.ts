@@ -511,6 +511,7 @@ export type {
 } from './pipeline.js';
 export { defineService, type PluginServices, type ServiceToken } from './services.js';
 export { documentTranslationService, type DocumentTranslationService } from './documents.js';
+export { uploadedFileSchema, uploadedFilesSchema, optionalUploadedFilesSchema, isUploadedFile, uploadPath, registerUploadedFile, NotAnUploadError, type UploadedFile } from './uploads.js';
 export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './office.js';
 // Command-line tools run with a deadline and abort, in scratch folders; page layout of words with boxes (PDF text, OCR).
 export { runTool, startWarmTool, inScratch, mapLimited, ToolError, type RunOptions, type WarmTool } from './tools.js';

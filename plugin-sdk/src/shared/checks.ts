@@ -25,6 +25,7 @@ export const ValidationKeys = {
   passwordMismatch: 'validation.passwordMismatch',
   id: 'validation.id',
   noNul: 'validation.noNul',
+  uploadedFile: 'validation.uploadedFile',
 } as const;
 
 export type ValidationKey = (typeof ValidationKeys)[keyof typeof ValidationKeys];

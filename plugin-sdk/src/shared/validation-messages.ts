@@ -27,6 +27,7 @@ export const validationMessages: Record<Locale, Record<ValidationKey, string>> =
     [ValidationKeys.passwordMismatch]: '两次输入的密码不一致',
     [ValidationKeys.id]: `编号必须是 1 到 ${MAX_ID} 之间的整数`,
     [ValidationKeys.noNul]: '文本不能包含空字符（NUL）',
+    [ValidationKeys.uploadedFile]: '必须以 multipart/form-data 上传的文件',
   },
   'en-US': {
     [ValidationKeys.required]: 'This field is required',
@@ -45,6 +46,7 @@ export const validationMessages: Record<Locale, Record<ValidationKey, string>> =
     [ValidationKeys.passwordMismatch]: 'The two passwords do not match',
     [ValidationKeys.id]: `An id must be a whole number from 1 to ${MAX_ID}`,
     [ValidationKeys.noNul]: 'Text cannot contain a NUL character',
+    [ValidationKeys.uploadedFile]: 'Must be a file uploaded as multipart/form-data',
   },
 };
 

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { spreadsheetPairs } from '@linguaport/sdk/resources';
-import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, say, type ServerPluginContext, uploadedFilesSchema, type UploadedFile } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
 import { KEYS, type CorpusAccess } from './corpora.js';
@@ -21,9 +21,8 @@ export const FILE_MAX_BYTES = 20 * 1024 * 1024;
 export const MAX_FILES = 5;
 export const TEXT_MAX_CHARS = 10_000;
 
-const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
-export type Uploaded = z.infer<typeof uploaded>;
-export const uploadedFiles = z.union([uploaded, z.array(uploaded)]).transform((f) => (Array.isArray(f) ? f : [f]));
+export type Uploaded = UploadedFile;
+export const uploadedFiles = uploadedFilesSchema;
 
 export interface Row {
   file: string;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema, type Caller } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema, type Caller, uploadedFileSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { FEEDBACK_TYPES, MAX_SCREENSHOT_BYTES, feedbackSchema, replySchema } from '../shared/schemas.js';
 
@@ -13,7 +13,7 @@ const IMAGE_TYPES = [
   { ext: 'webp', mime: 'image/webp', matches: (b: Buffer) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
 ];
 
-const uploaded = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
+const uploaded = uploadedFileSchema;
 
 interface FeedbackRow {
   id: number;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql } from 'kysely';
-import { ApiError, defineServerPlugin, like, localizedTextSchema, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema, type EngineAdapterDefinition, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, defineServerPlugin, like, localizedTextSchema, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema, type EngineAdapterDefinition, type ServerPluginContext, uploadedFileSchema } from '@linguaport/sdk/server';
 import { describeIssues, idSchema } from '@linguaport/sdk/shared';
 import { registerLanguagePacks } from './language-packs.js';
 
@@ -533,7 +533,7 @@ export default defineServerPlugin({
       access: LICENCE,
       summary: 'Upload authorization file',
       upload: { maxBytes: 1024 * 1024 },
-      schema: { body: z.object({ engineId: id, file: z.object({ filename: z.string(), data: z.instanceof(Buffer) }).passthrough() }) },
+      schema: { body: z.object({ engineId: id, file: uploadedFileSchema }) },
       response: { data: engineSchema, errors: [404] },
       async handler({ body }) {
         const engine = await engineOr404(ctx, body.engineId);

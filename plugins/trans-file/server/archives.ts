@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, deletedSchema, idList, like, pageOf, pageQuery, pageSchema, type Caller, type LocalizedText, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, idList, like, pageOf, pageQuery, pageSchema, type Caller, type LocalizedText, type ServerPluginContext, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { FILE_CHANGED, fileRowSchema, translateOptionsSchema, type FileChanged } from '../shared/schemas.js';
 import { badRequest, messages } from './messages.js';
@@ -170,8 +170,7 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
     throw badRequest(text('请上传一个 zip 压缩包或一个文件夹', 'Upload one zip archive or one folder'));
   }
 
-  const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
-  const list = z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f]));
+  const list = optionalUploadedFilesSchema;
 
   ctx.route({
     method: 'POST',

@@ -3,7 +3,7 @@ import { rm } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, deletedSchema, idList, like, pageOf, pageQuery, pageSchema, type Caller, type LocalizedText, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, idList, like, pageOf, pageQuery, pageSchema, type Caller, type LocalizedText, type ServerPluginContext, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { canTake, idSchema, nextState, pdfConversion, TransitionError, type Actor } from '@linguaport/sdk/shared';
 import { badRequest, messages } from './messages.js';
 import { ConversionError, convertWithOffice, pdfPageCount } from '@linguaport/sdk/server';
@@ -134,14 +134,13 @@ export async function conversionPart(ctx: ServerPluginContext, db: Db, deps: { s
     throw new ApiError(Codes.NOT_FOUND, messages.notFound(id));
   }
 
-  const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
   ctx.route({
     method: 'POST',
     url: '/pdf/upload',
     access: USE,
     summary: 'Convert documents: PDF to docx, or office documents to PDF',
     upload: { maxBytes: 1024 * 1024 * 1024 },
-    schema: { body: z.object({ direction: z.enum(DIRECTIONS), files: z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f])) }) },
+    schema: { body: z.object({ direction: z.enum(DIRECTIONS), files: optionalUploadedFilesSchema }) },
     response: { data: z.array(conversionSchema), errors: [409] },
     async handler({ body, caller }) {
       const limits = await deps.settings.get();

@@ -71,7 +71,7 @@ export function provideLtService(ctx: ServerPluginContext, db: Db, deps: { files
       if (!ctx.auth.can(caller, 'transFile:use') && !ctx.auth.can(caller, MANAGE)) {
         throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '权限不足：翻译文件需要 transFile:use', 'en-US': 'Insufficient permission: translating files needs transFile:use' });
       }
-      const [upload] = incoming([{ filename: file.filename, size: file.size, path: file.path }]);
+      const [upload] = incoming([file]);
       const sourceLang = source === 'auto' && file.size > 0 ? await detectSource(upload!.name, upload!.bytes()) : source;
       const [row] = await files.accept(caller, [upload!], { sourceLang, targetLang: target, domain: null, termBases: [], memories: [], resultType: 'translated', withPdf: false }, { via: 'api' });
       const status = await finished(row!.id, signal);

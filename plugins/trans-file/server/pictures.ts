@@ -2,7 +2,7 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, inScratch, pageOf, pageQuery, pageSchema, pictureSize, runTool, ToolError, type Caller, type LocalizedText, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, inScratch, pageOf, pageQuery, pageSchema, pictureSize, runTool, ToolError, type Caller, type LocalizedText, type ServerPluginContext, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { canTake, documentFile, idSchema, type FileFormat } from '@linguaport/sdk/shared';
 import { fileRowSchema, translateOptionsSchema, type FileRow } from '../shared/schemas.js';
 import { badRequest, messages, stateRefusal } from './messages.js';
@@ -42,8 +42,7 @@ const pictureMessages = {
   notPictureFile: (id: number) => text(`文件 ${id} 不是图片`, `File ${id} is not a picture`),
 };
 
-const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
-const uploadedList = z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f]));
+const uploadedList = optionalUploadedFilesSchema;
 const pictureUploadSchema = translateOptionsSchema.omit({ resultType: true, withPdf: true }).extend({ files: uploadedList, file: uploadedList });
 
 const listQuerySchema = z.object({

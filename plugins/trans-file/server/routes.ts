@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, pageSchema, type RawReply, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, pageSchema, type RawReply, type ServerPluginContext, optionalUploadedFilesSchema, uploadPath, type UploadedFile } from '@linguaport/sdk/server';
 import { canTake, documentFile, idSchema, mimeOf } from '@linguaport/sdk/shared';
 import { fileListQuerySchema, fileRowSchema, RESULT_TYPES, settingsSchema, translateOptionsSchema } from '../shared/schemas.js';
 import { messages, notFound, stateRefusal } from './messages.js';
@@ -28,14 +28,15 @@ const setupSchema = z.object({
   resultTypes: z.array(z.enum(RESULT_TYPES)),
 });
 
-const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
-const uploadedList = z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f]));
+const uploadedList = optionalUploadedFilesSchema;
 
 /** The kernel's temporary files as this area's incoming files (bytes read once, on first use). */
-export function incoming(files: Array<z.infer<typeof uploaded>>): IncomingFile[] {
+export function incoming(files: UploadedFile[]): IncomingFile[] {
   return files.map((f) => {
     let bytes: Buffer | null = null;
-    return { name: f.filename.split(/[\\/]/).pop() || f.filename, size: f.size, path: f.path, bytes: () => (bytes ??= readFileSync(f.path)) };
+    // uploadPath: only a file the kernel's reader made, still inside the call's upload folder.
+    const path = uploadPath(f);
+    return { name: f.filename.split(/[\\/]/).pop() || f.filename, size: f.size, path, bytes: () => (bytes ??= readFileSync(path)) };
   });
 }
 

@@ -3,30 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import {
-  ApiError,
-  burnSubtitles,
-  deletedSchema,
-  engineLanguageSchema,
-  idList,
-  Codes,
-  extractAudio,
-  fileReply,
-  inScratch,
-  iso,
-  like,
-  MediaError,
-  pageOf,
-  pageOffset,
-  pageQuery,
-  pageSchema,
-  probeMedia,
-  type Caller,
-  type MediaInfo,
-  type ServerPluginContext,
-  type SpeechSegment,
-  type TaskHandle,
-} from '@linguaport/sdk/server';
+import { ApiError, burnSubtitles, deletedSchema, engineLanguageSchema, idList, Codes, extractAudio, fileReply, inScratch, iso, like, MediaError, pageOf, pageOffset, pageQuery, pageSchema, probeMedia, type Caller, type MediaInfo, type ServerPluginContext, type SpeechSegment, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { burnSchema, cueEditSchema, cueRowSchema, JOB_CHANGED, JOB_STATES, jobRowSchema, settingsSchema, SUBTITLE_FORMATS, TRACKS, uploadSchema, type CueRow, type JobRow, type JobState, type Track } from '../shared/schemas.js';
 import { splitSpeech } from './chunks.js';
@@ -54,8 +31,7 @@ const ACCEPTED_CONTAINERS = new Set(['wav', 'mp3', 'mov', 'mp4', 'm4a', 'matrosk
 
 type Job = Selectable<TransVideoDatabase['tv_jobs']>;
 
-const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
-const uploadedList = z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f]));
+const uploadedList = optionalUploadedFilesSchema;
 
 /** The browser's type for the stored upload, by what ffprobe found. */
 function mimeOf(format: string, hasVideo: boolean): string {

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, defineServerPlugin, idList, pageSchema, type ServerPluginContext, requestLocale, say, takenIgnoringCase } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, idList, pageSchema, type ServerPluginContext, requestLocale, say, takenIgnoringCase, uploadedFileSchema } from '@linguaport/sdk/server';
 import { idSchema, z } from '@linguaport/sdk/shared';
 import {
   PRIORITY_MIN,
@@ -14,7 +14,7 @@ import {
 import { checkRows, importTemplate, readImportFile, reportRows } from './import.js';
 import { listQuerySchema, listUsers } from './list.js';
 
-const fileSchema = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
+const fileSchema = uploadedFileSchema;
 
 /** Default password of imported users when the system configuration has none (forced change at first sign-in). */
 const FALLBACK_IMPORT_PASSWORD = 'Linguaport@123';

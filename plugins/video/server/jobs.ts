@@ -3,31 +3,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import {
-  ApiError,
-  Codes,
-  convertMedia,
-  cutMedia,
-  fileReply,
-  deletedSchema,
-  idList,
-  iso,
-  like,
-  MEDIA_TARGETS,
-  MediaError,
-  mediaTargetOf,
-  pageOf,
-  pageOffset,
-  pageQuery,
-  pageSchema,
-  probeMedia,
-  type Caller,
-  type LocalizedText,
-  type MediaInfo,
-  type MediaTarget,
-  type ServerPluginContext,
-  type TaskHandle,
-} from '@linguaport/sdk/server';
+import { ApiError, Codes, convertMedia, cutMedia, fileReply, deletedSchema, idList, iso, like, MEDIA_TARGETS, MediaError, mediaTargetOf, pageOf, pageOffset, pageQuery, pageSchema, probeMedia, type Caller, type LocalizedText, type MediaInfo, type MediaTarget, type ServerPluginContext, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { AUDIO_TARGETS, JOB_CHANGED, JOB_STATES, jobRequestSchema, jobRowSchema, OPERATIONS, settingsSchema, TARGET_IDS, TARGETS, type JobRequest, type JobRow, type JobState } from '../shared/schemas.js';
 import { badRequest, messages } from './messages.js';
@@ -50,8 +26,7 @@ const PROGRESS_EVERY_MS = 400;
 
 type Job = Selectable<VideoDatabase['video_jobs']>;
 
-const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
-const uploadedList = z.union([uploaded, z.array(uploaded)]).optional().transform((f) => (f === undefined ? [] : Array.isArray(f) ? f : [f]));
+const uploadedList = optionalUploadedFilesSchema;
 
 export function present(j: Job): JobRow {
   return {

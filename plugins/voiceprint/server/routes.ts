@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { ApiError, Codes, iso, like, pageOf, pageOffset, pageQuery, pageSchema, requestLocale, say, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, iso, like, pageOf, pageOffset, pageQuery, pageSchema, requestLocale, say, type Caller, type ServerPluginContext, uploadedFilesSchema, type UploadedFile } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { identifyAnswerSchema, KEYS, modelStatusSchema, speakerDetailSchema, speakerName, speakerViewSchema, verifyAnswerSchema, type SpeakerView } from '../shared/schemas.js';
 import { ENROL_MIN_SPEECH, IDENTIFY_MIN_SPEECH, RECORDING_MAX_BYTES, RECORDINGS_MAX, recordingOfUpload, type SpeechRecording } from './audio.js';
@@ -10,9 +10,8 @@ import type { VoiceprintDatabase } from './tables.js';
 type Headers = Record<string, string | string[] | undefined>;
 type Say = (zh: string, en: string) => string;
 
-const uploaded = z.object({ filename: z.string(), size: z.number(), path: z.string() });
-type Uploaded = z.infer<typeof uploaded>;
-const uploadedFiles = z.union([uploaded, z.array(uploaded)]).transform((f) => (Array.isArray(f) ? f : [f]));
+type Uploaded = UploadedFile;
+const uploadedFiles = uploadedFilesSchema;
 
 type SpeakerRow = { id: number; name: string; department_id: number; recordings: number; speech_seconds: number; model_version: number | null; method: string | null; created_at: Date; updated_at: Date };
 const SPEAKER_COLUMNS = ['id', 'name', 'department_id', 'recordings', 'speech_seconds', 'model_version', 'method', 'created_at', 'updated_at'] as const;

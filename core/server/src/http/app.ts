@@ -8,7 +8,7 @@ import { en as zodEnglish, zhCN as zodChinese } from 'zod/locales';
 import { ApiError, requestLocale, type Caller, type RawReply, type RequestContext, type RouteAccess, type RouteDefinition } from '@linguaport/sdk/server';
 import { API_KEY_SCOPES, Codes, hasNul, isApiKeyScope, ok, validationMessage, ValidationKeys, type Locale } from '@linguaport/sdk/shared';
 import { describeIssues, isLtPath, sendError } from './errors.js';
-import { readMultipart } from './multipart.js';
+import { notMultipart, readMultipart } from './multipart.js';
 import { reachRefusal } from '../access/reach.js';
 
 /**
@@ -308,6 +308,8 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
 
   async function handle(def: RouteDefinition, request: FastifyRequest, params: unknown, reply: FastifyReply) {
     let rawBody: unknown = request.body;
+    // A route that takes files takes only multipart: a JSON or form body shaped like a file is no upload.
+    if (def.upload && !request.isMultipart()) throw notMultipart(requestLocale(request.headers));
     // Every route's multipart body is read here, under the route's own limit (multipart.ts).
     if (request.isMultipart()) {
       const read = await readMultipart(request, def.upload, options.uploadDir ?? join(tmpdir(), 'linguaport-uploads'));

@@ -5,13 +5,14 @@ import { join } from 'node:path';
 import { Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
-import { ApiError, requestLocale, type RouteUpload } from '@linguaport/sdk/server';
+import { ApiError, registerUploadedFile, requestLocale, type RouteUpload } from '@linguaport/sdk/server';
 import { Codes, type Locale } from '@linguaport/sdk/shared';
 
 /**
  * Multipart bodies, read for every route by one rule. A route takes files only when it declares
- * `upload: {maxBytes}`: each file streams to a temporary file on disk with that limit counted while
- * reading, and the handler gets `{filename, mimetype, size, path, data}` (`data` read on first use). Any other route accepts
+ * `upload: {maxBytes}`: each file streams to a temporary file in the call's own folder with that limit
+ * counted while reading, and the handler gets an `UploadedFile` (SDK `uploads.ts`: `{filename, mimetype,
+ * size, path, data}`, registered so no request body can forge one, its path checked on each read). Any other route accepts
  * form fields only (the console's sign-in form is multipart) within a small limit; a file part is
  * refused. Temporary files are removed when the call ends, whatever its outcome.
  */
@@ -21,15 +22,6 @@ export const FIELD_BYTES = 64 * 1024;
 export const MAX_FIELDS = 50;
 /** What a body may hold beyond its files: fields and part headers. */
 const FORM_OVERHEAD = 1024 * 1024;
-
-export interface UploadedFile {
-  filename: string;
-  mimetype: string;
-  size: number;
-  /** The temporary file; it is removed when the call ends. */
-  path: string;
-  data: Buffer;
-}
 
 const texts: Record<Locale, { tooLarge: (limit: string) => string; noFiles: string; malformed: string }> = {
   'zh-CN': {
@@ -48,21 +40,22 @@ function size(bytes: number): string {
   return bytes >= 1024 * 1024 ? `${+(bytes / 1024 / 1024).toFixed(1)} MB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KB` : `${bytes} B`;
 }
 
-/**
- * `data` is read from disk only when something asks for it (a schema naming `data`, a handler),
- * so a handler that moves `path` into storage never holds the file in memory. It is not enumerable:
- * walks over the body (logging, checks) do not load it.
- */
-function uploadedFile(filename: string, mimetype: string, bytes: number, path: string): UploadedFile {
-  const file = { filename, mimetype, size: bytes, path } as UploadedFile;
-  let data: Buffer | null = null;
-  Object.defineProperty(file, 'data', { enumerable: false, get: () => (data ??= readFileSync(path)) });
-  return file;
-}
-
 /** HTTP 413 with the catalogue's bad-input code (sendError maps a framework-style 4xx to it). */
 class TooLarge extends Error {
   readonly statusCode = 413;
+}
+
+/** HTTP 415, also with the bad-input code: a route that takes files takes them only as multipart. */
+export class NotMultipart extends Error {
+  readonly statusCode = 415;
+}
+
+export function notMultipart(locale: Locale): NotMultipart {
+  return new NotMultipart(
+    locale === 'en-US'
+      ? 'This call takes files: send them as multipart/form-data (other bodies are refused)'
+      : '此接口接收文件：请以 multipart/form-data 上传（不接受其他请求体）',
+  );
 }
 
 /** Fails the stream as soon as more than `limit` bytes have passed. */
@@ -89,9 +82,11 @@ export async function readMultipart(request: FastifyRequest, upload: RouteUpload
   // busboy throws a bare Error on a missing boundary; that is the caller's fault, not ours.
   if (!/;\s*boundary=("[^"]+"|[^;\s]+)/i.test(String(request.headers['content-type'] ?? ''))) throw new ApiError(Codes.BAD_REQUEST, say.malformed);
 
-  const temps: string[] = [];
+  // Each call has a folder of its own: an uploaded file's path is checked to lie inside it wherever it is read.
+  const folder = join(tempDir, randomUUID());
+  let made = false;
   const cleanup = async () => {
-    await Promise.all(temps.map((p) => rm(p, { force: true })));
+    if (made) await rm(folder, { recursive: true, force: true });
   };
   const body: Record<string, unknown> = {};
   const put = (name: string, value: unknown) => {
@@ -111,9 +106,11 @@ export async function readMultipart(request: FastifyRequest, upload: RouteUpload
         part.file.resume();
         throw new ApiError(Codes.BAD_REQUEST, say.noFiles);
       }
-      await mkdir(tempDir, { recursive: true });
-      const path = join(tempDir, `${randomUUID()}.upload`);
-      temps.push(path);
+      if (!made) {
+        await mkdir(folder, { recursive: true, mode: 0o700 });
+        made = true;
+      }
+      const path = join(folder, `${randomUUID()}.upload`);
       const before = fileBytes;
       await pipeline(
         part.file,
@@ -122,7 +119,7 @@ export async function readMultipart(request: FastifyRequest, upload: RouteUpload
       );
       // busboy stops at fileSize and marks the stream truncated rather than failing it.
       if (part.file.truncated) throw tooLarge();
-      put(part.fieldname, uploadedFile(part.filename, part.mimetype, fileBytes - before, path));
+      put(part.fieldname, registerUploadedFile({ filename: part.filename, mimetype: part.mimetype, size: fileBytes - before, path, folder }, (p) => readFileSync(p)));
     }
   } catch (err) {
     await cleanup();

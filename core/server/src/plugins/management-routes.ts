@@ -2,7 +2,7 @@ import { createReadStream, existsSync, readdirSync, readFileSync, rmSync } from 
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, localizedTextSchema, pageOf, pageQuery, pageSchema, requestLocale, timestampSchema, type Caller, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, localizedTextSchema, pageOf, pageQuery, pageSchema, requestLocale, timestampSchema, type Caller, type RouteDefinition, uploadedFileSchema } from '@linguaport/sdk/server';
 import { keyIdOf, PACKAGE_LIMITS, PackageError, publicKeyFromPem } from '@linguaport/sdk/package';
 import { Codes, pluginIdSchema, type ManifestPermission } from '@linguaport/sdk/shared';
 import { installPackage, PackageRefusal } from './install.js';
@@ -63,7 +63,7 @@ const pluginDetails = pluginRow.extend({
   recentFailures: z.array(z.object({ version: z.string(), kind: z.string(), message: z.string(), user_id: z.number().int(), created_at: timestampSchema })),
 });
 const trustedKey = z.object({ keyId: z.string() });
-const file = z.object({ filename: z.string(), mimetype: z.string().optional(), data: z.instanceof(Buffer) });
+const file = uploadedFileSchema;
 
 function refuse(err: unknown): never {
   if (err instanceof PackageError) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, type EventBus, type FileStorage, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, Codes, type EventBus, type FileStorage, type RouteDefinition, uploadedFileSchema } from '@linguaport/sdk/server';
 import { can } from '../access/passwords.js';
 import { localeOf } from '../http/locale.js';
 import { isSecret, readEntries, updateEntries, type ConfigEntry } from './settings.js';
@@ -44,7 +44,7 @@ const configEntry = z.object({
 const flag = { data: z.boolean() };
 const updated = { data: z.object({ updated: z.array(z.string()).describe('The keys changed') }) };
 
-const uploadedFile = z.object({ filename: z.string(), mimetype: z.string(), data: z.instanceof(Buffer) });
+const uploadedFile = uploadedFileSchema;
 
 export interface ConfigRouteDeps {
   db: Kysely<any>;

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Observable } from 'rxjs';
-import { ApiError, Codes, requestLocale, type Caller, type DocumentTranslationService, type EngineService, type RawReply, type RequestContext, type RouteDefinition } from '@linguaport/sdk/server';
+import { ApiError, Codes, requestLocale, type Caller, type DocumentTranslationService, type EngineService, type RawReply, type RequestContext, type RouteDefinition, isUploadedFile } from '@linguaport/sdk/server';
 import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 import { fromLibreCode } from './languages.js';
 import { REQUEST_FAILURE_MESSAGES, type RequestFailure } from './service.js';
@@ -361,8 +361,9 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
       const documents = deps.documents?.();
       if (!documents) return fail(403, FILES_DISABLED);
       const p = await paramsOf(req);
-      const file = p.file as { filename?: unknown; size?: unknown; path?: unknown } | undefined;
-      if (!file || typeof file !== 'object' || typeof file.path !== 'string') return fail(400, 'Invalid request: missing file parameter');
+      // Only a file the kernel's multipart reader made: a body shaped like one is no upload.
+      const file = isUploadedFile(p.file) ? p.file : undefined;
+      if (!file) return fail(400, 'Invalid request: missing file parameter');
       if (!p.source) return fail(400, 'Invalid request: missing source parameter');
       if (!p.target) return fail(400, 'Invalid request: missing target parameter');
       const party = await partyOf(p, req);
@@ -372,7 +373,7 @@ export function ltRoutes(deps: LtRouteDeps): RouteDefinition[] {
       try {
         const done = await documents.translateFile({
           caller: party.caller,
-          file: { filename: String(file.filename ?? 'file'), size: Number(file.size ?? 0), path: file.path },
+          file,
           source: p.source === 'auto' ? 'auto' : fromLibreCode(String(p.source)),
           target: fromLibreCode(String(p.target)),
         });
