@@ -516,7 +516,8 @@ export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './of
 // Command-line tools run with a deadline and abort, in scratch folders; page layout of words with boxes (PDF text, OCR).
 export { runTool, startWarmTool, inScratch, mapLimited, ToolError, type RunOptions, type WarmTool } from './tools.js';
 export { readBboxLayout, readTesseractTsv, paragraphsOf, blocksOf, blockText, lineText, splitAtGaps, toBlock, isFolio, columnGroups, readingOrder, type Box, type Word, type Line, type Block, type PageText } from './layout.js';
-export { probeMedia, runFfmpeg, extractAudio, readWavPcm, writeWavPcm, cutMedia, convertMedia, burnSubtitles, escapeFilterValue, isMediaTarget, mediaTargetOf, MEDIA_TARGETS, MediaError, type MediaInput, type MediaInfo, type MediaStreamInfo, type MediaStreamKind, type MediaErrorCode, type MediaTarget, type FfmpegOptions, type MediaJobOptions, type WavPcm } from './media.js';
+export { probeMedia, probeUpload, mediaRefusal, runFfmpeg, extractAudio, readWavPcm, writeWavPcm, cutMedia, convertMedia, burnSubtitles, escapeFilterValue, isMediaTarget, mediaTargetOf, MEDIA_TARGETS, MediaError, type MediaInput, type MediaInfo, type MediaStreamInfo, type MediaStreamKind, type MediaErrorCode, type MediaTarget, type FfmpegOptions, type MediaJobOptions, type WavPcm } from './media.js';
+export { MEDIA_DEMUXERS, PICTURE_DEMUXERS, mediaInputArgs, pictureInputArgs, mediaDemuxerOf, unnamedMediaInput } from './media-inputs.js';
 // Speech engines: the adapter contract (speech kinds register through registerAdapter) and ctx.engines.speech.
 export { isSpeechAdapter, wordErrorRate } from './speech.js';
 export type { SpeechAdapter, SpeechNodeChoice, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';

@@ -1,14 +1,16 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { symlink, writeFile } from 'node:fs/promises';
+import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
+import { MEDIA_DEMUXERS, mediaDemuxerOf, mediaInputArgs, unnamedMediaInput } from './media-inputs.js';
 import { inScratch, runTool, ToolError } from './tools.js';
 
 /**
  * Audio and video through ffmpeg and ffprobe (Debian's, /usr/bin): what a file holds (`probeMedia`),
  * ffmpeg with live progress (`runFfmpeg`), 16 kHz mono WAV for speech (`extractAudio`, `readWavPcm`),
  * cutting, converting between containers and burning subtitles into a picture. Every call has a
- * deadline and follows an abort signal (the task's), as `runTool` does.
+ * deadline and follows an abort signal (the task's), as `runTool` does. Inputs are read only by a
+ * demuxer of `MEDIA_DEMUXERS`, named on every run: a playlist or a list of other files is refused.
  */
 
 export type MediaInput = string | Uint8Array;
@@ -16,6 +18,8 @@ export type MediaInput = string | Uint8Array;
 export type MediaErrorCode =
   /** ffprobe cannot read the bytes as any container: a text file, a picture format it does not know, a broken file. */
   | 'unreadable'
+  /** Read by a demuxer media is not read with here: a playlist (HLS, DASH), a concat list, anything that names other files. */
+  | 'format-refused'
   /** Readable, but no audio or video stream in it (a still picture, subtitles alone). */
   | 'no-media-stream'
   /** The operation needs a stream the file does not have (audio to extract, a picture to burn subtitles into). */
@@ -57,6 +61,8 @@ export interface MediaStreamInfo {
 export interface MediaInfo {
   /** ffprobe's format name, e.g. `wav`, `mp3`, `mov,mp4,m4a,3gp,3g2,mj2`, `matroska,webm`. */
   format: string;
+  /** The demuxer every later run reads it with (`-f`), one of MEDIA_DEMUXERS: `wav`, `mov`, `matroska`... */
+  demuxer: string;
   /** Seconds (0 when the container does not say). */
   duration: number;
   /** Bytes. */
@@ -83,17 +89,29 @@ async function withInputFile<T>(input: MediaInput, fn: (path: string) => Promise
   });
 }
 
-/** What `input` (a path or the bytes) holds, by content, not by name; MediaError when it is not audio or video. */
+// ffmpeg logs from the demuxer it found: "[hls @ 0x55...] Format not on whitelist 'wav,...'".
+const NOT_ON_WHITELIST = /\[([^\]\s@]+) @ 0x[0-9a-f]+\] Format not on whitelist/;
+
+/** The MediaError for a format ffprobe recognised but media is not read with (`name`: its demuxer). */
+function refusedFormat(name: string, detail: string): MediaError {
+  if (STILL_IMAGE_FORMAT.test(name)) return new MediaError('no-media-stream', 'the file holds no audio or video stream (a picture)', detail);
+  return new MediaError('format-refused', `${name} is not read as audio or video here (playlists and lists of other files are refused)`, detail);
+}
+
+/**
+ * What `input` (a path or the bytes) holds, by content, not by name; MediaError when it is not audio or video.
+ * Only the demuxers of MEDIA_DEMUXERS may read it, so a playlist is refused before any file it names is opened.
+ */
 export async function probeMedia(input: MediaInput, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<MediaInfo> {
   return withInputFile(input, async (path) => {
     let stdout: string;
     try {
-      ({ stdout } = await runTool('ffprobe', ['-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', path], {
-        timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS,
-        signal: options.signal,
-      }));
+      const args = ['-v', 'error', '-protocol_whitelist', 'file', '-format_whitelist', MEDIA_DEMUXERS.join(','), '-print_format', 'json', '-show_format', '-show_streams', path];
+      ({ stdout } = await runTool('ffprobe', args, { timeoutMs: options.timeoutMs ?? PROBE_TIMEOUT_MS, signal: options.signal }));
     } catch (e) {
       if (options.signal?.aborted) throw e;
+      const refused = e instanceof ToolError ? NOT_ON_WHITELIST.exec(e.detail) : null;
+      if (refused) throw refusedFormat(refused[1]!, e instanceof ToolError ? e.detail : '');
       if (e instanceof ToolError && e.exitCode !== null) throw new MediaError('unreadable', 'not an audio or video file', e.detail);
       throw new MediaError('tool', e instanceof Error ? e.message : String(e), e instanceof ToolError ? e.detail : '');
     }
@@ -130,6 +148,8 @@ function readProbe(json: string, byteLength: number | null): MediaInfo {
   }
   const format = parsed.format?.format_name ?? '';
   if (!parsed.format) throw new MediaError('unreadable', 'not an audio or video file');
+  const demuxer = mediaDemuxerOf(format);
+  if (!demuxer) throw refusedFormat(format, '');
   const still = STILL_IMAGE_FORMAT.test(format);
   const streams: MediaStreamInfo[] = [];
   for (const s of parsed.streams ?? []) {
@@ -154,7 +174,7 @@ function readProbe(json: string, byteLength: number | null): MediaInfo {
   const hasVideo = streams.some((s) => s.kind === 'video');
   if (!hasAudio && !hasVideo) throw new MediaError('no-media-stream', 'the file holds no audio or video stream');
   const duration = num(parsed.format.duration) ?? Math.max(0, ...streams.map((s) => s.duration ?? 0));
-  return { format, duration, size: num(parsed.format.size) ?? byteLength ?? 0, streams, hasAudio, hasVideo };
+  return { format, demuxer, duration, size: num(parsed.format.size) ?? byteLength ?? 0, streams, hasAudio, hasVideo };
 }
 
 export interface FfmpegOptions {
@@ -171,12 +191,18 @@ export interface FfmpegOptions {
 /**
  * Runs ffmpeg with `args` (inputs, filters, outputs: the caller's), adding `-progress pipe:1 -nostats`
  * to follow its position. Rejects with MediaError 'tool' when ffmpeg fails or passes the deadline,
- * with the signal's reason when aborted (the process group is killed either way).
+ * with the signal's reason when aborted (the process group is killed either way). Every input must be
+ * given as `mediaInputArgs` gives it (its demuxer and protocol named): MediaError 'bad-request' otherwise.
  */
 export function runFfmpeg(args: string[], options: FfmpegOptions = {}): Promise<void> {
   return new Promise((resolvePromise, reject) => {
     if (options.signal?.aborted) {
       reject(options.signal.reason ?? new Error('aborted'));
+      return;
+    }
+    const unnamed = unnamedMediaInput('ffmpeg', args);
+    if (unnamed) {
+      reject(new MediaError('bad-request', unnamed));
       return;
     }
     const ffmpegArgs = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-progress', 'pipe:1', '-nostats', ...args];
@@ -279,7 +305,7 @@ export async function extractAudio(
     const info = await lengthOf(path, options);
     if (!info.hasAudio) throw new MediaError('no-audio-stream', 'the file has no audio to extract');
     await runFfmpeg(
-      ['-i', path, '-map', '0:a:0', '-vn', '-sn', '-ac', String(options.channels ?? 1), '-ar', String(options.sampleRate ?? 16000), '-c:a', 'pcm_s16le', '-f', 'wav', outPath],
+      [...mediaInputArgs(resolve(path), info.demuxer), '-map', '0:a:0', '-vn', '-sn', '-ac', String(options.channels ?? 1), '-ar', String(options.sampleRate ?? 16000), '-c:a', 'pcm_s16le', '-f', 'wav', outPath],
       { durationSeconds: info.duration, onProgress: options.onProgress, signal: options.signal, timeoutMs: options.timeoutMs },
     );
     return info;
@@ -383,7 +409,7 @@ export async function convertMedia(
 ): Promise<MediaInfo> {
   if (!isMediaTarget(options.to)) throw new MediaError('bad-request', `unknown target format ${String(options.to)}`);
   const info = await lengthOf(input, options);
-  await runFfmpeg(['-i', resolve(input), ...encodeArgs(options.to, info), outPath], {
+  await runFfmpeg([...mediaInputArgs(resolve(input), info.demuxer), ...encodeArgs(options.to, info), outPath], {
     durationSeconds: info.duration,
     onProgress: options.onProgress,
     signal: options.signal,
@@ -412,7 +438,7 @@ export async function cutMedia(
   if (info.duration > 0 && start >= info.duration) throw new MediaError('bad-request', `the cut starts after the end of the file (${info.duration.toFixed(2)} s)`);
   const end = info.duration > 0 ? Math.min(endSeconds, info.duration) : endSeconds;
   const length = end - start;
-  await runFfmpeg(['-ss', start.toFixed(3), '-i', resolve(input), '-t', length.toFixed(3), ...encodeArgs(to, info), outPath], {
+  await runFfmpeg(['-ss', start.toFixed(3), ...mediaInputArgs(resolve(input), info.demuxer), '-t', length.toFixed(3), ...encodeArgs(to, info), outPath], {
     durationSeconds: length,
     onProgress: options.onProgress,
     signal: options.signal,
@@ -430,6 +456,8 @@ export function escapeFilterValue(value: string): string {
   return asOption.replace(/[\\'[\],;]/g, (c) => `\\${c}`);
 }
 
+const SUBTITLE_START = /^\uFEFF?\s*(\d+\s*\r?\n|WEBVTT|\[Script Info\]|$)/;
+
 /**
  * Subtitles (SRT, WebVTT or ASS) drawn into the picture of `video` through ffmpeg's `subtitles` filter
  * (libass); the sound is re-encoded into the output's container (from `outPath`'s extension, MP4 otherwise).
@@ -444,6 +472,10 @@ export async function burnSubtitles(
   if (!MEDIA_TARGETS[to].video) throw new MediaError('bad-request', `subtitles are burned into a video container, not ${to}`);
   if (options.fontName !== undefined && !/^[\p{L}\p{N} ._-]{1,80}$/u.test(options.fontName)) throw new MediaError('bad-request', 'font name with characters a font name does not have');
   if (options.fontSize !== undefined && !(options.fontSize >= 4 && options.fontSize <= 200)) throw new MediaError('bad-request', 'font size must be between 4 and 200');
+  // The filter guesses the subtitles' format by content, with no way to name it: only text that starts
+  // as SRT, WebVTT or ASS reaches it (a playlist named .srt would otherwise be followed).
+  const head = (await readFile(subtitlesPath)).subarray(0, 64).toString('utf8');
+  if (!SUBTITLE_START.test(head)) throw new MediaError('bad-request', 'subtitles must be SRT, WebVTT or ASS');
   const info = await lengthOf(video, options);
   if (!info.hasVideo) throw new MediaError('no-video-stream', 'the file has no picture to burn subtitles into');
   const style: string[] = [];
@@ -454,7 +486,7 @@ export async function burnSubtitles(
   filter += ',scale=trunc(iw/2)*2:trunc(ih/2)*2';
   const target = MEDIA_TARGETS[to];
   const videoArgs = target.videoArgs.filter((_, i, all) => all[i] !== '-vf' && all[i - 1] !== '-vf');
-  const args = ['-i', resolve(video), '-map', '0:v:0', '-vf', filter, ...videoArgs];
+  const args = [...mediaInputArgs(resolve(video), info.demuxer), '-map', '0:v:0', '-vf', filter, ...videoArgs];
   if (info.hasAudio) args.push('-map', '0:a:0', ...target.audioArgs);
   args.push('-sn', '-dn', '-f', target.muxer, outPath);
   await runFfmpeg(args, { durationSeconds: info.duration, onProgress: options.onProgress, signal: options.signal, timeoutMs: options.timeoutMs });
@@ -481,4 +513,46 @@ export function writeWavPcm(samples: Int16Array, sampleRate = 16_000): Uint8Arra
   view.setUint32(40, samples.length * 2, true);
   for (let i = 0; i < samples.length; i++) view.setInt16(44 + i * 2, samples[i]!, true);
   return out;
+}
+
+type Bilingual = Readonly<Record<'zh-CN' | 'en-US', string>>;
+
+/**
+ * Why an uploaded file `name` is refused as audio or video, in both languages, for a MediaError from
+ * `probeMedia` (or any media helper). Every area that takes audio or video answers these.
+ */
+export function mediaRefusal(name: string, error: MediaError): Bilingual {
+  const say = (zh: string, en: string): Bilingual => ({ 'zh-CN': `${name}：${zh}`, 'en-US': `${name}: ${en}` });
+  switch (error.code) {
+    case 'format-refused':
+      return say('不接受播放列表（如 HLS、DASH）或引用其他文件的列表，请上传音视频文件本身', 'playlists (HLS, DASH) and lists that point to other files are not accepted; upload the audio or video file itself');
+    case 'no-media-stream':
+      return say('文件中没有音频或视频', 'the file holds no audio or video');
+    case 'no-audio-stream':
+      return say('文件中没有音频', 'the file has no audio');
+    case 'no-video-stream':
+      return say('文件中没有视频画面', 'the file has no picture');
+    case 'tool':
+      return say('无法读取该音视频文件', 'the audio or video could not be read');
+    default:
+      return say('不是音频或视频文件（按内容识别）', 'not an audio or video file (checked by content)');
+  }
+}
+
+/**
+ * The upload check every area runs on an audio or video file before storing anything: its probe, or
+ * the reason it is refused in both languages (not media, a playlist or other list of files, no stream).
+ * `notMedia` is the area's own words for every refusal but a playlist's, which is always said the same.
+ */
+export async function probeUpload(
+  path: string,
+  name: string,
+  options: { signal?: AbortSignal; timeoutMs?: number; notMedia?: Bilingual } = {},
+): Promise<{ info: MediaInfo; refused?: undefined } | { info?: undefined; refused: Bilingual }> {
+  try {
+    return { info: await probeMedia(path, options) };
+  } catch (err) {
+    if (!(err instanceof MediaError)) throw err;
+    return { refused: err.code !== 'format-refused' && options.notMedia ? options.notMedia : mediaRefusal(name, err) };
+  }
 }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { unnamedMediaInput } from './media-inputs.js';
 import { killGroup, spawnTool, type SpawnedTool, type SpawnResult } from './spawner.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,6 +34,9 @@ export interface RunOptions {
 
 export function runTool(command: string, args: string[], options: RunOptions): Promise<{ stdout: string; stderr: string }> {
   if (options.signal?.aborted) return Promise.reject(options.signal.reason ?? new Error('aborted'));
+  // ffmpeg and ffprobe left to guess a format follow playlists to other files (see media-inputs.ts).
+  const unnamed = unnamedMediaInput(command, args);
+  if (unnamed) return Promise.reject(new ToolError(unnamed, unnamed, null));
   // Started by the spawner helper (see spawner.ts): a fork from a large server blocks it for tens of ms.
   const input = options.input === undefined ? undefined : Buffer.isBuffer(options.input) ? options.input : Buffer.from(options.input);
   const tool = spawnTool({ command, args, cwd: options.cwd, env: options.env, input });
@@ -83,6 +87,8 @@ export interface WarmTool {
  * `/dev/stdin`, which a socket (what Node gives a child as its standard input) does not allow.
  */
 export function startWarmTool(command: string, args: string[], options: { idleMs: number; cwd?: string; env?: NodeJS.ProcessEnv }): WarmTool {
+  const unnamed = unnamedMediaInput(command, args);
+  if (unnamed) throw new ToolError(unnamed, unnamed, null);
   const child = spawn('sh', ['-c', 'cat | exec "$0" "$@"', command, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
   const out: Buffer[] = [];
   const err: Buffer[] = [];

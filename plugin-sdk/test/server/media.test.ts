@@ -14,6 +14,7 @@ import {
   readWavPcm,
   runFfmpeg,
 } from '../../src/server/media.js';
+import { mediaInputArgs } from '../../src/server/media-inputs.js';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -34,6 +35,8 @@ function frameAt(path: string, seconds: number): Buffer {
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'media-test-'));
   ffmpeg('-f', 'lavfi', '-i', 'sine=frequency=440:duration=3:sample_rate=44100', '-c:a', 'pcm_s16le', at('tone.wav'));
+  // runFfmpeg reads files only (no lavfi source): a minute of tone for the runs that are stopped.
+  ffmpeg('-f', 'lavfi', '-i', 'sine=duration=60:sample_rate=8000', '-c:a', 'pcm_s16le', at('minute.wav'));
   ffmpeg(
     '-f', 'lavfi', '-i', 'color=c=blue:size=160x120:duration=3:rate=10',
     '-f', 'lavfi', '-i', 'sine=frequency=330:duration=3',
@@ -87,8 +90,8 @@ describe('probeMedia', () => {
 describe('runFfmpeg', () => {
   it('reports rising progress that reaches 1', async () => {
     const seen: number[] = [];
-    await runFfmpeg(['-f', 'lavfi', '-i', 'sine=duration=4', '-c:a', 'libmp3lame', '-f', 'mp3', at('progress.mp3')], {
-      durationSeconds: 4,
+    await runFfmpeg([...mediaInputArgs(at('tone.wav'), 'wav'), '-c:a', 'libmp3lame', '-f', 'mp3', at('progress.mp3')], {
+      durationSeconds: 3,
       onProgress: (f) => seen.push(f),
     });
     expect(seen.at(-1)).toBe(1);
@@ -99,9 +102,9 @@ describe('runFfmpeg', () => {
   it('stops when aborted, with progress short of the end', async () => {
     const controller = new AbortController();
     const seen: number[] = [];
-    // -re reads the source at its own pace: 20 s of tone takes 20 s, unless aborted.
-    const run = runFfmpeg(['-re', '-f', 'lavfi', '-i', 'sine=duration=20', '-f', 'wav', at('aborted.wav')], {
-      durationSeconds: 20,
+    // -re reads the source at its own pace: 60 s of tone takes 60 s, unless aborted.
+    const run = runFfmpeg(['-re', ...mediaInputArgs(at('minute.wav'), 'wav'), '-f', 'wav', at('aborted.wav')], {
+      durationSeconds: 60,
       signal: controller.signal,
       onProgress: (f) => {
         seen.push(f);
@@ -120,7 +123,7 @@ describe('runFfmpeg', () => {
     writeFileSync(
       script,
       `import { runFfmpeg } from ${JSON.stringify(join(import.meta.dirname, '../../src/server/media.ts'))};\n` +
-        `await runFfmpeg(['-re', '-f', 'lavfi', '-i', 'sine=duration=60', '-f', 'wav', ${JSON.stringify(out)}], { durationSeconds: 60, onProgress: () => console.log('progress') });\n`,
+        `await runFfmpeg(['-re', '-f', 'wav', '-protocol_whitelist', 'file', '-i', ${JSON.stringify(at('minute.wav'))}, '-f', 'wav', ${JSON.stringify(out)}], { durationSeconds: 60, onProgress: () => console.log('progress') });\n`,
     );
     const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: join(import.meta.dirname, '../../..'), stdio: ['ignore', 'pipe', 'inherit'] });
     await new Promise<void>((started) => child.stdout.on('data', (d: Buffer) => d.toString().includes('progress') && started()));
@@ -131,7 +134,7 @@ describe('runFfmpeg', () => {
   });
 
   it('fails with the tool code and ffmpeg\'s words on a bad argument', async () => {
-    const error = await runFfmpeg(['-i', at('missing.wav'), at('x.wav')]).catch((e: unknown) => e);
+    const error = await runFfmpeg([...mediaInputArgs(at('missing.wav'), 'wav'), at('x.wav')]).catch((e: unknown) => e);
     expect((error as MediaError).code).toBe('tool');
     expect((error as MediaError).detail).toMatch(/No such file/);
   });
