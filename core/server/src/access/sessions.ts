@@ -23,11 +23,11 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export async function createSession(db: Kysely<any>, userId: number, departmentId: number | null, now: Date): Promise<string> {
+export async function createSession(db: Kysely<any>, userId: number, departmentId: number | null, now: Date, scopePath: string | null = null): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db
     .insertInto('sessions')
-    .values({ token_hash: hashToken(token), user_id: userId, department_id: departmentId, created_at: now, expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000) })
+    .values({ token_hash: hashToken(token), user_id: userId, department_id: departmentId, created_at: now, expires_at: new Date(now.getTime() + SESSION_DAYS * 86_400_000), ...(scopePath === null ? {} : { scope_path: scopePath }) })
     .execute();
   return token;
 }

@@ -7,7 +7,7 @@ import { checkApiKeyReset, readApiKey, readApiKeyScopes, resetApiKey } from './a
 import { badCredentials, checkAccount, failAttempt, guardAttempt, openSealed, startSession } from './login.js';
 import { passwordProblem, passwordStatus } from './password-policy.js';
 import { defaultRoleId, NO_LOCAL_PASSWORD, UserType } from './provision.js';
-import { createQuickAccessLink, openQuickAccessToken } from './quick-access.js';
+import { createQuickAccessLink, openQuickAccessToken, QUICK_ACCESS_PATH } from './quick-access.js';
 import type { AuthRouteDeps } from './routes.js';
 import { ConfigKeys, flagOn } from './settings.js';
 import { consumeTicket } from './slider.js';
@@ -140,7 +140,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       access: { permission: 'quickAccess:create' },
       summary: 'Create a quick access link for a user',
       response: { data: z.object({ token: z.string(), url: z.string().describe('The console address that signs in with the token'), expiresAt: timestampSchema }), errors: [404] },
-      schema: { body: z.object({ userId: id, path: z.string().regex(/^\/[A-Za-z0-9/_-]*$/, 'path must start with a slash'), expiresInMinutes: z.coerce.number().int().min(1).max(30 * 24 * 60) }) },
+      schema: { body: z.object({ userId: id, path: z.string().max(500).regex(QUICK_ACCESS_PATH, 'path must start with a slash').refine((p) => p !== '/', 'path must name a page'), expiresInMinutes: z.coerce.number().int().min(1).max(30 * 24 * 60) }) },
       async handler({ body }) {
         const user = await db.selectFrom('users').select('id').where('id', '=', body.userId).executeTakeFirst();
         if (!user) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `找不到编号为 ${body.userId} 的用户`, 'en-US': `No user with id ${body.userId}` });
@@ -160,7 +160,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
         const opened = openQuickAccessToken(secret, query.token, at);
         if (!opened.ok) throw new ApiError(Codes.AUTH_FAILED, opened.reason);
         await checkAccount(deps, opened.userId, at);
-        const session = await startSession(deps, opened.userId, at, opened.path);
+        const session = await startSession(deps, opened.userId, at, { scopePath: opened.path });
         return { ...session, path: opened.path };
       },
     },

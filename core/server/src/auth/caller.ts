@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { resolveCaller, type SessionCaller } from '../access/sessions.js';
 import { UserType } from './provision.js';
+import { isQuickAccessPath } from './quick-access.js';
 
 /** A session caller, possibly limited to one page (quick access). */
 export interface ScopedCaller extends SessionCaller {
@@ -19,8 +20,10 @@ export async function resolveScopedCaller(db: Kysely<any>, token: string, now: D
   const caller = await resolveCaller(db, token, now);
   if (!caller) return null;
   const scopePath = caller.sessionScopePath ?? null;
+  // Only an absent scope is a full session: a scope that is there but names no page holds nothing.
+  if (scopePath !== null && !isQuickAccessPath(scopePath)) return null;
   // The shared guest account is no member: it reaches no account or user-directory route.
-  if (!scopePath) return { ...caller, via: caller.userType === UserType.GUEST ? 'guest' : 'session', scopePath: null };
+  if (scopePath === null) return { ...caller, via: caller.userType === UserType.GUEST ? 'guest' : 'session', scopePath: null };
   let query = db.selectFrom('permissions').select('key').where('path', '=', scopePath).where('active', '=', true);
   if (!caller.isSuperAdmin) query = query.where('key', 'in', caller.permissions.size ? [...caller.permissions] : ['']);
   const keys = (await query.execute()).map((r) => r.key as string);

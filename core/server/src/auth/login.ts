@@ -1,7 +1,7 @@
 import { ApiError } from '@linguaport/sdk/server';
 import { AuthMessages, AuthMessagesZh, Codes } from '@linguaport/sdk/shared';
 import { verifyPassword } from '../access/passwords.js';
-import { createSession, hashToken } from '../access/sessions.js';
+import { createSession } from '../access/sessions.js';
 import { authenticate, findDomain } from './directory.js';
 import { claimKey, decryptPassword } from './keys.js';
 import { passwordStatus } from './password-policy.js';
@@ -11,6 +11,7 @@ import { ConfigKeys, flagOn } from './settings.js';
 import { consumeTicket } from './slider.js';
 import { admitAttempt, recordSuccess } from './throttle.js';
 import { departmentsOf } from './user-info.js';
+import { isQuickAccessPath } from './quick-access.js';
 
 // Compared against when the user does not exist, so a wrong name costs as long as a wrong password.
 const DUMMY_HASH = 'scrypt$16384$8$1$AAAAAAAAAAAAAAAAAAAAAA==$' + Buffer.alloc(64).toString('base64');
@@ -67,13 +68,15 @@ export async function checkAccount(deps: Deps, userId: number, at: Date): Promis
   if (user.expires_at && new Date(user.expires_at) <= at) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '该账户已过期，请联系管理员', 'en-US': 'This account has expired; ask an administrator' });
 }
 
-/** A session in the user's first department (/user/switchDepartment changes it). */
-export async function startSession(deps: Deps, userId: number, at: Date, scopePath: string | null = null): Promise<{ token: string; userId: number }> {
+/**
+ * A session in the user's first department (/user/switchDepartment changes it). With `quickAccess`,
+ * a session limited to one page, whose path must be a real one: it is written with the session row,
+ * so no moment or failure leaves a page link holding a full session.
+ */
+export async function startSession(deps: Deps, userId: number, at: Date, quickAccess?: { scopePath: string }): Promise<{ token: string; userId: number }> {
+  if (quickAccess && !isQuickAccessPath(quickAccess.scopePath)) throw new ApiError(Codes.AUTH_FAILED, { 'zh-CN': '该快捷访问链接无效', 'en-US': 'This quick-access link is not valid' });
   const [first] = await departmentsOf(deps.db, userId);
-  const token = await createSession(deps.db, userId, first?.id ?? null, at);
-  if (scopePath) {
-    await deps.db.updateTable('sessions').set({ scope_path: scopePath }).where('token_hash', '=', hashToken(token)).execute();
-  }
+  const token = await createSession(deps.db, userId, first?.id ?? null, at, quickAccess?.scopePath ?? null);
   await deps.db.updateTable('users').set({ last_login_at: at }).where('id', '=', userId).execute();
   return { token, userId };
 }

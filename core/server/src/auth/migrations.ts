@@ -120,4 +120,16 @@ export const authMigrations: Migration[] = [
       await run(db, `update users set real_name = '访客' where username = 'guest' and user_type = 3 and real_name = 'Guest'`);
     },
   },
+  {
+    // A quick-access session always names its page: a scope that is there but empty was read as no
+    // scope (a full session). Such rows are ended and the table refuses them from now on.
+    name: '008_quick_access_scope_not_empty',
+    async up(db) {
+      await run(
+        db,
+        `update sessions set revoked_at = now() where scope_path is not null and length(scope_path) < 2 and revoked_at is null`,
+        `alter table sessions add constraint sessions_scope_path_names_a_page check (scope_path is null or (length(scope_path) > 1 and scope_path like '/%'))`,
+      );
+    },
+  },
 ];

@@ -19,6 +19,13 @@ export function createQuickAccessLink(secret: Secret, input: { userId: number; p
   return { token, url: `/quickAccess?token=${encodeURIComponent(token)}&redirect=${encodeURIComponent(input.path)}` };
 }
 
+/** A quick-access page: a console path, never empty (an empty scope would be no scope at all). */
+export const QUICK_ACCESS_PATH = /^\/[A-Za-z0-9/_-]*$/;
+
+export function isQuickAccessPath(path: unknown): path is string {
+  return typeof path === 'string' && path.length > 1 && path.length <= 500 && QUICK_ACCESS_PATH.test(path);
+}
+
 export function openQuickAccessToken(secret: Secret, token: string, now: Date): { ok: true; userId: number; path: string } | { ok: false; reason: LocalizedText } {
   const [body, signature] = token.split('.');
   if (!body || !signature || !secret.verify(`qa:${body}`, signature)) return { ok: false, reason: { 'zh-CN': '该快捷访问链接无效', 'en-US': 'This quick-access link is not valid' } };
@@ -26,6 +33,10 @@ export function openQuickAccessToken(secret: Secret, token: string, now: Date): 
   try {
     payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Payload;
   } catch {
+    return { ok: false, reason: { 'zh-CN': '该快捷访问链接无效', 'en-US': 'This quick-access link is not valid' } };
+  }
+  // Signed or not, a token must name one user and one page: a missing or empty page never means every page.
+  if (typeof payload !== 'object' || payload === null || !Number.isSafeInteger(payload.u) || payload.u < 1 || !isQuickAccessPath(payload.p)) {
     return { ok: false, reason: { 'zh-CN': '该快捷访问链接无效', 'en-US': 'This quick-access link is not valid' } };
   }
   if (typeof payload.e !== 'number' || payload.e <= now.getTime()) return { ok: false, reason: { 'zh-CN': '该快捷访问链接已过期', 'en-US': 'This quick-access link has expired' } };

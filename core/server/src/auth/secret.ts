@@ -32,6 +32,11 @@ export function loadSecret(dataDir: string): Secret {
   }
   const key = Buffer.from(readFileSync(file, 'utf8').trim(), 'base64');
   if (key.length !== 32) throw new Error(`${file} must hold 32 bytes in base64; delete it to make a new one (encrypted values become unreadable)`);
+  return secretOf(key);
+}
+
+/** The secret made from 32 key bytes (the rotation holds the old and the new one at once). */
+export function secretOf(key: Buffer): Secret {
   // Separate subkeys so an encryption key is never also used as a MAC key.
   const encKey = createHmac('sha256', key).update('encrypt').digest();
   const macKey = createHmac('sha256', key).update('sign').digest();
