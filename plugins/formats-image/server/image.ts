@@ -3,7 +3,7 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
-import { ApiError, inScratch, isEngineError, ocrLanguagesFor, ocrLanguagesToRead, paragraphsOf, pictureKind, pictureSize, runTool, tesseractLanguages, ToolError, type Block, type OcrService, type PictureKind } from '@linguaport/sdk/server';
+import { ApiError, inScratch, isEngineError, ocrLanguagesFor, ocrLanguagesToRead, paragraphsOf, pictureInputArgs, pictureKind, pictureSize, runTool, tesseractLanguages, ToolError, type Block, type OcrService, type PictureKind } from '@linguaport/sdk/server';
 
 export { ocrLanguagesFor, pictureKind, pictureSize, tesseractLanguages, type PictureKind };
 
@@ -195,7 +195,7 @@ async function decode(bytes: Uint8Array, kind: PictureKind): Promise<Image> {
     data = await inScratch(async (dir) => {
       await writeFile(join(dir, 'in.tiff'), bytes);
       try {
-        await runTool('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'in.tiff'), '-frames:v', '1', join(dir, 'out.png')], { timeoutMs: 60_000 });
+        await runTool('ffmpeg', ['-v', 'error', '-y', ...pictureInputArgs(join(dir, 'in.tiff'), 'tiff'), '-frames:v', '1', join(dir, 'out.png')], { timeoutMs: 60_000 });
       } catch (e) {
         throw new PictureReadError('damaged', `the picture is damaged or not a TIFF (${e instanceof ToolError ? e.detail : (e as Error).message})`);
       }
@@ -317,7 +317,7 @@ async function encode(canvas: Canvas, kind: PictureKind): Promise<Uint8Array> {
   return inScratch(async (dir) => {
     await writeFile(join(dir, 'out.png'), png);
     const out = join(dir, `out.${kind === 'tiff' ? 'tiff' : 'bmp'}`);
-    await runTool('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'out.png'), ...(kind === 'tiff' ? ['-compression_algo', 'deflate'] : ['-pix_fmt', 'bgr24']), out], { timeoutMs: 60_000 });
+    await runTool('ffmpeg', ['-v', 'error', '-y', ...pictureInputArgs(join(dir, 'out.png'), 'png'), ...(kind === 'tiff' ? ['-compression_algo', 'deflate'] : ['-pix_fmt', 'bgr24']), out], { timeoutMs: 60_000 });
     return readFile(out);
   });
 }

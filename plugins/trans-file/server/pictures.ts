@@ -2,7 +2,7 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, inScratch, pageOf, pageQuery, pageSchema, pictureSize, runTool, ToolError, type Caller, type LocalizedText, type ServerPluginContext, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
+import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, inScratch, pageOf, pageQuery, pageSchema, pictureInputArgs, pictureKind, pictureSize, runTool, ToolError, type Caller, type LocalizedText, type ServerPluginContext, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { canTake, documentFile, idSchema, type FileFormat } from '@linguaport/sdk/shared';
 import { fileRowSchema, translateOptionsSchema, type FileRow } from '../shared/schemas.js';
 import { badRequest, messages, stateRefusal } from './messages.js';
@@ -71,10 +71,12 @@ export function pictureFormats(ctx: ServerPluginContext): FileFormat[] {
   return ctx.formats.list().filter((f) => f.mimeTypes.some((m) => m.startsWith('image/')));
 }
 
-/** Width and height as ffprobe reads them, for a header `pictureSize` does not understand, or null. */
-async function probedSize(path: string): Promise<{ width: number; height: number } | null> {
+/** Width and height as ffprobe reads them (with the demuxer of the type its bytes say), for a header `pictureSize` does not understand, or null. */
+async function probedSize(path: string, bytes: Uint8Array): Promise<{ width: number; height: number } | null> {
+  const kind = pictureKind(bytes);
+  if (!kind) return null;
   try {
-    const { stdout } = await runTool('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', path], { timeoutMs: 20_000 });
+    const { stdout } = await runTool('ffprobe', ['-v', 'error', '-select_streams', 'v:0', '-show_entries', 'stream=width,height', '-of', 'csv=p=0:s=x', ...pictureInputArgs(path, kind)], { timeoutMs: 20_000 });
     const m = /^(\d+)x(\d+)/.exec(stdout.trim());
     return m ? { width: Number(m[1]), height: Number(m[2]) } : null;
   } catch (e) {
@@ -115,7 +117,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
     if (format !== 'tiff') return { body: Buffer.from(bytes), type: MIME[format] ?? 'application/octet-stream' };
     const png = await inScratch(async (dir) => {
       await writeFile(join(dir, 'in.tiff'), bytes);
-      await runTool('ffmpeg', ['-v', 'error', '-y', '-i', join(dir, 'in.tiff'), '-frames:v', '1', join(dir, 'out.png')], { timeoutMs: 60_000 });
+      await runTool('ffmpeg', ['-v', 'error', '-y', ...pictureInputArgs(join(dir, 'in.tiff'), 'tiff'), '-frames:v', '1', join(dir, 'out.png')], { timeoutMs: 60_000 });
       return readFile(join(dir, 'out.png'));
     });
     return { body: png, type: 'image/png' };
@@ -158,7 +160,7 @@ export function picturePart(ctx: ServerPluginContext, db: Db, deps: PictureDeps)
             refused.push(pictureMessages.notPicture(f.name, types));
             continue;
           }
-          const size = pictureSize(f.bytes()) ?? (f.path ? await probedSize(f.path) : null);
+          const size = pictureSize(f.bytes()) ?? (f.path ? await probedSize(f.path, f.bytes()) : null);
           if (!size) refused.push(pictureMessages.unreadable(f.name));
           else if (size.width * size.height > picture.pictureMaxMegapixels * 1_000_000) refused.push(pictureMessages.tooManyPixels(f.name, size.width, size.height, picture.pictureMaxMegapixels));
         }
