@@ -120,6 +120,18 @@ export class LibraryAccess {
     if (!rights[need]) throw this.insufficient(headers);
   }
 
+  /**
+   * 404 or 403 for the first of these libraries the caller may not use, in both languages (no request at
+   * hand: a saved choice checked for later work, a pipeline hook).
+   */
+  async assertUsable(caller: Caller, ids: readonly (number | string)[]): Promise<void> {
+    for (const id of new Set(ids.map(Number))) {
+      const rights = await this.rights(caller, id);
+      if (!rights) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `${this.noun.zh} ${id} 不存在`, 'en-US': `${capital(this.noun.en)} ${id} does not exist` });
+      if (!rights.use) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': `权限不足：您不能使用${this.noun.zh} ${id}`, 'en-US': `Insufficient permission: you may not use ${this.noun.en} ${id}` });
+    }
+  }
+
   /** The caller's default libraries among those it may use. */
   async defaultsFor(caller: Caller): Promise<number[]> {
     const usable = await this.usable(caller);
@@ -185,9 +197,22 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     await trx.deleteFrom(t.defaults).where('user_id', '=', userId).where((eb) => (on ? eb.val(true) : eb('library_id', '=', libraryId))).execute();
     if (on) await trx.insertInto(t.defaults).values({ user_id: userId, library_id: libraryId }).execute();
   };
-  const checkBody = (b: z.infer<typeof libraryBody>, caller: Caller, headers: Headers) => {
-    if (b.ownership === 'department' && !(b.departmentId ?? caller.departmentId)) throw new ApiError(Codes.BAD_REQUEST, say(headers as never, `部门共享的${noun.zh}需要一个部门`, `A department-shared ${noun.en} needs a department`));
+  /**
+   * The body's rules; returns the department a department-shared library goes to. A caller shares with
+   * its own departments only (those it holds a role in), as the kernel's grant rule has it; the super
+   * administrator with any. A library's department left as it was is no new assignment.
+   */
+  const checkBody = async (b: z.infer<typeof libraryBody>, caller: Caller, headers: Headers, current: number | null = null): Promise<number | null> => {
     if (b.ownership === 'custom' && b.users.length === 0) throw new ApiError(Codes.BAD_REQUEST, say(headers as never, `自定义用户共享的${noun.zh}至少需要一个用户`, `A custom-user ${noun.en} needs at least one user`));
+    if (b.ownership !== 'department') return null;
+    const department = b.departmentId ?? caller.departmentId;
+    if (!department) throw new ApiError(Codes.BAD_REQUEST, say(headers as never, `部门共享的${noun.zh}需要一个部门`, `A department-shared ${noun.en} needs a department`));
+    if (department === current || department === caller.departmentId || caller.isSuperAdmin) return department;
+    const member = await ctx.users.membership(caller.userId);
+    if (!member?.isSuperAdmin && !member?.departmentIds.includes(department)) {
+      throw new ApiError(Codes.FORBIDDEN, say(headers as never, `不能将${noun.zh}共享给部门 ${department}：您不属于该部门`, `You cannot share a ${noun.en} with department ${department}: you do not belong to it`));
+    }
+    return department;
   };
 
   ctx.route({
@@ -241,11 +266,11 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     schema: { body: libraryBody },
     response: { data: z.object({ id: z.number().int() }) },
     async handler({ body, caller, headers }) {
-      checkBody(body, caller!, headers);
+      const department = await checkBody(body, caller!, headers);
       return db.transaction().execute(async (trx) => {
         const row = await trx
           .insertInto(t.libraries)
-          .values({ name: body.name, ownership: body.ownership, department_id: body.ownership === 'department' ? (body.departmentId ?? caller!.departmentId) : null, kind: body.kind, creator_id: caller!.userId })
+          .values({ name: body.name, ownership: body.ownership, department_id: department, kind: body.kind, creator_id: caller!.userId })
           .returning('id')
           .executeTakeFirstOrThrow();
         await saveUsers(trx, row.id, body.users);
@@ -264,11 +289,12 @@ export function libraryRoutes({ ctx, db, access, usage, routes, keys }: LibraryR
     response: { data: z.object({ id: z.number().int() }), errors: [404] },
     async handler({ body, caller, headers }) {
       await access.assert(caller!, body.id, 'edit', headers);
-      checkBody(body, caller!, headers);
+      const current = await db.selectFrom(t.libraries).select('department_id').where('id', '=', body.id).executeTakeFirst();
+      const department = await checkBody(body, caller!, headers, (current?.department_id as number | null) ?? null);
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable(t.libraries)
-          .set({ name: body.name, ownership: body.ownership, department_id: body.ownership === 'department' ? (body.departmentId ?? caller!.departmentId) : null, kind: body.kind })
+          .set({ name: body.name, ownership: body.ownership, department_id: department, kind: body.kind })
           .where('id', '=', body.id)
           .execute();
         await saveUsers(trx, body.id, body.users);

@@ -78,6 +78,12 @@ export interface TranslateHook {
   terms?(segments: PipelineSegment[], ctx: PipelineContext): void | Promise<void>;
   afterEngine?(segments: Required<PipelineSegment>[], ctx: PipelineContext): void | Promise<void>;
   afterTranslation?(segments: readonly Readonly<Required<PipelineSegment>>[], ctx: PipelineContext): void | Promise<void>;
+  /**
+   * Refuses (ApiError: 404 unknown, 403 not usable) a resource of the hook's own key that the caller
+   * may not use. Asked through `ctx.pipeline.checkResources` when a choice of resources is saved for
+   * later work (a document upload, a saved configuration), so the refusal comes then, not when the job runs.
+   */
+  checkResources?(resources: TranslationResources, callerId: number): void | Promise<void>;
 }
 
 /** What every translation request says besides its text: languages, format, who asks, with what. */
@@ -128,4 +134,9 @@ export interface TranslateSegmentsResult {
 export interface TranslationPipeline {
   /** Adds a hook; the returned function removes it (a plugin's hooks also go when it stops). */
   register(hook: TranslateHook): () => void;
+  /**
+   * Every hook's `checkResources` over the resources a caller chose: throws the first refusal. Call it
+   * before anything is stored, wherever resources are chosen for later work.
+   */
+  checkResources(callerId: number, resources: TranslationResources): Promise<void>;
 }

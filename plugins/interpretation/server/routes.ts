@@ -112,6 +112,8 @@ export function interpretationRoutes(ctx: ServerPluginContext, db: Db, configs: 
     async handler({ caller, body }) {
       await checkPair(ctx, body.source, body.target);
       await checkEngines(ctx, body);
+      // Memories and term bases the caller may not use are refused now, not in the middle of a live session.
+      await ctx.pipeline.checkResources(caller!.userId, { memories: body.memories, termBases: body.termBases });
       await configs.set(caller!.userId, body);
       return configs.get(caller!.userId);
     },

@@ -115,6 +115,12 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
   ctx.pipeline.register({
     name: 'term',
     order: 20,
+    // A document upload or a saved configuration naming term bases is refused at once when one is not the caller's to use.
+    async checkResources(resources, callerId) {
+      if (!resources.termBases?.length) return;
+      const caller: Caller = { userId: callerId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set(), via: 'session' };
+      await access.assertUsable(await callerWithDepartment(ctx, caller), resources.termBases);
+    },
     // Between the memory's matches and the engine: the segments still open get their terms as required terms.
     async terms(segments: PipelineSegment[], pctx) {
       if (!pctx.callerId || !segments.length) return;

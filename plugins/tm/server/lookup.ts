@@ -191,6 +191,12 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
   ctx.pipeline.register({
     name: 'tm',
     order: 10,
+    // A document upload or a saved configuration naming memories is refused at once when one is not the caller's to use.
+    async checkResources(resources, callerId) {
+      if (!resources.memories?.length) return;
+      const caller: Caller = { userId: callerId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set(), via: 'session' };
+      await libraries.assertUsable(await callerWithDepartment(ctx, caller), resources.memories);
+    },
     async beforeEngine(segments: PipelineSegment[], pctx) {
       if (!pctx.callerId) return;
       const caller: Caller = { userId: pctx.callerId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set(), via: 'session' };

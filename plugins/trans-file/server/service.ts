@@ -90,9 +90,15 @@ export function createFileService(deps: FileServiceDeps) {
       }
     }
     if (refused.length) throw badRequest(joined(refused.map((r) => r.message)), { refused: refused.map((r) => ({ name: r.name, reason: r.reason })) });
+    await assertResources(caller, options);
     await quotas.assertRoom(caller.userId, files.reduce((n, f) => n + f.size, 0));
     await assertQueueRoom(files.length);
     return formats;
+  }
+
+  /** Memories and term bases the caller may not use are refused at upload (403/404), not when the translation runs. */
+  async function assertResources(caller: Caller, options: Pick<TranslateOptions, 'memories' | 'termBases'>): Promise<void> {
+    await ctx.pipeline.checkResources(caller.userId, { memories: options.memories, termBases: options.termBases });
   }
 
   async function assertQueueRoom(adding: number): Promise<void> {
@@ -287,7 +293,7 @@ export function createFileService(deps: FileServiceDeps) {
     return marked;
   }
 
-  return { accept, terminate, retry, remove, list, get, reconcile, formatOf, assertQueueRoom, priorityOf };
+  return { accept, terminate, retry, remove, list, get, reconcile, formatOf, assertQueueRoom, assertResources, priorityOf };
 }
 
 export type FileService = ReturnType<typeof createFileService>;

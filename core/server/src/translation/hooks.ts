@@ -39,6 +39,9 @@ export function createHookRegistry(): HookRegistry {
             resort();
           };
         },
+        async checkResources(callerId, resources) {
+          for (const hook of sorted) await hook.checkResources?.(resources, callerId);
+        },
       };
     },
     dropOwner(pluginId) {

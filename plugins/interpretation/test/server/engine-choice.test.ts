@@ -44,7 +44,7 @@ async function speakInto(): Promise<{ final: any; messages: any[] }> {
 
 beforeAll(async () => {
   peer = await startLibrePeer();
-  k = await startTestKernel({ plugins: ['interpretation', 'service', 'engine-libretranslate'] });
+  k = await startTestKernel({ plugins: ['interpretation', 'service', 'engine-libretranslate', 'tm'] });
   await k.app.listen({ port: 0, host: '127.0.0.1' });
   base = `ws://127.0.0.1:${(k.app.server.address() as { port: number }).port}/api/interpretation/live`;
   admin = await k.login('admin', ADMIN_PASSWORD);
@@ -96,6 +96,18 @@ describe('choosing the engines of live interpretation', () => {
     expect(notSpeech.msg).toContain(`Speech node ${ltNode} cannot be chosen`);
     expect((await call('PUT', '/api/interpretation/config', user, config({ engineId: 0 }))).code).toBe(400);
     expect(await configs()).toBe(before);
+  });
+
+  it('refuses a memory the user may not use when the configuration is saved, not in the live session', async () => {
+    const before = await configs();
+    const memory = await call('POST', '/api/TM/library/add', admin, { name: "The administrator's", ownership: 'custom', users: [{ userId: 1, use: true, edit: true }] });
+    expect(memory.code, JSON.stringify(memory)).toBe(200);
+    const refused = await call('PUT', '/api/interpretation/config', user, config({ memories: [memory.data.id] }));
+    expect(refused.code).toBe(403);
+    expect(refused.msg).toBe(`Insufficient permission: you may not use memory ${memory.data.id}`);
+    expect((await call('PUT', '/api/interpretation/config', user, config({ memories: [memory.data.id] }), zh)).msg).toBe(`权限不足：您不能使用记忆库 ${memory.data.id}`);
+    expect(await configs()).toBe(before);
+    await call('DELETE', `/api/TM/library/delete?id=${memory.data.id}`, admin);
   });
 
   it('translates a live session with the configured engine and recognises it on the configured speech node', async () => {

@@ -83,6 +83,33 @@ describe('memories and who may use them', () => {
     expect((await call('GET', `/api/TM/export?libraryId=${memoryId}`, outsider.token)).status).toBe(403);
   });
 
+  it("refuses sharing a memory with a department the caller does not belong to, in both languages; the super administrator may", async () => {
+    const db = k.database.db;
+    const ownersDepartment = Number((await db.selectFrom('user_department_roles').select('department_id').where('user_id', '=', owner.userId).executeTakeFirstOrThrow()).department_id);
+    const count = async () => Number((await db.selectFrom('tm_libraries').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const before = await count();
+    const body = { name: 'Shared with them', ownership: 'department', departmentId: ownersDepartment, users: [] };
+    const refused = await call('POST', '/api/TM/library/add', outsider.token, body);
+    expect(refused.status).toBe(403);
+    expect(refused.body.msg).toBe(`You cannot share a memory with department ${ownersDepartment}: you do not belong to it`);
+    const zh = await k.app.inject({ method: 'POST', url: '/api/TM/library/add', headers: { jwt: outsider.token, cookie: 'locale=zh-CN' }, payload: body });
+    expect(zh.json().msg).toBe(`不能将记忆库共享给部门 ${ownersDepartment}：您不属于该部门`);
+    expect(await count()).toBe(before);
+    // Its own department, then moved to another's: the move is refused and the memory stays where it was.
+    const own = await call('POST', '/api/TM/library/add', outsider.token, { ...body, departmentId: undefined });
+    expect(own.status).toBe(200);
+    const moved = await call('PUT', '/api/TM/library/update', outsider.token, { ...body, id: own.body.data.id });
+    expect(moved.status).toBe(403);
+    const row = await db.selectFrom('tm_libraries').select('department_id').where('id', '=', own.body.data.id).executeTakeFirstOrThrow();
+    expect(row.department_id).not.toBe(ownersDepartment);
+    // Renaming it keeps its department: no new assignment.
+    expect((await call('PUT', '/api/TM/library/update', outsider.token, { ...body, name: 'Renamed', departmentId: row.department_id, id: own.body.data.id })).status).toBe(200);
+    const byAdmin = await call('POST', '/api/TM/library/add', admin, body);
+    expect(byAdmin.status).toBe(200);
+    await call('DELETE', `/api/TM/library/delete?id=${own.body.data.id}`, outsider.token);
+    await call('DELETE', `/api/TM/library/delete?id=${byAdmin.body.data.id}`, admin);
+  });
+
   it('refuses a memory without a name or with an unlisted custom ownership, and lets only editors add entries', async () => {
     expect((await call('POST', '/api/TM/library/add', owner.token, { name: ' ', ownership: 'all', users: [] })).status).toBe(400);
     const custom = await call('POST', '/api/TM/library/add', owner.token, { name: 'Nobody', ownership: 'custom', users: [] });
