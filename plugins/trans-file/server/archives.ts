@@ -201,6 +201,7 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
         else accepted.push(e);
       }
       if (accepted.length === 0) throw badRequest(text(`${name}：没有可以翻译的文件`, `${name}: no file in it can be translated`), { skipped });
+      await files.assertResources(caller!, body);
       const zip = body.archive.length ? readFileSync(body.archive[0]!.path) : writeZip(entries);
       await deps.quotas.assertRoom(caller!.userId, zip.length + accepted.reduce((n, e) => n + e.data.length, 0));
       await files.assertQueueRoom(accepted.length);
