@@ -1,15 +1,21 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { neutraliseDocument, UncheckableDocument } from './office-references.js';
 
 /**
  * Headless LibreOffice (Debian's `soffice`) and poppler's tools, for every area that converts documents: documents to
  * PDF, PDF to docx, documents to page images. One conversion at a time per server (LibreOffice takes
  * a core and a few hundred MB each; two cores are shared with the engines), each in a scratch folder
  * of its own with a profile this process owns, and killed at its deadline or when the caller aborts.
+ *
+ * A document is a user's: LibreOffice would fetch the `http` addresses it names and embed the local
+ * files it names (another user's pictures). So the document's own references are removed first
+ * (office-references.ts), the profile refuses linked content and link updates, and LibreOffice runs
+ * in a network namespace of its own (no network at all) where the server may make one (as root).
  */
 
 export class ConversionError extends Error {
@@ -22,6 +28,51 @@ export class ConversionError extends Error {
 const SOFFICE = ['/usr/bin/soffice', '/usr/lib/libreoffice/program/soffice'].find((p) => existsSync(p)) ?? 'soffice';
 let chain: Promise<unknown> = Promise.resolve();
 const profile = join(tmpdir(), `linguaport-office-${process.pid}`);
+
+/**
+ * The profile's settings, written before every run: links from documents outside trusted locations
+ * are blocked (linked pictures, media, included files), links are never updated (Writer 0, Calc 1 are
+ * "never"), formulas are not recalculated on load, macros never run, and any address LibreOffice would
+ * fetch goes to a proxy on the discard port, which refuses it, when there is a network at all.
+ */
+const PROFILE_SETTINGS = `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+${[
+  ['/org.openoffice.Office.Common/Security/Scripting', 'BlockUntrustedRefererLinks', 'true'],
+  ['/org.openoffice.Office.Common/Security/Scripting', 'MacroSecurityLevel', '3'],
+  ['/org.openoffice.Office.Common/Security/Scripting', 'DisableMacrosExecution', 'true'],
+  ['/org.openoffice.Office.Common/Security/Scripting', 'CheckDocumentEvents', 'true'],
+  ['/org.openoffice.Office.Writer/Content/Update', 'Link', '0'],
+  ['/org.openoffice.Office.Calc/Content/Update', 'Link', '1'],
+  ['/org.openoffice.Office.Calc/Formula/Load', 'OOXMLRecalcMode', '1'],
+  ['/org.openoffice.Office.Calc/Formula/Load', 'ODFRecalcMode', '1'],
+  ['/org.openoffice.Inet/Settings', 'ooInetProxyType', '2'],
+  ['/org.openoffice.Inet/Settings', 'ooInetHTTPProxyName', '127.0.0.1'],
+  ['/org.openoffice.Inet/Settings', 'ooInetHTTPProxyPort', '9'],
+  ['/org.openoffice.Inet/Settings', 'ooInetHTTPSProxyName', '127.0.0.1'],
+  ['/org.openoffice.Inet/Settings', 'ooInetHTTPSProxyPort', '9'],
+  ['/org.openoffice.Inet/Settings', 'ooInetFTPProxyName', '127.0.0.1'],
+  ['/org.openoffice.Inet/Settings', 'ooInetFTPProxyPort', '9'],
+  ['/org.openoffice.Inet/Settings', 'ooInetNoProxy', ''],
+]
+  .map(([path, name, value]) => `<item oor:path="${path}"><prop oor:name="${name}" oor:op="fuse"><value>${value}</value></prop></item>`)
+  .join('\n')}
+</oor:items>
+`;
+
+/** How LibreOffice is started without a network: `unshare -n` as root, `unshare -rn` where user namespaces are allowed, else not at all. */
+let isolation: string[] | null | undefined;
+function networkIsolation(): string[] | null {
+  if (isolation === undefined) {
+    isolation = [['-n'], ['-r', '-n']].find((flags) => spawnSync('unshare', [...flags, 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0) ?? null;
+  }
+  return isolation;
+}
+
+/** For tests: `false` runs LibreOffice with the host's network (the profile and the checks must hold alone); `undefined` probes again. */
+export function setOfficeNetworkIsolation(on: false | undefined): void {
+  isolation = on === false ? null : undefined;
+}
 
 /** Runs `fn` after every conversion queued before it (one LibreOffice at a time). */
 function serial<T>(fn: () => Promise<T>): Promise<T> {
@@ -82,12 +133,23 @@ export function convertWithOffice(bytes: Uint8Array, fileName: string, to: strin
       const input = join(dir, `input${ext}`);
       const out = join(dir, 'out');
       await mkdir(out);
-      await mkdir(profile, { recursive: true });
-      await writeFile(input, bytes);
+      await mkdir(join(profile, 'user'), { recursive: true });
+      await writeFile(join(profile, 'user', 'registrymodifications.xcu'), PROFILE_SETTINGS);
+      // Plain text is opened as plain text, whatever it holds (LibreOffice would detect HTML in it).
+      const infilter = options.infilter ?? (ext === '.txt' ? 'Text (encoded):UTF8' : undefined);
+      let safe: Buffer;
+      try {
+        safe = neutraliseDocument(bytes, { text: infilter?.startsWith('Text') ?? false });
+      } catch (err) {
+        if (err instanceof UncheckableDocument) throw new ConversionError(`${fileName} cannot be converted: ${err.message}`);
+        throw err;
+      }
+      await writeFile(input, safe);
       const args = ['--headless', '--norestore', '--nolockcheck', `-env:UserInstallation=${pathToFileURL(profile).href}`];
-      if (options.infilter) args.push(`--infilter=${options.infilter}`);
+      if (infilter) args.push(`--infilter=${infilter}`);
       args.push('--convert-to', to, '--outdir', out, input);
-      await run(SOFFICE, args, { cwd: dir, timeoutMs: options.timeoutMs ?? 180_000, signal: options.signal, env: { ...process.env, HOME: dir, LC_ALL: 'C.UTF-8' } });
+      const flags = networkIsolation();
+      await run(flags ? 'unshare' : SOFFICE, flags ? [...flags, SOFFICE, ...args] : args, { cwd: dir, timeoutMs: options.timeoutMs ?? 180_000, signal: options.signal, env: { ...process.env, HOME: dir, LC_ALL: 'C.UTF-8' } });
       const produced = await readdir(out);
       if (produced.length === 0) throw new ConversionError(`LibreOffice could not convert ${fileName} to ${to.split(':')[0]}`);
       return readFile(join(out, produced[0]!));

@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { convertWithOffice, setOfficeNetworkIsolation } from '../../src/server/office.js';
+import { neutraliseDocument } from '../../src/server/office-references.js';
+import { readZip } from '../../src/interchange/zip.js';
+import { hostileDocx, hostileHtml, hostileOdt, hostileRtf, hostileXlsx, pdfPictures, pdfText, startTrap, type Trap } from './office-fixtures.js';
+
+// LibreOffice converting a user's document fetches nothing and embeds no local file: the document's
+// references are removed first, the profile refuses linked content, and (where the server may) the
+// conversion has no network. Each input names a loopback listener and a local picture.
+
+let t: Trap;
+beforeAll(async () => {
+  t = await startTrap();
+});
+afterAll(async () => {
+  setOfficeNetworkIsolation(undefined);
+  await t?.close();
+});
+
+const inputs = () =>
+  [
+    { name: 'page.html', bytes: Buffer.from(hostileHtml(t)), text: 'Hello from HTML' },
+    { name: 'letter.docx', bytes: hostileDocx(t), text: 'Hello from DOCX' },
+    { name: 'letter.odt', bytes: hostileOdt(t), text: 'Hello from ODT' },
+    { name: 'letter.rtf', bytes: Buffer.from(hostileRtf(t), 'latin1'), text: 'Hello from RTF' },
+    { name: 'book.xlsx', bytes: hostileXlsx(t), text: 'Hello from XLSX' },
+  ] as const;
+
+describe('references a document makes are removed before LibreOffice opens it', () => {
+  it('leaves no loopback address and no local path in any input', () => {
+    for (const input of inputs()) {
+      const safe = neutraliseDocument(input.bytes);
+      const texts = safe.subarray(0, 2).toString('latin1') === 'PK' ? readZip(safe, { maxEntries: 100, maxBytes: 1 << 24 }).map((e) => e.data.toString('utf8')) : [safe.toString('latin1')];
+      for (const text of texts) {
+        expect(text, input.name).not.toContain('127.0.0.1');
+        expect(text, input.name).not.toContain(t.picture);
+        expect(text, input.name).not.toContain('ile://');
+      }
+      // What is shown stays, and so do web links (a formula naming an address goes, its value stays).
+      expect(texts.join('\n')).toContain(input.text);
+      expect(texts.join('\n')).toContain(input.name === 'book.xlsx' ? '<v>web link</v>' : 'https://example.org/');
+    }
+  });
+
+  it('keeps what a document needs: its own pictures, styles and page fields', () => {
+    const html = neutraliseDocument(Buffer.from('<html><head><meta charset="utf-8"><style>p { color: red }</style></head><body><p class="a" style="color:blue">Ünïcode &amp; <b>bold</b></p><img src="data:image/png;base64,iVBORw0KGgo=" alt="x"></body></html>')).toString('utf8');
+    expect(html).toContain('<style>p { color: red }</style>');
+    expect(html).toContain('<p class="a" style="color:blue">Ünïcode &amp; <b>bold</b></p>');
+    expect(html).toContain('<img src="data:image/png;base64,iVBORw0KGgo=" alt="x">');
+    const rtf = '{\\rtf1 {\\field{\\*\\fldinst PAGE}{\\fldrslt 1}} text}';
+    expect(neutraliseDocument(Buffer.from(rtf)).toString('latin1')).toBe(rtf);
+  });
+});
+
+describe('convertWithOffice', () => {
+  for (const isolation of ['in its own network namespace', 'with the host network (profile and checks alone)'] as const) {
+    it(`converts hostile HTML, docx, odt, rtf and xlsx ${isolation}: no request, no local picture`, async () => {
+      setOfficeNetworkIsolation(isolation.startsWith('with') ? false : undefined);
+      for (const input of inputs()) {
+        const pdf = await convertWithOffice(input.bytes, input.name, 'pdf');
+        expect(pdf.subarray(0, 5).toString(), input.name).toBe('%PDF-');
+        expect(pdfText(pdf), input.name).toContain(input.text);
+        expect(pdfPictures(pdf), input.name).toEqual([]);
+        expect(t.requests, input.name).toEqual([]);
+      }
+    }, 240_000);
+  }
+
+  it('opens a .txt file as plain text even when it holds HTML', async () => {
+    setOfficeNetworkIsolation(false);
+    const pdf = await convertWithOffice(Buffer.from(hostileHtml(t)), 'notes.txt', 'pdf');
+    expect(pdfText(pdf)).toContain('<img src=');
+    expect(pdfPictures(pdf)).toEqual([]);
+    expect(t.requests).toEqual([]);
+  }, 60_000);
+});
