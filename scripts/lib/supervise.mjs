@@ -52,7 +52,7 @@ export function supervise(command, args, { cwd, env, stdio = 'inherit', log = (l
         return finish(1);
       }
       const delay = Math.min(firstDelayMs * 2 ** (deaths.length - 1), maxDelayMs);
-      log(`linguaport: the server ${how}; starting it again in ${seconds(delay)} (death ${deaths.length} within ${seconds(windowMs)}; at the ${burst}th it is not started again)`);
+      log(`linguaport: the server ${how}; starting it again in ${seconds(delay)} (${deaths.length} of ${burst} deaths within ${seconds(windowMs)} before it is left stopped)`);
       timer = setTimeout(start, delay);
     }
     function onSignal(sig) {
