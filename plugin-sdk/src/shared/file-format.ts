@@ -31,13 +31,60 @@ export interface UnitContext {
   meta?: Record<string, string>;
 }
 
+/**
+ * How far a target has come, in the same words for every bilingual format (PO, XLIFF 1.2 and 2.x, and
+ * any later one), so a translation run can decide which existing targets to keep:
+ * - `new`: no target, or one marked as not started (XLIFF 1.2 `new`/`needs-translation`);
+ * - `draft`: a target that needs work or a look (PO `fuzzy`, XLIFF 1.2 `needs-*`, 2.x `initial` with a
+ *   target, and our own unreviewed machine or fuzzy memory output);
+ * - `translated`: a translator's target (PO translated, XLIFF 1.2 `translated` or no state, 2.x `translated`);
+ * - `reviewed`: checked by a reviewer (XLIFF 1.2 `approved="yes"`, 2.x `reviewed`);
+ * - `final`: signed off (XLIFF 1.2 `final`/`signed-off`, 2.x `final`).
+ */
+export type TargetStage = 'new' | 'draft' | 'translated' | 'reviewed' | 'final';
+
+/** Stages whose target a translation run keeps by default: someone made them and nobody marked them as needing work. */
+export const USABLE_STAGES: readonly TargetStage[] = ['translated', 'reviewed', 'final'];
+/** Stages a reviewer has passed. */
+export const APPROVED_STAGES: readonly TargetStage[] = ['reviewed', 'final'];
+
+/**
+ * A target's state: read from the file (bilingual formats set it on every unit, `new` when there is no
+ * target) and, on a unit handed to `write`, the state of the target to write, which the format marks in
+ * its own way (XLIFF 1.2 `state`/`state-qualifier`/`approved`, 2.x `state`/`subState`, PO `#, fuzzy`).
+ * A unit written without a state, or with the one it was read with, is a translator's (`writtenState`).
+ */
+export interface TargetState {
+  stage: TargetStage;
+  /** Who or what made the target, when the file or the platform knows: a person, an MT engine, a memory match. */
+  origin?: 'human' | 'mt' | 'tm';
+  /** For `mt` the engine's name; for `tm` the match score (`100` is exact). */
+  detail?: string;
+  /** The file's own words for the state as read (`fuzzy`, `needs-review-translation`, `approved`, `initial`), for display. */
+  native?: string;
+}
+
+/**
+ * The state a writer marks a changed target with: the one the unit is handed with, unless that is the
+ * very state it was read with (a unit spread from the parsed one with a new target) or absent; then
+ * the target is a translator's.
+ */
+export function writtenState(given: TranslationUnit, read: TranslationUnit | undefined): TargetState {
+  return given.state && given.state !== read?.state ? given.state : { stage: 'translated', origin: 'human' };
+}
+
 export interface TranslationUnit {
   /** Stable within the file: the writer finds the unit's place by it. */
   id: string;
   /** The text to translate, with inline placeholders. */
   source: string;
-  /** A translation already in the file (bilingual formats), or the one to write. */
+  /**
+   * A translation already in the file (bilingual formats), or the one to write. A bilingual format
+   * writes a unit whose target is absent or equal to the one read exactly as it was.
+   */
   target?: string;
+  /** The state of `target` (see TargetState); set on every unit by formats that hold targets. */
+  state?: TargetState;
   tags: Record<string, InlineTag>;
   context: UnitContext;
 }
@@ -72,6 +119,12 @@ export interface FileFormat {
    * written as an editable docx, a legacy file may come back in its modern form.
    */
   outputExtension?: string;
+  /**
+   * Checks that the bytes are well-formed for this format before the platform accepts the file: throws
+   * an Error whose message says what is wrong and where (`xliff: not well-formed XML: … (line 3)`).
+   * Cheap formats may simply parse; absent when a format has nothing to check beyond `sniff`.
+   */
+  validate?(bytes: Uint8Array): Promise<void>;
   /** Whether these bytes are this format (magic numbers, a root element); by extension alone when absent. */
   sniff?(bytes: Uint8Array): boolean;
   /**

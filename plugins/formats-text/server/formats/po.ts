@@ -1,5 +1,5 @@
-import type { FileFormat, InlineTag, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
-import { placeholderNumbers, restoreTags } from '@linguaport/sdk/shared';
+import type { FileFormat, InlineTag, ParsedFile, TargetState, TranslationUnit } from '@linguaport/sdk/shared';
+import { placeholderNumbers, restoreTags, writtenState } from '@linguaport/sdk/shared';
 import { CODE_PLACEHOLDER, decodeText, encodeText, FormatError, linesOf, textOf, type Encoding, type Line } from './text.js';
 
 /**
@@ -9,13 +9,16 @@ import { CODE_PLACEHOLDER, decodeText, encodeText, FormatError, linesOf, textOf,
  * and its `Language:` field set when a target language is given. Comments, flags, references,
  * previous strings and obsolete `#~` entries are kept as they are. Strings are read with their C
  * escapes decoded; a unit written with a changed target gets a new msgstr (escaped and wrapped as
- * gettext does) and loses its `fuzzy` flag, every other line keeps its bytes. printf, ICU and
+ * gettext does), every other line keeps its bytes. States: an empty msgstr is `new`, a `fuzzy` entry
+ * `draft`, any other `translated`; an entry written afresh is `#, fuzzy` when one of its forms is a
+ * draft (machine output, a fuzzy memory match) and loses the flag otherwise. printf, ICU and
  * template placeholders are standalone placeholders, shared by source and target.
  */
 
 type PoPiece =
   | string
   | { msgstr: string; keyword: string; raw: string; end: string; entry: number }
+  /** The entry's `#,` line; `flags: ''` marks where one goes in an entry that has none. */
   | { flags: string; end: string; entry: number }
   | { header: string; end: string };
 
@@ -196,6 +199,9 @@ export const poFormat: FileFormat = {
     if (text === null) return false;
     return /^\uFEFF?(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n))*[ \t]*(?:msgctxt|msgid)[ \t]+"/.test(text);
   },
+  async validate(bytes) {
+    await poFormat.parse(bytes);
+  },
   async parse(bytes): Promise<ParsedFile> {
     const { text, encoding } = decodeText(bytes, 'po');
     const lines = linesOf(text);
@@ -232,6 +238,11 @@ export const poFormat: FileFormat = {
           flagged = true;
           pieces.push({ flags: lines[at]!.body, end: lines[at]!.end, entry });
         } else {
+          // Where gettext puts a flags line: after the other comments, before `#|` and the fields.
+          if (!flagged && !isHeader && (f || lines[at]!.body.startsWith('#|'))) {
+            flagged = true;
+            pieces.push({ flags: '', end: eol, entry });
+          }
           pieces.push(f ? rawOf(f.first, f.last) : rawOf(at, at));
           if (f) k += f.last - f.first;
         }
@@ -245,6 +256,7 @@ export const poFormat: FileFormat = {
       const note = [...comments(/^#\.|^#(?=[ \t]|$)/)].join('\n');
       const references = comments(/^#:/).join(' ');
       const flags = comments(/^#,/).join(', ').trim();
+      const fuzzy = flags.split(',').some((f) => f.trim() === 'fuzzy');
       const meta: Record<string, string> = {};
       const msgctxt = field('msgctxt');
       if (msgctxt) meta.msgctxt = msgctxt.value;
@@ -257,10 +269,12 @@ export const poFormat: FileFormat = {
         const sourceText = index > 0 ? field('msgid_plural')!.value : msgid.value;
         const { source, target, tags } = placeholderUnit(sourceText, form.value === '' ? undefined : form.value);
         const id = plural ? `${entry}[${index}]` : String(entry);
+        const state: TargetState = target === undefined ? { stage: 'new' } : fuzzy ? { stage: 'draft', native: 'fuzzy' } : { stage: 'translated', native: 'translated' };
         units.push({
           id,
           source,
           ...(target !== undefined ? { target } : {}),
+          state,
           tags,
           context: { ...context, position: units.length + 1, meta: plural ? { ...meta, plural: String(index) } : { ...meta } },
         });
@@ -283,17 +297,25 @@ export const poFormat: FileFormat = {
       return unit?.target !== undefined && unit.target !== read.get(id)!.target;
     };
     const changedEntries = new Set<number>();
-    for (const piece of skeleton.pieces) if (typeof piece === 'object' && 'msgstr' in piece && changed(piece.msgstr)) changedEntries.add(piece.entry);
+    // An entry written afresh is fuzzy when any of its forms is a draft: machine output is marked for review.
+    const draftEntries = new Set<number>();
+    for (const piece of skeleton.pieces) {
+      if (typeof piece !== 'object' || !('msgstr' in piece)) continue;
+      const now = changed(piece.msgstr) ? writtenState(given.get(piece.msgstr)!, read.get(piece.msgstr)!) : read.get(piece.msgstr)!.state;
+      if (changed(piece.msgstr)) changedEntries.add(piece.entry);
+      if (now?.stage === 'draft') draftEntries.add(piece.entry);
+    }
     let out = '';
     for (const piece of skeleton.pieces) {
       if (typeof piece === 'string') out += piece;
       else if ('header' in piece) out += options?.targetLanguage ? withLanguage(piece.header, options.targetLanguage, skeleton.eol, piece.end) : piece.header;
       else if ('flags' in piece) {
         if (!changedEntries.has(piece.entry)) {
-          out += piece.flags + piece.end;
+          if (piece.flags) out += piece.flags + piece.end;
           continue;
         }
         const kept = piece.flags.replace(/^#,/, '').split(',').map((f) => f.trim()).filter((f) => f && f !== 'fuzzy');
+        if (draftEntries.has(piece.entry)) kept.unshift('fuzzy');
         if (kept.length) out += `#, ${kept.join(', ')}${piece.end}`;
       } else if (!changed(piece.msgstr)) out += piece.raw;
       else {

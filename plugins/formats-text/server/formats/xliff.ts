@@ -1,8 +1,8 @@
 import { escapeXml } from '@linguaport/sdk/interchange';
-import type { FileFormat, InlineTag, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
-import { placeholderNumbers, restoreTags } from '@linguaport/sdk/shared';
+import type { FileFormat, InlineTag, ParsedFile, TargetStage, TargetState, TranslationUnit } from '@linguaport/sdk/shared';
+import { placeholderNumbers, restoreTags, writtenState } from '@linguaport/sdk/shared';
 import { decodeText, encodeText, FormatError, textOf, UnitText, type Encoding } from './text.js';
-import { scanXml, setAttribute, type XmlPart } from './xml-scan.js';
+import { removeAttribute, scanXml, setAttribute, type XmlPart } from './xml-scan.js';
 
 /**
  * XLIFF 1.2 (`file/body/trans-unit` with `source` and `target`) and XLIFF 2.0/2.1
@@ -10,15 +10,18 @@ import { scanXml, setAttribute, type XmlPart } from './xml-scan.js';
  * a target already there is read as the unit's target, its inline codes matched to the source's
  * placeholders. Inline elements with content (`g`, `pc`, `mrk`) are paired placeholders, the others
  * (`x`, `bx`, `ex`, `ph`, `bpt`, `ept`, `it`, `sc`, `ec`, `cp`) standalone, each standing for its own
- * markup. Units under `translate="no"` are skipped. Writing replaces or inserts the `target` of each
- * unit whose target changed (marked `state="translated"`: on the target in 1.2, on the segment in 2.x)
- * and sets `target-language` / `trgLang`; every other byte is kept.
+ * markup. Units under `translate="no"` and the gettext header (`restype="x-gettext-domain-header"`)
+ * are skipped. Each unit carries its target's state (see `stateOf12`, `stateOf2`). Writing replaces or
+ * inserts the `target` of each unit whose target changed, marked with the state it is written with
+ * (see `mark12`, `mark2`), and sets `target-language` / `trgLang`; every other byte is kept.
  */
 
 type XPiece =
   | string
   | { lang: string; attr: string }
   | { segment: string; unit: string }
+  /** A 1.2 trans-unit's start tag, whose `approved` follows the state of the target written. */
+  | { transUnit: string; unit: string }
   | { unit: string; target: { open: string; close: string; raw: string } | null; indent: string; v2: boolean };
 
 interface Skeleton {
@@ -99,12 +102,61 @@ function targetOf(parts: Part[], source: string, tags: Record<string, InlineTag>
   return out;
 }
 
+/**
+ * A 1.2 target's state from `state`, `state-qualifier` and the trans-unit's `approved`. A target with
+ * no state is a translator's unless the unit says `approved="no"` (as translate-toolkit writes fuzzy
+ * entries); `approved="yes"` is a reviewer's pass, so a `needs-*` state under it counts as translated.
+ */
+export function stateOf12(hasTarget: boolean, approved: string | undefined, state: string | undefined, qualifier: string | undefined): TargetState {
+  const native = [state, approved === 'yes' ? 'approved' : undefined].filter(Boolean).join(' ') || undefined;
+  const origin = qualifier === 'mt-suggestion' ? 'mt' : qualifier && /match|leveraged|tm-suggestion/.test(qualifier) ? 'tm' : undefined;
+  const extra = { ...(native ? { native } : {}), ...(origin ? { origin } : {}), ...(origin === 'tm' ? { detail: /exact|leveraged-tm|id-match/.test(qualifier!) ? '100' : 'fuzzy' } : {}) } as const;
+  if (!hasTarget) return { stage: 'new', ...extra };
+  let stage: TargetStage;
+  if (state === 'final' || state === 'signed-off') stage = 'final';
+  else if (state === 'new' || state?.startsWith('needs-')) stage = approved === 'yes' ? 'translated' : 'draft';
+  else if (state === undefined && approved === 'no') stage = 'draft';
+  else stage = approved === 'yes' ? 'reviewed' : 'translated';
+  return { stage, ...extra };
+}
+
+/** A 2.x segment's state: `initial` (the default) with a target is a draft; our own unreviewed output (subState `linguaport:mt`, a fuzzy `linguaport:tm`) too. */
+export function stateOf2(hasTarget: boolean, state: string | undefined, subState: string | undefined): TargetState {
+  const native = state ?? 'initial';
+  const mine = /^linguaport:(mt|tm)(?:=(.*))?$/.exec(subState ?? '');
+  const extra = { native, ...(mine ? { origin: mine[1] as 'mt' | 'tm', ...(mine[2] ? { detail: mine[2] } : {}) } : {}) };
+  if (!hasTarget) return { stage: 'new', ...extra };
+  const stage: TargetStage = state === 'final' ? 'final' : state === 'reviewed' ? 'reviewed' : state === 'translated' ? 'translated' : 'draft';
+  if (stage === 'translated' && mine && !(mine[1] === 'tm' && mine[2] === '100')) return { stage: 'draft', ...extra };
+  return { stage, ...extra };
+}
+
+/** The 1.2 marks of a target written with `state`: machine and fuzzy memory output need review. */
+function mark12(state: TargetState): { state: string; qualifier?: string; approved: boolean } {
+  const qualifier = state.origin === 'mt' ? 'mt-suggestion' : state.origin === 'tm' ? (state.detail === '100' ? 'leveraged-tm' : 'fuzzy-match') : undefined;
+  const value = { new: 'needs-translation', draft: 'needs-review-translation', translated: 'translated', reviewed: 'translated', final: 'final' }[state.stage];
+  return { state: value, ...(qualifier ? { qualifier } : {}), approved: state.stage === 'reviewed' || state.stage === 'final' };
+}
+
+/** The 2.x marks: XLIFF 2 has no "needs review" state, so machine and memory output is `translated` with a subState naming its origin. */
+function mark2(state: TargetState): { state: string; subState?: string } {
+  const subState = state.origin === 'mt' ? `linguaport:mt${state.detail ? `=${state.detail}` : ''}` : state.origin === 'tm' ? `linguaport:tm${state.detail ? `=${state.detail}` : ''}` : undefined;
+  if (state.stage === 'reviewed' || state.stage === 'final') return { state: state.stage };
+  if (subState) return { state: 'translated', subState };
+  return { state: state.stage === 'translated' ? 'translated' : 'initial' };
+}
+
+
 interface OpenUnit {
   id: string;
   translate: boolean;
+  /** 1.2: the trans-unit's start tag (its token) and `approved`. */
+  open: number;
+  approved?: string;
+  header: boolean;
   notes: string[];
   resname?: string;
-  segments: Array<{ id?: string; open?: number; source?: [number, number]; target?: [number, number]; after?: number }>;
+  segments: Array<{ id?: string; open?: number; state?: string; subState?: string; source?: [number, number]; target?: [number, number]; after?: number }>;
 }
 
 export const xliffFormat: FileFormat = {
@@ -115,6 +167,9 @@ export const xliffFormat: FileFormat = {
   sniff(bytes) {
     const text = textOf(bytes);
     return text !== null && /^\uFEFF?\s*(?:<\?xml[^>]*\?>\s*)?(?:<!--[\s\S]*?-->\s*)*(?:<!DOCTYPE[^>]*>\s*)?<(?:\w+:)?xliff[\s>]/.test(text);
+  },
+  async validate(bytes) {
+    await xliffFormat.parse(bytes);
   },
   async parse(bytes): Promise<ParsedFile> {
     const { text, encoding } = decodeText(bytes, 'xliff');
@@ -166,12 +221,16 @@ export const xliffFormat: FileFormat = {
         if (v2 && seg.open !== undefined) {
           const s = tokens[seg.open]!;
           edits.push({ start: s.start, end: s.end, piece: { segment: text.slice(s.start, s.end), unit: id } });
+        } else if (!v2) {
+          const s = tokens[u.open]!;
+          edits.push({ start: s.start, end: s.end, piece: { transUnit: text.slice(s.start, s.end), unit: id } });
         }
+        const state = v2 ? stateOf2(target !== undefined, seg.state, seg.subState) : stateOf12(target !== undefined, u.approved, open?.attrs.state, open?.attrs['state-qualifier']);
         const context: TranslationUnit['context'] = { position: parsed.units.length + 1 };
         if (file) context.part = file;
         if (u.resname) context.style = u.resname;
         if (u.notes.length) context.note = u.notes.join('\n');
-        parsed.units.push({ id, source, ...(target !== undefined ? { target } : {}), tags, context });
+        parsed.units.push({ id, source, ...(target !== undefined ? { target } : {}), state, tags, context });
       });
     };
     for (let k = 0; k < tokens.length; k++) {
@@ -189,9 +248,19 @@ export const xliffFormat: FileFormat = {
             edits.push({ start: t.start, end: t.end, piece: { lang: text.slice(t.start, t.end), attr: 'target-language' } });
           }
         } else if (name === unitName) {
-          unit = { id: t.attrs.id ?? String(parsed.units.length + 1), translate, notes: [], ...(t.attrs.resname ? { resname: t.attrs.resname } : {}), segments: v2 ? [] : [{}] };
+          unit = {
+            id: t.attrs.id ?? String(parsed.units.length + 1),
+            translate,
+            open: k,
+            ...(t.attrs.approved ? { approved: t.attrs.approved } : {}),
+            // translate-toolkit's po2xliff keeps the PO header as a unit: it is the catalogue's, not text.
+            header: t.attrs.restype === 'x-gettext-domain-header',
+            notes: [],
+            ...(t.attrs.resname ? { resname: t.attrs.resname } : {}),
+            segments: v2 ? [] : [{}],
+          };
         } else if (unit && v2 && name === 'segment' && parent?.name === 'unit') {
-          unit.segments.push({ ...(t.attrs.id ? { id: t.attrs.id } : {}), open: k });
+          unit.segments.push({ ...(t.attrs.id ? { id: t.attrs.id } : {}), ...(t.attrs.state ? { state: t.attrs.state } : {}), ...(t.attrs.subState ? { subState: t.attrs.subState } : {}), open: k });
         } else if (unit && (name === 'source' || name === 'target' || name === 'seg-source') && parent?.name === (v2 ? 'segment' : 'trans-unit')) {
           const seg = unit.segments[unit.segments.length - 1]!;
           let close = k;
@@ -226,7 +295,7 @@ export const xliffFormat: FileFormat = {
         const name = local(t.name);
         path.pop();
         if (name === unitName && unit) {
-          if (unit.translate) finish(unit);
+          if (unit.translate && !unit.header) finish(unit);
           unit = null;
         }
       }
@@ -250,12 +319,27 @@ export const xliffFormat: FileFormat = {
       const unit = given.get(id);
       return unit?.target !== undefined && unit.target !== read.get(id)!.target;
     };
+    const stateOf = (id: string) => writtenState(given.get(id)!, read.get(id)!);
+    const attr = (s: string) => escapeXml(s, true);
     let out = '';
     for (const piece of skeleton.pieces) {
       if (typeof piece === 'string') out += piece;
       else if ('lang' in piece) out += options?.targetLanguage ? setAttribute(piece.lang, piece.attr, options.targetLanguage, (s) => escapeXml(s, true)) : piece.lang;
-      else if ('segment' in piece) out += changed(piece.unit) ? setAttribute(piece.segment, 'state', 'translated', (s) => s) : piece.segment;
-      else {
+      else if ('segment' in piece) {
+        if (!changed(piece.unit)) {
+          out += piece.segment;
+          continue;
+        }
+        const mark = mark2(stateOf(piece.unit));
+        const tag = setAttribute(piece.segment, 'state', mark.state, attr);
+        out += mark.subState ? setAttribute(tag, 'subState', mark.subState, attr) : removeAttribute(tag, 'subState');
+      } else if ('transUnit' in piece) {
+        const had = /\sapproved\s*=/.test(piece.transUnit);
+        // Only a reviewed or final target is approved; a unit that said so loses it when its target is replaced.
+        if (!changed(piece.unit)) out += piece.transUnit;
+        else if (mark12(stateOf(piece.unit)).approved) out += setAttribute(piece.transUnit, 'approved', 'yes', attr);
+        else out += had ? setAttribute(piece.transUnit, 'approved', 'no', attr) : piece.transUnit;
+      } else {
         const unit = given.get(piece.unit) ?? read.get(piece.unit)!;
         if (!changed(piece.unit)) {
           // Unchanged: the target element as it was (the edit covered it), or nothing where there was none.
@@ -263,13 +347,19 @@ export const xliffFormat: FileFormat = {
           continue;
         }
         const content = restoreTags(unit.target!, unit.tags, (s) => escapeXml(s));
+        const mark = mark12(stateOf(piece.unit));
+        // 1.2 marks the target itself; 2.x marks the segment (above).
+        const marked = (open: string) => {
+          if (piece.v2) return open;
+          const withState = setAttribute(open, 'state', mark.state, attr);
+          return mark.qualifier ? setAttribute(withState, 'state-qualifier', mark.qualifier, attr) : removeAttribute(withState, 'state-qualifier');
+        };
         if (piece.target) {
-          let open = piece.target.open;
-          if (!piece.v2) open = setAttribute(open, 'state', 'translated', (s) => s);
+          let open = marked(piece.target.open);
           if (open.endsWith('/>')) open = open.slice(0, -2).replace(/\s+$/, '') + '>';
           const name = /^<([^\s/>]+)/.exec(open)![1];
           out += `${open}${content}${piece.target.close || `</${name}>`}`;
-        } else out += `${piece.indent}<target${piece.v2 ? '' : ' state="translated"'}>${content}</target>`;
+        } else out += `${piece.indent}${marked('<target>')}${content}</target>`;
       }
     }
     return encodeText(out, skeleton.encoding);

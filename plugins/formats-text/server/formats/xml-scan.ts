@@ -21,12 +21,18 @@ export function lineAt(text: string, at: number): number {
   return line;
 }
 
+/** `line 3, column 14` (1-based) of an offset, as a reader finds it in an editor. */
+export function positionAt(text: string, at: number): string {
+  const lineStart = text.lastIndexOf('\n', at - 1) + 1;
+  return `line ${lineAt(text, at)}, column ${at - lineStart + 1}`;
+}
+
 export function scanXml(text: string, format: string): XmlPart[] {
   const out: XmlPart[] = [];
-  const stack: string[] = [];
+  const stack: Array<{ name: string; at: number }> = [];
   let rootSeen = false;
   const fail = (at: number, message: string): never => {
-    throw new FormatError(format, `${message} (line ${lineAt(text, at)})`);
+    throw new FormatError(format, `${message} (${positionAt(text, at)})`);
   };
   const decode = (raw: string, at: number) => {
     try {
@@ -90,7 +96,7 @@ export function scanXml(text: string, format: string): XmlPart[] {
       if (raw[1] === '/') {
         const name = raw.slice(2, -1).trim();
         const open = stack.pop();
-        if (open !== name) fail(i, open ? `not well-formed XML: </${name}> closes <${open}>` : `not well-formed XML: </${name}> closes nothing`);
+        if (open?.name !== name) fail(i, open ? `not well-formed XML: </${name}> closes <${open.name}> opened at ${positionAt(text, open.at)}` : `not well-formed XML: </${name}> closes nothing`);
         out.push({ kind: 'close', name, start: i, end: j + 1 });
       } else {
         const selfClosing = raw[raw.length - 2] === '/';
@@ -100,14 +106,23 @@ export function scanXml(text: string, format: string): XmlPart[] {
         if (!stack.length && rootSeen) fail(i, `not well-formed XML: a second root element <${name}>`);
         rootSeen = true;
         const attrs: Record<string, string> = {};
-        for (const a of body.slice(name!.length).matchAll(ATTR)) attrs[a[1]!] = decode(a[3] ?? a[4] ?? '', i);
+        const rest = body.slice(name!.length);
+        // Well-formedness: each attribute once, nothing but name="value" pairs in a tag.
+        if (rest.replace(ATTR, ' ').trim()) fail(i, `not well-formed XML: a malformed attribute in <${name}>: ${JSON.stringify(rest.replace(ATTR, ' ').trim().slice(0, 30))}`);
+        for (const a of rest.matchAll(ATTR)) {
+          if (Object.prototype.hasOwnProperty.call(attrs, a[1]!)) fail(i + 1 + name!.length + a.index!, `not well-formed XML: the attribute ${a[1]} is given twice on <${name}>`);
+          attrs[a[1]!] = decode(a[3] ?? a[4] ?? '', i);
+        }
         out.push({ kind: 'open', name: name!, attrs, selfClosing, start: i, end: j + 1 });
-        if (!selfClosing) stack.push(name!);
+        if (!selfClosing) stack.push({ name: name!, at: i });
       }
       i = j + 1;
     }
   }
-  if (stack.length) throw new FormatError(format, `the file ends before </${stack[stack.length - 1]}> (is it truncated?)`);
+  if (stack.length) {
+    const open = stack[stack.length - 1]!;
+    throw new FormatError(format, `not well-formed XML: the file ends before </${open.name}> (is it truncated?), the element opened at ${positionAt(text, open.at)}`);
+  }
   if (!rootSeen) throw new FormatError(format, 'no root element: the file is not XML');
   return out;
 }
@@ -119,4 +134,9 @@ export function setAttribute(tag: string, name: string, value: string, escape: (
   const end = tag.endsWith('/>') ? tag.length - 2 : tag.length - 1;
   const before = tag.slice(0, end).replace(/\s+$/, '');
   return `${before} ${name}="${escape(value)}"${tag.slice(end)}`;
+}
+
+/** A start tag without one attribute (unchanged when it has none). */
+export function removeAttribute(tag: string, name: string): string {
+  return tag.replace(new RegExp(`\\s${name.replace(/[.:-]/g, '\\$&')}\\s*=\\s*("[^"]*"|'[^']*')`), '');
 }
