@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithRole, startKernel, type TestKernel } from './support/kernel.js';
@@ -96,5 +97,31 @@ describe('every registered route', () => {
     }
     expect(wrong).toEqual([]);
     expect(await snapshot()).toEqual(before);
+  });
+});
+
+describe("the README's list of what API keys can reach", () => {
+  /** `scope -> METHOD /api/path` from the section's bullets (the LibreTranslate API, `/api/lt/*`, authenticates keys itself). */
+  const readmeList = () => {
+    const readme = readFileSync(join(import.meta.dirname, '..', '..', '..', 'README.md'), 'utf8');
+    const section = readme.split('## What API keys can reach')[1]!.split('\n## ')[0]!;
+    const out: string[] = [];
+    for (const bullet of section.split('\n\n').find((p) => p.startsWith('- '))!.slice(2).split('\n- ')) {
+      const scope = /^`([A-Za-z]+)`/.exec(bullet)?.[1];
+      for (const [, route] of bullet.matchAll(/`((?:GET|POST|PUT|DELETE|PATCH) \/api\/[^`]+)`/g)) out.push(`${scope} ${route}`);
+    }
+    return out.sort();
+  };
+
+  it('names every route a key reaches, with its scope, and nothing else', async () => {
+    const doc = (await k.app.inject({ method: 'GET', url: '/api/openapi.json' })).json() as { paths: Record<string, Record<string, { 'x-api-key-scope'?: string }>> };
+    const served: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths)) {
+      for (const [method, op] of Object.entries(ops)) {
+        if (op['x-api-key-scope']) served.push(`${op['x-api-key-scope']} ${method.toUpperCase()} /api${path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1')}`);
+      }
+    }
+    expect(served.length).toBeGreaterThan(5);
+    expect(readmeList()).toEqual(served.sort());
   });
 });
