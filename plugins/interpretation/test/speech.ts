@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { inScratch, runTool } from '@linguaport/sdk/server';
+import { inScratch, mediaInputArgs, runTool } from '@linguaport/sdk/server';
 
 /**
  * Test speech: espeak-ng sentences as 16 kHz mono 16-bit samples (through ffmpeg), with silences between.
@@ -12,7 +12,7 @@ export async function speak(text: string, voice = 'en-us', speed = 120): Promise
     const wav = join(dir, 'speech.wav');
     const raw = join(dir, 'speech.raw');
     await runTool('espeak-ng', ['-v', voice, '-s', String(speed), '-w', wav, text], { timeoutMs: 30_000 });
-    await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', wav, '-af', 'volume=0.5', '-ac', '1', '-ar', '16000', '-f', 's16le', raw], { timeoutMs: 30_000 });
+    await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...mediaInputArgs(wav, 'wav'), '-af', 'volume=0.5', '-ac', '1', '-ar', '16000', '-f', 's16le', raw], { timeoutMs: 30_000 });
     const bytes = await readFile(raw);
     return new Int16Array(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength));
   });

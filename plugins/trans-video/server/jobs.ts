@@ -3,7 +3,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import { ApiError, burnSubtitles, deletedSchema, engineLanguageSchema, idList, Codes, extractAudio, fileReply, inScratch, iso, like, MediaError, pageOf, pageOffset, pageQuery, pageSchema, probeMedia, type Caller, type MediaInfo, type ServerPluginContext, type SpeechSegment, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
+import { ApiError, burnSubtitles, deletedSchema, engineLanguageSchema, idList, Codes, extractAudio, fileReply, inScratch, iso, like, MediaError, pageOf, pageOffset, pageQuery, pageSchema, probeUpload, type Caller, type MediaInfo, type ServerPluginContext, type SpeechSegment, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { burnSchema, cueEditSchema, cueRowSchema, JOB_CHANGED, JOB_STATES, jobRowSchema, settingsSchema, SUBTITLE_FORMATS, TRACKS, uploadSchema, type CueRow, type JobRow, type JobState, type Track } from '../shared/schemas.js';
 import { splitSpeech } from './chunks.js';
@@ -287,13 +287,9 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       if (!offered.targets.some((t) => t === body.targetLanguage)) throw badRequest(messages.noTranslation(body.sourceLanguage, body.targetLanguage));
       if (file.size === 0) throw badRequest(messages.empty(file.name));
       if (file.size > limits.maxFileMb * 1024 * 1024) throw badRequest(messages.tooLarge(file.name, limits.maxFileMb));
-      let info: MediaInfo;
-      try {
-        info = await probeMedia(file.path);
-      } catch (err) {
-        if (err instanceof MediaError) throw badRequest(messages.notMedia(file.name));
-        throw err;
-      }
+      // The SDK's check refuses what is not media and playlists or lists of other files (ffmpeg would follow them).
+      const { info, refused } = await probeUpload(file.path, file.name, { notMedia: messages.notMedia(file.name) });
+      if (!info) throw badRequest(refused);
       if (!info.format.split(',').some((f) => ACCEPTED_CONTAINERS.has(f))) throw badRequest(messages.notMedia(file.name));
       if (!info.hasAudio) throw badRequest(messages.noAudio(file.name));
       if (info.duration > limits.maxDurationSeconds) throw badRequest(messages.tooLong(file.name, limits.maxDurationSeconds));

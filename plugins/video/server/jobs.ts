@@ -3,7 +3,7 @@ import { rename, rm, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, convertMedia, cutMedia, fileReply, deletedSchema, idList, iso, like, MEDIA_TARGETS, MediaError, mediaTargetOf, pageOf, pageOffset, pageQuery, pageSchema, probeMedia, type Caller, type LocalizedText, type MediaInfo, type MediaTarget, type ServerPluginContext, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
+import { ApiError, Codes, convertMedia, cutMedia, fileReply, deletedSchema, idList, iso, like, MEDIA_TARGETS, MediaError, mediaTargetOf, pageOf, pageOffset, pageQuery, pageSchema, probeUpload, type Caller, type LocalizedText, type MediaInfo, type MediaTarget, type ServerPluginContext, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { AUDIO_TARGETS, JOB_CHANGED, JOB_STATES, jobRequestSchema, jobRowSchema, OPERATIONS, settingsSchema, TARGET_IDS, TARGETS, type JobRequest, type JobRow, type JobState } from '../shared/schemas.js';
 import { badRequest, messages } from './messages.js';
@@ -204,15 +204,11 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
         if (f.size === 0) refused.push(messages.empty(f.name));
         else if (f.size > limits.maxFileMb * 1024 * 1024) refused.push(messages.tooLarge(f.name, limits.maxFileMb));
         else {
-          let info: MediaInfo;
-          try {
-            info = await probeMedia(f.path);
-          } catch (err) {
-            if (err instanceof MediaError) {
-              refused.push(messages.notMedia(f.name));
-              continue;
-            }
-            throw err;
+          // The SDK's check: not media, no stream, or a playlist or list of other files (which ffmpeg would follow).
+          const { info, refused: why } = await probeUpload(f.path, f.name, { notMedia: messages.notMedia(f.name) });
+          if (!info) {
+            refused.push(why);
+            continue;
           }
           const target = targetOf(body, f.name, info);
           if (info.duration > limits.maxDurationSeconds) refused.push(messages.tooLong(f.name, limits.maxDurationSeconds));

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError, Codes, extractAudio, inScratch, MediaError, readWavPcm, voiceFeatures, VOICE_SAMPLE_RATE, writeWavPcm } from '@linguaport/sdk/server';
+import { ApiError, Codes, extractAudio, inScratch, MediaError, mediaRefusal, readWavPcm, voiceFeatures, VOICE_SAMPLE_RATE, writeWavPcm } from '@linguaport/sdk/server';
 
 type Say = (zh: string, en: string) => string;
 
@@ -43,8 +43,8 @@ export function recordingOfSamples(pcm: Float32Array, minSpeech: number): Speech
 }
 
 /**
- * An uploaded file as a recording, or a 400 that names it: not audio ffmpeg reads, no audio stream,
- * or too little speech once silence is dropped.
+ * An uploaded file as a recording, or a 400 that names it: not audio ffmpeg reads, a playlist or list of
+ * other files (refused before ffmpeg opens what it names), no audio stream, or too little speech once silence is dropped.
  */
 export async function recordingOfUpload(file: { filename: string; size: number; path: string }, minSpeech: number, t: Say): Promise<SpeechRecording> {
   if (file.size === 0) throw new ApiError(Codes.BAD_REQUEST, t(`${file.filename}：不能上传空文件`, `${file.filename}: cannot upload an empty file`));
@@ -53,6 +53,8 @@ export async function recordingOfUpload(file: { filename: string; size: number; 
   try {
     samples = await decodeSpeech(file.path);
   } catch (err) {
+    // A playlist or list of other files: the SDK's refusal, said the same in every area that takes media.
+    if (err instanceof MediaError && err.code === 'format-refused') throw new ApiError(Codes.BAD_REQUEST, mediaRefusal(file.filename, err));
     if (err instanceof MediaError && err.code !== 'tool') {
       const reason = err.code === 'no-audio-stream' || err.code === 'no-media-stream' ? t('文件中没有音频', 'the file has no audio') : t('不支持的格式，无法读取为音频', 'not a supported format: it cannot be read as audio');
       throw new ApiError(Codes.BAD_REQUEST, t(`${file.filename}：${reason}`, `${file.filename}: ${reason}`));

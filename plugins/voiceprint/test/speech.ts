@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { inScratch, runTool } from '@linguaport/sdk/server';
+import { inScratch, mediaInputArgs, runTool } from '@linguaport/sdk/server';
 
 /**
  * Speakers made with espeak-ng for tests and the benchmark: a voice with a variant (`en+f3`), a pitch
@@ -32,7 +32,7 @@ export async function speakPcm(speaker: SyntheticSpeaker, text: string, filter?:
     const wav = join(dir, 'speech.wav');
     const raw = join(dir, 'speech.raw');
     await runTool('espeak-ng', ['-v', speaker.voice, '-p', String(speaker.pitch), '-s', String(speaker.speed), '-w', wav, text], { timeoutMs: 30_000 });
-    await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-i', wav, ...(filter ? ['-af', filter] : []), '-ac', '1', '-ar', '16000', '-f', 's16le', raw], { timeoutMs: 30_000 });
+    await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', ...mediaInputArgs(wav, 'wav'), ...(filter ? ['-af', filter] : []), '-ac', '1', '-ar', '16000', '-f', 's16le', raw], { timeoutMs: 30_000 });
     const bytes = await readFile(raw);
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
     return Float32Array.from({ length: bytes.byteLength >> 1 }, (_, i) => view.getInt16(i * 2, true) / 32768);

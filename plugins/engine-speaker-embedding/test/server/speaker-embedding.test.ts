@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestKernel, startVectorPeer, type TestKernel, type VectorPeer } from '@linguaport/sdk/testing';
-import { extractAudio, inScratch, runTool } from '@linguaport/sdk/server';
+import { extractAudio, inScratch, runTool, writeWavPcm } from '@linguaport/sdk/server';
 import { createSpeakerEmbeddingAdapter, EMBEDDING_THRESHOLD } from '../../server/adapter.js';
 
 // The PaddleSpeech vector adapter against a protocol-faithful peer on 127.0.0.1 that computes real
@@ -55,10 +55,7 @@ describe('PaddleSpeech vector adapter', () => {
 
     // Not a 16 kHz mono WAV, or no speech: the request's fault, never sent.
     await expect(adapter.score(new TextEncoder().encode('no audio here, only text'), speakers, { background: null })).rejects.toMatchObject({ kind: 'rejected' });
-    const silence = new Uint8Array(await inScratch(async (dir) => {
-      await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '1', join(dir, 's.wav')], { timeoutMs: 30_000 });
-      return readFile(join(dir, 's.wav'));
-    }));
+    const silence = writeWavPcm(new Int16Array(16_000));
     await expect(adapter.score(silence, speakers, { background: null })).rejects.toMatchObject({ kind: 'rejected', message: expect.stringContaining('no speech') });
     await expect(adapter.score(await speak('anna', HELD_OUT), [new Uint8Array(8)], { background: null })).rejects.toMatchObject({ kind: 'rejected' });
     expect(peer.requests).toBe(7);

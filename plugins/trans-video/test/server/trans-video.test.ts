@@ -232,6 +232,21 @@ describe('audio and video translation', () => {
     expect((await call('GET', `/api/transVideo/get/${id}`, owner)).body.code).toBe(404);
   }, 120_000);
 
+  it('refuses playlists and lists of other files before ffmpeg opens what they name, in either language, storing nothing', async () => {
+    ffmpeg('-i', at('speech.wav'), at('secret.mp3'));
+    ffmpeg('-i', at('talk.mp4'), '-c', 'copy', '-f', 'mpegts', at('secret.ts'));
+    const hls = (segment: string) => `#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n${segment}\n#EXT-X-ENDLIST\n`;
+    const before = await digest();
+    for (const [name, content] of [['talk.m3u8', hls(at('secret.mp3'))], ['talk.mp4', hls(at('secret.ts'))], ['talk.wav', `ffconcat version 1.0\nfile ${at('secret.mp3')}\n`]]) {
+      const en = await upload(owner, { sourceLanguage: 'en', targetLanguage: 'es' }, { name: name!, content: content! });
+      expect(en.status, JSON.stringify(en.body)).toBe(400);
+      expect(en.body.msg).toBe(`${name}: playlists (HLS, DASH) and lists that point to other files are not accepted; upload the audio or video file itself`);
+      const zh = await upload(owner, { sourceLanguage: 'en', targetLanguage: 'es' }, { name: name!, content: content! }, 'zh-CN');
+      expect(zh.body.msg).toBe(`${name}：不接受播放列表（如 HLS、DASH）或引用其他文件的列表，请上传音视频文件本身`);
+    }
+    expect(await digest()).toBe(before);
+  }, 60_000);
+
   it('refuses what it cannot translate with a message in either language, storing nothing', async () => {
     const before = await digest();
     const text = await upload(owner, { sourceLanguage: 'en', targetLanguage: 'es' }, { name: 'notes.mp4', content: 'just some text, not a video' }, 'zh-CN');

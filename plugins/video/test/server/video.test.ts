@@ -19,6 +19,7 @@ let dir: string;
 const media: Record<string, Buffer> = {};
 
 const at = (name: string) => join(dir, name);
+const hls = (segment: string) => `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n${segment}\n#EXT-X-ENDLIST\n`;
 const ffmpeg = (...args: string[]) => execFileSync('ffmpeg', ['-hide_banner', '-v', 'error', '-y', ...args]);
 
 function probe(bytes: Buffer): { format: { duration: string; format_name: string }; streams: Array<{ codec_type: string; codec_name: string }> } {
@@ -227,6 +228,30 @@ describe('refused uploads store nothing', () => {
     const zh = await upload(owner, fields as Record<string, string>, real, 'zh-CN');
     expect(zh.status).toBe(400);
     expect(zh.body.msg).toBe(chinese);
+    expect(await digest()).toBe(before);
+  });
+
+  // ffmpeg follows an HLS playlist to the local files it names (another user's stored result, by its
+  // predictable path): such uploads are refused before ffmpeg opens anything, and no job is made.
+  it.each([
+    ['an HLS playlist of a local mp3', 'playlist.m3u8', () => hls(at('secret.mp3'))],
+    ['the same playlist named .mp3', 'voice.mp3', () => hls(at('secret.mp3'))],
+    ['an HLS playlist of a local .ts', 'clip.mp4', () => hls(at('secret.ts'))],
+    ['an ffconcat list named .wav', 'list.wav', () => `ffconcat version 1.0\nfile ${at('secret.mp3')}\n`],
+  ])('refuses %s with 400 in both languages, making no job', async (_what, name, content) => {
+    if (!existsSync(at('secret.ts'))) {
+      ffmpeg('-i', at('speech.wav'), '-c:a', 'libmp3lame', at('secret.mp3'));
+      ffmpeg('-i', at('clip.mp4'), '-c', 'copy', '-f', 'mpegts', at('secret.ts'));
+    }
+    const before = await digest();
+    for (const operation of [{ operation: 'convert', to: 'mp3' }, { operation: 'extractAudio' }, { operation: 'cut', startSeconds: '0', endSeconds: '1' }]) {
+      const en = await upload(other, operation, [{ name, content: content() }], 'en-US');
+      expect(en.status, JSON.stringify(en.body)).toBe(400);
+      expect(en.body.msg).toBe(`${name}: playlists (HLS, DASH) and lists that point to other files are not accepted; upload the audio or video file itself`);
+      const zh = await upload(other, operation, [{ name, content: content() }], 'zh-CN');
+      expect(zh.status).toBe(400);
+      expect(zh.body.msg).toBe(`${name}：不接受播放列表（如 HLS、DASH）或引用其他文件的列表，请上传音视频文件本身`);
+    }
     expect(await digest()).toBe(before);
   });
 

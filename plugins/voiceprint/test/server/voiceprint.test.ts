@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
-import { inScratch, readWavPcm, runTool } from '@linguaport/sdk/server';
-import { readFile } from 'node:fs/promises';
+import { readWavPcm, writeWavPcm } from '@linguaport/sdk/server';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { uploadTo, type UploadFile } from '../api.js';
 import { ENROL_TEXTS, HELD_OUT_TEXTS, SPEAKERS, speakPcm, speakWav, type SyntheticSpeaker } from '../speech.js';
@@ -196,11 +198,7 @@ describe('departments and permissions', () => {
   it('refuses bad audio with 400 and stores nothing', async () => {
     const before = await digest();
     const good = await speakWav(SPEAKERS[5]!, ENROL_TEXTS[0]!);
-    const silence = await inScratch(async (dir) => {
-      const out = join(dir, 'silence.wav');
-      await runTool('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-f', 'lavfi', '-i', 'anullsrc=r=16000:cl=mono', '-t', '3', out], { timeoutMs: 30_000 });
-      return readFile(out);
-    });
+    const silence = Buffer.from(writeWavPcm(new Int16Array(3 * 16_000)));
     const cases: Array<[string, Array<{ name: string; content: Buffer }>, RegExp]> = [
       ['text as audio', [{ name: 'notes.wav', content: Buffer.from('these are not sounds at all\n') }], /not a supported format/],
       ['silence', [{ name: 'silence.wav', content: silence }], /too little speech/],
@@ -218,6 +216,37 @@ describe('departments and permissions', () => {
     const zh = await k.app.inject({ method: 'GET', url: '/api/voiceprint/speaker/detail?id=999999', headers: { jwt: user, cookie: 'locale=zh-CN' } });
     expect(zh.json().msg).toBe('说话人 999999 不存在');
     expect(await digest()).toBe(before);
+  }, 60_000);
+
+  it('refuses playlists and lists of other files at enrol, recording add, identify and verify (400 in both languages), storing nothing', async () => {
+    // ffmpeg would follow them to the local file they name (someone's recording, by its path).
+    const dir = mkdtempSync(join(tmpdir(), 'voiceprint-playlist-'));
+    try {
+      writeFileSync(join(dir, 'secret.wav'), await speakWav(ENROLLED[0]!, ENROL_TEXTS[0]!));
+      execFileSync('ffmpeg', ['-v', 'error', '-i', join(dir, 'secret.wav'), join(dir, 'secret.mp3')]);
+      const hls = Buffer.from(`#EXTM3U\n#EXT-X-TARGETDURATION:10\n#EXTINF:10.0,\n${join(dir, 'secret.mp3')}\n#EXT-X-ENDLIST\n`);
+      const ffconcat = Buffer.from(`ffconcat version 1.0\nfile ${join(dir, 'secret.mp3')}\n`);
+      const before = await digest();
+      const alice = String(ids.get('Alice'));
+      for (const [name, content] of [['playlist.m3u8', hls], ['voice.mp3', hls], ['list.wav', ffconcat]] as const) {
+        const calls: Array<[string, Record<string, string>, string]> = [
+          ['/api/voiceprint/speaker/enrol', { name: 'Mallory' }, 'files'],
+          ['/api/voiceprint/speaker/recording/add', { speakerId: alice }, 'files'],
+          ['/api/voiceprint/identify', {}, 'file'],
+          ['/api/voiceprint/verify', { speakerId: alice }, 'file'],
+        ];
+        for (const [url, fields, field] of calls) {
+          const res = await upload(url, user, fields, [{ field, name, content }]);
+          expect(res.status, `${url} ${name}: ${JSON.stringify(res.body)}`).toBe(400);
+          expect(res.body.msg).toBe(`${name}: playlists (HLS, DASH) and lists that point to other files are not accepted; upload the audio or video file itself`);
+        }
+        const zh = await uploadTo(k, '/api/voiceprint/identify', { jwt: user, cookie: 'locale=zh-CN' }, {}, [{ field: 'file', name, content }]);
+        expect(zh.body.msg).toBe(`${name}：不接受播放列表（如 HLS、DASH）或引用其他文件的列表，请上传音视频文件本身`);
+      }
+      expect(await digest()).toBe(before);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('deletes a speaker, retrains, and identification no longer names them', async () => {
