@@ -52,6 +52,8 @@ export const SYSTEM_PACKAGES = {
     { pkg: 'iproute2', check: '/usr/bin/ss', feature: 'listening-socket checks in the Apertium engine tests (ss)' },
     // Interchange checks: our TMX, TBX, XLIFF and PO read back by another tool; XML checked against DTDs and schemas.
     { pkg: 'translate-toolkit', check: '/usr/bin/po2tmx', feature: 'TMX, TBX, XLIFF and PO read back by translate-toolkit in the tests' },
+    // PO files written by the platform are checked with msgfmt -c.
+    { pkg: 'gettext', check: '/usr/bin/msgfmt', feature: 'PO results checked by msgfmt -c in the tests' },
     { pkg: 'libxml2-utils', check: '/usr/bin/xmllint', feature: 'TMX and TBX validated against their DTD and schema in the tests' },
     // Archives and office packages written by the platform are read back by Info-ZIP in the tests.
     { pkg: 'zip', check: '/usr/bin/zip', feature: 'archive translation tests (zip)' },

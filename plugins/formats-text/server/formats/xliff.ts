@@ -140,7 +140,8 @@ function mark12(state: TargetState): { state: string; qualifier?: string; approv
 
 /** The 2.x marks: XLIFF 2 has no "needs review" state, so machine and memory output is `translated` with a subState naming its origin. */
 function mark2(state: TargetState): { state: string; subState?: string } {
-  const subState = state.origin === 'mt' ? `linguaport:mt${state.detail ? `=${state.detail}` : ''}` : state.origin === 'tm' ? `linguaport:tm${state.detail ? `=${state.detail}` : ''}` : undefined;
+  const detail = state.detail ? `=${state.detail.trim().replace(/\s+/g, '-')}` : '';
+  const subState = state.origin === 'mt' || state.origin === 'tm' ? `linguaport:${state.origin}${detail}` : undefined;
   if (state.stage === 'reviewed' || state.stage === 'final') return { state: state.stage };
   if (subState) return { state: 'translated', subState };
   return { state: state.stage === 'translated' ? 'translated' : 'initial' };
