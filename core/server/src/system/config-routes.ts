@@ -5,6 +5,7 @@ import { ApiError, Codes, type EventBus, type FileStorage, type RouteDefinition,
 import { can } from '../access/passwords.js';
 import { localeOf } from '../http/locale.js';
 import { isSecret, readEntries, updateEntries, type ConfigEntry } from './settings.js';
+import { rasteriseSvg, SvgRefusal } from './svg-picture.js';
 
 /** System configuration calls (spec 01 section 7.3). Keys: systemConfig:view, systemConfig:edit. */
 
@@ -150,11 +151,22 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
         const data = body.file.data;
         if (data.length === 0) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请求无效：file: 图片为空', 'en-US': 'Invalid request: file: the picture is empty' });
         if (data.length >= MAX_PICTURE_BYTES) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：file: 图片大小为 ${data.length} 字节，必须小于 2 MB`, 'en-US': `Invalid request: file: the picture is ${data.length} bytes; it must be under 2 MB` });
-        const type = PICTURE_TYPES.find((t) => t.matches(data));
+        let type = PICTURE_TYPES.find((t) => t.matches(data));
         if (!type) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请求无效：file: 图片必须是 PNG、JPEG、SVG 或 WebP', 'en-US': 'Invalid request: file: the picture must be PNG, JPEG, SVG or WebP' });
+        let stored = data;
+        if (type.ext === 'svg') {
+          // An SVG may carry script, foreign HTML and outside references: it is stored drawn as a PNG (twice the entry's size, for sharp screens).
+          try {
+            stored = await rasteriseSvg(data, entry.width && entry.height ? { width: entry.width * 2, height: entry.height * 2 } : undefined);
+          } catch (err) {
+            if (!(err instanceof SvgRefusal)) throw err;
+            throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请求无效：file: 无法读取该 SVG 图片', 'en-US': `Invalid request: file: ${err.message}` });
+          }
+          type = PICTURE_TYPES.find((t) => t.ext === 'png')!;
+        }
         // Content-addressed name: a new picture gets a new URL, so browsers may cache forever.
-        const name = `${body.configKey.toLowerCase()}-${createHash('sha256').update(data).digest('hex').slice(0, 16)}.${type.ext}`;
-        await storage.put(`pictures/${name}`, data);
+        const name = `${body.configKey.toLowerCase()}-${createHash('sha256').update(stored).digest('hex').slice(0, 16)}.${type.ext}`;
+        await storage.put(`pictures/${name}`, stored);
         const url = `/api${PICTURE_URL}/${name}`;
         await updateEntries(db, bus, [{ configKey: body.configKey, configValue: url }], now());
         return { configKey: body.configKey, configValue: url, width: entry.width, height: entry.height };
