@@ -5,6 +5,8 @@ import type { FileRow, UnitRow } from '../shared/schemas.js';
 import { download, NS, queryId, useLanguageName } from './common.js';
 
 const PAGE = 100;
+/** A stored origin's kind: `engine:3` and `tm:87` carry the engine or the match score after the colon. */
+const originKind = (origin: string) => origin.split(':')[0]!;
 
 /** What the areas filling `fileView.preview` receive: the file and the paragraph the user picked. */
 export interface FileViewPanelProps {
@@ -183,7 +185,7 @@ export function FileView({ query }: ViewProps) {
                   <div style={{ display: 'flex', gap: 6, alignItems: 'flex-start' }}>
                     <div style={{ flex: 1 }}>
                       <UnitText text={u.target ?? ''} />
-                      {u.origin && u.origin !== 'engine' && <Tag minimal style={{ marginLeft: 6 }}>{t(`origin.${u.origin}`, { defaultValue: u.origin })}</Tag>}
+                      {u.origin && originKind(u.origin) !== 'engine' && <Tag minimal style={{ marginLeft: 6 }}>{t(`origin.${originKind(u.origin)}`, { defaultValue: u.origin })}</Tag>}
                     </div>
                     <Button small minimal icon="edit" data-testid={`edit-button-${u.idx}`} aria-label={t('editParagraph')} onClick={() => setEditing({ idx: u.idx, draft: u.target ?? '' })} />
                   </div>

@@ -12,7 +12,7 @@ interface Job {
   sourceLang: string;
   targetLang: string;
   status: 'translating' | 'packing' | 'completed' | 'failed';
-  skipped: Array<{ name: string; reason: 'empty' | 'tooLarge' | 'notSupported' }>;
+  skipped: Array<{ name: string; reason: 'empty' | 'tooLarge' | 'notSupported' | 'malformed' }>;
   files: number;
   completed: number;
   failed: number;

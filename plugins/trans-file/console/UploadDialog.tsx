@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Button, Callout, Checkbox, Classes, Dialog, FormGroup, HTMLSelect, Intent, ProgressBar, Radio, RadioGroup, Tag } from '@blueprintjs/core';
 import { useApi, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { formatSize } from '@linguaport/sdk/shared';
-import { RESULT_TYPES, type FileRow, type ResultType } from '../shared/schemas.js';
+import { EXISTING_TARGETS, RESULT_TYPES, type ExistingTargets, type FileRow, type ResultType } from '../shared/schemas.js';
 import { NS, useLanguageName, type Setup } from './common.js';
 
 interface Library {
@@ -64,6 +64,7 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
   const [termBases, setTermBases] = useState<number[]>([]);
   const [resultType, setResultType] = useState<ResultType>('translated');
   const [withPdf, setWithPdf] = useState(false);
+  const [existingTargets, setExistingTargets] = useState<ExistingTargets>('keepUsable');
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const memoryList = useLibraries(permissions.hasRoute('/TM') ? '/TM/library/list' : null);
@@ -115,6 +116,7 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
     form.set('termBases', JSON.stringify(termBases));
     form.set('resultType', resultType);
     form.set('withPdf', String(withPdf));
+    form.set('existingTargets', existingTargets);
     for (const f of files) form.append('files', f);
     setRefreshBefore(true);
     setProgress(0);
@@ -202,6 +204,13 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
             <Radio key={r} value={r} label={t(`result.${r}`)} data-testid={`result-${r}`} />
           ))}
         </RadioGroup>
+        <FormGroup label={t('existingTargets')} helperText={t('existingTargetsHelp')}>
+          <HTMLSelect value={existingTargets} data-testid="existing-targets" onChange={(e) => setExistingTargets(e.currentTarget.value as ExistingTargets)}>
+            {EXISTING_TARGETS.map((o) => (
+              <option key={o} value={o}>{t(`existing.${o}`)}</option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
         <Checkbox checked={withPdf} label={t('withPdf')} data-testid="with-pdf" onChange={() => setWithPdf(!withPdf)} />
         {progress !== null && <ProgressBar value={progress} intent={Intent.PRIMARY} />}
         {error && <Callout intent={Intent.DANGER} data-testid="upload-error">{error}</Callout>}

@@ -39,7 +39,7 @@ const jobSchema = z.object({
   sourceLang: z.string(),
   targetLang: z.string(),
   status: z.enum(['translating', 'packing', 'completed', 'failed']),
-  skipped: z.array(z.object({ name: z.string(), reason: z.enum(['empty', 'tooLarge', 'notSupported']) })).describe('Entries left out of the translation, copied unchanged'),
+  skipped: z.array(z.object({ name: z.string(), reason: z.enum(['empty', 'tooLarge', 'notSupported', 'malformed']) })).describe('Entries left out of the translation, copied unchanged'),
   files: z.number().int().describe('Documents translated'),
   completed: z.number().int(),
   failed: z.number().int(),
@@ -197,15 +197,20 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
       for (const e of entries) {
         if (e.data.length === 0) skipped.push({ name: e.name, reason: 'empty' });
         else if (e.data.length > limits.maxFileMb * 1024 * 1024) skipped.push({ name: e.name, reason: 'tooLarge' });
-        else if (!files.formatOf(e.name, e.data)) skipped.push({ name: e.name, reason: 'notSupported' });
-        else accepted.push(e);
+        else {
+          const format = files.formatOf(e.name, e.data);
+          if (!format) skipped.push({ name: e.name, reason: 'notSupported' });
+          // A document that is not well-formed is listed as left out (copied unchanged) rather than refusing the archive.
+          else if (await files.malformedReason(format, e.data)) skipped.push({ name: e.name, reason: 'malformed' });
+          else accepted.push(e);
+        }
       }
       if (accepted.length === 0) throw badRequest(text(`${name}：没有可以翻译的文件`, `${name}: no file in it can be translated`), { skipped });
       await files.assertResources(caller!, body);
       const zip = body.archive.length ? readFileSync(body.archive[0]!.path) : writeZip(entries);
       await deps.quotas.assertRoom(caller!.userId, zip.length + accepted.reduce((n, e) => n + e.data.length, 0));
       await files.assertQueueRoom(accepted.length);
-      const options = { sourceLang: body.sourceLang, targetLang: body.targetLang, domain: body.domain, termBases: body.termBases, memories: body.memories, resultType: body.resultType, withPdf: false };
+      const options = { sourceLang: body.sourceLang, targetLang: body.targetLang, domain: body.domain, termBases: body.termBases, memories: body.memories, resultType: body.resultType, withPdf: false, existingTargets: body.existingTargets };
       const job = await db
         .insertInto('trans_file_jobs')
         .values({ owner_id: caller!.userId, name, size: zip.length, source_key: '', source_lang: body.sourceLang, target_lang: body.targetLang, options: JSON.stringify(options), skipped: JSON.stringify(skipped), result_key: null, result_size: null, status: 'translating', finished_at: null })

@@ -73,7 +73,7 @@ export function provideLtService(ctx: ServerPluginContext, db: Db, deps: { files
       }
       const [upload] = incoming([file]);
       const sourceLang = source === 'auto' && file.size > 0 ? await detectSource(upload!.name, upload!.bytes()) : source;
-      const [row] = await files.accept(caller, [upload!], { sourceLang, targetLang: target, domain: null, termBases: [], memories: [], resultType: 'translated', withPdf: false }, { via: 'api' });
+      const [row] = await files.accept(caller, [upload!], { sourceLang, targetLang: target, domain: null, termBases: [], memories: [], resultType: 'translated', withPdf: false, existingTargets: 'keepUsable' }, { via: 'api' });
       const status = await finished(row!.id, signal);
       const f = await store.byId(row!.id);
       if (status !== 'completed' || !f?.result_name) {

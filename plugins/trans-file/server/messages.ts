@@ -17,6 +17,7 @@ export const messages = {
   queueFull: (length: number) => text(`队列已满（最多 ${length} 个文件排队或翻译中），请稍后再试`, `Queue full (at most ${length} files waiting or translating): try again later`),
   overQuota: (usedMb: string, quotaMb: number) =>
     text(`文件上传错误：存储空间不足（已用 ${usedMb} MB，配额 ${quotaMb} MB），请先删除不需要的文件`, `File upload error: over your storage quota (${usedMb} MB used of ${quotaMb} MB): delete files you no longer need`),
+  malformed: (name: string, why: string) => text(`${name}：文件格式不正确，无法读取（${why}）`, `${name}: the file is not well-formed and cannot be read (${why})`),
   splitFailed: (name: string, why: string) => text(`${name}：文件拆分错误（${why}）`, `${name}: file split error (${why})`),
   notFound: (id: number | string) => text(`文件不存在：${id}`, `File not found: ${id}`),
   readFailed: text('服务器读取文档失败', 'Server document read failure'),

@@ -1,5 +1,5 @@
 import { extname } from 'node:path';
-import { restoreTags, type FileFormat, type ParsedFile, type TranslationUnit } from '@linguaport/sdk/shared';
+import { restoreTags, type FileFormat, type ParsedFile, type TargetState, type TranslationUnit } from '@linguaport/sdk/shared';
 import type { FileStorage } from '@linguaport/sdk/server';
 import type { ResultType } from '../shared/schemas.js';
 import { bilingualParagraphsDocx, bilingualTableDocx, type BilingualPair } from './docx-writer.js';
@@ -29,14 +29,43 @@ export function resultName(original: string, target: string, ext?: string): stri
   return `${base}_${target}${ext ?? own}`;
 }
 
-export async function readUnits(db: Db, fileId: number): Promise<Map<string, string | null>> {
-  const rows = await db.selectFrom('trans_file_units').select(['unit_id', 'target']).where('file_id', '=', fileId).orderBy('idx').execute();
-  return new Map(rows.map((r) => [r.unit_id, r.target]));
+export interface StoredTarget {
+  target: string | null;
+  origin: string | null;
 }
 
-/** The units of the original with their translations (a unit without one keeps its source). */
-export function withTargets(parsed: ParsedFile, targets: Map<string, string | null>): TranslationUnit[] {
-  return parsed.units.map((u) => ({ ...u, target: targets.get(u.id) ?? u.source }));
+export async function readUnits(db: Db, fileId: number): Promise<Map<string, StoredTarget>> {
+  const rows = await db.selectFrom('trans_file_units').select(['unit_id', 'target', 'origin']).where('file_id', '=', fileId).orderBy('idx').execute();
+  return new Map(rows.map((r) => [r.unit_id, { target: r.target, origin: r.origin }]));
+}
+
+/**
+ * The state a stored translation is written with: machine output and fuzzy memory matches are drafts
+ * (the format marks them for review), an exact memory match or an edit here is translated.
+ */
+export function stateOfOrigin(origin: string | null): TargetState {
+  const at = origin?.indexOf(':') ?? -1;
+  const kind = at === -1 ? (origin ?? '') : origin!.slice(0, at);
+  const detail = at === -1 ? undefined : origin!.slice(at + 1);
+  if (kind === 'engine') return { stage: 'draft', origin: 'mt', ...(detail ? { detail } : {}) };
+  if (kind === 'tm') return { stage: detail === '100' ? 'translated' : 'draft', origin: 'tm', ...(detail ? { detail } : {}) };
+  if (kind === 'edited') return { stage: 'translated', origin: 'human' };
+  return { stage: 'draft' };
+}
+
+/**
+ * The units of the original with their translations. A bilingual file's unit (its format gives it a
+ * state) that was not translated here (kept from the file, or nothing to translate in it) is written
+ * as the file had it; elsewhere a unit without a translation keeps its source.
+ */
+export function withTargets(parsed: ParsedFile, stored: Map<string, StoredTarget>): TranslationUnit[] {
+  return parsed.units.map((u) => {
+    const row = stored.get(u.id);
+    const target = row?.target ?? null;
+    if (u.state && (target === null || row!.origin === 'file' || row!.origin === 'unchanged')) return u;
+    if (target === null) return { ...u, target: u.source };
+    return { ...u, target, ...(u.state ? { state: stateOfOrigin(row!.origin) } : {}) };
+  });
 }
 
 /** A paragraph as a reader sees it, for the documents this area writes itself. */

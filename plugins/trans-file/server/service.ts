@@ -2,8 +2,8 @@ import { createReadStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { sql } from 'kysely';
 import { ApiError, Codes, like, limitConcurrency, type Caller, type LocalizedText, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
-import { canTake, documentFile, type Actor, type FileFormat } from '@linguaport/sdk/shared';
-import type { FileListQuery, FileRow, TranslateOptions } from '../shared/schemas.js';
+import { APPROVED_STAGES, canTake, documentFile, USABLE_STAGES, type Actor, type FileFormat, type TranslationUnit } from '@linguaport/sdk/shared';
+import type { ExistingTargets, FileListQuery, FileRow, TranslateOptions } from '../shared/schemas.js';
 import { badRequest, messages, notFound, stateRefusal } from './messages.js';
 import { keys, removeStored } from './result.js';
 import type { AreaSettings } from './settings.js';
@@ -42,7 +42,7 @@ export interface AcceptOptions {
 
 interface Refusal {
   name: string;
-  reason: 'empty' | 'tooLarge' | 'notSupported';
+  reason: 'empty' | 'tooLarge' | 'notSupported' | 'malformed';
   message: LocalizedText;
 }
 
@@ -88,8 +88,10 @@ export function createFileService(deps: FileServiceDeps) {
       else if (f.size > limits.maxFileMb * 1024 * 1024) refused.push({ name: f.name, reason: 'tooLarge', message: messages.tooLarge(f.name, limits.maxFileMb) });
       else {
         const format = formatOf(f.name, f.bytes());
-        if (format) formats.push(format);
-        else refused.push({ name: f.name, reason: 'notSupported', message: messages.notSupported(f.name, supported()) });
+        const malformed = format ? await malformedReason(format, f.bytes()) : null;
+        if (!format) refused.push({ name: f.name, reason: 'notSupported', message: messages.notSupported(f.name, supported()) });
+        else if (malformed) refused.push({ name: f.name, reason: 'malformed', message: messages.malformed(f.name, malformed) });
+        else formats.push(format);
       }
     }
     if (refused.length) throw badRequest(joined(refused.map((r) => r.message)), { refused: refused.map((r) => ({ name: r.name, reason: r.reason })) });
@@ -97,6 +99,17 @@ export function createFileService(deps: FileServiceDeps) {
     await quotas.assertRoom(caller.userId, files.reduce((n, f) => n + f.size, 0));
     await assertQueueRoom(files.length);
     return formats;
+  }
+
+  /** Why a file is not well-formed for its format (the format's own reason and position), or null; formats without `validate` pass. */
+  async function malformedReason(format: FileFormat, bytes: Uint8Array): Promise<string | null> {
+    if (!format.validate) return null;
+    try {
+      await format.validate(bytes);
+      return null;
+    } catch (err) {
+      return (err as Error).message.split('\n')[0]!.slice(0, 300);
+    }
   }
 
   /** Memories and term bases the caller may not use are refused at upload (403/404), not when the translation runs. */
@@ -116,15 +129,15 @@ export function createFileService(deps: FileServiceDeps) {
   }
 
   /** Reads the file into units: the file is then ready to translate (or marked as failed to parse). */
-  function parse(file: File, format: FileFormat, bytes: Buffer): Promise<File | undefined> {
-    return oneAtATime(() => parseNow(file, format, bytes));
+  function parse(file: File, format: FileFormat, bytes: Buffer, existing: ExistingTargets = 'keepUsable'): Promise<File | undefined> {
+    return oneAtATime(() => parseNow(file, format, bytes, existing));
   }
 
   // Uploads are parsed and their units stored one at a time, a batch then a turn of the event loop:
   // twenty 5 MB texts at once queued their inserts ahead of every other query of the embedded database.
   const oneAtATime = limitConcurrency(1);
 
-  async function parseNow(file: File, format: FileFormat, bytes: Buffer): Promise<File | undefined> {
+  async function parseNow(file: File, format: FileFormat, bytes: Buffer, existing: ExistingTargets): Promise<File | undefined> {
     let units;
     try {
       units = (await format.parse(bytes, { fileName: file.name, sourceLanguage: file.source_lang })).units;
@@ -133,16 +146,24 @@ export function createFileService(deps: FileServiceDeps) {
       return store.systemMove(file.id, 'parseFail', { error: messages.splitFailed(file.name, why)['en-US'] });
     }
     let characters = 0;
+    let kept = 0;
     for (let i = 0; i < units.length; i += UNIT_BATCH) {
       if (i) await new Promise((resolve) => setImmediate(resolve));
       const chunk = units.slice(i, i + UNIT_BATCH);
       await db
         .insertInto('trans_file_units')
-        .values(chunk.map((u, k) => ({ file_id: file.id, idx: i + k, unit_id: u.id, source: u.source, target: null, origin: null, part: u.context.part ?? u.context.style ?? null, style: u.context.style ?? null, meta: u.context.meta ? JSON.stringify(u.context.meta) : null })))
+        .values(
+          chunk.map((u, k) => {
+            // A target the file already holds and the upload keeps is done: stored with origin `file`, never sent to an engine.
+            const keep = keeps(u, existing);
+            if (keep) kept++;
+            return { file_id: file.id, idx: i + k, unit_id: u.id, source: u.source, target: keep ? u.target! : null, origin: keep ? 'file' : null, part: u.context.part ?? u.context.style ?? null, style: u.context.style ?? null, meta: u.context.meta ? JSON.stringify(u.context.meta) : null };
+          }),
+        )
         .execute();
       for (const u of chunk) characters += visibleCharacters(u.source);
     }
-    return store.systemMove(file.id, 'parsed', { segments: units.length, characters, segments_done: 0, ocr: units.some((u) => u.context.style === 'ocr') });
+    return store.systemMove(file.id, 'parsed', { segments: units.length, characters, segments_done: kept, ocr: units.some((u) => u.context.style === 'ocr') });
   }
 
   /** Queues the file's translation as a task at its owner's priority. */
@@ -197,7 +218,7 @@ export function createFileService(deps: FileServiceDeps) {
         throw new ApiError(Codes.INTERNAL, messages.serviceException);
       }
       file = (await store.systemMove(file.id, 'uploaded', { source_key: key }))!;
-      const parsed = await parse(file, format, f.bytes());
+      const parsed = await parse(file, format, f.bytes(), options.existingTargets);
       if (parsed && parsed.status === 'notTranslated') file = await queue(parsed, 'owner');
       else if (parsed) file = parsed;
       out.push(presentFile(file, caller.username));
@@ -222,7 +243,8 @@ export function createFileService(deps: FileServiceDeps) {
       await store.exclusive(id, async () => {
         const now = await store.byId(id);
         if (now?.status !== 'completed') return;
-        await db.updateTable('trans_file_units').set({ target: null, origin: null, edited: false }).where('file_id', '=', id).execute();
+        // Targets kept from the file stay kept; everything translated here is translated again.
+        await db.updateTable('trans_file_units').set({ target: null, origin: null, edited: false }).where('file_id', '=', id).where((eb) => eb.or([eb('origin', 'is', null), eb('origin', '!=', 'file')])).execute();
         await removeStored(ctx.storage, [now.result_key, now.pdf_key]);
         await store.update(id, ['completed'], { segments_done: 0, result_key: null, result_name: null, result_size: null, pdf_key: null, pdf_size: null, pdf_status: now.with_pdf ? 'notConverted' : null, preview_status: 'notPreviewed' });
       });
@@ -305,9 +327,16 @@ export function createFileService(deps: FileServiceDeps) {
     return marked;
   }
 
-  return { accept, terminate, retry, remove, list, get, reconcile, formatOf, assertQueueRoom, assertResources, priorityOf };
+  return { accept, terminate, retry, remove, list, get, reconcile, formatOf, malformedReason, assertQueueRoom, assertResources, priorityOf };
 }
 
 export type FileService = ReturnType<typeof createFileService>;
+
+/** Whether a unit's target from the file is kept under the upload's choice (see EXISTING_TARGETS). */
+export function keeps(unit: Pick<TranslationUnit, 'target' | 'state'>, existing: ExistingTargets): boolean {
+  if (unit.target === undefined || !unit.state || existing === 'retranslate') return false;
+  if (existing === 'keepAll') return unit.state.stage !== 'new';
+  return (existing === 'keepApproved' ? APPROVED_STAGES : USABLE_STAGES).includes(unit.state.stage);
+}
 
 export { notFound };

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
+import { ApiError, Codes, type SegmentOrigin, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
 import { pdfConversion, nextState } from '@linguaport/sdk/shared';
 import { convertWithOffice } from '@linguaport/sdk/server';
 import { buildResult, keys, readUnits, removeStored, withTargets } from './result.js';
@@ -113,6 +113,22 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
     }
   }
 
+  /** Engine names by id for a file's pair, looked up once per file and run (an engine renamed later keeps its old name in the file). */
+  const namesByFile = new Map<number, Promise<Map<number, string>>>();
+  function engineNames(file: File): Promise<Map<number, string>> {
+    let names = namesByFile.get(file.id);
+    if (!names) {
+      names = ctx.engines
+        .choices({ source: file.source_lang, target: file.target_lang, ...(file.domain ? { domain: file.domain } : {}) })
+        .then((list) => new Map(list.map((c) => [c.id, c.name])))
+        .catch(() => new Map<number, string>());
+      namesByFile.set(file.id, names);
+      // Forgotten soon: the map only spares a lookup per batch.
+      setTimeout(() => namesByFile.delete(file.id), 60_000).unref();
+    }
+    return names;
+  }
+
   /** A batch, tried again after a pause when the engines were interrupted (a node restarting). */
   async function translateWithRetries(file: File, batch: Unit[], signal: AbortSignal) {
     for (let attempt = 1; ; attempt++) {
@@ -143,7 +159,10 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
       resources: { memories: ids(file.memories), termBases: ids(file.term_bases) },
       signal,
     };
-    const originOf = (o: { kind: string; hook?: string }) => (o.kind === 'hook' ? (o.hook ?? 'hook') : o.kind);
+    const names = await engineNames(file);
+    // Stored as `engine:<name>` and `tm:<score>`, so the written file can say which engine or how good a match (see result.ts).
+    const originOf = (o: SegmentOrigin) =>
+      o.kind === 'engine' ? `engine:${names.get(o.engineId) ?? o.engineId}` : o.kind === 'hook' ? (o.hook === 'tm' && o.score !== undefined ? `tm:${o.score}` : (o.hook ?? 'hook')) : o.kind;
     await Promise.all([
       plain.length
         ? ctx.engines.translateSegments({ ...request, format: 'text', segments: plain.map((u) => ({ id: String(u.idx), source: u.source })) }).then((r) => {

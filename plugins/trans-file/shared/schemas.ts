@@ -40,6 +40,15 @@ function safeJson(text: string): unknown[] {
   }
 }
 
+/**
+ * What happens to translations a bilingual file (PO, XLIFF) already holds: `keepUsable` (the default)
+ * translates only units without a usable target (none, or a draft: fuzzy, needs-*, XLIFF 2 initial);
+ * `keepApproved` keeps only reviewed and signed-off targets; `keepAll` keeps every target, drafts too;
+ * `retranslate` translates every unit. The stages are the SDK's `TargetStage`.
+ */
+export const EXISTING_TARGETS = ['keepUsable', 'keepApproved', 'keepAll', 'retranslate'] as const;
+export type ExistingTargets = (typeof EXISTING_TARGETS)[number];
+
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0', 'on', ''])]).optional().transform((v) => v === true || v === 'true' || v === '1' || v === 'on');
 
 /** The options of an upload (multipart fields beside the files), also what a retry may change. */
@@ -51,6 +60,7 @@ export const translateOptionsSchema = z.object({
   memories: resourceIds,
   resultType: z.enum(RESULT_TYPES).default('translated'),
   withPdf: flag,
+  existingTargets: z.enum(EXISTING_TARGETS).default('keepUsable'),
 });
 export type TranslateOptions = z.output<typeof translateOptionsSchema>;
 
