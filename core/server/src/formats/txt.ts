@@ -41,30 +41,45 @@ export const txtFormat: FileFormat = {
     const { text, encoding } = decode(bytes);
     const pieces: Piece[] = [];
     const units: TranslationUnit[] = [];
-    let paragraph: { source: string; tags: Record<string, InlineTag>; lead: string; trail: string; next: () => number } | null = null;
+    // A paragraph's lines are kept until it closes: its placeholder numbers skip only what its own text
+    // holds (the whole file's text was scanned again for every paragraph: seconds for a few MB).
+    let paragraph: { lead: string; lines: Array<{ indent: string; body: string }>; ends: string[] } | null = null;
     const close = () => {
       if (!paragraph) return;
       const id = String(units.length + 1);
-      pieces.push(paragraph.lead, { unit: id }, paragraph.trail);
-      units.push({ id, source: paragraph.source, tags: paragraph.tags, context: { position: units.length + 1 } });
+      const { lines, ends } = paragraph;
+      const tags: Record<string, InlineTag> = {};
+      let source = lines[0]!.body;
+      if (lines.length > 1) {
+        let counter = 0;
+        const next = lines.some((l) => l.body.includes('<')) ? placeholderNumbers(lines.map((l) => l.body).join('\n')) : () => ++counter;
+        for (let i = 1; i < lines.length; i++) {
+          // The previous line's ending and this line's indentation become one standalone placeholder.
+          const n = String(next());
+          tags[n] = { kind: 'standalone', original: ends[i - 1]! + lines[i]!.indent };
+          source += `<${n}/>${lines[i]!.body}`;
+        }
+      }
+      pieces.push(paragraph.lead, { unit: id }, ends[ends.length - 1]!);
+      units.push({ id, source, tags, context: { position: units.length + 1 } });
       paragraph = null;
     };
-    for (const line of linesOf(text)) {
-      const m = /^(\s*)(.*?)(\s*)$/.exec(line.body)!;
-      if (!m[2]) {
+    const lines = linesOf(text);
+    for (let i = 0; i < lines.length; i++) {
+      // A file of megabytes is parsed in slices: the server answers other requests in between.
+      if (i % 5000 === 4999) await new Promise((resolve) => setImmediate(resolve));
+      const line = lines[i]!;
+      const body = line.body.trim();
+      if (!body) {
         close();
         pieces.push(line.body + line.end);
         continue;
       }
-      if (!paragraph) {
-        paragraph = { source: m[2], tags: {}, lead: m[1]!, trail: '', next: placeholderNumbers(text) };
-      } else {
-        // The previous line's ending and this line's indentation become one standalone placeholder.
-        const n = String(paragraph.next());
-        paragraph.tags[n] = { kind: 'standalone', original: paragraph.trail + m[1] };
-        paragraph.source += `<${n}/>${m[2]}`;
-      }
-      paragraph.trail = m[3] + line.end;
+      const indent = line.body.length - line.body.trimStart().length;
+      const lead = line.body.slice(0, indent);
+      if (!paragraph) paragraph = { lead, lines: [{ indent: '', body }], ends: [] };
+      else paragraph.lines.push({ indent: lead, body });
+      paragraph.ends.push(line.body.slice(indent + body.length) + line.end);
     }
     close();
     return { format: 'txt', units, skeleton: { encoding, pieces } satisfies Skeleton };
