@@ -13,15 +13,18 @@ import { idSchema } from '../shared/checks.js';
 import { task as taskMachine } from '../shared/states.js';
 import { platformLanguage } from '../interchange/index.js';
 import type { LibraryAccess } from './libraries.js';
+import { commitInBatches, IMPORT_WRITE_BATCH, removeInBatches, yieldToEventLoop } from './import-writer.js';
 
 /**
  * Imports into a library, the same for memories and term bases. Small files are read inside the call
  * and answered at once. Large TMX and TBX (over the TXT limit, up to 1 GB) go to file storage and a
  * task of the kernel's task service reads them: first the file is streamed through the area's reader
  * and every row checked (progress: bytes read of the total), the accepted rows spooled to disk; then
- * they land in batches inside one transaction, so a failure, a cancel or a killed server leaves nothing.
- * Rows are written only after the reading because on the embedded database a transaction holds the one
- * connection: progress written during it would wait for it.
+ * they land. Rows are written only after the reading, so a file refused part-way writes nothing. They
+ * are committed in small batches with a turn of the event loop between them (`commitInBatches`): on the
+ * embedded database a transaction holds the one connection, and one transaction of a whole import
+ * stalled every other request. A failure or a cancel takes the import's rows out again (`discard`,
+ * by its stamp), and a run after a killed server first discards what an earlier run wrote.
  */
 
 export const IMPORT_TEXT_MAX_BYTES = 2 * 1024 * 1024;
@@ -94,8 +97,8 @@ export interface ResourceImportOptions<R extends ImportRow> {
   /** Why a row cannot be an entry (as the add form would say), or null. */
   reject(row: R, t: Say): string | null;
   insert(trx: Transaction<any>, rows: R[], target: ImportTarget): Promise<void>;
-  /** Whether rows stamped with `target.stamp` are already in: a run after the commit whose task was not yet marked done. */
-  landed(trx: Transaction<any>, target: ImportTarget): Promise<boolean>;
+  /** Deletes at most `limit` of the rows this import wrote (stamped with `target.stamp`) and says how many. */
+  discard(trx: Transaction<any>, target: ImportTarget, limit: number): Promise<number>;
   changed(libraryId: number): void;
 }
 
@@ -171,7 +174,11 @@ async function readAll<R extends ImportRow>(
           await accept(r);
         }
       }
-      if (seen && units % IMPORT_BATCH === 0) await seen(units);
+      if (units % IMPORT_BATCH === 0) {
+        if (seen) await seen(units);
+        // A reader that yields many rows from memory (a spreadsheet, a TXT) would otherwise hold the event loop.
+        await yieldToEventLoop();
+      }
     }
   }
   if (seen) await seen(units);
@@ -253,29 +260,28 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
     if (signal.aborted) throw signal.reason;
     await progress({ done: total, total, message: t(`正在写入 ${counts.accepted} 个条目`, `writing ${counts.accepted} entries`) });
 
-    let written = false;
-    await db.transaction().execute(async (trx) => {
-      if (await o.landed(trx, target)) return;
-      let batch: R[] = [];
-      for await (const line of createInterface({ input: createReadStream(spool), crlfDelay: Infinity })) {
-        if (!line) continue;
-        batch.push(JSON.parse(line) as R);
-        if (batch.length === IMPORT_BATCH) {
-          // Throwing here rolls the whole import back.
-          if (signal.aborted) throw signal.reason;
-          await o.insert(trx, batch, target);
-          batch = [];
-        }
-      }
-      if (signal.aborted) throw signal.reason;
-      if (batch.length) await o.insert(trx, batch, target);
-      written = true;
-    });
+    const writing = (n: number) => t(`已写入 ${n} / ${counts.accepted} 个条目`, `${n} of ${counts.accepted} entries written`);
+    // A run after a killed server starts over: what an earlier run committed goes first.
+    await removeInBatches(db, (trx, limit) => o.discard(trx, target, limit));
+    try {
+      await commitInBatches(
+        db,
+        (async function* () {
+          for await (const line of createInterface({ input: createReadStream(spool), crlfDelay: Infinity })) if (line) yield JSON.parse(line) as R;
+        })(),
+        (trx, batch) => o.insert(trx, batch, target),
+        { signal, after: (n) => (n % (IMPORT_WRITE_BATCH * 10) === 0 ? progress({ done: total, total, message: writing(n) }) : undefined) },
+      );
+    } catch (err) {
+      // A failed or cancelled import leaves nothing; one stopped with the server discards at its next run.
+      if (!signal.aborted || String((signal.reason as Error | undefined)?.message ?? '').includes('cancel')) await removeInBatches(db, (trx, limit) => o.discard(trx, target, limit)).catch(() => undefined);
+      throw err;
+    }
     const result: ImportResult = { imported: counts.accepted, rejected: counts.rejected, rejections: counts.rejections };
-    // Killed between the commit and this checkpoint, a run reads the file again and `landed` skips the write.
+    // Killed between the last commit and this checkpoint, a run reads the file again, discards and writes again.
     await checkpoint({ result });
     await rm(ctx.storage.path(input.folder), { recursive: true, force: true });
-    if (written && counts.accepted) o.changed(input.libraryId);
+    if (counts.accepted) o.changed(input.libraryId);
     return result;
   }
 
@@ -340,9 +346,12 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
       const accepted: R[] = [];
       const counts = await readAll(o, sources, { sourceLang, targetLang }, t, (r) => void accepted.push(r));
       const target: ImportTarget = { libraryId: body.libraryId, sourceLang, targetLang, userId: caller!.userId, stamp: new Date() };
-      await db.transaction().execute(async (trx) => {
-        for (let i = 0; i < accepted.length; i += IMPORT_BATCH) await o.insert(trx, accepted.slice(i, i + IMPORT_BATCH), target);
-      });
+      try {
+        await commitInBatches(db, accepted, (trx, batch) => o.insert(trx, batch, target));
+      } catch (err) {
+        await removeInBatches(db, (trx, limit) => o.discard(trx, target, limit)).catch(() => undefined);
+        throw err;
+      }
       if (accepted.length) o.changed(body.libraryId);
       return { imported: counts.accepted, rejected: counts.rejected, rejections: counts.rejections } satisfies ImportResult;
     },

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Kysely } from 'kysely';
-import { spreadsheetPairs } from '@linguaport/sdk/resources';
+import type { Kysely, Transaction } from 'kysely';
+import { commitInBatches, removeInBatches, spreadsheetLimits, spreadsheetPairs, yieldToEventLoop, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import { ApiError, Codes, say, type ServerPluginContext, uploadedFilesSchema, type UploadedFile } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
@@ -14,7 +14,7 @@ import type { CorpusDatabase } from './tables.js';
  * In: TMX, TXT with a tab between source and target, XLSX (first two columns), or two monolingual TXT
  * files aligned line by line (`mode=parallel`: the first file the source language, the second the
  * target). Text files must be UTF-8 without a BOM. Rejected rows are reported (file, row, reason) and
- * the accepted ones land in one transaction. Out: TMX 1.4b or tab-separated TXT, streamed.
+ * the accepted ones land in batches (`appendPairs`). Out: TMX 1.4b or tab-separated TXT, streamed.
  */
 
 export const FILE_MAX_BYTES = 20 * 1024 * 1024;
@@ -66,8 +66,8 @@ async function* txtRows(f: Uploaded, t: Say): AsyncGenerator<Row | Rejection> {
   }
 }
 
-async function* sheetRows(f: Uploaded, t: Say): AsyncGenerator<Row | Rejection> {
-  for (const r of spreadsheetPairs(await readFile(f.path), f.filename, t)) yield { file: f.filename, ...r };
+async function* sheetRows(f: Uploaded, t: Say, limits: SpreadsheetLimits): AsyncGenerator<Row | Rejection> {
+  for (const r of await spreadsheetPairs(f.path, f.filename, t, limits)) yield { file: f.filename, ...r };
 }
 
 async function* tmxRows(f: Uploaded, sourceLang: string, targetLang: string, t: Say): AsyncGenerator<Row | Rejection> {
@@ -75,7 +75,7 @@ async function* tmxRows(f: Uploaded, sourceLang: string, targetLang: string, t: 
   const text = await utf8Text(f.path, f.filename, t);
   let n = 0;
   try {
-    for await (const unit of readTmx([text])) {
+    for await (const unit of readTmx(inPieces(text))) {
       n++;
       const s = variantIn(unit, sourceLang);
       const tv = variantIn(unit, targetLang);
@@ -88,6 +88,14 @@ async function* tmxRows(f: Uploaded, sourceLang: string, targetLang: string, t: 
   } catch (err) {
     if (err instanceof XmlError || (err as Error).name === 'TypeError') throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不是有效的 TMX 文件（${(err as Error).message}）`, `${f.filename}: not a valid TMX file (${(err as Error).message})`));
     throw err;
+  }
+}
+
+/** A text handed to a streaming reader in pieces, with a turn of the event loop between them. */
+async function* inPieces(text: string, size = 256 * 1024): AsyncGenerator<string> {
+  for (let i = 0; i < text.length; i += size) {
+    yield text.slice(i, i + size);
+    await yieldToEventLoop();
   }
 }
 
@@ -121,21 +129,32 @@ export function rejectionOf(r: Row, t: Say): string | null {
   return null;
 }
 
-/** Appends pairs after the corpus's last position, in one transaction, and updates its count. */
+/**
+ * Appends pairs after the corpus's last position and updates its count. Committed in small batches with
+ * a turn of the event loop between them (one transaction of a large import held the embedded database,
+ * and every request with it); each batch takes the corpus's row lock, so positions stay unique. A
+ * failure takes out the pairs already written: the corpus is left as it was.
+ */
 export async function appendPairs(db: Kysely<CorpusDatabase>, access: CorpusAccess, corpusId: number, pairs: Array<{ source: string; target: string }>) {
-  await db.transaction().execute(async (trx) => {
-    // Serialises appends to one corpus: positions stay unique and in order.
-    await trx.selectFrom('corpus_corpora').select('id').where('id', '=', corpusId).forUpdate().execute();
-    const last = await trx.selectFrom('corpus_pairs').select((eb) => eb.fn.max<number>('position').as('p')).where('corpus_id', '=', corpusId).executeTakeFirst();
-    let position = Number(last?.p ?? 0);
-    for (let i = 0; i < pairs.length; i += 1000) {
-      await trx
-        .insertInto('corpus_pairs')
-        .values(pairs.slice(i, i + 1000).map((p) => ({ corpus_id: corpusId, source: p.source, target: p.target, position: ++position })))
-        .execute();
-    }
-    await access.recount(corpusId, trx);
-  });
+  const ids: number[] = [];
+  try {
+    await commitInBatches(db, pairs, async (trx: Transaction<CorpusDatabase>, batch) => {
+      await trx.selectFrom('corpus_corpora').select('id').where('id', '=', corpusId).forUpdate().execute();
+      const last = await trx.selectFrom('corpus_pairs').select((eb) => eb.fn.max<number>('position').as('p')).where('corpus_id', '=', corpusId).executeTakeFirst();
+      let position = Number(last?.p ?? 0);
+      const rows = await trx.insertInto('corpus_pairs').values(batch.map((p) => ({ corpus_id: corpusId, source: p.source, target: p.target, position: ++position }))).returning('id').execute();
+      for (const r of rows) ids.push(r.id);
+    });
+  } catch (err) {
+    await removeInBatches(db, async (trx, limit) => {
+      const some = ids.splice(0, limit);
+      if (some.length) await trx.deleteFrom('corpus_pairs').where('id', 'in', some).execute();
+      return some.length;
+    }).catch(() => undefined);
+    throw err;
+  } finally {
+    await access.recount(corpusId);
+  }
 }
 
 export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase>, access: CorpusAccess) {
@@ -174,7 +193,7 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDataba
           const rows =
             ext === 'tmx' ? tmxRows(f, corpus.source_lang, corpus.target_lang, t)
             : ext === 'txt' ? txtRows(f, t)
-            : ext === 'xlsx' ? sheetRows(f, t)
+            : ext === 'xlsx' ? sheetRows(f, t, spreadsheetLimits(ctx.config))
             : null;
           if (!rows) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不支持的格式（可导入 TMX、TXT、XLSX）`, `${f.filename}: not a supported format (TMX, TXT and XLSX can be imported)`));
           sources.push(rows);
@@ -183,8 +202,11 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDataba
       const accepted: Row[] = [];
       const rejected: Rejection[] = [];
       // Every file is read before anything is written: a refused file leaves the corpus as it was.
+      let read = 0;
       for (const rows of sources) {
         for await (const r of rows) {
+          // Rows read from memory would otherwise hold the event loop for a whole 20 MB file.
+          if (++read % 1000 === 0) await yieldToEventLoop();
           if ('reason' in r) rejected.push(r);
           else {
             const reason = rejectionOf(r, t);

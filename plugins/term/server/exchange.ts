@@ -6,7 +6,7 @@ import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits } from '@linguaport/sdk/shared';
 import { platformLanguage, readTbx, readTermCsv, TermCsvError, writeTbx, writeTermCsv, XmlError, type TbxConcept } from '@linguaport/sdk/interchange';
-import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, type ImportSource, type LibraryAccess } from '@linguaport/sdk/resources';
+import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, readSpreadsheet, spreadsheetLimits, type ImportSource, type LibraryAccess, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import { TERM_MAX_LENGTH } from './entries.js';
 import type { TermDatabase } from './tables.js';
 
@@ -17,7 +17,7 @@ import type { TermDatabase } from './tables.js';
  * forbidden) and TBX (v2 or v3, any dialect: each source term of a concept paired with each target
  * term; up to 1 GB, imported by a task over 2 MB: see `defineResourceImport`), at most 5 files a call. Each row is checked as an added term would be; rejected rows are
  * reported with their file, row number (a TBX's concept number) and reason, and the accepted ones
- * land in one transaction. Out: the checked entries only (spec 02 section 4), as TBX-Basic, CSV or XLSX.
+ * land in batches (a failed import takes them out again). Out: the checked entries only (spec 02 section 4), as TBX-Basic, CSV or XLSX.
  */
 
 export const TXT_MAX_BYTES = 2 * 1024 * 1024;
@@ -118,22 +118,14 @@ async function* tbxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: 
 
 const YES = /^(1|true|yes|y|x|是|禁用|forbidden)$/i;
 
-function sheetRows(bytes: Buffer, file: string, t: Say): Array<TermRow | Rejection> {
-  let book: XLSX.WorkBook;
-  try {
-    book = XLSX.read(bytes, { type: 'buffer', dense: true });
-  } catch {
-    throw new ApiError(Codes.BAD_REQUEST, t(`${file}：无法读取该电子表格`, `${file}: the spreadsheet cannot be read`));
-  }
-  const sheet = book.Sheets[book.SheetNames[0]!];
-  if (!sheet) return [];
-  const rows = XLSX.utils.sheet_to_json<unknown[]>(sheet, { header: 1, blankrows: false, defval: '' });
+async function sheetRows(path: string, file: string, t: Say, limits: SpreadsheetLimits): Promise<TermRow[]> {
+  const rows = await readSpreadsheet(path, file, t, { columns: 6, limits });
   const out: TermRow[] = [];
-  for (let i = 0; i < rows.length; i++) {
-    const [a, b, pos, note, domain, forbidden] = rows[i]!.map((c) => String(c ?? '').trim());
+  for (const [i, { row, cells }] of rows.entries()) {
+    const [a = '', b = '', pos, note, domain, forbidden] = cells;
     // A header row naming the columns is not a term.
-    if (i === 0 && /^(source|term|原文|源文|术语)/i.test(a ?? '') && /^(translation|target|译文|目标)/i.test(b ?? '')) continue;
-    out.push({ file, row: i + 1, source: a ?? '', target: b ?? '', partOfSpeech: pos || null, note: note || null, domain: domain || null, forbidden: YES.test(forbidden ?? '') });
+    if (i === 0 && /^(source|term|原文|源文|术语)/i.test(a) && /^(translation|target|译文|目标)/i.test(b)) continue;
+    out.push({ file, row, source: a, target: b, partOfSpeech: pos || null, note: note || null, domain: domain || null, forbidden: YES.test(forbidden ?? '') });
   }
   return out;
 }
@@ -171,7 +163,7 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase
       if (f.ext === 'tbx' || f.ext === 'xml') yield* tbxRows(f.stream(), f.file, langs.sourceLang, langs.targetLang, t);
       else if (f.ext === 'txt') yield* txtRows(await text(f, t), f.file, t);
       else if (f.ext === 'csv') yield* csvRows(await text(f, t), f.file, langs.sourceLang, langs.targetLang, t);
-      else yield* sheetRows(await readAll(f.path), f.file, t);
+      else yield* await sheetRows(f.path, f.file, t, spreadsheetLimits(ctx.config));
     },
     reject: rejectionOf,
     async insert(trx, rows, to) {
@@ -194,9 +186,11 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase
         )
         .execute();
     },
-    async landed(trx, to) {
-      const row = await (trx as Transaction<TermDatabase>).selectFrom('term_entries').select('id').where('library_id', '=', to.libraryId).where('creator_id', '=', to.userId).where('created_at', '=', to.stamp).limit(1).executeTakeFirst();
-      return !!row;
+    async discard(trx, to, limit) {
+      const t = trx as Transaction<TermDatabase>;
+      const ids = t.selectFrom('term_entries').select('id').where('library_id', '=', to.libraryId).where('creator_id', '=', to.userId).where('created_at', '=', to.stamp).limit(limit);
+      const gone = await t.deleteFrom('term_entries').where('id', 'in', ids).executeTakeFirst();
+      return Number(gone.numDeletedRows);
     },
     changed,
   });

@@ -6,7 +6,7 @@ import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits, type InlineTag } from '@linguaport/sdk/shared';
 import { platformLanguage, readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
-import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, spreadsheetPairs, type ImportRejection } from '@linguaport/sdk/resources';
+import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, spreadsheetLimits, spreadsheetPairs, type ImportRejection, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import type { Libraries } from './libraries.js';
 import { exactKey } from './match/text.js';
 import type { TmDatabase } from './tables.js';
@@ -17,8 +17,8 @@ import type { TmDatabase } from './tables.js';
  * TXT must be UTF-8 without a BOM (spec 02 section 5), at most 2 MB a file and 5 files a call
  * (section 9); spreadsheets up to 50 MB, TMX up to 1 GB (over 2 MB it is imported by a task: see
  * `defineResourceImport`). Each row is checked as an added entry would be; rejected rows are reported
- * with their file, row (a TMX's unit) number and reason, and the accepted ones land in one
- * transaction: a failed import leaves nothing behind. Out: the checked entries only (spec 02
+ * with their file, row (a TMX's unit) number and reason, and the accepted ones land in batches:
+ * a failed import takes them out again. Spreadsheets within `spreadsheetLimits` (area config). Out: the checked entries only (spec 02
  * section 4), as TMX 1.4b or XLSX, streamed.
  */
 
@@ -63,8 +63,8 @@ async function readAll(path: string): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-async function* sheetRows(path: string, file: string, say: Say): AsyncGenerator<Row | Rejection> {
-  for (const r of spreadsheetPairs(await readAll(path), file, say)) yield { file, ...r, tags: {} };
+async function* sheetRows(path: string, file: string, say: Say, limits: SpreadsheetLimits): AsyncGenerator<Row | Rejection> {
+  for (const r of await spreadsheetPairs(path, file, say, limits)) yield { file, ...r, tags: {} };
 }
 
 async function* tmxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: string, targetLang: string, say: Say): AsyncGenerator<Row | Rejection> {
@@ -110,7 +110,7 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
     task: 'import-memory',
     formats: { tmx: { maxBytes: TMX_MAX_BYTES, streamed: true }, txt: { maxBytes: TXT_MAX_BYTES }, xlsx: { maxBytes: FILE_MAX_BYTES }, xls: { maxBytes: FILE_MAX_BYTES } },
     unsupported: (file, t) => t(`${file}：不支持的格式（可导入 TMX、TXT、XLS、XLSX）`, `${file}: not a supported format (TMX, TXT, XLS and XLSX can be imported)`),
-    rows: (f, langs, t) => (f.ext === 'tmx' ? tmxRows(f.stream(), f.file, langs.sourceLang, langs.targetLang, t) : f.ext === 'txt' ? txtRows(f.path, f.file, t) : sheetRows(f.path, f.file, t)),
+    rows: (f, langs, t) => (f.ext === 'tmx' ? tmxRows(f.stream(), f.file, langs.sourceLang, langs.targetLang, t) : f.ext === 'txt' ? txtRows(f.path, f.file, t) : sheetRows(f.path, f.file, t, spreadsheetLimits(ctx.config))),
     reject: rejectionOf,
     async insert(trx, rows, to) {
       await (trx as Transaction<TmDatabase>)
@@ -130,9 +130,11 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
         )
         .execute();
     },
-    async landed(trx, to) {
-      const row = await (trx as Transaction<TmDatabase>).selectFrom('tm_entries').select('id').where('library_id', '=', to.libraryId).where('creator_id', '=', to.userId).where('created_at', '=', to.stamp).limit(1).executeTakeFirst();
-      return !!row;
+    async discard(trx, to, limit) {
+      const t = trx as Transaction<TmDatabase>;
+      const ids = t.selectFrom('tm_entries').select('id').where('library_id', '=', to.libraryId).where('creator_id', '=', to.userId).where('created_at', '=', to.stamp).limit(limit);
+      const gone = await t.deleteFrom('tm_entries').where('id', 'in', ids).executeTakeFirst();
+      return Number(gone.numDeletedRows);
     },
     changed,
   });

@@ -147,6 +147,34 @@ describe('TMX import through a task', () => {
     expect(await entries(id)).toBe(0);
   }, 120_000);
 
+  it('commits a long import in batches, so other requests are answered while it writes', async () => {
+    const id = await memory('Batches');
+    const n = 40_000;
+    const res = await upload(owner.token, { libraryId: String(id), sourceLang: 'en', targetLang: 'es', background: 'true' }, 'batches.tmx', tmx(n));
+    const taskId: string = res.body.data.taskId;
+    // One transaction for the whole import would show 0 and then n, and hold /api/health meanwhile.
+    let seen = 0;
+    let slowest = 0;
+    await expect
+      .poll(
+        async () => {
+          const t0 = performance.now();
+          expect((await k.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+          const count = await entries(id);
+          if (count > 0 && count < n) {
+            seen = count;
+            slowest = Math.max(slowest, performance.now() - t0);
+          }
+          return seen;
+        },
+        { timeout: 60_000, interval: 20 },
+      )
+      .toBeGreaterThan(0);
+    expect((await settled(taskId)).result.imported).toBe(n);
+    expect(await entries(id)).toBe(n);
+    console.log(`entries seen part-way: ${seen} of ${n}; slowest health + count while writing: ${slowest.toFixed(0)} ms`);
+  }, 120_000);
+
   it('refuses a background import into a memory the caller may not edit', async () => {
     const id = await memory('Not yours');
     const res = await upload(other.token, { libraryId: String(id), sourceLang: 'en', targetLang: 'es', background: 'true' }, 'x.tmx', tmx(10));
