@@ -368,14 +368,26 @@ describe('download-type packages', () => {
 describe('uploaded files never run in the console origin', () => {
   const evil = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><script>fetch("/api/user/info")</script><rect width="10" height="10"/></svg>');
 
-  it('serves an SVG logo with script as a sandboxed, unsniffed download', async () => {
+  it('keeps an uploaded SVG logo with script as a PNG drawn from it', async () => {
     const archive = pack({ manifest: { id: 'svg-logo', type: 'download', routes: [], permissions: [] } });
     const body = multipart({ version: '1.0.0', type: 'download' }, { file: { filename: 'svg-logo.tgz', data: archive }, logo: { filename: 'evil.svg', data: evil } });
     const res = await k.app.inject({ method: 'POST', url: '/api/plugIn/upload', headers: { jwt: admin, 'content-type': body.contentType }, payload: body.payload });
     expect(res.json()).toMatchObject({ code: 200 });
     const logo = (await enCall('GET', '/api/plugIn/details/svg-logo', admin)).body.data.logo;
-    expect(logo).toBe('/plugins/svg-logo/1.0.0/uploaded-logo.svg');
+    expect(logo).toBe('/plugins/svg-logo/1.0.0/uploaded-logo.png');
     const served = await k.app.inject({ method: 'GET', url: logo });
+    expect(served.statusCode).toBe(200);
+    expect(served.rawPayload.subarray(1, 4).toString('latin1')).toBe('PNG');
+    expect(served.rawPayload.includes('script')).toBe(false);
+    expect((await enCall('DELETE', '/api/plugIn/delete/svg-logo', admin)).body.code).toBe(200);
+  });
+
+  it('serves an SVG a package carries as a sandboxed, unsniffed download', async () => {
+    const archive = pack({ manifest: { id: 'svg-logo', type: 'download', routes: [], permissions: [] }, extra: [{ path: 'evil.svg', data: evil }] });
+    const body = multipart({ version: '1.0.0', type: 'download' }, { file: { filename: 'svg-logo.tgz', data: archive }, logo: LOGO });
+    const res = await k.app.inject({ method: 'POST', url: '/api/plugIn/upload', headers: { jwt: admin, 'content-type': body.contentType }, payload: body.payload });
+    expect(res.json()).toMatchObject({ code: 200 });
+    const served = await k.app.inject({ method: 'GET', url: '/plugins/svg-logo/1.0.0/evil.svg' });
     expect(served.statusCode).toBe(200);
     expect(served.headers['content-disposition']).toBe('attachment');
     expect(served.headers['x-content-type-options']).toBe('nosniff');

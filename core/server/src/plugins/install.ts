@@ -6,6 +6,7 @@ import { openPackage, PackageError, PACKAGE_LIMITS, type OpenedPackage, type Tru
 import type { LocalizedText } from '@linguaport/sdk/server';
 import { compareVersions, SDK_VERSION, type RegistryPlugin } from '@linguaport/sdk/shared';
 import { corePermissionKeys } from '../access/core-permissions.js';
+import { rasteriseSvg, SvgRefusal } from '../system/svg-picture.js';
 import { ENTRY_FILE, ORIGINAL_DIR, type PluginRuntime } from './runtime.js';
 
 /** A refusal of the platform's own checks, said in both languages (the package reader's own refusals are English). */
@@ -109,6 +110,16 @@ export async function installPackage(db: Kysely<any>, runtime: PluginRuntime, in
     if (input.logo.data.length >= PACKAGE_LIMITS.maxLogoBytes) throw new PackageRefusal({ 'zh-CN': `图标大小为 ${input.logo.data.length} 字节，必须小于 200 KB`, 'en-US': `the logo is ${input.logo.data.length} bytes; it must be under 200 KB` });
     if (!LOGO_TYPES.has(extname(input.logo.filename).toLowerCase())) throw new PackageRefusal({ 'zh-CN': `图标必须是 PNG、SVG、JPEG、GIF 或 WebP 图片，而不是 ${input.logo.filename}`, 'en-US': `the logo must be a PNG, SVG, JPEG, GIF or WebP image, not ${input.logo.filename}` });
   }
+  let logo = input.logo ? { ext: extname(input.logo.filename).toLowerCase(), data: input.logo.data } : null;
+  if (logo?.ext === '.svg') {
+    // An uploaded SVG may carry script and outside references: it is kept drawn as a PNG (at most 256 pixels a side).
+    try {
+      logo = { ext: '.png', data: await rasteriseSvg(logo.data, { width: 256, height: 256 }) };
+    } catch (err) {
+      if (!(err instanceof SvgRefusal)) throw err;
+      throw new PackageRefusal({ 'zh-CN': `无法读取 SVG 图标 ${input.logo!.filename}`, 'en-US': `the SVG logo ${input.logo!.filename} cannot be read: ${err.message}` });
+    }
+  }
   const pkg = openPackage(input.file.data, { trustedKey: await trustedKeyLookup(db), sdkVersion: SDK_VERSION });
   const m = pkg.manifest;
   // The version names a folder and a URL segment; semver's pre-release part would otherwise allow '/'.
@@ -143,9 +154,9 @@ export async function installPackage(db: Kysely<any>, runtime: PluginRuntime, in
     }
     mkdirSync(join(tmp, ORIGINAL_DIR), { recursive: true });
     writeFileSync(join(tmp, ORIGINAL_DIR, safeFileName(input.file.filename)), input.file.data);
-    if (input.logo) writeFileSync(join(tmp, `uploaded-logo${extname(input.logo.filename).toLowerCase()}`), input.logo.data);
+    if (logo) writeFileSync(join(tmp, `uploaded-logo${logo.ext}`), logo.data);
     writeFileSync(join(tmp, ENTRY_FILE), JSON.stringify(registryEntry(pkg)));
-    writeFileSync(join(tmp, 'upload.json'), JSON.stringify({ fileName: input.file.filename, logo: input.logo ? `uploaded-logo${extname(input.logo.filename).toLowerCase()}` : pkg.list.logo, keyId: pkg.key.keyId, server: pkg.list.server }));
+    writeFileSync(join(tmp, 'upload.json'), JSON.stringify({ fileName: input.file.filename, logo: logo ? `uploaded-logo${logo.ext}` : pkg.list.logo, keyId: pkg.key.keyId, server: pkg.list.server }));
     if (existsSync(dir)) rmSync(dir, { recursive: true, force: true });
     renameSync(tmp, dir);
   } catch (err) {
