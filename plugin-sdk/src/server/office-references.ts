@@ -139,7 +139,9 @@ function neutralisePart(data: Buffer, names: Set<string>, depth: number): Buffer
   if (!start.startsWith('<')) return data;
   const { text, encode } = decodeText(data);
   let out: string;
-  if (/^<(\?xml|[\w.-]+(:[\w.-]+)?[\s>/])/.test(start) && !/^<(\?xml[^>]*>\s*)?(<!DOCTYPE html|<html)/i.test(start)) {
+  if (!/<(?:[\w-]+:)?html[\s>]|^<!DOCTYPE\s+html/i.test(start.slice(0, 2048))) {
+    // Most parts name nothing: they are not parsed at all.
+    if (!MAY_LINK.some((re) => re.test(text))) return data;
     try {
       out = neutraliseXml(text, names);
     } catch {
@@ -160,6 +162,18 @@ const LINKING_ATTRIBUTES = new Set(['href', 'src', 'dest', 'link', 'source', 'ba
 const FORMULA_ELEMENTS = new Set(['f', 'formula', 'formula1', 'formula2', 'definedname']);
 const FORMULA_ATTRIBUTES = new Set(['formula', 'condition', 'expression', 'value-highlighting']);
 const FIELD_ELEMENTS = new Set(['instrtext', 'fldinst']);
+
+/**
+ * What `neutraliseXml` acts on, as plain patterns: a part none of them matches is left as it is
+ * without being parsed (a superset of what the parse would find).
+ */
+const MAY_LINK = [
+  /<(\w+:)?Relationship\b/i,
+  /<!DOCTYPE/i,
+  /<(\w+:)?(script|foreignObject|iframe|object|embed|style|f|formula|formula1|formula2|definedName|instrText|fldinst)[\s>/]/i,
+  /[\s:](href|src|dest|link|source|background|data|codebase|lowsrc|dynsrc|poster|srcset|action|formaction|template|datasource|style|formula|condition|expression|value-highlighting|instr|on[\w-]*)\s*=/i,
+  /=\s*["']\s*(&|file:|ftp:|smb:|dav:|webdav:|vnd\.sun\.star\.|macro:|\.uno:|data:)/i,
+];
 
 /** A reference that stays inside the package (`Pictures/1.png`, `#bookmark`). */
 function internal(value: string, names: Set<string> | undefined): boolean {

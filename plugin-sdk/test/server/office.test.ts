@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { convertWithOffice, setOfficeNetworkIsolation } from '../../src/server/office.js';
 import { neutraliseDocument } from '../../src/server/office-references.js';
-import { readZip } from '../../src/interchange/zip.js';
+import { readZip, writeZip } from '../../src/interchange/zip.js';
 import { hostileDocx, hostileHtml, hostileOdt, hostileRtf, hostileXlsx, pdfPictures, pdfText, startTrap, type Trap } from './office-fixtures.js';
 
 // LibreOffice converting a user's document fetches nothing and embeds no local file: the document's
@@ -49,6 +49,40 @@ describe('references a document makes are removed before LibreOffice opens it', 
     expect(html).toContain('<img src="data:image/png;base64,iVBORw0KGgo=" alt="x">');
     const rtf = '{\\rtf1 {\\field{\\*\\fldinst PAGE}{\\fldrslt 1}} text}';
     expect(neutraliseDocument(Buffer.from(rtf)).toString('latin1')).toBe(rtf);
+  });
+
+  it('catches references spelt with entities, in UTF-16 parts, in malformed parts and in nested packages', () => {
+    const part = (xml: string) => `<?xml version="1.0" encoding="UTF-8"?>${xml}`;
+    const odt = writeZip([
+      { name: 'mimetype', data: Buffer.from('application/vnd.oasis.opendocument.text'), store: true },
+      { name: 'content.xml', data: Buffer.from(part(`<office:document-content xmlns:office="o" xmlns:draw="d" xmlns:xlink="x"><draw:image xlink:href="&#102;ile://${t.picture}"/><draw:image xlink:href="Pictures/1.png"/></office:document-content>`)) },
+      { name: 'styles.xml', data: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(part(`<s xmlns:xlink="x"><i xlink:href="${t.url}/utf16.png"/></s>`).replace('UTF-8', 'UTF-16'), 'utf16le')]) },
+      { name: 'Pictures/1.png', data: Buffer.from('png') },
+      { name: 'Object 1/broken.xml', data: Buffer.from(`<v:shape><v:imagedata src="${t.pictureUrl}"><br></v:shape>`) },
+      { name: 'embedded.docx', data: hostileDocx(t) },
+    ]);
+    const out = readZip(neutraliseDocument(odt), { maxEntries: 100, maxBytes: 1 << 24 });
+    const text = (name: string) => {
+      const data = out.find((e) => e.name === name)!.data;
+      return data[0] === 0xff ? data.subarray(2).toString('utf16le') : data.toString('utf8');
+    };
+    expect(text('content.xml')).not.toContain('ile:');
+    expect(text('content.xml')).toContain('xlink:href="Pictures/1.png"');
+    expect(text('styles.xml')).not.toContain('127.0.0.1');
+    expect(text('Object 1/broken.xml')).not.toContain(t.picture);
+    const inner = readZip(out.find((e) => e.name === 'embedded.docx')!.data, { maxEntries: 100, maxBytes: 1 << 24 });
+    for (const e of inner) expect(e.data.toString('utf8')).not.toContain('127.0.0.1');
+    // A field whose code is split over runs and spelt with RTF escapes.
+    const rtf = `{\\rtf1 {\\field{\\*\\fldinst {\\'49NCLUDE}{PICTURE "${t.pictureUrl}"}}{\\fldrslt x}}}`;
+    expect(neutraliseDocument(Buffer.from(rtf)).toString('latin1')).not.toContain(t.picture);
+  });
+
+  it('returns a document that names nothing outside itself as it was', () => {
+    const docx = writeZip([
+      { name: '[Content_Types].xml', data: Buffer.from('<?xml version="1.0"?><Types xmlns="t"><Default Extension="xml" ContentType="application/xml"/></Types>') },
+      { name: 'word/document.xml', data: Buffer.from('<?xml version="1.0"?><w:document xmlns:w="w"><w:body><w:p><w:r><w:t>Plain</w:t></w:r></w:p></w:body></w:document>') },
+    ]);
+    expect(neutraliseDocument(docx).equals(docx)).toBe(true);
   });
 });
 
