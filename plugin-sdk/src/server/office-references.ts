@@ -508,6 +508,8 @@ function htmlAttributes(tag: string, attrs: [string, string | null][]): string {
 export function neutraliseHtml(text: string): string {
   const out: string[] = [];
   const n = text.length;
+  // ASCII only: the same length as the text, so offsets agree.
+  const lower = text.replace(/[A-Z]+/g, (c) => c.toLowerCase());
   let at = 0;
   let dropping: string | null = null;
   let dropDepth = 0;
@@ -576,7 +578,7 @@ export function neutraliseHtml(text: string): string {
       continue;
     }
     if (tag === 'style' && !closing) {
-      const end = text.toLowerCase().indexOf('</style', at);
+      const end = lower.indexOf('</style', at);
       const css = neutraliseCss(text.slice(at, end < 0 ? n : end));
       if (css !== null && css.trim()) out.push(`<style>${css}</style>`);
       at = end < 0 ? n : (text.indexOf('>', end) + 1 || n);
@@ -585,7 +587,7 @@ export function neutraliseHtml(text: string): string {
     if (tag === 'script' || tag === 'textarea' || tag === 'title') {
       // Raw text: what follows up to the end tag is not markup.
       if (!closing && tag !== 'script') {
-        const end = text.toLowerCase().indexOf(`</${tag}`, at);
+        const end = lower.indexOf(`</${tag}`, at);
         const inner = text.slice(at, end < 0 ? n : end);
         out.push(`<${tag}>${inner.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</${tag}>`);
         at = end < 0 ? n : (text.indexOf('>', end) + 1 || n);
