@@ -513,6 +513,9 @@ export { defineService, type PluginServices, type ServiceToken } from './service
 export { documentTranslationService, type DocumentTranslationService } from './documents.js';
 export { uploadedFileSchema, uploadedFilesSchema, optionalUploadedFilesSchema, isUploadedFile, uploadPath, registerUploadedFile, NotAnUploadError, type UploadedFile } from './uploads.js';
 export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './office.js';
+// Budgets for parsing one document; heavy parsing of a plugin's own code in worker processes with a heap limit.
+export { DOCUMENT_BUDGETS, documentBudgets, zipBudget, type DocumentBudgets } from './budgets.js';
+export { defineWorkerTask, WorkerTaskError, type WorkerTask, type WorkerTaskOptions } from './worker-tasks.js';
 // Command-line tools run with a deadline and abort, in scratch folders; page layout of words with boxes (PDF text, OCR).
 export { runTool, startWarmTool, inScratch, mapLimited, ToolError, type RunOptions, type WarmTool } from './tools.js';
 export { readBboxLayout, readTesseractTsv, paragraphsOf, blocksOf, blockText, lineText, splitAtGaps, toBlock, isFolio, columnGroups, readingOrder, type Box, type Word, type Line, type Block, type PageText } from './layout.js';

@@ -1,4 +1,4 @@
-import { defineServerPlugin } from '@linguaport/sdk/server';
+import { defineServerPlugin, documentBudgets } from '@linguaport/sdk/server';
 import { docFormat, pptFormat, rtfFormat, xlsFormat } from './legacy.js';
 import { odpFormat, odsFormat, odtFormat } from './odf.js';
 import { docxFormat, pptxFormat, xlsxFormat } from './ooxml/formats.js';
@@ -8,6 +8,8 @@ export const OFFICE_FORMATS = [docxFormat, xlsxFormat, pptxFormat, odtFormat, od
 
 export default defineServerPlugin({
   setup(ctx) {
-    for (const format of OFFICE_FORMATS) ctx.formats.register(format);
+    // Budgets of unpacked bytes, XML nodes and the parsing worker's heap: `documentBudgets` in DATA_DIR/config/formats-office.json.
+    const budgets = documentBudgets(ctx.config);
+    for (const format of OFFICE_FORMATS) ctx.formats.register(format.withBudgets(budgets));
   },
 });

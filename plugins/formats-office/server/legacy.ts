@@ -1,6 +1,7 @@
-import type { FileFormat, ParsedFile } from '@linguaport/sdk/shared';
-import { convertWithOffice } from '@linguaport/sdk/server';
+import type { ParsedFile } from '@linguaport/sdk/shared';
+import { convertWithOffice, type DocumentBudgets } from '@linguaport/sdk/server';
 import { docxFormat, pptxFormat, xlsxFormat } from './ooxml/formats.js';
+import type { OfficeFormat } from './ooxml/package.js';
 
 /**
  * The legacy office formats (doc, xls, ppt) and RTF, through Debian's LibreOffice: read by converting
@@ -15,7 +16,9 @@ interface LegacySkeleton {
   modern: ParsedFile;
 }
 
-function legacy(input: { id: string; name: string; mime: string; modern: FileFormat; toModern: string; back: string; sniff: (bytes: Uint8Array) => boolean }): FileFormat {
+type LegacyInput = { id: string; name: string; mime: string; modern: OfficeFormat; toModern: string; back: string; sniff: (bytes: Uint8Array) => boolean };
+
+function legacy(input: LegacyInput): OfficeFormat {
   return {
     id: input.id,
     name: input.name,
@@ -32,6 +35,8 @@ function legacy(input: { id: string; name: string; mime: string; modern: FileFor
       const written = await input.modern.write(modern, units, options);
       return convertWithOffice(written, `output.${input.modern.id}`, input.back);
     },
+    // The converted file is read by the modern format, within the same budgets.
+    withBudgets: (budgets: DocumentBudgets) => legacy({ ...input, modern: input.modern.withBudgets(budgets) }),
   };
 }
 

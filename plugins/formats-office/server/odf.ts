@@ -164,6 +164,7 @@ const metaPart: PartReader = (doc, sink) => {
 
 function odf(id: string, name: string, mime: string) {
   return officePackage({
+    module: import.meta.url,
     id,
     name,
     extensions: [id],

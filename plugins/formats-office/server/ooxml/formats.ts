@@ -55,6 +55,7 @@ const numbered = (prefix: string, name: string) => new RegExp(`^${prefix}\\d*\\.
 const numberOf = (name: string) => /(\d+)\.xml$/.exec(name)?.[1] ?? '';
 
 export const docxFormat = officePackage({
+  module: import.meta.url,
   id: 'docx',
   name: 'Word document',
   extensions: ['docx', 'docm', 'dotx'],
@@ -76,6 +77,7 @@ export const docxFormat = officePackage({
 });
 
 export const pptxFormat = officePackage({
+  module: import.meta.url,
   id: 'pptx',
   name: 'PowerPoint presentation',
   extensions: ['pptx', 'pptm', 'potx', 'ppsx'],
@@ -150,6 +152,7 @@ function rewriteFormula(formula: string, renames: Map<string, string>): string {
 }
 
 export const xlsxFormat = officePackage({
+  module: import.meta.url,
   id: 'xlsx',
   name: 'Excel workbook',
   extensions: ['xlsx', 'xlsm', 'xltx'],

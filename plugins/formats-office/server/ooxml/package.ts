@@ -1,5 +1,6 @@
 import type { FileFormat, ParsedFile, TranslationUnit, UnitContext, WriteOptions } from '@linguaport/sdk/shared';
-import { escapeXml, innerText, isZip, parseXml, readZip, serializeXml, writeZip, XmlError, type XDocument, type XElement, type XNode, type ZipEntry } from '@linguaport/sdk/interchange';
+import { escapeXml, innerText, isZip, parseXml, readZip, serializeXml, writeZip, XmlBudgetError, XmlError, type BudgetText, type XDocument, type XElement, type XNode, type ZipEntry } from '@linguaport/sdk/interchange';
+import { defineWorkerTask, DOCUMENT_BUDGETS, WorkerTaskError, zipBudget, type DocumentBudgets } from '@linguaport/sdk/server';
 import { readRunParagraph, type RunDialect } from './runs.js';
 
 /**
@@ -58,11 +59,12 @@ export interface PackageSkeleton {
   extra: Record<string, unknown>;
 }
 
-/** Unpacking limits: an office file may not unpack to more than this (a zip bomb stops here). */
-const LIMITS = { maxEntries: 20_000, maxBytes: 2 * 1024 * 1024 * 1024 };
-
 export class PackageError extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Set when a budget refused the file: the reason to show the user. */
+    readonly localized?: BudgetText,
+  ) {
     super(message);
     this.name = 'PackageError';
   }
@@ -70,12 +72,13 @@ export class PackageError extends Error {
 
 const decoder = new TextDecoder('utf-8');
 
-function xmlOf(data: Buffer, part: string): XDocument {
+function xmlOf(data: Buffer, part: string, maxNodes: number): XDocument {
   let text = decoder.decode(data);
   if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
   try {
-    return parseXml(text);
+    return parseXml(text, { maxNodes, part });
   } catch (err) {
+    if (err instanceof XmlBudgetError) throw new PackageError(err.message, err.localized);
     if (err instanceof XmlError) throw new PackageError(`${part} is not well-formed XML: ${err.message}`);
     throw err;
   }
@@ -105,7 +108,169 @@ export function entryNames(bytes: Uint8Array): Set<string> | null {
   return names;
 }
 
-export function officePackage(options: PackageOptions): FileFormat {
+/**
+ * Reads a package within its budgets: unpacked bytes (zip reader) and XML nodes (parser), for the
+ * document and for each part. Runs in a parsing worker (see `officePackage`).
+ */
+function readPackage(options: PackageOptions, bytes: Uint8Array, budgets: DocumentBudgets): { units: TranslationUnit[]; skeleton: PackageSkeleton } {
+  let entries: ZipEntry[];
+  try {
+    entries = readZip(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), zipBudget(budgets));
+  } catch (err) {
+    const localized = (err as { localized?: BudgetText }).localized;
+    if (localized) throw new PackageError(`the ${options.name} is too large to read: ${(err as Error).message}`, localized);
+    throw new PackageError(`the file is not a readable ${options.name} package: ${(err as Error).message}`);
+  }
+  const names = new Set(entries.map((e) => e.name));
+  if (!options.isPackage(names)) throw new PackageError(`the package holds no ${options.name} document`);
+  const units: TranslationUnit[] = [];
+  const parts = new Map<string, PartState>();
+  const extra: Record<string, unknown> = {};
+  let nodesLeft = budgets.maxDocumentNodes;
+  // Units in reading order (the body before its headers, slide 2 before slide 10), whatever the zip's order.
+  const numberIn = (name: string) => Number(/(\d+)\.xml$/.exec(name)?.[1] ?? 0);
+  const ordered = [...entries].sort((a, b) => (options.rank?.(a.name) ?? 0) - (options.rank?.(b.name) ?? 0) || numberIn(a.name) - numberIn(b.name));
+  for (const entry of ordered) {
+    const reader = options.readerFor(entry.name, names);
+    if (!reader) continue;
+    const byPart = nodesLeft >= budgets.maxPartNodes;
+    let doc: XDocument;
+    try {
+      doc = xmlOf(entry.data, entry.name, Math.min(budgets.maxPartNodes, nodesLeft));
+    } catch (err) {
+      if (err instanceof PackageError && err.localized && !byPart) {
+        const n = budgets.maxDocumentNodes;
+        throw new PackageError(`the ${options.name} holds more than ${n} XML nodes`, { 'zh-CN': `文档的 XML 节点超过 ${n} 个，超出处理上限`, 'en-US': `the document holds more than ${n} XML nodes, over the processing limit` });
+      }
+      throw err;
+    }
+    nodesLeft -= countNodes(doc.children);
+    const state: PartState = { doc, writers: [] };
+    const add = (source: string, tags: TranslationUnit['tags'], context: UnitContext, writer: UnitWriter) => {
+      const id = String(units.length + 1);
+      units.push({ id, source, tags, context: { position: units.length + 1, ...context } });
+      state.writers.push({ id, writer });
+      return id;
+    };
+    const sink: Sink = {
+      runs(el, dialect, context, isParagraph, nestedReader) {
+        const read = readRunParagraph(el, dialect, isParagraph);
+        if (read.source !== null) add(read.source, read.tags, context, { node: el, write: read.write });
+        // Paragraphs inside this one (a text box in a drawing) are units after it.
+        for (const inner of read.nested) (nestedReader ?? ((p) => sink.runs(p, dialect, context, isParagraph)))(inner);
+      },
+      plain(el, context) {
+        const text = innerText(el);
+        if (!text.trim() || el.children.some((c) => c.type === 'element')) return;
+        add(text, {}, context, { node: el, write: (target) => `${el.open}${escapeXml(target)}${el.close}` });
+      },
+      custom(source, context, writer, tags) {
+        return source.trim() ? add(source, tags ?? {}, context, writer) : null;
+      },
+    };
+    reader(doc, sink, entry.name, extra);
+    if (state.writers.length) parts.set(entry.name, state);
+  }
+  return { units, skeleton: { entries, parts, extra } };
+}
+
+function countNodes(nodes: XNode[]): number {
+  let n = 0;
+  const stack = [nodes];
+  while (stack.length) {
+    for (const node of stack.pop()!) {
+      n++;
+      if (node.type === 'element' && node.children.length) stack.push(node.children);
+    }
+  }
+  return n;
+}
+
+/** The package with `targets` (unit id -> translation) in place of their sources. */
+function writePackage(options: PackageOptions, skeleton: PackageSkeleton, targets: Map<string, string>): Buffer {
+  const out: ZipEntry[] = [];
+  for (const entry of skeleton.entries) {
+    const state = skeleton.parts.get(entry.name);
+    const changed = state?.writers.some((w) => targets.has(w.id));
+    let xml: string | null = null;
+    if (state && changed) {
+      const replacements = new Map<XNode, string>();
+      const render = (nodes: XNode[]) => serializeXml(nodes, (n) => replacements.get(n));
+      // Nested paragraphs come after their container: write from the last, so a container is
+      // written with its text boxes already translated.
+      for (let i = state.writers.length - 1; i >= 0; i--) {
+        const { id, writer } = state.writers[i]!;
+        const target = targets.get(id);
+        if (target !== undefined) replacements.set(writer.node, writer.write(target, render));
+      }
+      xml = render(state.doc.children);
+    }
+    if (options.transform && /\.xml$/.test(entry.name)) {
+      const text = xml ?? decoder.decode(entry.data);
+      const after = options.transform(entry.name, text, targets, skeleton);
+      if (after !== text) xml = after;
+    }
+    if (xml === null) out.push(entry);
+    else out.push({ name: entry.name, data: Buffer.from(xml, 'utf8'), store: entry.raw?.method === 0 });
+  }
+  return writeZip(out);
+}
+
+// The formats' definitions by id, for the parsing worker: it loads the module that defined a format
+// (`module` below), which puts the format's options here, and reads or writes with them.
+const DEFINED = new Map<string, PackageOptions>();
+
+interface PackageJob {
+  id: string;
+  bytes: Uint8Array;
+  budgets: DocumentBudgets;
+}
+
+const definedAs = (id: string) => {
+  const options = DEFINED.get(id);
+  if (!options) throw new Error(`no office package format ${id} in this worker`);
+  return options;
+};
+
+const parseTask = defineWorkerTask('formats-office.parse', (job: PackageJob) => ({ units: readPackage(definedAs(job.id), job.bytes, job.budgets).units }));
+const writeTask = defineWorkerTask('formats-office.write', (job: PackageJob & { targets: Array<[string, string]> }) => {
+  const options = definedAs(job.id);
+  const written = writePackage(options, readPackage(options, job.bytes, job.budgets).skeleton, new Map(job.targets));
+  return new Uint8Array(written.buffer, written.byteOffset, written.byteLength);
+});
+
+/** The worker's failure as the format's own: a budget or heap refusal names its reason in both languages. */
+function asPackageError(err: unknown, name: string, budgets: DocumentBudgets): unknown {
+  if (err instanceof WorkerTaskError) return new PackageError(err.message, err.localized);
+  const reason = (err as { reason?: string }).reason;
+  if (reason === 'heap') {
+    return new PackageError(`the ${name} needs more than ${budgets.maxHeapMb} MB of memory to read`, { 'zh-CN': `读取该文档需要超过 ${budgets.maxHeapMb} MB 内存，超出处理上限`, 'en-US': `reading the document needs more than ${budgets.maxHeapMb} MB of memory, over the processing limit` });
+  }
+  if (reason === 'timeout') {
+    const s = Math.round(budgets.timeoutMs / 1000);
+    return new PackageError(`the ${name} could not be read within ${s} s`, { 'zh-CN': `读取该文档超过 ${s} 秒，超出处理上限`, 'en-US': `reading the document took more than ${s} s, over the processing limit` });
+  }
+  return err;
+}
+
+/** The skeleton the server keeps: the file itself (the worker reads it again to write). */
+interface WorkerSkeleton {
+  bytes: Uint8Array;
+}
+
+export interface OfficeFormat extends FileFormat {
+  /** The same format reading within other budgets (a plugin's configuration). */
+  withBudgets(budgets: DocumentBudgets): OfficeFormat;
+}
+
+/**
+ * A format of zip packages. Reading and writing run in a parsing worker with a heap limit, within the
+ * document budgets: a file made to exhaust memory fails its own job and the server keeps going.
+ * `module` is the URL of the module that calls this (its `import.meta.url`), which the worker loads.
+ */
+export function officePackage(options: PackageOptions & { module: string }, budgets: DocumentBudgets = DOCUMENT_BUDGETS): OfficeFormat {
+  DEFINED.set(options.id, options);
+  const run = { module: options.module, maxHeapMb: budgets.maxHeapMb, timeoutMs: budgets.timeoutMs };
   return {
     id: options.id,
     name: options.name,
@@ -117,86 +282,22 @@ export function officePackage(options: PackageOptions): FileFormat {
       return !!names && options.isPackage(names);
     },
     async parse(bytes): Promise<ParsedFile> {
-      let entries: ZipEntry[];
-      try {
-        entries = readZip(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), LIMITS);
-      } catch (err) {
-        throw new PackageError(`the file is not a readable ${options.name} package: ${(err as Error).message}`);
-      }
-      const names = new Set(entries.map((e) => e.name));
-      if (!options.isPackage(names)) throw new PackageError(`the package holds no ${options.name} document`);
-      const units: TranslationUnit[] = [];
-      const parts = new Map<string, PartState>();
-      const extra: Record<string, unknown> = {};
-      // Units in reading order (the body before its headers, slide 2 before slide 10), whatever the zip's order.
-      const numberIn = (name: string) => Number(/(\d+)\.xml$/.exec(name)?.[1] ?? 0);
-      const ordered = [...entries].sort((a, b) => (options.rank?.(a.name) ?? 0) - (options.rank?.(b.name) ?? 0) || numberIn(a.name) - numberIn(b.name));
-      for (const entry of ordered) {
-        const reader = options.readerFor(entry.name, names);
-        if (!reader) continue;
-        const doc = xmlOf(entry.data, entry.name);
-        const state: PartState = { doc, writers: [] };
-        const add = (source: string, tags: TranslationUnit['tags'], context: UnitContext, writer: UnitWriter) => {
-          const id = String(units.length + 1);
-          units.push({ id, source, tags, context: { position: units.length + 1, ...context } });
-          state.writers.push({ id, writer });
-          return id;
-        };
-        const sink: Sink = {
-          runs(el, dialect, context, isParagraph, nestedReader) {
-            const read = readRunParagraph(el, dialect, isParagraph);
-            if (read.source !== null) add(read.source, read.tags, context, { node: el, write: read.write });
-            // Paragraphs inside this one (a text box in a drawing) are units after it.
-            for (const inner of read.nested) (nestedReader ?? ((p) => sink.runs(p, dialect, context, isParagraph)))(inner);
-          },
-          plain(el, context) {
-            const text = innerText(el);
-            if (!text.trim() || el.children.some((c) => c.type === 'element')) return;
-            add(text, {}, context, { node: el, write: (target) => `${el.open}${escapeXml(target)}${el.close}` });
-          },
-          custom(source, context, writer, tags) {
-            return source.trim() ? add(source, tags ?? {}, context, writer) : null;
-          },
-        };
-        reader(doc, sink, entry.name, extra);
-        if (state.writers.length) parts.set(entry.name, state);
-      }
-      const skeleton: PackageSkeleton = { entries, parts, extra };
-      return { format: options.id, units, skeleton };
+      const { units } = await parseTask.run({ id: options.id, bytes, budgets }, run).catch((err: unknown) => {
+        throw asPackageError(err, options.name, budgets);
+      });
+      return { format: options.id, units, skeleton: { bytes } satisfies WorkerSkeleton };
     },
     async write(file, units, writeOptions?: WriteOptions) {
-      const skeleton = file.skeleton as PackageSkeleton;
-      const targets = new Map<string, string>();
+      const { bytes } = file.skeleton as WorkerSkeleton;
+      const targets: Array<[string, string]> = [];
       const sources = new Map(file.units.map((u) => [u.id, u.source]));
-      for (const u of units) if (u.target !== undefined && u.target !== sources.get(u.id)) targets.set(u.id, u.target);
-      const out: ZipEntry[] = [];
-      for (const entry of skeleton.entries) {
-        const state = skeleton.parts.get(entry.name);
-        const changed = state?.writers.some((w) => targets.has(w.id));
-        let xml: string | null = null;
-        if (state && changed) {
-          const replacements = new Map<XNode, string>();
-          const render = (nodes: XNode[]) => serializeXml(nodes, (n) => replacements.get(n));
-          // Nested paragraphs come after their container: write from the last, so a container is
-          // written with its text boxes already translated.
-          for (let i = state.writers.length - 1; i >= 0; i--) {
-            const { id, writer } = state.writers[i]!;
-            const target = targets.get(id);
-            if (target !== undefined) replacements.set(writer.node, writer.write(target, render));
-          }
-          xml = render(state.doc.children);
-        }
-        if (options.transform && /\.xml$/.test(entry.name)) {
-          const text = xml ?? decoder.decode(entry.data);
-          const after = options.transform(entry.name, text, targets, skeleton);
-          if (after !== text) xml = after;
-        }
-        if (xml === null) out.push(entry);
-        else out.push({ name: entry.name, data: Buffer.from(xml, 'utf8'), store: entry.raw?.method === 0 });
-      }
+      for (const u of units) if (u.target !== undefined && u.target !== sources.get(u.id)) targets.push([u.id, u.target]);
       void writeOptions;
-      return writeZip(out);
+      return writeTask.run({ id: options.id, bytes, budgets, targets }, run).catch((err: unknown) => {
+        throw asPackageError(err, options.name, budgets);
+      });
     },
+    withBudgets: (next) => officePackage(options, next),
   };
 }
 
