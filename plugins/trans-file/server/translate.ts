@@ -262,7 +262,16 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
         if (!file) return { skipped: 'moved' };
       }
       try {
-        const pending = await db.selectFrom('trans_file_units').select(['idx', 'source']).where('file_id', '=', file.id).where('target', 'is', null).orderBy('idx').execute();
+        // Read a page at a time: one query for every unit of a large file held the embedded database
+        // (and the main thread it runs on) for a second or more.
+        const pending: Array<{ idx: number; source: string }> = [];
+        for (let after = -1; ; ) {
+          const page = await db.selectFrom('trans_file_units').select(['idx', 'source']).where('file_id', '=', file.id).where('target', 'is', null).where('idx', '>', after).orderBy('idx').limit(2000).execute();
+          pending.push(...page);
+          if (page.length < 2000) break;
+          after = page[page.length - 1]!.idx;
+          await new Promise((resolve) => setImmediate(resolve));
+        }
         let done = file.segments - pending.length;
         const total = file.segments;
         await checkpoint({ done }, { done, total });
