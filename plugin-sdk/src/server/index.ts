@@ -534,7 +534,7 @@ export type { TesseractOptions, OcrAdapter, OcrLine, OcrPage, OcrRecognizeReques
 export * from './voiceprint/index.js';
 export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type PluginSocket } from './sockets.js';
 // Pictures by their header (type, size) and tesseract's languages, for the areas that read pictures and scans.
-export { pictureKind, pictureSize, type PictureKind } from './pictures.js';
+export { pictureKind, pictureSize, MAX_PICTURE_PIXELS, renderDpi, pdfPageSizes, type PictureKind } from './pictures.js';
 export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';
 // An area's own settings table with configuration and built-in defaults.
 export { createAreaSettings, type AreaSettingsStore } from './area-settings.js';

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { extname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { neutraliseDocument, UncheckableDocument } from './office-references.js';
+import { pdfPageSizes, renderDpi } from './pictures.js';
 
 /**
  * Headless LibreOffice (Debian's `soffice`) and poppler's tools, for every area that converts documents: documents to
@@ -157,12 +158,26 @@ export function convertWithOffice(bytes: Uint8Array, fileName: string, to: strin
   );
 }
 
-/** Page images of a PDF (PNG, `dpi` dots per inch), pages `firstPage` (default 1) to `maxPages`. */
+/**
+ * Page images of a PDF (PNG, `dpi` dots per inch), pages `firstPage` (default 1) to `maxPages`. A page
+ * too large for `dpi` within the picture limit (a PDF may declare a page of metres) is rendered at the
+ * resolution that keeps it within, read from its size (`pdfinfo`), so no rendering passes MAX_PICTURE_PIXELS.
+ */
 export function pdfPages(pdf: Uint8Array, options: { dpi?: number; firstPage?: number; maxPages?: number; signal?: AbortSignal } = {}): Promise<Buffer[]> {
   return scratch(async (dir) => {
     const input = join(dir, 'input.pdf');
     await writeFile(input, pdf);
-    await run('pdftoppm', ['-png', '-r', String(options.dpi ?? 60), '-f', String(options.firstPage ?? 1), '-l', String(options.maxPages ?? 50), input, join(dir, 'page')], { timeoutMs: 120_000, signal: options.signal });
+    const dpi = options.dpi ?? 60;
+    const first = options.firstPage ?? 1;
+    const last = options.maxPages ?? 50;
+    const { stdout } = await run('pdfinfo', ['-f', String(first), '-l', String(last), input], { timeoutMs: 30_000, signal: options.signal });
+    const sizes = pdfPageSizes(stdout);
+    const at = new Map([...sizes].map(([page, size]) => [page, renderDpi(size.width, size.height, dpi)]));
+    if ([...at.values()].every((d) => d === dpi)) {
+      await run('pdftoppm', ['-png', '-r', String(dpi), '-f', String(first), '-l', String(last), input, join(dir, 'page')], { timeoutMs: 120_000, signal: options.signal });
+    } else {
+      for (const [page, pageDpi] of at) await run('pdftoppm', ['-png', '-r', String(pageDpi), '-f', String(page), '-l', String(page), input, join(dir, 'page')], { timeoutMs: 120_000, signal: options.signal });
+    }
     const names = (await readdir(dir)).filter((n) => n.startsWith('page') && n.endsWith('.png')).sort((a, b) => Number(/(\d+)\.png$/.exec(a)![1]) - Number(/(\d+)\.png$/.exec(b)![1]));
     return Promise.all(names.map((n) => readFile(join(dir, n))));
   });

@@ -70,3 +70,27 @@ export function pictureSize(bytes: Uint8Array): { width: number; height: number 
   }
   return null;
 }
+
+/**
+ * The most pixels a picture may have where an area decodes or renders one (formats-image refuses a
+ * larger upload; page renderings are made smaller). A 1.2 KB PDF can declare a page of 14,400 × 14,400
+ * points: at 150 dpi that is 900 million pixels, and tesseract took 1.17 GB reading it.
+ */
+export const MAX_PICTURE_PIXELS = 50_000_000;
+
+/**
+ * The resolution to render a page of `width` × `height` points at: `dpi`, or less so the rendering has
+ * at most `maxPixels` pixels (a little under, as renderers round their sizes up).
+ */
+export function renderDpi(width: number, height: number, dpi: number, maxPixels: number = MAX_PICTURE_PIXELS): number {
+  if (!(width > 0 && height > 0)) return dpi;
+  const most = 72 * Math.sqrt((maxPixels * 0.98) / (width * height));
+  return most >= dpi ? dpi : Math.max(0.01, Math.floor(most * 100) / 100);
+}
+
+/** The size in points of each page `first`..`last` of a PDF, from `pdfinfo -f first -l last` (pages it does not list are left out). */
+export function pdfPageSizes(pdfinfo: string): Map<number, { width: number; height: number }> {
+  const sizes = new Map<number, { width: number; height: number }>();
+  for (const m of pdfinfo.matchAll(/^Page\s+(\d+)\s+size:\s+([\d.]+)\s+x\s+([\d.]+)\s+pts/gm)) sizes.set(Number(m[1]), { width: Number(m[2]), height: Number(m[3]) });
+  return sizes;
+}

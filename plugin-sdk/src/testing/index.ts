@@ -32,3 +32,5 @@ export { tmx2po, type ToolkitReading } from './translate-toolkit.js';
 export { sheetXlsx } from './spreadsheets.js';
 // Zip archives that unpack to hundreds of MB, made by streaming deflate (budget tests).
 export { zipOfRepeats, docxOfRepeats, DOCX_FRAME, type RepeatedEntry } from './zip-bombs.js';
+// PDFs of empty pages of any size in points, about a kilobyte (page rendering limits).
+export { pdfOfPages } from './pdf-pages.js';

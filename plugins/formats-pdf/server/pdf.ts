@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
 import { restoreTags } from '@linguaport/sdk/shared';
 import { pagesDocx, type DocxPage } from './docx.js';
-import { inScratch, isFolio, mapLimited, ocrLanguagesToRead, paragraphsOf, readBboxLayout, runTool, ToolError, type Block, type OcrService, type PageText } from '@linguaport/sdk/server';
+import { inScratch, isFolio, mapLimited, ocrLanguagesToRead, paragraphsOf, readBboxLayout, renderDpi, runTool, ToolError, type Block, type OcrService, type PageText } from '@linguaport/sdk/server';
 
 /**
  * PDF documents. Read from the text layer (`pdftotext -bbox-layout`: every word with its box), or,
@@ -97,9 +97,11 @@ async function pagesWithImages(input: string): Promise<Set<number>> {
   return pages;
 }
 
-async function ocrPage(ocr: OcrService, input: string, dir: string, page: number, width: number, languages: string[], dpi: number): Promise<Block[]> {
+async function ocrPage(ocr: OcrService, input: string, dir: string, page: number, size: { width: number; height: number }, languages: string[], dpi: number): Promise<Block[]> {
   const prefix = join(dir, `ocr-${page}`);
-  await runTool('pdftoppm', ['-png', '-gray', '-r', String(dpi), '-f', String(page), '-l', String(page), '-singlefile', input, prefix], { timeoutMs: 120_000 });
+  const { width } = size;
+  // A page of metres (a 1.2 KB PDF can declare one) is rendered at less than `dpi`: within the picture limit.
+  await runTool('pdftoppm', ['-png', '-gray', '-r', String(renderDpi(size.width, size.height, dpi)), '-f', String(page), '-l', String(page), '-singlefile', input, prefix], { timeoutMs: 120_000 });
   let read;
   try {
     read = await ocr.recognize({ image: new Uint8Array(await readFile(`${prefix}.png`)), languages });
@@ -152,7 +154,7 @@ export function createPdfFormat(ocr: OcrService, options: PdfFormatOptions = {})
           if (!readable.length) throw new PdfReadError('tool', 'the PDF has scanned pages and no OCR node is running (the built-in one is engine-tesseract, with Debian\'s tesseract-ocr)');
           // The document's language when the caller knows it and a node reads it (the engine adds English for the Latin every scan has), else the defaults.
           const lang = ocrLanguagesToRead(readable, parseOptions?.sourceLanguage, wanted);
-          const read = await mapLimited(toOcr, concurrency, ({ p, n }) => ocrPage(ocr, input, dir, n, p.width, lang, dpi));
+          const read = await mapLimited(toOcr, concurrency, ({ p, n }) => ocrPage(ocr, input, dir, n, p, lang, dpi));
           toOcr.forEach(({ n }, i) => ocrBlocks.set(n, read[i]!));
         }
 
