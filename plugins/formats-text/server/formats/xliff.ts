@@ -109,8 +109,8 @@ function targetOf(parts: Part[], source: string, tags: Record<string, InlineTag>
  */
 export function stateOf12(hasTarget: boolean, approved: string | undefined, state: string | undefined, qualifier: string | undefined): TargetState {
   const native = [state, approved === 'yes' ? 'approved' : undefined].filter(Boolean).join(' ') || undefined;
-  const origin = qualifier === 'mt-suggestion' ? 'mt' : qualifier && /match|leveraged|tm-suggestion/.test(qualifier) ? 'tm' : undefined;
-  const extra = { ...(native ? { native } : {}), ...(origin ? { origin } : {}), ...(origin === 'tm' ? { detail: /exact|leveraged-tm|id-match/.test(qualifier!) ? '100' : 'fuzzy' } : {}) } as const;
+  const origin: TargetState['origin'] = qualifier === 'mt-suggestion' ? 'mt' : qualifier && /match|leveraged|tm-suggestion/.test(qualifier) ? 'tm' : undefined;
+  const extra: Omit<TargetState, 'stage'> = { ...(native ? { native } : {}), ...(origin ? { origin } : {}), ...(origin === 'tm' ? { detail: /exact|leveraged-tm|id-match/.test(qualifier!) ? '100' : 'fuzzy' } : {}) };
   if (!hasTarget) return { stage: 'new', ...extra };
   let stage: TargetStage;
   if (state === 'final' || state === 'signed-off') stage = 'final';
