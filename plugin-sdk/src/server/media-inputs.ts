@@ -47,9 +47,10 @@ export function mediaInputArgs(path: string, demuxer: string): string[] {
 export const pictureInputArgs = (path: string, kind: PictureKind): string[] => mediaInputArgs(path, PICTURE_DEMUXERS[kind]);
 
 // Options that make ffmpeg read a file that is not one of its inputs, and the filters that open files.
-const READS_FILES = new Set(['-attach', '-filter_script', '-filter_complex_script', '-dump_attachment']);
+// (A stream specifier may follow: -filter:a, -filter_script:v.)
+const READS_FILES = /^-(attach|dump_attachment|filter(_complex)?_script)(:|$)/;
 const FILE_FILTERS = /(^|[,;\]\s])a?movie\s*=/;
-const FILTER_OPTIONS = new Set(['-vf', '-af', '-filter', '-filter_complex', '-lavfi']);
+const FILTER_OPTIONS = /^-(vf|af|lavfi|filter(_complex)?)(:|$)/;
 
 function onlyProtocols(value: string | undefined, allowed: string): boolean {
   return value !== undefined && value.split(',').every((p) => p === allowed);
@@ -76,8 +77,8 @@ export function unnamedMediaInput(command: string, args: readonly string[]): str
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!;
     const value = args[i + 1];
-    if (READS_FILES.has(arg)) return `${tool}: ${arg} reads a file that is not an input`;
-    if (FILTER_OPTIONS.has(arg) && value !== undefined && FILE_FILTERS.test(value)) return `${tool}: a filter may not open files (movie, amovie)`;
+    if (READS_FILES.test(arg)) return `${tool}: ${arg} reads a file that is not an input`;
+    if (FILTER_OPTIONS.test(arg) && value !== undefined && FILE_FILTERS.test(value)) return `${tool}: a filter may not open files (movie, amovie)`;
     if (arg === '-f') demuxer = args[++i];
     else if (arg === '-format_whitelist') formats = args[++i];
     else if (arg === '-protocol_whitelist') protocols = args[++i];

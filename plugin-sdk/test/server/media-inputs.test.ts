@@ -100,6 +100,8 @@ describe('media helpers refuse playlists and lists of other files, however they 
     expect(unnamedMediaInput('ffmpeg', ['-f', 'mp3', '-protocol_whitelist', 'file,http', '-i', at('a.mp3'), at('o.wav')])).toMatch(/protocol_whitelist file/);
     expect(unnamedMediaInput('ffmpeg', named('-attach', at('secret.mp3'), at('o.mkv')))).toMatch(/-attach/);
     expect(unnamedMediaInput('ffmpeg', named('-filter_complex', `amovie=${at('secret.mp3')}[a]`, at('o.wav')))).toMatch(/movie/);
+    expect(unnamedMediaInput('ffmpeg', named('-filter:v', `scale=2:2,movie=${at('clip.mp4')}`, at('o.mp4')))).toMatch(/movie/);
+    expect(unnamedMediaInput('ffmpeg', named('-filter_script:a', at('filters.txt'), at('o.wav')))).toMatch(/reads a file/);
     expect(unnamedMediaInput('ffprobe', ['-format_whitelist', 'wav,mp3', '-protocol_whitelist', 'file', at('x')])).toBeNull();
     expect(unnamedMediaInput('ffprobe', ['-format_whitelist', 'wav,hls', '-protocol_whitelist', 'file', at('x')])).toMatch(/must name its demuxer/);
   });
