@@ -50,7 +50,7 @@ const stored = async () => {
 describe('resources chosen at upload', () => {
   it("refuses another department's or another user's memory and term base at upload, storing nothing", async () => {
     const before = await stored();
-    const cases = [
+    const cases: Array<{ fields: Record<string, string>; en: string; zh: string }> = [
       { fields: { memories: String(privateMemory) }, en: `Insufficient permission: you may not use memory ${privateMemory}`, zh: `权限不足：您不能使用记忆库 ${privateMemory}` },
       { fields: { memories: `${openMemory},${otherDepartmentMemory}` }, en: `Insufficient permission: you may not use memory ${otherDepartmentMemory}`, zh: `权限不足：您不能使用记忆库 ${otherDepartmentMemory}` },
       { fields: { termBases: String(privateTermBase) }, en: `Insufficient permission: you may not use term base ${privateTermBase}`, zh: `权限不足：您不能使用术语库 ${privateTermBase}` },

@@ -34,7 +34,7 @@ async function uploadOver(base: string, token: string, name: string, content: st
   const form = new FormData();
   form.set('sourceLang', 'en');
   form.set('targetLang', 'es');
-  form.append('files', new Blob([content]), name);
+  form.append('files', new Blob([typeof content === 'string' ? content : new Uint8Array(content)]), name);
   const res = await fetch(`${base}/api/transFile/upload`, { method: 'POST', headers: { jwt: token }, body: form });
   const body = await res.json();
   if (body.code !== 200) throw new Error(`upload refused: ${JSON.stringify(body)}`);
@@ -75,7 +75,7 @@ describe('a supervised server killed with SIGKILL while it translates, then fed 
     const base = server!.url;
     let token = await login(base);
     await useOnlyLibreEngine({ call: (method: string, url: string, tk?: string | null, payload?: unknown) => call(base, method, url, tk, payload) } as unknown as TestKernel, token, peer.url, { source: 'en', target: 'es' });
-    const docs = [];
+    const docs: Array<{ id: number; status: string }> = [];
     for (const tag of ['first', 'second', 'third']) docs.push(await uploadOver(base, token, `${tag}.txt`, paragraphs(300, tag)));
     // Some batches done, most still to go.
     await expect.poll(async () => (await call(base, 'GET', `/api/transFile/get/${docs[0]!.id}`, token)).body.data?.segmentsDone ?? 0, { timeout: 60_000, interval: 100 }).toBeGreaterThanOrEqual(60);
