@@ -28,6 +28,11 @@ type Job = Selectable<JobsTable>;
 
 /** At most this many entries in one archive or folder. */
 export const MAX_ENTRIES = 1000;
+/**
+ * What an archive may unpack to in all (its documents are held in memory while it is checked and packed):
+ * refused on the zip's declared sizes before anything is inflated, and a header that lies is stopped at its claim.
+ */
+export const ARCHIVE_MAX_UNPACKED_BYTES = 512 * 1024 * 1024;
 const FINISHED = new Set(['completed', 'failed', 'terminated', 'parseFailed', 'unknown', 'uploadInterrupted']);
 const text = (zh: string, en: string): LocalizedText => ({ 'zh-CN': zh, 'en-US': en });
 
@@ -102,7 +107,7 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
     const job = await db.updateTable('trans_file_jobs').set({ status: 'packing' }).where('id', '=', jobId).where('status', '=', 'translating').returningAll().executeTakeFirst();
     if (!job) return;
     try {
-      const original = readZip(await ctx.storage.get(job.source_key), { maxEntries: MAX_ENTRIES, maxBytes: Number.MAX_SAFE_INTEGER });
+      const original = readZip(await ctx.storage.get(job.source_key), { maxEntries: MAX_ENTRIES, maxBytes: ARCHIVE_MAX_UNPACKED_BYTES });
       const byPath = new Map(members.map((f) => [f.name, f]));
       const entries: ZipEntry[] = [];
       for (const e of original) {
@@ -151,8 +156,9 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
     if (body.archive.length === 1 && body.files.length === 0) {
       const a = body.archive[0]!;
       try {
-        return { name: a.filename.split(/[\\/]/).pop()!, entries: readZip(readFileSync(a.path), { maxEntries: MAX_ENTRIES, maxBytes }) };
+        return { name: a.filename.split(/[\\/]/).pop()!, entries: readZip(readFileSync(a.path), { maxEntries: MAX_ENTRIES, maxBytes: Math.min(maxBytes, ARCHIVE_MAX_UNPACKED_BYTES) }) };
       } catch (err) {
+        if (err instanceof ZipError && err.localized) throw badRequest(text(`${a.filename}：${err.localized['zh-CN']}`, `${a.filename}: ${err.localized['en-US']}`));
         if (err instanceof ZipError) throw badRequest(text(`${a.filename}：不是可读取的 zip 压缩包（${err.message}）`, `${a.filename}: not a readable zip archive (${err.message})`));
         throw err;
       }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { zipOfRepeats } from '@linguaport/sdk/testing';
 import { call, multipart, peerEs, startDocKernel, userWith, type DocKernel } from './support.js';
 
 // /transFileDog: a zip archive (or a folder) translated in one go and downloaded as one archive with
@@ -90,6 +91,22 @@ describe('archive translation', () => {
     writeFileSync(out, (await call(d.kernel, 'GET', `/api/transFileDog/download/${job.id}`, u.token)).raw);
     expect(execFileSync('unzip', ['-p', out, 'site/sub/b.txt']).toString('utf8')).toBe(`${peerEs('Second file.')}\n`);
   }, 90_000);
+
+  it('refuses an archive bomb on its declared sizes, and one whose header lies while it is inflated, storing nothing', async () => {
+    const line = 'Open the box and plug it in.\n';
+    const times = Math.ceil((600 * 1024 * 1024) / line.length);
+    const before = (await call(d.kernel, 'GET', '/api/transFileDog/list?pageNum=1&pageSize=50', u.token)).body.data.total;
+    const bomb = await zipOfRepeats([{ name: 'docs/a.txt', repeat: line, times }]);
+    expect(bomb.length).toBeLessThan(4 * 1024 * 1024);
+    const refused = await send(u.token, { sourceLang: 'en', targetLang: 'es' }, [{ name: 'bomb.zip', content: bomb }], 'archive');
+    expect(refused.code).toBe(400);
+    expect(refused.msg).toMatch(/bomb\.zip: the part docs\/a\.txt unpacks to more than 512 MB/);
+    const liar = await zipOfRepeats([{ name: 'docs/a.txt', repeat: line, times, declaredSize: 100 }]);
+    const stopped = await send(u.token, { sourceLang: 'en', targetLang: 'es' }, [{ name: 'liar.zip', content: liar }], 'archive');
+    expect(stopped.code).toBe(400);
+    expect(stopped.msg).toMatch(/liar\.zip: the part docs\/a\.txt unpacks to more than its declared size/);
+    expect((await call(d.kernel, 'GET', '/api/transFileDog/list?pageNum=1&pageSize=50', u.token)).body.data.total).toBe(before);
+  });
 
   it('refuses an archive that is no zip, holds nothing to translate, or climbs out of its folder, and deletes a job with its documents', async () => {
     expect((await send(u.token, { sourceLang: 'en', targetLang: 'es' }, [{ name: 'x.zip', content: 'plain text' }], 'archive')).msg).toContain('x.zip: not a readable zip archive');
