@@ -69,7 +69,7 @@ describe('LibreOffice behind the document routes', () => {
     expect(res.statusCode).toBe(200);
     const id = res.json().data[0].id;
     let row: { status: string } | undefined;
-    for (const deadline = Date.now() + 90_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+    for (const deadline = Date.now() + 240_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
       row = (await call(d.kernel, 'GET', '/api/pdf/list?pageSize=50', u.token)).body.data.records.find((r: { id: number }) => r.id === id);
       if (row && row.status !== 'converting') break;
     }
@@ -78,20 +78,20 @@ describe('LibreOffice behind the document routes', () => {
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pictures(pdf)).toEqual([]);
     expect(requests).toEqual([]);
-  }, 120_000);
+  }, 300_000);
 
   it('makes the PDF of a translated HTML page and its rendered preview without a request and without the local picture', async () => {
     const res = await upload(d.kernel, u.token, { sourceLang: 'en', targetLang: 'es', withPdf: 'true' }, [{ name: 'page.html', content: html() }]);
     expect(res.status).toBe(200);
     const id = res.body.data[0].id;
-    const done = await waitForFile(d.kernel, u.token, id, (f) => f.status === 'completed', 90_000);
+    const done = await waitForFile(d.kernel, u.token, id, (f) => f.status === 'completed', 240_000);
     expect(done.pdfStatus).toBe('converted');
     const pdf = (await call(d.kernel, 'GET', `/api/transFile/download/${id}?kind=pdf`, u.token)).raw;
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pictures(pdf)).toEqual([]);
 
     expect((await call(d.kernel, 'POST', `/api/transFile/preview/${id}`, u.token)).status).toBe(200);
-    await expect.poll(async () => (await call(d.kernel, 'GET', `/api/transFile/preview/${id}`, u.token)).body.data.status, { timeout: 90_000, interval: 250 }).toBe('prepared');
+    await expect.poll(async () => (await call(d.kernel, 'GET', `/api/transFile/preview/${id}`, u.token)).body.data.status, { timeout: 240_000, interval: 250 }).toBe('prepared');
     const state = (await call(d.kernel, 'GET', `/api/transFile/preview/${id}`, u.token)).body.data;
     expect(state.sourcePages).toBeGreaterThan(0);
     for (const side of ['source', 'target'] as const) {
@@ -102,5 +102,5 @@ describe('LibreOffice behind the document routes', () => {
       }
     }
     expect(requests).toEqual([]);
-  }, 240_000);
+  }, 600_000);
 });
