@@ -5,9 +5,11 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { escapeXml } from '@linguaport/sdk/interchange';
 import type { ParsedFile, TargetState, TranslationUnit } from '@linguaport/sdk/shared';
+import { randomText, seededRandom } from '@linguaport/sdk/testing';
 import { afterAll, describe, expect, it } from 'vitest';
-import { poFormat } from '../../server/formats/po.js';
+import { poFormat, poString } from '../../server/formats/po.js';
 import { xliffFormat } from '../../server/formats/xliff.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
@@ -306,5 +308,70 @@ describe('XLIFF: files that are not well-formed', () => {
     await expect(xliffFormat.validate!(utf8('<xliff version="1.2"><file a="1" b></file></xliff>'))).rejects.toThrow(/malformed attribute in <file>/);
     await expect(xliffFormat.validate!(utf8(XLIFF12))).resolves.toBeUndefined();
     await expect(poFormat.validate!(utf8('msgid "a"\nmsgstr "b'))).rejects.toThrow(/po: line 2/);
+  });
+});
+
+describe('seeded round trips: kept targets stay, machine targets read back as machine drafts', () => {
+  const text1 = (random: () => number) => randomText(random, 60).replace(/\r/g, '').trim() || 'word';
+  const pick = <T>(random: () => number, list: readonly T[]) => list[Math.floor(random() * list.length)]!;
+
+  /** Writes a random choice of units as machine output, reads the result back and checks every unit. */
+  async function check(format: typeof poFormat, bytes: Uint8Array, random: () => number, label: string) {
+    const file = await format.parse(bytes);
+    const chosen = new Set(file.units.filter(() => random() < 0.5).map((u) => u.id));
+    const out = await format.write(file, translate(file, (u) => chosen.has(u.id)));
+    const back = byId(await format.parse(out));
+    for (const u of file.units) {
+      const b = back.get(u.id)!;
+      if (chosen.has(u.id)) {
+        expect(b.target, label).toBe(`ES ${u.source}`);
+        expect(b.state, label).toMatchObject({ stage: 'draft' });
+      } else if (format === poFormat && u.state!.stage === 'translated' && [...chosen].some((id) => id.split('[')[0] === u.id.split('[')[0])) {
+        // A plural form beside a machine form: the entry as a whole is fuzzy now.
+        expect([b.target, b.state!.stage], label).toEqual([u.target, 'draft']);
+      } else expect([b.target, b.state!.stage], label).toEqual([u.target, u.state!.stage]);
+    }
+  }
+
+  it('PO: 200 random catalogues (translated, fuzzy, empty, plural entries)', async () => {
+    const random = seededRandom(23);
+    for (let n = 0; n < 200; n++) {
+      let po = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n';
+      for (let k = 0; k < 1 + Math.floor(random() * 6); k++) {
+        const kind = pick(random, ['translated', 'fuzzy', 'empty'] as const);
+        const target = (t: string) => (kind === 'empty' ? '' : `T ${t}`);
+        const id = `${text1(random)} ${k}`;
+        po += `\n${kind === 'fuzzy' ? '#, fuzzy\n' : ''}${random() < 0.3 ? `msgctxt "c${k}"\n` : ''}${poString('msgid', id, '\n', '\n')}`;
+        if (random() < 0.3) po += `${poString('msgid_plural', `${id} many`, '\n', '\n')}${poString('msgstr[0]', target(id), '\n', '\n')}${poString('msgstr[1]', random() < 0.5 ? '' : target(id), '\n', '\n')}`;
+        else po += poString('msgstr', target(id), '\n', '\n');
+      }
+      if (random() < 0.3) po += '\n#~ msgid "gone"\n#~ msgstr "ido"\n';
+      await check(poFormat, utf8(po), random, `seed 23 #${n}`);
+    }
+  });
+
+  it('XLIFF 1.2 and 2.1: 200 random files of every state', async () => {
+    const random = seededRandom(2301);
+    for (let n = 0; n < 200; n++) {
+      const v2 = random() < 0.5;
+      let body = '';
+      for (let k = 0; k < 1 + Math.floor(random() * 6); k++) {
+        const source = escapeXml(`${text1(random)} ${k}`);
+        const target = random() < 0.25 ? '' : `<target>T ${source}</target>`;
+        if (v2) {
+          const state = pick(random, [undefined, 'initial', 'translated', 'reviewed', 'final']);
+          body += `<unit id="u${k}"><segment${state && target ? ` state="${state}"` : ''}><source>${source}</source>${target}</segment></unit>\n`;
+        } else {
+          const state = pick(random, [undefined, 'new', 'needs-translation', 'needs-review-translation', 'translated', 'final', 'signed-off']);
+          const approved = pick(random, [undefined, 'yes', 'no']);
+          const t = target && state ? target.replace('<target>', `<target state="${state}">`) : target;
+          body += `<trans-unit id="t${k}"${approved ? ` approved="${approved}"` : ''}><source>${source}</source>${t}</trans-unit>\n`;
+        }
+      }
+      const xml = v2
+        ? `<xliff xmlns="urn:oasis:names:tc:xliff:document:2.0" version="2.1" srcLang="en" trgLang="es"><file id="f">\n${body}</file></xliff>\n`
+        : `<xliff version="1.2"><file original="f" source-language="en" datatype="plaintext"><body>\n${body}</body></file></xliff>\n`;
+      await check(xliffFormat as typeof poFormat, utf8(xml), random, `seed 2301 #${n}`);
+    }
   });
 });
