@@ -14,3 +14,4 @@ export * from './states.js';
 export * from './file-format.js';
 export type { TaskInfo, TaskProgress } from './tasks.js';
 export * from './seeded.js';
+export * from './qa/tags.js';
