@@ -244,7 +244,8 @@ describe('refused uploads store nothing', () => {
       ffmpeg('-i', at('clip.mp4'), '-c', 'copy', '-f', 'mpegts', at('secret.ts'));
     }
     const before = await digest();
-    for (const operation of [{ operation: 'convert', to: 'mp3' }, { operation: 'extractAudio' }, { operation: 'cut', startSeconds: '0', endSeconds: '1' }]) {
+    const operations: Array<Record<string, string>> = [{ operation: 'convert', to: 'mp3' }, { operation: 'extractAudio' }, { operation: 'cut', startSeconds: '0', endSeconds: '1' }];
+    for (const operation of operations) {
       const en = await upload(other, operation, [{ name, content: content() }], 'en-US');
       expect(en.status, JSON.stringify(en.body)).toBe(400);
       expect(en.body.msg).toBe(`${name}: playlists (HLS, DASH) and lists that point to other files are not accepted; upload the audio or video file itself`);
