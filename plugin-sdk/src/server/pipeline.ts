@@ -51,7 +51,8 @@ export interface TermRequirement {
 /**
  * The resources a request asks for by id (term bases, memories), as the area that owns them names
  * them; hooks read their own key (`resources.termBases`, `resources.memories`). Who may use a
- * resource is the hook's to check, with `callerId`.
+ * resource is the hook's to check, with `callerId`. A key left out means the caller's defaults; an
+ * empty list means none (a picker left empty on purpose).
  */
 export type TranslationResources = Readonly<Record<string, readonly (number | string)[] | undefined>>;
 

@@ -142,7 +142,7 @@ async function runSession(ctx: ServerPluginContext, db: Db, configs: ConfigStore
     if (transcript) {
       const [translated, who] = await Promise.all([
         withChosen('translation', (engineId) =>
-          ctx.engines.translateSegments({ segments: [{ id: String(index), source: transcript }], source: config.source, target: config.target, format: 'text', domain: config.domain || undefined, engineId, callerId: caller.userId, channel: 'text', resources: { memories: config.memories, termBases: config.termBases } }),
+          ctx.engines.translateSegments({ segments: [{ id: String(index), source: transcript }], source: config.source, target: config.target, format: 'text', domain: config.domain || undefined, engineId, callerId: caller.userId, channel: 'text', resources: { memories: config.memories.length ? config.memories : undefined, termBases: config.termBases.length ? config.termBases : undefined } }),
         )
           .then((r) => r.segments[0]?.target ?? '')
           .catch((err) => {

@@ -195,28 +195,66 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase
     changed,
   });
 
+  const selection = z.object({
+    libraryId: idSchema,
+    sourceLang: z.string().trim().max(20).optional(),
+    targetLang: z.string().trim().max(20).optional(),
+  });
+  const counts = async (q: z.infer<typeof selection>) => {
+    let base = db.selectFrom('term_entries').where('library_id', '=', q.libraryId);
+    if (q.sourceLang) base = base.where('source_lang', '=', q.sourceLang);
+    if (q.targetLang) base = base.where('target_lang', '=', q.targetLang);
+    const rows = await base.select(['status', (eb) => eb.fn.countAll<string>().as('n')]).groupBy('status').execute();
+    return { checked: Number(rows.find((r) => r.status === 'checked')?.n ?? 0), all: rows.reduce((sum, r) => sum + Number(r.n), 0) };
+  };
+
+  // The export dialog says what each scope holds before anything is downloaded.
+  ctx.route({
+    method: 'GET',
+    url: '/term/export/count',
+    access: { permission: keys.export },
+    summary: 'How many entries of a term base an export holds, checked only and all',
+    schema: { query: selection },
+    response: { data: z.object({ checked: z.number().int(), all: z.number().int() }), errors: [404] },
+    async handler({ query, caller, headers }) {
+      await access.assert(caller!, query.libraryId, 'use', headers);
+      return counts(query);
+    },
+  });
+
   ctx.route({
     method: 'GET',
     url: '/term/export',
     access: { permission: keys.export },
-    summary: 'Export the checked entries of a term base as TBX-Basic (v2 or v3), CSV or XLSX',
+    summary: 'Export the entries of a term base (checked only, or all with their review state) as TBX-Basic (v2 or v3), CSV or XLSX',
     schema: {
-      query: z.object({
-        libraryId: idSchema,
+      query: selection.extend({
         format: z.enum(['tbx', 'csv', 'xlsx']).default('tbx'),
         version: z.coerce.number().pipe(z.union([z.literal(2), z.literal(3)])).default(2),
-        sourceLang: z.string().trim().max(20).optional(),
-        targetLang: z.string().trim().max(20).optional(),
+        /** `checked` (the default, spec 02 section 4): reviewed entries only; `all`: every entry, its review state written beside it. */
+        scope: z.enum(['checked', 'all']).default('checked'),
       }),
     },
-    response: { envelope: false, contentType: 'application/x-tbx+xml', errors: [404] },
+    response: { envelope: false, contentType: 'application/x-tbx+xml', errors: [400, 404] },
     async handler({ query, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);
       await access.assert(caller!, query.libraryId, 'use', headers);
+      // An empty file is refused with its reason, never downloaded silently.
+      const n = await counts(query);
+      if ((query.scope === 'checked' ? n.checked : n.all) === 0) {
+        throw new ApiError(
+          Codes.BAD_REQUEST,
+          query.scope === 'checked' && n.all > 0
+            ? t(`没有可导出的术语：该术语库的 ${n.all} 个术语都未审核通过（可选择导出全部术语及其审核状态）`, `Nothing to export: none of the term base's ${n.all} entries is checked (choose all entries to export them with their review state)`)
+            : t('没有可导出的术语：该术语库（所选语言方向）是空的', 'Nothing to export: the term base holds no entries (in the chosen languages)'),
+        );
+      }
+      const all = query.scope === 'all';
       const lib = await db.selectFrom('term_libraries').select('name').where('id', '=', query.libraryId).executeTakeFirstOrThrow();
       const safe = lib.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'terms';
       const attachment = (ext: string) => ({ 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(safe)}.${ext}` });
-      let base = db.selectFrom('term_entries').where('library_id', '=', query.libraryId).where('status', '=', 'checked');
+      let base = db.selectFrom('term_entries').where('library_id', '=', query.libraryId);
+      if (!all) base = base.where('status', '=', 'checked');
       if (query.sourceLang) base = base.where('source_lang', '=', query.sourceLang);
       if (query.targetLang) base = base.where('target_lang', '=', query.targetLang);
       const checked = async function* () {
@@ -240,8 +278,8 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase
         return { raw: true, contentType: 'text/csv; charset=utf-8', body, headers: attachment('csv') };
       }
       if (query.format === 'xlsx') {
-        const rows: string[][] = [['Source', 'Translation', 'Source language', 'Target language', 'Part of speech', 'Note', 'Domain', 'Forbidden']];
-        for await (const e of checked()) rows.push([e.source, e.target, e.source_lang, e.target_lang, e.part_of_speech ?? '', e.note ?? '', e.domain ?? '', e.forbidden ? 'yes' : '']);
+        const rows: string[][] = [['Source', 'Translation', 'Source language', 'Target language', 'Part of speech', 'Note', 'Domain', 'Forbidden', ...(all ? ['Review state'] : [])]];
+        for await (const e of checked()) rows.push([e.source, e.target, e.source_lang, e.target_lang, e.part_of_speech ?? '', e.note ?? '', e.domain ?? '', e.forbidden ? 'yes' : '', ...(all ? [e.status] : [])]);
         const book = XLSX.utils.book_new();
         XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Terms');
         const body = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
@@ -253,6 +291,8 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase
           yield {
             id: `t${e.id}`,
             ...(e.domain ? { subjectField: e.domain } : {}),
+            // TBX-Basic has no review-state category: with every entry, the concept's note says it (as TMX's x-review-state).
+            ...(all ? { note: `x-review-state: ${e.status}` } : {}),
             languages: [
               { lang: e.source_lang, terms: [{ term: e.source, forbidden: false, ...(e.part_of_speech ? { partOfSpeech: e.part_of_speech } : {}) }] },
               { lang: e.target_lang, terms: [{ term: e.target, forbidden: e.forbidden, ...(e.part_of_speech ? { partOfSpeech: e.part_of_speech } : {}), ...(e.note ? { note: e.note } : {}) }] },

@@ -127,7 +127,9 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
       const caller: Caller = { userId: pctx.callerId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set(), via: 'session' };
       let termBases: number[];
       try {
-        termBases = await termBasesFor(access, await callerWithDepartment(ctx, caller), pctx.resources.termBases, {});
+        // Named term bases, or the caller's defaults when the request names none; an empty list chosen on purpose is no term base.
+        const named = pctx.resources.termBases;
+        termBases = named && named.length === 0 ? [] : await termBasesFor(access, await callerWithDepartment(ctx, caller), named, {});
       } catch (err) {
         if (err instanceof ApiError && err.code === Codes.FORBIDDEN) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '权限不足：您不能使用所选的术语库', 'en-US': 'Insufficient permission: you may not use a chosen term base' });
         throw err;

@@ -19,7 +19,7 @@ import type { TmDatabase } from './tables.js';
  * `defineResourceImport`). Each row is checked as an added entry would be; rejected rows are reported
  * with their file, row (a TMX's unit) number and reason, and the accepted ones land in batches:
  * a failed import takes them out again. Spreadsheets within `spreadsheetLimits` (area config). Out: the checked entries only (spec 02
- * section 4), as TMX 1.4b or XLSX, streamed.
+ * section 4) or, by choice, all with their review state, as TMX 1.4b or XLSX, streamed; an empty export is refused.
  */
 
 export const TXT_MAX_BYTES = 2 * 1024 * 1024;
@@ -139,29 +139,69 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
     changed,
   });
 
+  const exportQuery = z.object({
+    libraryId: idSchema,
+    /** `checked` (the default, spec 02 section 4): reviewed entries only; `all`: every entry, its review state written beside it. */
+    scope: z.enum(['checked', 'all']).default('checked'),
+  });
+  const entriesOf = (libraryId: number, scope: 'checked' | 'all') => {
+    const q = db.selectFrom('tm_entries').where('library_id', '=', libraryId);
+    return scope === 'checked' ? q.where('status', '=', 'checked') : q;
+  };
+  const counts = async (libraryId: number) => {
+    const rows = await db.selectFrom('tm_entries').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).where('library_id', '=', libraryId).groupBy('status').execute();
+    const checked = Number(rows.find((r) => r.status === 'checked')?.n ?? 0);
+    return { checked, all: rows.reduce((sum, r) => sum + Number(r.n), 0) };
+  };
+
+  // The export dialog says what each scope holds before anything is downloaded.
+  ctx.route({
+    method: 'GET',
+    url: '/TM/export/count',
+    access: { permission: keys.export },
+    summary: 'How many entries of a memory an export holds, checked only and all',
+    schema: { query: z.object({ libraryId: idSchema }) },
+    response: { data: z.object({ checked: z.number().int(), all: z.number().int() }), errors: [404] },
+    async handler({ query, caller, headers }) {
+      await libraries.assert(caller!, query.libraryId, 'use', headers);
+      return counts(query.libraryId);
+    },
+  });
+
   ctx.route({
     method: 'GET',
     url: '/TM/export',
     access: { permission: keys.export },
-    summary: 'Export the checked entries of a memory as TMX or XLSX',
-    schema: { query: z.object({ libraryId: idSchema, format: z.enum(['tmx', 'xlsx']).default('tmx') }) },
-    response: { envelope: false, contentType: 'application/x-tmx+xml', errors: [404] },
+    summary: 'Export the entries of a memory (checked only, or all with their review state) as TMX or XLSX',
+    schema: { query: exportQuery.extend({ format: z.enum(['tmx', 'xlsx']).default('tmx') }) },
+    response: { envelope: false, contentType: 'application/x-tmx+xml', errors: [400, 404] },
     async handler({ query, caller, headers }) {
       await libraries.assert(caller!, query.libraryId, 'use', headers);
+      // An empty file is refused with its reason, never downloaded silently.
+      const n = await counts(query.libraryId);
+      if ((query.scope === 'checked' ? n.checked : n.all) === 0) {
+        throw new ApiError(
+          Codes.BAD_REQUEST,
+          query.scope === 'checked' && n.all > 0
+            ? say(headers, `没有可导出的条目：该记忆库的 ${n.all} 个条目都未审核通过（可选择导出全部条目及其审核状态）`, `Nothing to export: none of the memory's ${n.all} entries is checked (choose all entries to export them with their review state)`)
+            : say(headers, '没有可导出的条目：该记忆库是空的', 'Nothing to export: the memory holds no entries'),
+        );
+      }
       const lib = await db.selectFrom('tm_libraries').select('name').where('id', '=', query.libraryId).executeTakeFirstOrThrow();
       const safe = lib.name.replace(/[^\p{L}\p{N}_-]+/gu, '_').slice(0, 60) || 'memory';
+      const all = query.scope === 'all';
       const checked = async function* () {
         let after = 0;
         for (;;) {
-          const page = await db.selectFrom('tm_entries').selectAll().where('library_id', '=', query.libraryId).where('status', '=', 'checked').where('id', '>', after).orderBy('id').limit(1000).execute();
+          const page = await entriesOf(query.libraryId, query.scope).selectAll().where('id', '>', after).orderBy('id').limit(1000).execute();
           if (!page.length) return;
           yield* page;
           after = page[page.length - 1]!.id;
         }
       };
       if (query.format === 'xlsx') {
-        const rows: string[][] = [['Source', 'Translation', 'Source language', 'Target language']];
-        for await (const e of checked()) rows.push([e.source, e.target, e.source_lang, e.target_lang]);
+        const rows: string[][] = [['Source', 'Translation', 'Source language', 'Target language', ...(all ? ['Review state'] : [])]];
+        for await (const e of checked()) rows.push([e.source, e.target, e.source_lang, e.target_lang, ...(all ? [e.status] : [])]);
         const book = XLSX.utils.book_new();
         XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Memory');
         const body = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
@@ -173,10 +213,12 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
           const tags = (e.tags ?? {}) as Record<string, InlineTag>;
           const side = (prefix: string) => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(1), v]));
           srclang = e.source_lang;
-          yield { tuid: String(e.id), variants: [{ lang: e.source_lang, text: e.source, tags: side('s') }, { lang: e.target_lang, text: e.target, tags: side('t') }], props: [], notes: [] };
+          // With every entry, each unit says its review state (a user-defined TMX property: x- prefix).
+          const props = all ? [{ type: 'x-review-state', value: e.status }] : [];
+          yield { tuid: String(e.id), variants: [{ lang: e.source_lang, text: e.source, tags: side('s') }, { lang: e.target_lang, text: e.target, tags: side('t') }], props, notes: [] };
         }
       };
-      const first = await db.selectFrom('tm_entries').select('source_lang').where('library_id', '=', query.libraryId).where('status', '=', 'checked').limit(1).executeTakeFirst();
+      const first = await entriesOf(query.libraryId, query.scope).select('source_lang').limit(1).executeTakeFirst();
       srclang = first?.source_lang ?? srclang;
       return {
         raw: true,

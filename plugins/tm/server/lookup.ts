@@ -202,11 +202,14 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
       const caller: Caller = { userId: pctx.callerId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set(), via: 'session' };
       let memories: number[];
       try {
-        memories = await memoriesFor(libraries, await callerWithDepartment(ctx, caller), pctx.resources.memories, {});
+        // Named memories, or the caller's defaults when the request names none; an empty list chosen on purpose (a picker left empty) is no memory.
+        const named = pctx.resources.memories;
+        memories = named && named.length === 0 ? [] : await memoriesFor(libraries, await callerWithDepartment(ctx, caller), named, {});
       } catch (err) {
         if (err instanceof ApiError && err.code === Codes.FORBIDDEN) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '权限不足：您不能使用所选的记忆库', 'en-US': 'Insufficient permission: you may not use a chosen memory' });
         throw err;
       }
+      if (!memories.length) return;
       const open = segments.filter((s) => s.target === undefined && s.source.trim());
       const found = await lookup.exact(memories, pctx.source, pctx.target, open.map((s) => s.source));
       for (const s of open) {

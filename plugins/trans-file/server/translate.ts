@@ -156,7 +156,8 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
       domain: file.domain ?? undefined,
       callerId: file.owner_id,
       channel: 'document' as const,
-      resources: { memories: ids(file.memories), termBases: ids(file.term_bases) },
+      // A file stored with no memories or term bases uses the owner's defaults (the pipeline reads an empty list as none).
+      resources: { memories: ids(file.memories).length ? ids(file.memories) : undefined, termBases: ids(file.term_bases).length ? ids(file.term_bases) : undefined },
       signal,
     };
     const names = await engineNames(file);
