@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Radio, RadioGroup, Spinner, Tag } from '@blueprintjs/core';
 import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
@@ -110,6 +110,7 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
   // A new entry (no id) or the one being edited.
   const [editing, setEditing] = useState<Partial<Entry> | null>(null);
   const [deleting, setDeleting] = useState(false);
+  const [exporting, setExporting] = useState<'tmx' | 'xlsx' | null>(null);
   const reload = () => {
     setRefresh((n) => n + 1);
     onChanged();
@@ -170,8 +171,8 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
             {canEdit && perms.hasButton('tm:delete') && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('delete')} onClick={() => setDeleting(true)} data-testid="tm-delete-entries" />}
             {perms.hasButton('tm:export') && (
               <>
-                <Button icon="export" text="TMX" onClick={() => void download(api, memory, 'tmx')} data-testid="tm-export-tmx" />
-                <Button icon="export" text="XLSX" onClick={() => void download(api, memory, 'xlsx')} />
+                <Button icon="export" text="TMX" onClick={() => setExporting('tmx')} data-testid="tm-export-tmx" />
+                <Button icon="export" text="XLSX" onClick={() => setExporting('xlsx')} />
               </>
             )}
           </>
@@ -215,11 +216,59 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
         }}
         onClose={() => setDeleting(false)}
       />
+      {exporting && <ExportDialog memory={memory} format={exporting} onClose={() => setExporting(null)} />}
     </div>
   );
 }
 
-const download = (api: ReturnType<typeof useApi>, memory: Memory, format: 'tmx' | 'xlsx') => downloadFile(api, '/TM/export', `${memory.name}.${format}`, { libraryId: memory.id, format });
+/**
+ * What an export holds before it is downloaded: checked entries only (the default) or all with their
+ * review state; the count of each, and an empty choice said instead of an empty file.
+ */
+export function ExportDialog({ memory, format, onClose }: { memory: Memory; format: 'tmx' | 'xlsx'; onClose(): void }) {
+  const { t } = useTranslation();
+  const api = useApi();
+  const notify = useNotify();
+  const [counts, setCounts] = useState<{ checked: number; all: number } | null>(null);
+  const [scope, setScope] = useState<'checked' | 'all'>('checked');
+  useEffect(() => {
+    void api.get<{ checked: number; all: number }>('/TM/export/count', { params: { libraryId: memory.id }, silent: true }).then(
+      (c) => {
+        setCounts(c);
+        // Nothing reviewed yet: all entries is the only choice that gives a file.
+        if (c.checked === 0 && c.all > 0) setScope('all');
+      },
+      (err: ApiErrorInfo) => notify.error(err.msg),
+    );
+  }, [api, memory.id, notify]);
+  const n = counts ? counts[scope] : null;
+  return (
+    <Dialog isOpen title={t('exportTitle', { format: format.toUpperCase() })} onClose={onClose}>
+      <div className={Classes.DIALOG_BODY} data-testid="tm-export-dialog">
+        <RadioGroup selectedValue={scope} onChange={(e) => setScope(e.currentTarget.value as 'checked' | 'all')}>
+          <Radio value="checked" label={t('exportChecked', { count: counts?.checked ?? 0 })} data-testid="tm-export-checked" />
+          <Radio value="all" label={t('exportAll', { count: counts?.all ?? 0 })} data-testid="tm-export-all" />
+        </RadioGroup>
+        {n === 0 && <Callout intent={Intent.WARNING} data-testid="tm-export-empty">{scope === 'checked' && counts!.all > 0 ? t('exportNoneChecked', { count: counts!.all }) : t('exportEmpty')}</Callout>}
+      </div>
+      <div className={Classes.DIALOG_FOOTER}>
+        <div className={Classes.DIALOG_FOOTER_ACTIONS}>
+          <Button text={t('cancel')} onClick={onClose} />
+          <Button
+            intent={Intent.PRIMARY}
+            icon="download"
+            text={t('exportDownload')}
+            disabled={!n}
+            data-testid="tm-export-download"
+            onClick={() => {
+              void downloadFile(api, '/TM/export', `${memory.name}.${format}`, { libraryId: memory.id, format, scope }).then(onClose, (err: ApiErrorInfo) => notify.error(err.msg));
+            }}
+          />
+        </div>
+      </div>
+    </Dialog>
+  );
+}
 
 /** `/TM`: the memories the user may use, and the chosen one's entries, import, export and concordance. */
 function Memories() {
@@ -249,6 +298,7 @@ function Memories() {
   }, [api]);
   useEffect(load, [load]);
   const memory = list?.find((m) => m.id === chosen) ?? null;
+  const toggleDefault = (m: Memory) => void api.put('/TM/library/default', { id: m.id, isDefault: !m.isDefault }, { silent: true }).then(load, (err: ApiErrorInfo) => notify.error(err.msg));
   const fields: FormField[] = [
     { name: 'name', label: t('name'), required: true },
     { name: 'ownership', label: t('ownership'), type: 'select', required: true, options: (['all', 'department', 'custom'] as const).map((o) => ({ value: o, label: t(`ownership_${o}`) })) },
@@ -273,6 +323,8 @@ function Memories() {
           </>
         )}
         {memory && <Button icon="history" minimal text={t('historyTitle')} onClick={() => navigate(`/TMHistory?libraryId=${memory.id}`)} />}
+        {/* Anyone who may use a memory may make it their default (the server checks the use right). */}
+        {memory && <Button icon={memory.isDefault ? 'star-empty' : 'star'} minimal text={memory.isDefault ? t('unmakeDefault') : t('makeDefault')} onClick={() => toggleDefault(memory)} data-testid="tm-default" />}
         {perms.hasButton('tm:settings') && <Button icon="settings" minimal text={t('matchSettings')} onClick={() => void openSettings()} data-testid="tm-settings" />}
       </div>
       <FormDialog
