@@ -5,6 +5,7 @@ import { idList, like, pageOf, pageOffset, pageQuery, pageSchema, say, timestamp
 import { idSchema, termSourceSchema, termTranslationSchema } from '../shared/checks.js';
 import { canTake, nextState } from '../shared/state-machine.js';
 import { entryReview } from '../shared/states.js';
+import { blocking, checkTags, qaRefusal } from '../shared/qa/tags.js';
 import type { LibraryAccess } from './libraries.js';
 
 /**
@@ -55,6 +56,11 @@ export interface EntryKind<F extends z.ZodRawShape = z.ZodRawShape> {
   filters?: { fields: z.ZodRawShape; apply(q: SelectQueryBuilder<any, any, any>, query: Record<string, unknown>): SelectQueryBuilder<any, any, any> };
   /** Longest source or translation, in characters. */
   maxLength: number;
+  /**
+   * The texts carry inline placeholders (`<1>`…`</1>`, `<2/>`: memories): an add or an edit whose
+   * target's tags do not match its source's is refused (400, naming the tag) and nothing is written.
+   */
+  tagged?: boolean;
 }
 
 export const baseEntryView = (r: EntryRow) => ({
@@ -138,6 +144,13 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
   const optionalFields = Object.fromEntries(Object.entries(kind.fields).map(([k, v]) => [k, (v as z.ZodType).optional()])) as z.ZodRawShape;
   const updateBody = z.object({ id: idSchema, ...texts, ...optionalFields });
 
+  /** A broken pair of tags would go into every translation the entry matches: refused before anything is written. */
+  const refuseBrokenTags = (source: string, target: string) => {
+    if (!kind.tagged) return;
+    const problems = blocking(checkTags(source, target));
+    if (problems.length) throw new ApiError(Codes.BAD_REQUEST, qaRefusal(problems));
+  };
+
   /** The entries with their libraries, each checked for the right the action needs. */
   const entriesFor = async (caller: Caller, ids: number[], need: 'use' | 'edit', headers: Record<string, unknown>) => {
     const rows = (await db.selectFrom(t.entries).selectAll().where('id', 'in', ids).execute()) as EntryRow[];
@@ -191,7 +204,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
     access: { permission: keys.add },
     summary: 'Add an entry (and its reverse, when asked)',
     schema: { body: addBody },
-    response: { data: z.array(entrySchema).describe('The entry, and its reverse when asked'), errors: [404] },
+    response: { data: z.array(entrySchema).describe('The entry, and its reverse when asked'), errors: [400, 404] },
     async handler({ body, caller, headers }) {
       const b = body as { libraryId: number; source: string; target: string; sourceLang: string; targetLang: string; bidirectional: boolean } & Record<string, unknown>;
       await access.assert(caller!, b.libraryId, 'edit', headers);
@@ -199,6 +212,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
       const extra = Object.fromEntries(Object.keys(kind.fields).map((k) => [k, b[k]]));
       const rows = [{ source: b.source, target: b.target, sourceLang: b.sourceLang, targetLang: b.targetLang }];
       if (b.bidirectional) rows.push({ source: b.target, target: b.source, sourceLang: b.targetLang, targetLang: b.sourceLang });
+      for (const r of rows) refuseBrokenTags(r.source, r.target);
       const added = await db.transaction().execute(async (trx) => {
         const inserted = (await trx
           .insertInto(t.entries)
@@ -219,10 +233,11 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
     access: { permission: keys.edit },
     summary: "Change an entry's texts (it goes back for review)",
     schema: { body: updateBody },
-    response: { data: entrySchema, errors: [404] },
+    response: { data: entrySchema, errors: [400, 404] },
     async handler({ body, caller, headers }) {
       const b = body as { id: number; source: string; target: string } & Record<string, unknown>;
       const [entry] = await entriesFor(caller!, [b.id], 'edit', headers);
+      refuseBrokenTags(b.source, b.target);
       const status = nextState(entryReview, entry!.status, 'edit');
       const updated = await db.transaction().execute(async (trx) => {
         const row = (await trx

@@ -12,6 +12,8 @@ const fields = { quality: z.number().int().min(0).max(100).nullable().optional()
 export const memoryEntries: EntryKind<typeof fields> = {
   fields,
   maxLength: 10_000,
+  // Memory texts carry the documents' placeholders: a broken pair would spread to every match.
+  tagged: true,
   columns: (input, before) => ({
     source_hash: exactKey(input.source),
     ...(before ? {} : { tags: '{}' }),

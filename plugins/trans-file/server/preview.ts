@@ -2,7 +2,7 @@ import { extname } from 'node:path';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, pageOf, pageQuery, pageSchema, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
-import { canTake, documentFile, idSchema, nextState, previewStatus, TransitionError } from '@linguaport/sdk/shared';
+import { blocking, canTake, checkTags, documentFile, idSchema, nextState, previewStatus, qaRefusal, TransitionError } from '@linguaport/sdk/shared';
 import { unitEditSchema, unitRowSchema, type UnitRow } from '../shared/schemas.js';
 import { messages, stateRefusal } from './messages.js';
 import { convertWithOffice, pdfPages } from '@linguaport/sdk/server';
@@ -193,7 +193,7 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
     access: USE,
     summary: 'Edit the translation of a paragraph (the result file is written again)',
     schema: { params: z.object({ id: idSchema, idx: z.coerce.number().int().min(0).max(10_000_000) }), body: unitEditSchema },
-    response: { data: unitRowSchema, errors: [404, 409, 2067] },
+    response: { data: unitRowSchema, errors: [400, 404, 409, 2067] },
     async handler({ params, body, caller }) {
       await previewable(caller!, params.id);
       // The paragraph is stored and the result written as one step of the file's one writer: whoever
@@ -202,6 +202,12 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
       return store.exclusive(params.id, async () => {
         const { file } = await previewable(caller!, params.id);
         if (!file.result_key || !(await ctx.storage.exists(file.result_key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.notFound(file.name));
+        const before = await db.selectFrom('trans_file_units').select('source').where('file_id', '=', file.id).where('idx', '=', params.idx).executeTakeFirst();
+        if (!before) throw new ApiError(Codes.NOT_FOUND, messages.noUnit(params.idx));
+        // A translation whose placeholders do not match its source would lose its formatting in the
+        // file (and in any memory it is written to): refused, naming the tag, and nothing is stored.
+        const problems = blocking(checkTags(before.source, body.target));
+        if (problems.length) throw new ApiError(Codes.BAD_REQUEST, qaRefusal(problems));
         const unit = await db
           .updateTable('trans_file_units')
           .set({ target: body.target, edited: true, origin: 'edited' })

@@ -142,3 +142,11 @@ export function qaProblemsText(problems: QaProblem[], locale: Locale): string {
   const list = problems.map((p) => qaProblemText(p, locale));
   return locale === 'zh-CN' ? `译文的标记与原文不一致：${list.join('；')}` : `The tags of the translation do not match the source: ${list.join('; ')}`;
 }
+
+/** The refusal of a save or a memory write, in both interface languages (the kernel answers the caller's). */
+export function qaRefusal(problems: QaProblem[]): Record<Locale, string> {
+  return { 'zh-CN': qaProblemsText(problems, 'zh-CN'), 'en-US': qaProblemsText(problems, 'en-US') };
+}
+
+/** The problems that block a save or a memory write. */
+export const blocking = (problems: QaProblem[]) => problems.filter((p) => p.severity === 'error');
