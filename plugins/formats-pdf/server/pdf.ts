@@ -1,10 +1,11 @@
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
 import { restoreTags } from '@linguaport/sdk/shared';
 import { pagesDocx, type DocxPage } from './docx.js';
-import { inScratch, isFolio, mapLimited, ocrLanguagesToRead, paragraphsOf, readBboxLayout, renderDpi, runTool, ToolError, type Block, type OcrService, type PageText } from '@linguaport/sdk/server';
+import { defineWorkerTask, DOCUMENT_BUDGETS, inScratch, isFolio, mapLimited, ocrLanguagesToRead, paragraphsOf, readBboxLayout, renderDpi, runTool, ToolError, WorkerTaskError, type Block, type DocumentBudgets, type OcrService, type PageText } from '@linguaport/sdk/server';
 
 /**
  * PDF documents. Read from the text layer (`pdftotext -bbox-layout`: every word with its box), or,
@@ -14,16 +15,36 @@ import { inScratch, isFolio, mapLimited, ocrLanguagesToRead, paragraphsOf, readB
  * translator wants a document to correct, not a picture of one.
  */
 
-export type PdfErrorCode = 'damaged' | 'encrypted' | 'tool';
+export type PdfErrorCode = 'damaged' | 'encrypted' | 'tool' | 'tooLarge';
 
 /** A PDF that cannot be read; `code` names the message in the locales (`formatsPdf.errors.<code>`). */
 export class PdfReadError extends Error {
   constructor(
     readonly code: PdfErrorCode,
     message: string,
+    /** Set when a budget refused the file: the reason to show the user. */
+    readonly localized?: Readonly<Record<'zh-CN' | 'en-US', string>>,
   ) {
     super(message);
     this.name = 'PdfReadError';
+  }
+}
+
+// The text layer of a PDF of a megabyte can be hundreds of MB (compressed content streams): it is read
+// in a worker process with a heap limit, after its size is checked against the document budget.
+const layoutTask = defineWorkerTask('formats-pdf.layout', (path: string) => readBboxLayout(readFileSync(path, 'utf8')));
+
+async function readLayout(path: string, budgets: DocumentBudgets): Promise<PageText[]> {
+  const mb = budgets.maxDocumentMb;
+  const tooLarge = (what: string, zh: string) => new PdfReadError('tooLarge', `the PDF's text layer ${what}`, { 'zh-CN': `PDF 的文字层${zh}，超出处理上限`, 'en-US': `the PDF's text layer ${what}, over the processing limit` });
+  if ((await stat(path)).size > mb * 1024 * 1024) throw tooLarge(`is larger than ${mb} MB`, `超过 ${mb} MB`);
+  try {
+    return await layoutTask.run(path, { module: import.meta.url, maxHeapMb: budgets.maxHeapMb, timeoutMs: budgets.timeoutMs });
+  } catch (err) {
+    if (err instanceof WorkerTaskError) throw new PdfReadError('damaged', `the PDF's text could not be read (${err.message})`);
+    if ((err as { reason?: string }).reason === 'heap') throw tooLarge(`needs more than ${budgets.maxHeapMb} MB of memory to read`, `需要超过 ${budgets.maxHeapMb} MB 内存才能读取`);
+    if ((err as { reason?: string }).reason === 'timeout') throw tooLarge(`could not be read within ${Math.round(budgets.timeoutMs / 1000)} s`, `读取超过 ${Math.round(budgets.timeoutMs / 1000)} 秒`);
+    throw err;
   }
 }
 
@@ -53,6 +74,8 @@ export interface PdfFormatOptions {
   ocrDpi?: number;
   /** Pages sent to OCR at once (the OCR nodes queue what they cannot take). */
   ocrConcurrency?: number;
+  /** The size of the text layer and the reading worker's heap and time (the SDK's document budgets). */
+  budgets?: DocumentBudgets;
 }
 
 // A line's height over its font size: poppler's word boxes span ascent to descent (1.3 em for the fonts
@@ -143,7 +166,7 @@ export function createPdfFormat(ocr: OcrService, options: PdfFormatOptions = {})
         } catch (e) {
           throw new PdfReadError('damaged', `the PDF's text could not be read (${e instanceof ToolError ? e.detail : (e as Error).message})`);
         }
-        const pages = readBboxLayout(await readFile(layout, 'utf8'));
+        const pages = await readLayout(layout, options.budgets ?? DOCUMENT_BUDGETS);
 
         const bare = pages.map((p, i) => ({ p, n: i + 1 })).filter(({ p }) => visibleChars(p) < SCANNED_BELOW);
         const pictured = bare.length ? await pagesWithImages(input) : new Set<number>();
