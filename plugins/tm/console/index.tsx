@@ -444,6 +444,9 @@ interface PanelProps {
   source: string;
   target: string;
   segments: Array<{ id: string; source: string; target: string; origin: { kind: string; hook?: string; score?: number } }>;
+  /** The memories the translation used (absent: the user's defaults; empty: none). */
+  resources?: { memories?: number[] };
+  onInsert?(segmentId: string, target: string, origin: { kind: string; hook?: string; score?: number }): void;
 }
 
 /**
@@ -454,14 +457,16 @@ function MemoryMatchesPanel({ props }: SlotViewProps<PanelProps>) {
   const { t } = useTranslation();
   const api = useApi();
   const [fuzzy, setFuzzy] = useState<Record<string, { score: number; source: string; target: string }[]>>({});
-  const open = props.segments.filter((s) => s.origin.hook !== 'tm' && s.source.trim()).slice(0, 5);
-  const key = `${props.source}|${props.target}|${open.map((s) => s.source).join('|')}`;
+  const chosen = props.resources?.memories;
+  // No memory chosen: nothing to look up.
+  const open = chosen && chosen.length === 0 ? [] : props.segments.filter((s) => s.origin.hook !== 'tm' && s.source.trim()).slice(0, 5);
+  const key = `${props.source}|${props.target}|${chosen?.join(',') ?? ''}|${open.map((s) => s.source).join('|')}`;
   useEffect(() => {
     let live = true;
     void Promise.all(
       open.map((s) =>
         api
-          .get<{ matches: { score: number; source: string; target: string }[] }>('/TM/match', { params: { sourceLang: props.source, targetLang: props.target, text: s.source.trim(), limit: 3 }, silent: true })
+          .get<{ matches: { score: number; source: string; target: string }[] }>('/TM/match', { params: { sourceLang: props.source, targetLang: props.target, text: s.source.trim(), limit: 3, ...(chosen?.length ? { libraryIds: chosen.join(',') } : {}) }, silent: true })
           .then((r) => [s.id, r.matches] as const, () => [s.id, []] as const),
       ),
     ).then((pairs) => live && setFuzzy(Object.fromEntries(pairs)));
@@ -479,13 +484,14 @@ function MemoryMatchesPanel({ props }: SlotViewProps<PanelProps>) {
       <H5>{t('panelTitle')}</H5>
       {exact.map((s) => (
         <div key={s.id}>
-          <Tag intent={Intent.SUCCESS} minimal>100%</Tag> {s.source.trim()} → {s.target.trim()}
+          <Tag intent={Intent.SUCCESS} minimal>{s.origin.score ?? 100}%</Tag> {s.source.trim()} → {s.target.trim()}
         </div>
       ))}
       {open.map((s) =>
         (fuzzy[s.id] ?? []).map((m, i) => (
-          <div key={`${s.id}:${i}`}>
-            <Tag minimal>{m.score}%</Tag> {m.source} → {m.target}
+          <div key={`${s.id}:${i}`} data-testid="tm-panel-match">
+            <Tag minimal>{m.score}%</Tag> {m.source} → {m.target}{' '}
+            {props.onInsert && <Button small minimal icon="insert" text={t('insertMatch')} data-testid="tm-insert-match" onClick={() => props.onInsert!(s.id, m.target, { kind: 'hook', hook: 'tm', score: m.score })} />}
           </div>
         )),
       )}

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, Intent, Spinner, Tag, TextArea, Tooltip } from '@blueprintjs/core';
-import { definePlugin, Slot, useApi, useNotify, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Card, Checkbox, H5, HTMLSelect, Intent, Spinner, Tag, TextArea, Tooltip } from '@blueprintjs/core';
+import { definePlugin, Slot, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
 
 interface EngineLanguage {
@@ -29,6 +29,49 @@ export interface TransTextPanelProps {
   source: string;
   target: string;
   segments: NonNullable<Translation['segments']>;
+  /** The memories and term bases the translation used (absent: the user's defaults). */
+  resources?: { memories?: number[]; termBases?: number[] };
+  /** Puts a translation (a fuzzy match's) in place of one segment's, marked with where it came from. */
+  onInsert?(segmentId: string, target: string, origin: { kind: string; hook?: string; score?: number }): void;
+}
+
+interface Library {
+  id: number;
+  name: string;
+  isDefault: boolean;
+}
+
+/** The memories or term bases the user may use (null while loading, or when the area is not there or refuses). */
+function useLibraries(url: string | null): Library[] | null {
+  const api = useApi();
+  const [list, setList] = useState<Library[] | null>(null);
+  useEffect(() => {
+    if (!url) return setList(null);
+    api.get<{ records: Library[] }>(url, { params: { pageNum: 1, pageSize: 200 }, silent: true }).then((r) => setList(r.records ?? []), () => setList(null));
+  }, [api, url]);
+  return list;
+}
+
+/** Checkboxes over libraries; the user's defaults come preselected. */
+function LibraryPicker({ label, libraries, value, onChange, testId }: { label: string; libraries: Library[]; value: number[]; onChange(v: number[]): void; testId: string }) {
+  if (libraries.length === 0) return null;
+  return (
+    <div data-testid={testId} style={{ display: 'flex', flexWrap: 'wrap', gap: 6, alignItems: 'center' }}>
+      <span style={{ color: '#5f6b7c' }}>{label}</span>
+      {libraries.map((l) => (
+        <Checkbox key={l.id} inline style={{ margin: 0 }} label={l.name} checked={value.includes(l.id)} onChange={() => onChange(value.includes(l.id) ? value.filter((x) => x !== l.id) : [...value, l.id])} />
+      ))}
+    </div>
+  );
+}
+
+/** Defaults preselected once the list arrives; the user's later choice is kept. */
+function useChoice(list: Library[] | null): [number[], (v: number[]) => void] {
+  const [chosen, setChosen] = useState<number[] | null>(null);
+  useEffect(() => {
+    if (list && chosen === null) setChosen(list.filter((l) => l.isDefault).map((l) => l.id));
+  }, [list, chosen]);
+  return [chosen ?? [], setChosen];
 }
 interface HistoryItem {
   id: number;
@@ -67,6 +110,13 @@ function TransText() {
   const [draft, setDraft] = useState('');
   const [history, setHistory] = useState<HistoryItem[]>([]);
   const lastSubmit = useRef({ key: '', at: 0 });
+  const permissions = usePermission();
+  const memoryList = useLibraries(permissions.hasRoute('/TM') ? '/TM/library/list' : null);
+  const termList = useLibraries(permissions.hasRoute('/term') ? '/term/library/list' : null);
+  const [memories, setMemories] = useChoice(memoryList);
+  const [termBases, setTermBases] = useChoice(termList);
+  // What the pickers say is what is used: an empty choice is no memory (the server reads a missing key as the defaults).
+  const resources = useMemo(() => ({ ...(memoryList ? { memories } : {}), ...(termList ? { termBases } : {}) }), [memoryList, memories, termList, termBases]);
 
   const name = useCallback(
     (code: string) => {
@@ -111,7 +161,7 @@ function TransText() {
 
   const translate = useCallback(async () => {
     // No rapid repeated submits: one request in flight, and the same request not again within a second.
-    const key = `${source}|${target}|${text}`;
+    const key = `${source}|${target}|${text}|${JSON.stringify(resources)}`;
     if (busy || (lastSubmit.current.key === key && Date.now() - lastSubmit.current.at < 1000)) return;
     if (text.trim() === '') return setError(t('sourceRequired'));
     if (overCap) return;
@@ -120,7 +170,7 @@ function TransText() {
     setError(null);
     setEditing(false);
     try {
-      const r = await api.post<Translation>('/transText/translate', { text, source, target }, { silent: true });
+      const r = await api.post<Translation>('/transText/translate', { text, source, target, resources }, { silent: true });
       setResult(r);
       setResultFor({ text, source, target });
       loadHistory();
@@ -131,7 +181,7 @@ function TransText() {
     } finally {
       setBusy(false);
     }
-  }, [api, busy, loadHistory, overCap, source, t, target, text]);
+  }, [api, busy, loadHistory, overCap, resources, source, t, target, text]);
 
   const detect = useCallback(async () => {
     if (text.trim() === '') return setError(t('sourceRequired'));
@@ -188,6 +238,15 @@ function TransText() {
     }
   };
 
+  // A fuzzy match inserted from the side panel replaces its segment; the text is the segments joined again.
+  const insert = useCallback((segmentId: string, value: string, origin: { kind: string; hook?: string; score?: number }) => {
+    setResult((r) => {
+      if (!r?.segments) return r;
+      const segments = r.segments.map((s) => (s.id === segmentId ? { ...s, target: `${/^\s*/.exec(s.source)![0]}${value.trim()}${/\s*$/.exec(s.source)![0]}`, origin } : s));
+      return { ...r, segments, text: segments.map((s) => s.target).join('') };
+    });
+  }, []);
+
   const changeText = (value: string) => {
     setText(value);
     // An error about the earlier text no longer applies to the new one.
@@ -224,6 +283,8 @@ function TransText() {
           ))}
         </HTMLSelect>
         <Button icon="search-text" data-testid="detect" loading={detecting} onClick={detect} text={t('detect')} />
+        {memoryList && <LibraryPicker label={t('memories')} libraries={memoryList} value={memories} onChange={setMemories} testId="pick-memories" />}
+        {termList && <LibraryPicker label={t('termBases')} libraries={termList} value={termBases} onChange={setTermBases} testId="pick-term-bases" />}
         <Button intent={Intent.PRIMARY} icon="translate" data-testid="translate" loading={busy} disabled={!setup || overCap || !target} onClick={translate} text={t('translate')} />
       </div>
       <div style={{ display: 'grid', gap: 12, gridTemplateColumns: 'repeat(auto-fit, minmax(260px, 1fr))' }}>
@@ -286,7 +347,18 @@ function TransText() {
       {error && <Callout intent={Intent.DANGER} data-testid="trans-error">{error}</Callout>}
       {result && resultFor && (
         // Other areas show what they know of this result beside it (memory matches, recognised terms).
-        <Slot<TransTextPanelProps> name="transText.sidePanel" props={{ text: resultFor.text, source: result.source, target: result.target, segments: result.segments ?? [] }} />
+        <Slot<TransTextPanelProps> name="transText.sidePanel" props={{ text: resultFor.text, source: result.source, target: result.target, segments: result.segments ?? [], resources, onInsert: insert }} />
+      )}
+      {result?.segments?.some((s) => s.origin.hook === 'tm') && (
+        // Which sentence came from a memory, with its score; the others from the engine.
+        <Card data-testid="segment-origins" style={{ display: 'grid', gap: 4 }}>
+          <H5>{t('sentences')}</H5>
+          {result.segments.filter((s) => s.source.trim()).map((s) => (
+            <div key={s.id} data-origin={s.origin.hook ?? s.origin.kind}>
+              {s.origin.hook === 'tm' ? <Tag intent={Intent.SUCCESS} minimal>{t('fromMemory', { score: s.origin.score ?? 100 })}</Tag> : <Tag minimal>{t('fromEngine')}</Tag>} {s.target.trim()}
+            </div>
+          ))}
+        </Card>
       )}
       <Card>
         <H5>{t('history')}</H5>

@@ -148,3 +148,63 @@ describe('text translation explains itself', () => {
     expect(q('result-stale')).toBeNull();
   });
 });
+
+describe('memories and term bases on text translation', () => {
+  const setup = { languages: [ENGLISH], defaultSource: 'en', defaultTarget: 'de', cap: 5000 };
+  function apiWithLibraries(sent: unknown[]): ApiClient {
+    const none = () => Promise.reject(new Error('unexpected'));
+    const lists: Record<string, unknown> = {
+      '/transText/languages': setup,
+      '/transText/history': [],
+      '/TM/library/list': { records: [{ id: 1, name: 'Legal', isDefault: true }, { id: 2, name: 'Other', isDefault: false }], total: 2 },
+      '/term/library/list': { records: [{ id: 5, name: 'Glossary', isDefault: true }], total: 1 },
+    };
+    return {
+      get: ((url: string) => (url in lists ? Promise.resolve(lists[url]) : none())) as ApiClient['get'],
+      post: ((url: string, body: { text: string; source: string; target: string }) => {
+        if (url !== '/transText/translate') return none();
+        sent.push(body);
+        return Promise.resolve({
+          id: sent.length, text: 'Hallo. Welt.', source: 'en', target: 'de', detected: null, characters: 12,
+          segments: [
+            { id: '1', source: 'Hello. ', target: 'Hallo. ', origin: { kind: 'hook', hook: 'tm', score: 100 }, issues: [] },
+            { id: '2', source: 'World.', target: 'Welt.', origin: { kind: 'engine', engineId: 1, nodeId: 1 }, issues: [] },
+          ],
+        });
+      }) as ApiClient['post'],
+      put: none as ApiClient['put'],
+      delete: none as ApiClient['delete'],
+      options: none as ApiClient['options'],
+    };
+  }
+
+  it('preselects the default memory and term base, sends the choice, and marks the sentence that came from the memory with its score', async () => {
+    const sent: unknown[] = [];
+    await draw(apiWithLibraries(sent));
+    await until(() => expect(q('pick-memories')).not.toBeNull());
+    const boxes = () => [...q('pick-memories')!.querySelectorAll<HTMLInputElement>('input[type=checkbox]')];
+    await until(() => expect(boxes().map((b) => b.checked)).toEqual([true, false]));
+    expect(q('pick-term-bases')!.querySelector<HTMLInputElement>('input')!.checked).toBe(true);
+    await type('source-text', 'Hello. World.');
+    await click('translate');
+    await until(() => expect(sent).toHaveLength(1));
+    expect(sent[0]).toMatchObject({ resources: { memories: [1], termBases: [5] } });
+    await until(() => expect(q('segment-origins')).not.toBeNull());
+    const rows = [...q('segment-origins')!.querySelectorAll('[data-origin]')].map((r) => r.textContent);
+    expect(rows).toEqual(['Memory 100% Hallo.', 'Engine Welt.']);
+    // Unticking the memory is no memory at all, not the defaults.
+    await act(async () => boxes()[0]!.click());
+    await type('source-text', 'Hello. World!');
+    await click('translate');
+    await until(() => expect(sent).toHaveLength(2));
+    expect(sent[1]).toMatchObject({ resources: { memories: [], termBases: [5] } });
+  });
+
+  it('says where a sentence came from in Chinese too', async () => {
+    await draw(apiWithLibraries([]), 'zh-CN');
+    await until(() => expect(q('pick-memories')?.textContent).toContain('记忆库'));
+    await type('source-text', 'Hello. World.');
+    await click('translate');
+    await until(() => expect(q('segment-origins')?.textContent).toContain('记忆库 100%'));
+  });
+});
