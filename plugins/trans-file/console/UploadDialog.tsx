@@ -8,6 +8,7 @@ import { NS, useLanguageName, type Setup } from './common.js';
 interface Library {
   id: number;
   name: string;
+  isDefault?: boolean;
 }
 
 /** The libraries a user may pick for a file: memories from the memory area, term bases from the term area, when those areas are there. */
@@ -21,10 +22,12 @@ function useLibraries(url: string | null): Library[] {
   return list;
 }
 
-function LibraryPicker({ label, libraries, value, onChange, testId }: { label: string; libraries: Library[]; value: number[]; onChange(v: number[]): void; testId: string }) {
+function LibraryPicker({ label, libraries, value, onChange, testId, defaultsNote }: { label: string; libraries: Library[]; value: number[]; onChange(v: number[]): void; testId: string; defaultsNote: string }) {
   if (libraries.length === 0) return null;
+  // A file stored with none chosen uses the owner's defaults when it is translated: said, not hidden.
+  const note = value.length === 0 && libraries.some((l) => l.isDefault) ? defaultsNote : undefined;
   return (
-    <FormGroup label={label}>
+    <FormGroup label={label} helperText={note}>
       <div data-testid={testId} style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
         {libraries.map((l) => (
           <Checkbox key={l.id} inline label={l.name} checked={value.includes(l.id)} onChange={() => onChange(value.includes(l.id) ? value.filter((x) => x !== l.id) : [...value, l.id])} />
@@ -70,6 +73,9 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
   const memoryList = useLibraries(permissions.hasRoute('/TM') ? '/TM/library/list' : null);
   const termList = useLibraries(permissions.hasRoute('/term') ? '/term/library/list' : null);
   const { i18n } = useTranslation(NS);
+  // The user's default memories and term bases come preselected, so the dialog shows what the file will use.
+  useEffect(() => setMemories(memoryList.filter((l) => l.isDefault).map((l) => l.id)), [memoryList]);
+  useEffect(() => setTermBases(termList.filter((l) => l.isDefault).map((l) => l.id)), [termList]);
 
   useEffect(() => {
     if (!isOpen) return;
@@ -197,8 +203,8 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
           </FormGroup>
         </div>
         {setup.languages.length === 0 && <Callout intent={Intent.WARNING}>{t('noEngine')}</Callout>}
-        <LibraryPicker label={t('memories')} libraries={memoryList} value={memories} onChange={setMemories} testId="memories" />
-        <LibraryPicker label={t('termBases')} libraries={termList} value={termBases} onChange={setTermBases} testId="term-bases" />
+        <LibraryPicker label={t('memories')} libraries={memoryList} value={memories} onChange={setMemories} testId="memories" defaultsNote={t('noneChosenDefaults')} />
+        <LibraryPicker label={t('termBases')} libraries={termList} value={termBases} onChange={setTermBases} testId="term-bases" defaultsNote={t('noneChosenDefaults')} />
         <RadioGroup label={t('resultType')} inline selectedValue={resultType} onChange={(e) => setResultType(e.currentTarget.value as ResultType)}>
           {RESULT_TYPES.map((r) => (
             <Radio key={r} value={r} label={t(`result.${r}`)} data-testid={`result-${r}`} />
