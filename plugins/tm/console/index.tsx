@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Radio, RadioGroup, Spinner, Tag } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
+import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, TaggedText, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
 interface Memory {
@@ -129,8 +129,9 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
   };
   const columns = useMemo<PagedColumn<Entry>[]>(
     () => [
-      { key: 'source', title: t('source'), sortable: true, width: 320 },
-      { key: 'target', title: t('target'), sortable: true, width: 320 },
+      // Placeholders of imported or document entries as the editors' chips, not raw `<1>`.
+      { key: 'source', title: t('source'), sortable: true, width: 320, render: (r) => <TaggedText text={r.source} /> },
+      { key: 'target', title: t('target'), sortable: true, width: 320, render: (r) => <TaggedText text={r.target} /> },
       { key: 'langs', title: t('direction'), width: 90, render: (r) => `${r.sourceLang} → ${r.targetLang}` },
       { key: 'status', title: t('status'), sortable: true, width: 110, render: (r) => <Tag minimal intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },
       { key: 'enabled', title: t('enabled'), width: 80, render: (r) => (r.enabled ? t('yes') : t('no')) },

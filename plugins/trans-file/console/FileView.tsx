@@ -1,6 +1,6 @@
-import { Fragment, useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Button, ButtonGroup, Callout, Checkbox, H4, HTMLSelect, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
-import { Slot, useApi, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type ViewProps } from '@linguaport/sdk/console';
+import { Fragment, useCallback, useEffect, useState } from 'react';
+import { Button, ButtonGroup, Callout, Checkbox, H4, HTMLSelect, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Slot, TagEditor, TaggedText, useApi, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type ViewProps } from '@linguaport/sdk/console';
 import type { FileRow, UnitRow } from '../shared/schemas.js';
 import { download, NS, queryId, useLanguageName } from './common.js';
 
@@ -17,21 +17,9 @@ export interface FileViewPanelProps {
   target: string | null;
 }
 
-/** A unit's text with its inline placeholders shown as small markers (the markup they stand for stays in the file). */
+/** A unit's text with its inline placeholders as the kit's tag chips (the same as in the editor). */
 export function UnitText({ text }: { text: string }) {
-  const out: ReactNode[] = [];
-  let last = 0;
-  for (const m of text.matchAll(/<(\/?)(\d+)(\/?)>/g)) {
-    if (m.index! > last) out.push(text.slice(last, m.index));
-    out.push(
-      <span key={m.index} style={{ color: '#8f99a8', fontSize: '0.75em', padding: '0 1px' }} title={m[0]}>
-        {m[3] ? `⟨${m[2]}/⟩` : m[1] ? `⟨/${m[2]}⟩` : `⟨${m[2]}⟩`}
-      </span>,
-    );
-    last = m.index! + m[0].length;
-  }
-  if (last < text.length) out.push(text.slice(last));
-  return <span style={{ whiteSpace: 'pre-wrap' }}>{out}</span>;
+  return <TaggedText text={text} />;
 }
 
 /**
@@ -152,13 +140,13 @@ export function FileView({ query }: ViewProps) {
               <div data-testid={`target-${u.idx}`} style={{ padding: 6, borderTop: '1px solid #edeff2', background: u.edited ? '#fbfaf0' : undefined }} onClick={() => setPicked(u)}>
                 {editing?.idx === u.idx ? (
                   <div style={{ display: 'grid', gap: 6 }}>
-                    <TextArea
+                    <TagEditor
                       autoFocus
-                      fill
-                      data-testid={`edit-${u.idx}`}
-                      aria-label={t('translation')}
+                      testId={`edit-${u.idx}`}
+                      ariaLabel={t('translation')}
+                      source={u.source}
                       value={editing.draft}
-                      onChange={(e) => setEditing({ idx: u.idx, draft: e.currentTarget.value })}
+                      onChange={(draft) => setEditing({ idx: u.idx, draft })}
                       onKeyDown={(e) => {
                         if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void save();
                         if (e.key === 'Escape') setEditing(null);

@@ -11,6 +11,8 @@ import type {
   UploadButtonProps,
   LibraryUserRightsProps,
   ResourceImportCardProps,
+  TagEditorProps,
+  TaggedTextProps,
 } from './types.js';
 
 export type * from './types.js';
@@ -63,3 +65,5 @@ export const EmptyState = wrap<EmptyStateProps>((k) => k.EmptyState);
 export const PageHeader = wrap<PageHeaderProps>((k) => k.PageHeader);
 export const LibraryUserRights = wrap<LibraryUserRightsProps>((k) => k.LibraryUserRights);
 export const ResourceImportCard = wrap<ResourceImportCardProps>((k) => k.ResourceImportCard);
+export const TagEditor = wrap<TagEditorProps>((k) => k.TagEditor);
+export const TaggedText = wrap<TaggedTextProps>((k) => k.TaggedText);

@@ -9,3 +9,4 @@ export { StatusTag } from './StatusTag.js';
 export { EmptyState } from './EmptyState.js';
 export { PageHeader } from './PageHeader.js';
 export { LibraryUserRights, ResourceImportCard } from './resources.js';
+export { TagEditor, TaggedText } from './TagEditor.js';

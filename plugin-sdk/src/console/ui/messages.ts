@@ -47,6 +47,12 @@ const texts = {
     importDone: '{{title}} 导入完成：{{imported}} 条，拒绝 {{rejected}} 条',
     importFailed: '{{title}} 导入失败',
     importCancelled: '{{title}} 导入已取消，未导入任何内容',
+    tagOpen: '标记 {{id}} 开始',
+    tagClose: '标记 {{id}} 结束',
+    tagStandalone: '标记 {{id}}',
+    tagKeys: 'Ctrl+, 插入原文的下一个标记；Ctrl+Alt+数字 插入该编号的标记；退格键整个删除标记',
+    tagsOfSource: '原文标记（点击插入）',
+    tagMissing: '译文中缺少',
   },
   'en-US': {
     search: 'Search',
@@ -93,6 +99,12 @@ const texts = {
     importDone: '{{title}} imported: {{imported}}, rejected {{rejected}}',
     importFailed: '{{title}}: the import failed',
     importCancelled: '{{title}}: import cancelled, nothing was imported',
+    tagOpen: 'tag {{id}} opens',
+    tagClose: 'tag {{id}} closes',
+    tagStandalone: 'tag {{id}}',
+    tagKeys: "Ctrl+, inserts the source's next tag; Ctrl+Alt+digit inserts that tag; Backspace deletes a tag whole",
+    tagsOfSource: "The source's tags (click to insert)",
+    tagMissing: 'missing from the translation',
   },
 } as const;
 

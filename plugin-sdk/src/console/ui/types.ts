@@ -224,3 +224,29 @@ export interface ResourceImportCardProps {
   testIdPrefix: string;
   onDone(): void;
 }
+
+/**
+ * A translation's editor with its inline tags (`<1>`…`</1>`, `<2/>`) as atomic chips: typing cannot
+ * split one, Backspace and Delete take a chip whole, pasted text brings no tag of its own. Keys:
+ * Ctrl+, inserts the source's next missing tag (wrapping the selection in a pair), Ctrl+Alt+digit
+ * that tag; Enter a line break; the host's own keys (Ctrl+Enter to save…) reach `onKeyDown`.
+ */
+export interface TagEditorProps {
+  /** The translation in the placeholder notation; `onChange` gives it back exactly so. */
+  value: string;
+  onChange: (value: string) => void;
+  /** The source, whose tags may be inserted (and are listed under the editor, missing ones marked). */
+  source?: string;
+  onKeyDown?: (event: import('react').KeyboardEvent<HTMLDivElement>) => void;
+  autoFocus?: boolean;
+  ariaLabel?: string;
+  testId?: string;
+  disabled?: boolean;
+  minHeight?: number;
+}
+
+/** A unit's text shown read-only with its tags as the editor's chips. */
+export interface TaggedTextProps {
+  text: string;
+  style?: import('react').CSSProperties;
+}
