@@ -57,18 +57,19 @@ describe('previews', () => {
 
   it('serves an edit in the download (result and PDF) as soon as the preview shows the edited paragraph', async () => {
     const before = (await call(d.kernel, 'GET', `/api/transFile/download/${fileId}?kind=pdf`, owner.token)).raw;
-    const editing = call(d.kernel, 'PUT', `/api/transFile/units/${fileId}/1`, owner.token, { target: 'Segundo párrafo, corregido.' });
+    // The paragraph's line break (`<1/>`) is kept: the tag check refuses a target without it.
+    const editing = call(d.kernel, 'PUT', `/api/transFile/units/${fileId}/1`, owner.token, { target: 'Segundo párrafo,<1/>corregido.' });
     // The paragraph shows as soon as it is stored; its result and PDF are still being written then
     // (LibreOffice takes about a second for the PDF), and a download must wait for them.
     await expect
       .poll(async () => (await call(d.kernel, 'GET', `/api/transFile/units/${fileId}?pageSize=3`, owner.token)).body.data.records[1].target, { timeout: 30_000, interval: 10 })
-      .toBe('Segundo párrafo, corregido.');
+      .toBe('Segundo párrafo,<1/>corregido.');
     const [text, pdf] = await Promise.all([
       call(d.kernel, 'GET', `/api/transFile/download/${fileId}`, owner.token),
       call(d.kernel, 'GET', `/api/transFile/download/${fileId}?kind=pdf`, owner.token),
     ]);
     expect((await editing).status).toBe(200);
-    expect(text.raw.toString('utf8').split('\n\n')[1]).toBe('Segundo párrafo, corregido.');
+    expect(text.raw.toString('utf8').split('\n\n')[1]).toBe('Segundo párrafo,\ncorregido.');
     const written = (await call(d.kernel, 'GET', `/api/transFile/download/${fileId}?kind=pdf`, owner.token)).raw;
     expect(written.equals(before)).toBe(false);
     expect(pdf.raw.equals(written)).toBe(true);
