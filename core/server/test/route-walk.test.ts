@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUserWithRole, startKernel, type TestKernel } from './support/kernel.js';
+import { tableDigests } from './support/route-walk.js';
 
 // Server-side enforcement over the whole deployment: the kernel with every enabled product plugin
 // of the repository's registry.json, and every route it registered, called by a signed-in user
@@ -9,8 +10,6 @@ import { createUserWithRole, startKernel, type TestKernel } from './support/kern
 // leave every table as it was; without a token, every non-public route answers 601.
 
 const REGISTRY = join(import.meta.dirname, '..', '..', '..', 'registry.json');
-// The one table that is meant to change: each refused mutating call is itself logged.
-const CHANGES_BY_DESIGN = new Set(['operation_log']);
 
 let k: TestKernel;
 let token: string;
@@ -29,23 +28,7 @@ const concrete = (url: string) => url.replace(/:[A-Za-z0-9_]+/g, '1').replace(/\
 
 const guarded = () => k.routes.filter((r) => r.access !== 'public' && r.access !== 'signed-in' && r.access !== 'member');
 
-/** Row count and a content digest of every table in the kernel's schema (pg-boss keeps its own). */
-async function snapshot(): Promise<Record<string, string>> {
-  const tables = await k.database.query<{ table_name: string }>(
-    `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
-    [],
-  );
-  const out: Record<string, string> = {};
-  for (const { table_name } of tables) {
-    if (CHANGES_BY_DESIGN.has(table_name)) continue;
-    const [row] = await k.database.query<{ n: string; digest: string }>(
-      `select count(*)::text as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${table_name}" t`,
-      [],
-    );
-    out[table_name] = `${row.n} ${row.digest}`;
-  }
-  return out;
-}
+const snapshot = () => tableDigests(k.database);
 
 async function call(method: string, url: string, withToken: boolean) {
   const res = await k.app.inject({

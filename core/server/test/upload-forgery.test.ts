@@ -2,6 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from './support/kernel.js';
+import { tableDigests } from './support/route-walk.js';
 
 // A route that takes files gets them only from the kernel's multipart reader. A JSON (or form) body
 // shaped like an uploaded file — `{filename, size, path}` naming a file of the server — is refused
@@ -9,8 +10,6 @@ import { ADMIN_PASSWORD, createUserWithRole, startKernel, type TestKernel } from
 // row changes and no file appears under the data directory.
 
 const REGISTRY = join(import.meta.dirname, '..', '..', '..', 'registry.json');
-// The one table meant to change: refused mutating calls are logged.
-const CHANGES_BY_DESIGN = new Set(['operation_log']);
 
 let k: TestKernel;
 let admin: string;
@@ -30,19 +29,7 @@ afterAll(async () => {
 
 const concrete = (url: string) => url.replace(/:[A-Za-z0-9_]+/g, '1').replace(/\*$/, 'x');
 
-async function tables(): Promise<Record<string, string>> {
-  const names = await k.database.query<{ table_name: string }>(
-    `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
-    [],
-  );
-  const out: Record<string, string> = {};
-  for (const { table_name } of names) {
-    if (CHANGES_BY_DESIGN.has(table_name)) continue;
-    const [row] = await k.database.query<{ n: string; digest: string }>(`select count(*)::text as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${table_name}" t`, []);
-    out[table_name] = `${row.n} ${row.digest}`;
-  }
-  return out;
-}
+const tables = () => tableDigests(k.database);
 
 /** Every file under the data directory but the database's own, with its size. */
 function files(dir = k.config.dataDir, out: string[] = []): string[] {

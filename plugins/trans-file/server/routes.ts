@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { ApiError, Codes, deletedSchema, engineLanguageSchema, idList, pageSchema, type RawReply, type ServerPluginContext, optionalUploadedFilesSchema, uploadPath, type UploadedFile } from '@linguaport/sdk/server';
 import { canTake, documentFile, idSchema, mimeOf } from '@linguaport/sdk/shared';
@@ -36,7 +37,7 @@ export function incoming(files: UploadedFile[]): IncomingFile[] {
     let bytes: Buffer | null = null;
     // uploadPath: only a file the kernel's reader made, still inside the call's upload folder.
     const path = uploadPath(f);
-    return { name: f.filename.split(/[\\/]/).pop() || f.filename, size: f.size, path, bytes: () => (bytes ??= readFileSync(path)) };
+    return { name: f.filename.split(/[\\/]/).pop() || f.filename, size: f.size, path, bytes: () => (bytes ??= readFileSync(path)), load: async () => (bytes ??= await readFile(path)) };
   });
 }
 

@@ -31,6 +31,8 @@ export interface IncomingFile {
   name: string;
   size: number;
   bytes: () => Buffer;
+  /** Reads the bytes off the main thread; `bytes()` then answers from them (an upload of megabytes read with readFileSync held every other request). */
+  load?: () => Promise<Buffer>;
   /** Streams the bytes into storage without holding them twice. */
   path?: string;
 }
@@ -87,6 +89,7 @@ export function createFileService(deps: FileServiceDeps) {
       if (f.size === 0) refused.push({ name: f.name, reason: 'empty', message: messages.empty(f.name) });
       else if (f.size > limits.maxFileMb * 1024 * 1024) refused.push({ name: f.name, reason: 'tooLarge', message: messages.tooLarge(f.name, limits.maxFileMb) });
       else {
+        await f.load?.();
         const format = formatOf(f.name, f.bytes());
         const malformed = format ? await malformedReason(format, f.bytes()) : null;
         if (!format) refused.push({ name: f.name, reason: 'notSupported', message: messages.notSupported(f.name, supported()) });

@@ -62,3 +62,21 @@ export function routeOperations(routes: readonly { method: string; url: string }
 
 export const address = (url: string, fill: (name: string) => string) => url.replace(/:([A-Za-z0-9_]+)/g, (_, n: string) => encodeURIComponent(fill(n)));
 
+
+/**
+ * Row count and a content digest of every table in the kernel's schema (pg-boss keeps its own), but
+ * those that change by design (the operation log records refused calls too).
+ */
+export async function tableDigests(database: { query<T>(sql: string, params: unknown[]): Promise<T[]> }, changesByDesign: ReadonlySet<string> = new Set(['operation_log'])): Promise<Record<string, string>> {
+  const tables = await database.query<{ table_name: string }>(
+    `select table_name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
+    [],
+  );
+  const out: Record<string, string> = {};
+  for (const { table_name } of tables) {
+    if (changesByDesign.has(table_name)) continue;
+    const [row] = await database.query<{ n: string; digest: string }>(`select count(*)::text as n, md5(coalesce(string_agg(t::text, '|' order by t::text), '')) as digest from "${table_name}" t`, []);
+    out[table_name] = `${row!.n} ${row!.digest}`;
+  }
+  return out;
+}
