@@ -1,15 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { z } from 'zod';
 import { ApiError, Codes } from '../server/index.js';
-import { runInWorker, WorkerRunError } from '../server/worker.js';
+import { WorkerRunError, WorkerTaskError } from '../server/worker-tasks.js';
+import { parseSheetInWorker, type SheetAnswer } from './spreadsheet-worker.js';
 import { isZip, listZip, ZipError } from '../interchange/zip.js';
 import type { Say } from './imports.js';
 
 /**
  * Spreadsheets as language-resource imports read them (memories, term bases, corpora). A 357 KB xlsx
  * can hold a 100 MB sheet, so: the zip's declared sizes are checked before SheetJS sees the bytes,
- * the first sheet alone is parsed, in a worker with a heap limit and a deadline, at most `maxRows`
+ * the first sheet alone is parsed, in a worker process with a heap limit and a deadline (a sheet that
+ * exhausts it fails its own import, never the server), at most `maxRows`
  * rows (one more is read to know the sheet is over), and a sheet over the row or cell limit is
  * refused whole (nothing is imported; a truncated import would silently lose rows).
  */
@@ -51,45 +52,7 @@ export function spreadsheetLimits(config: Readonly<Record<string, unknown>>): Sp
   };
 }
 
-const XLSX_MODULE = createRequire(import.meta.url).resolve('@e965/xlsx');
 const ZIP_MAX_ENTRIES = 10_000;
-
-// Plain JavaScript run by runInWorker (no TypeScript, no imports: the server is bundled).
-const PARSE_SHEET = `
-const XLSX = require(workerData.xlsx);
-const bytes = require('node:fs').readFileSync(workerData.path);
-let book;
-try {
-  book = XLSX.read(bytes, { type: 'buffer', dense: true, sheets: 0, sheetRows: workerData.maxRows + 1, cellFormula: false, cellHTML: false, cellText: false, cellStyles: false });
-} catch (err) {
-  done({ unreadable: true });
-  return;
-}
-const sheet = book.Sheets[book.SheetNames[0]];
-if (!sheet) { done({ rows: [] }); return; }
-const data = sheet['!data'] || [];
-if (data.length > workerData.maxRows) { done({ overRows: true }); return; }
-let cells = 0;
-const rows = [];
-for (let r = 0; r < data.length; r++) {
-  const line = data[r];
-  if (!line) continue;
-  for (const c of line) if (c && c.v !== undefined && c.v !== '') cells++;
-  if (cells > workerData.maxCells) { done({ overCells: true }); return; }
-  const out = [];
-  let any = false;
-  for (let i = 0; i < workerData.columns; i++) {
-    const c = line[i];
-    const text = c && c.v !== undefined && c.v !== null ? String(c.v).trim() : '';
-    if (text) any = true;
-    out.push(text);
-  }
-  if (any) rows.push([r + 1, ...out]);
-}
-done({ rows });
-`;
-
-type SheetAnswer = { rows: Array<[number, ...string[]]> } | { unreadable: true } | { overRows: true } | { overCells: true };
 
 /**
  * The first sheet's rows that have text in one of the first `columns` columns: each its row number
@@ -116,10 +79,10 @@ export async function readSpreadsheet(path: string, file: string, say: Say, o: {
   }
   let answer: SheetAnswer;
   try {
-    answer = await runInWorker<SheetAnswer>(PARSE_SHEET, { xlsx: XLSX_MODULE, path, columns: o.columns, maxRows: limits.maxRows, maxCells: limits.maxCells }, { maxHeapMb: limits.maxHeapMb, timeoutMs: limits.timeoutMs });
+    answer = await parseSheetInWorker({ path, columns: o.columns, maxRows: limits.maxRows, maxCells: limits.maxCells }, { maxHeapMb: limits.maxHeapMb, timeoutMs: limits.timeoutMs });
   } catch (err) {
     if (err instanceof WorkerRunError && (err.reason === 'heap' || err.reason === 'timeout')) throw refuse('电子表格过大，无法在限定的内存和时间内读取，未导入任何内容', 'the spreadsheet is too large to read within the memory and time limits; nothing was imported');
-    if (err instanceof WorkerRunError) throw refuse('无法读取该电子表格', 'the spreadsheet cannot be read');
+    if (err instanceof WorkerRunError || err instanceof WorkerTaskError) throw refuse('无法读取该电子表格', 'the spreadsheet cannot be read');
     throw err;
   }
   if ('unreadable' in answer) throw refuse('无法读取该电子表格', 'the spreadsheet cannot be read');

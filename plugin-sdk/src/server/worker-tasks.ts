@@ -2,7 +2,6 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { WorkerRunError } from './worker.js';
 
 /**
  * Heavy parsing of a plugin's own code (office packages, large XML) in worker processes with a heap
@@ -39,6 +38,17 @@ export interface WorkerTask<I, O> {
   run(input: I, options: WorkerTaskOptions): Promise<O>;
   /** Runs the task in this process (for code that is itself in a worker). */
   runHere(input: I): Promise<O>;
+}
+
+/** Why a worker call failed outside the task's own code: the heap limit, the deadline, an abort, or the worker's death. */
+export class WorkerRunError extends Error {
+  constructor(
+    message: string,
+    readonly reason: 'failed' | 'heap' | 'timeout' | 'aborted',
+  ) {
+    super(message);
+    this.name = 'WorkerRunError';
+  }
 }
 
 /** A task's own error, as thrown in the worker: its name, message and reason in both languages. */
