@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Radio, RadioGroup, Spinner, Tag, TextArea } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 import { termEntrySchema } from '../shared/schemas.js';
 
@@ -258,55 +258,20 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
         }}
         onClose={() => setDeleting(false)}
       />
-      {exporting && <ExportDialog termBase={termBase} format={exporting} onClose={() => setExporting(null)} />}
+      {exporting && (
+        <ResourceExportDialog
+          url="/term/export"
+          libraryId={termBase.id}
+          format={exporting}
+          fileName={termBase.name}
+          texts={{ checked: (count) => t('exportChecked', { count }), all: (count) => t('exportAll', { count }), noneChecked: (count) => t('exportNoneChecked', { count }), empty: t('exportEmpty') }}
+          testIdPrefix="term"
+          onClose={() => setExporting(null)}
+        />
+      )}
     </div>
   );
 }
-
-/** Checked terms only (the default) or all with their review state, with the count of each; an empty choice is said, not downloaded. */
-export function ExportDialog({ termBase, format, onClose }: { termBase: TermBase; format: 'tbx' | 'csv' | 'xlsx'; onClose(): void }) {
-  const { t } = useTranslation();
-  const api = useApi();
-  const notify = useNotify();
-  const [counts, setCounts] = useState<{ checked: number; all: number } | null>(null);
-  const [scope, setScope] = useState<'checked' | 'all'>('checked');
-  useEffect(() => {
-    void api.get<{ checked: number; all: number }>('/term/export/count', { params: { libraryId: termBase.id }, silent: true }).then(
-      (c) => {
-        setCounts(c);
-        if (c.checked === 0 && c.all > 0) setScope('all');
-      },
-      (err: ApiErrorInfo) => notify.error(err.msg),
-    );
-  }, [api, termBase.id, notify]);
-  const n = counts ? counts[scope] : null;
-  return (
-    <Dialog isOpen title={t('exportTitle', { format: format.toUpperCase() })} onClose={onClose}>
-      <div className={Classes.DIALOG_BODY} data-testid="term-export-dialog">
-        <RadioGroup selectedValue={scope} onChange={(e) => setScope(e.currentTarget.value as 'checked' | 'all')}>
-          <Radio value="checked" label={t('exportChecked', { count: counts?.checked ?? 0 })} data-testid="term-export-checked" />
-          <Radio value="all" label={t('exportAll', { count: counts?.all ?? 0 })} data-testid="term-export-all" />
-        </RadioGroup>
-        {n === 0 && <Callout intent={Intent.WARNING} data-testid="term-export-empty">{scope === 'checked' && counts!.all > 0 ? t('exportNoneChecked', { count: counts!.all }) : t('exportEmpty')}</Callout>}
-      </div>
-      <div className={Classes.DIALOG_FOOTER}>
-        <div className={Classes.DIALOG_FOOTER_ACTIONS}>
-          <Button text={t('exportCancel')} onClick={onClose} />
-          <Button
-            intent={Intent.PRIMARY}
-            icon="download"
-            text={t('exportDownload')}
-            disabled={!n}
-            data-testid="term-export-download"
-            onClick={() => void download(api, termBase, format, scope).then(onClose, (err: ApiErrorInfo) => notify.error(err.msg))}
-          />
-        </div>
-      </div>
-    </Dialog>
-  );
-}
-
-const download = (api: ReturnType<typeof useApi>, termBase: TermBase, format: 'tbx' | 'csv' | 'xlsx', scope: 'checked' | 'all') => downloadFile(api, '/term/export', `${termBase.name}.${format}`, { libraryId: termBase.id, format, scope });
 
 /** `/term`: the term bases the user may use, and the chosen one's terms, import, export and recognition. */
 function TermBases() {

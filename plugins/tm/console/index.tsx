@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Radio, RadioGroup, Spinner, Tag } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, TaggedText, useApi, useLanguageOptions, LibraryUserRights, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps, downloadFile } from '@linguaport/sdk/console';
+import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, TaggedText, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
 interface Memory {
@@ -217,57 +217,18 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
         }}
         onClose={() => setDeleting(false)}
       />
-      {exporting && <ExportDialog memory={memory} format={exporting} onClose={() => setExporting(null)} />}
+      {exporting && (
+        <ResourceExportDialog
+          url="/TM/export"
+          libraryId={memory.id}
+          format={exporting}
+          fileName={memory.name}
+          texts={{ checked: (count) => t('exportChecked', { count }), all: (count) => t('exportAll', { count }), noneChecked: (count) => t('exportNoneChecked', { count }), empty: t('exportEmpty') }}
+          testIdPrefix="tm"
+          onClose={() => setExporting(null)}
+        />
+      )}
     </div>
-  );
-}
-
-/**
- * What an export holds before it is downloaded: checked entries only (the default) or all with their
- * review state; the count of each, and an empty choice said instead of an empty file.
- */
-export function ExportDialog({ memory, format, onClose }: { memory: Memory; format: 'tmx' | 'xlsx'; onClose(): void }) {
-  const { t } = useTranslation();
-  const api = useApi();
-  const notify = useNotify();
-  const [counts, setCounts] = useState<{ checked: number; all: number } | null>(null);
-  const [scope, setScope] = useState<'checked' | 'all'>('checked');
-  useEffect(() => {
-    void api.get<{ checked: number; all: number }>('/TM/export/count', { params: { libraryId: memory.id }, silent: true }).then(
-      (c) => {
-        setCounts(c);
-        // Nothing reviewed yet: all entries is the only choice that gives a file.
-        if (c.checked === 0 && c.all > 0) setScope('all');
-      },
-      (err: ApiErrorInfo) => notify.error(err.msg),
-    );
-  }, [api, memory.id, notify]);
-  const n = counts ? counts[scope] : null;
-  return (
-    <Dialog isOpen title={t('exportTitle', { format: format.toUpperCase() })} onClose={onClose}>
-      <div className={Classes.DIALOG_BODY} data-testid="tm-export-dialog">
-        <RadioGroup selectedValue={scope} onChange={(e) => setScope(e.currentTarget.value as 'checked' | 'all')}>
-          <Radio value="checked" label={t('exportChecked', { count: counts?.checked ?? 0 })} data-testid="tm-export-checked" />
-          <Radio value="all" label={t('exportAll', { count: counts?.all ?? 0 })} data-testid="tm-export-all" />
-        </RadioGroup>
-        {n === 0 && <Callout intent={Intent.WARNING} data-testid="tm-export-empty">{scope === 'checked' && counts!.all > 0 ? t('exportNoneChecked', { count: counts!.all }) : t('exportEmpty')}</Callout>}
-      </div>
-      <div className={Classes.DIALOG_FOOTER}>
-        <div className={Classes.DIALOG_FOOTER_ACTIONS}>
-          <Button text={t('cancel')} onClick={onClose} />
-          <Button
-            intent={Intent.PRIMARY}
-            icon="download"
-            text={t('exportDownload')}
-            disabled={!n}
-            data-testid="tm-export-download"
-            onClick={() => {
-              void downloadFile(api, '/TM/export', `${memory.name}.${format}`, { libraryId: memory.id, format, scope }).then(onClose, (err: ApiErrorInfo) => notify.error(err.msg));
-            }}
-          />
-        </div>
-      </div>
-    </Dialog>
   );
 }
 

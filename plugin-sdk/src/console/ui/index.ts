@@ -11,6 +11,7 @@ import type {
   UploadButtonProps,
   LibraryUserRightsProps,
   ResourceImportCardProps,
+  ResourceExportDialogProps,
   TagEditorProps,
   TaggedTextProps,
 } from './types.js';
@@ -65,5 +66,6 @@ export const EmptyState = wrap<EmptyStateProps>((k) => k.EmptyState);
 export const PageHeader = wrap<PageHeaderProps>((k) => k.PageHeader);
 export const LibraryUserRights = wrap<LibraryUserRightsProps>((k) => k.LibraryUserRights);
 export const ResourceImportCard = wrap<ResourceImportCardProps>((k) => k.ResourceImportCard);
+export const ResourceExportDialog = wrap<ResourceExportDialogProps>((k) => k.ResourceExportDialog);
 export const TagEditor = wrap<TagEditorProps>((k) => k.TagEditor);
 export const TaggedText = wrap<TaggedTextProps>((k) => k.TaggedText);

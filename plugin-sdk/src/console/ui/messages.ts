@@ -53,6 +53,8 @@ const texts = {
     tagKeys: 'Ctrl+, 插入原文的下一个标记；Ctrl+Alt+数字 插入该编号的标记；退格键整个删除标记',
     tagsOfSource: '原文标记（点击插入）',
     tagMissing: '译文中缺少',
+    exportTitle: '导出为 {{format}}',
+    download: '下载',
   },
   'en-US': {
     search: 'Search',
@@ -105,6 +107,8 @@ const texts = {
     tagKeys: "Ctrl+, inserts the source's next tag; Ctrl+Alt+digit inserts that tag; Backspace deletes a tag whole",
     tagsOfSource: "The source's tags (click to insert)",
     tagMissing: 'missing from the translation',
+    exportTitle: 'Export as {{format}}',
+    download: 'Download',
   },
 } as const;
 

@@ -1,8 +1,9 @@
-import { Button, ButtonGroup, Callout, Card, Checkbox, FileInput, H5, HTMLSelect, HTMLTable, InputGroup, Intent, ProgressBar, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, Checkbox, Classes, Dialog, FileInput, H5, HTMLSelect, HTMLTable, InputGroup, Intent, ProgressBar, Radio, RadioGroup, Tag } from '@blueprintjs/core';
 import { useEffect, useState, type ReactNode } from 'react';
+import { downloadFile } from '../download.js';
 import { taskFraction, useTask } from '../tasks.js';
 import { useApi, useNotify, type ApiErrorInfo } from '../index.js';
-import type { LibraryUserRight, ResourceImportCardProps, ResourceImportReport, LibraryUserRightsProps } from './types.js';
+import type { LibraryUserRight, ResourceExportDialogProps, ResourceExportScope, ResourceImportCardProps, ResourceImportReport, LibraryUserRightsProps } from './types.js';
 import { useKitText } from './useKitText.js';
 
 /**
@@ -167,5 +168,53 @@ export function ResourceImportCard({ url, libraryId, accept, languages, defaultL
         </Callout>
       )}
     </Card>
+  );
+}
+
+/**
+ * What an export holds before it is downloaded: checked entries only (the default) or all with their
+ * review state, with the count of each; an empty choice is said, and Download disabled, instead of an empty file.
+ */
+export function ResourceExportDialog({ url, libraryId, format, fileName, texts, testIdPrefix, onClose }: ResourceExportDialogProps): ReactNode {
+  const { t } = useKitText();
+  const api = useApi();
+  const notify = useNotify();
+  const [counts, setCounts] = useState<{ checked: number; all: number } | null>(null);
+  const [scope, setScope] = useState<ResourceExportScope>('checked');
+  useEffect(() => {
+    void api.get<{ checked: number; all: number }>(`${url}/count`, { params: { libraryId }, silent: true }).then(
+      (c) => {
+        setCounts(c);
+        // Nothing reviewed yet: all entries is the only choice that gives a file.
+        if (c.checked === 0 && c.all > 0) setScope('all');
+      },
+      (err: ApiErrorInfo) => notify.error(err.msg),
+    );
+  }, [api, url, libraryId, notify]);
+  const n = counts ? counts[scope] : null;
+  const id = (part: string) => `${testIdPrefix}-export-${part}`;
+  return (
+    <Dialog isOpen title={t('exportTitle', { format: format.toUpperCase() })} onClose={onClose}>
+      <div className={Classes.DIALOG_BODY} data-testid={id('dialog')}>
+        <RadioGroup selectedValue={scope} onChange={(e) => setScope(e.currentTarget.value as ResourceExportScope)}>
+          <Radio value="checked" label={texts.checked(counts?.checked ?? 0)} data-testid={id('checked')} />
+          <Radio value="all" label={texts.all(counts?.all ?? 0)} data-testid={id('all')} />
+        </RadioGroup>
+        {n === 0 && <Callout intent={Intent.WARNING} data-testid={id('empty')}>{scope === 'checked' && counts!.all > 0 ? texts.noneChecked(counts!.all) : texts.empty}</Callout>}
+      </div>
+      <div className={Classes.DIALOG_FOOTER}>
+        <div className={Classes.DIALOG_FOOTER_ACTIONS}>
+          <Button text={t('cancel')} onClick={onClose} />
+          <Button
+            intent={Intent.PRIMARY}
+            icon="download"
+            text={t('download')}
+            disabled={!n}
+            data-testid={id('download')}
+            onClick={() => void downloadFile(api, url, `${fileName}.${format}`, { libraryId, format, scope }).then(onClose, (err: ApiErrorInfo) => notify.error(err.msg))}
+          />
+        </div>
+      </div>
+    </Dialog>
   );
 }

@@ -225,6 +225,31 @@ export interface ResourceImportCardProps {
   onDone(): void;
 }
 
+/** Which entries an export holds: only the checked (reviewed and passed) ones, or all with their review state. */
+export type ResourceExportScope = 'checked' | 'all';
+
+export interface ResourceExportDialogProps {
+  /** The area's export call (`/TM/export`): `GET url?libraryId&format&scope`; `GET url/count?libraryId` gives `{checked, all}`. */
+  url: string;
+  libraryId: number;
+  /** The format asked for (`tmx`, `xlsx`…): sent as is, upper-cased in the title, and the file name's ending. */
+  format: string;
+  /** The saved file's name without its ending (the library's name). */
+  fileName: string;
+  /** The choices and warnings in the area's own words ("Checked terms only (3 terms)"). */
+  texts: {
+    checked(count: number): string;
+    all(count: number): string;
+    /** No entry is checked but some exist. */
+    noneChecked(all: number): string;
+    /** The library holds nothing. */
+    empty: string;
+  };
+  /** Prefix of the dialog's test ids (`tm` gives `tm-export-dialog`, `tm-export-checked`, `-all`, `-empty`, `-download`). */
+  testIdPrefix: string;
+  onClose(): void;
+}
+
 /**
  * A translation's editor with its inline tags (`<1>`…`</1>`, `<2/>`) as atomic chips: typing cannot
  * split one, Backspace and Delete take a chip whole, pasted text brings no tag of its own. Keys:
