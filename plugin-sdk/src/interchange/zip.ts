@@ -28,51 +28,73 @@ const DOS_EPOCH = (d: Date) => {
 };
 
 export function writeZip(entries: ZipEntry[], at: Date = new Date()): Buffer {
-  const { time, date } = DOS_EPOCH(at);
+  return zipOfParts(
+    entries.map((e) => {
+      const copy = e.raw && e.raw.of === e.data && !e.store ? e.raw : null;
+      const packed = copy ? copy.packed : e.store ? e.data : deflateRawSync(e.data, { level: 6 });
+      const stored = copy ? copy.method === 0 : e.store || packed.length >= e.data.length;
+      return { name: e.name, method: stored ? 0 : 8, crc: copy ? copy.crc : crc32(e.data) >>> 0, body: stored ? e.data : packed, size: e.data.length };
+    }),
+    at,
+  );
+}
+
+/** One entry as it goes into an archive: its bytes already packed by `method` (0 stored, 8 deflated). */
+export interface ZipPart {
+  name: string;
+  method: number;
+  crc: number;
+  body: Buffer;
+  /** The unpacked size the headers declare. */
+  size: number;
+}
+
+/**
+ * The archive around parts already packed: local headers, central directory, end record. `writeZip`
+ * packs and calls it; test helpers that stream-deflate (or make headers lie) call it directly.
+ * Without `at` the entries carry no date (zero).
+ */
+export function zipOfParts(parts: ZipPart[], at?: Date): Buffer {
+  const { time, date } = at ? DOS_EPOCH(at) : { time: 0, date: 0 };
   const locals: Buffer[] = [];
   const centrals: Buffer[] = [];
   let offset = 0;
-  for (const e of entries) {
-    const name = Buffer.from(e.name, 'utf8');
-    const copy = e.raw && e.raw.of === e.data && !e.store ? e.raw : null;
-    const packed = copy ? copy.packed : e.store ? e.data : deflateRawSync(e.data, { level: 6 });
-    const stored = copy ? copy.method === 0 : e.store || packed.length >= e.data.length;
-    const body = stored ? e.data : packed;
-    const crc = copy ? copy.crc : crc32(e.data) >>> 0;
+  for (const p of parts) {
+    const name = Buffer.from(p.name, 'utf8');
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
     local.writeUInt16LE(20, 4);
     local.writeUInt16LE(0x0800, 6); // names in UTF-8
-    local.writeUInt16LE(stored ? 0 : 8, 8);
+    local.writeUInt16LE(p.method, 8);
     local.writeUInt16LE(time, 10);
     local.writeUInt16LE(date, 12);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(body.length, 18);
-    local.writeUInt32LE(e.data.length, 22);
+    local.writeUInt32LE(p.crc, 14);
+    local.writeUInt32LE(p.body.length, 18);
+    local.writeUInt32LE(p.size, 22);
     local.writeUInt16LE(name.length, 26);
     local.writeUInt16LE(0, 28);
-    locals.push(local, name, body);
+    locals.push(local, name, p.body);
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(20, 4);
     central.writeUInt16LE(20, 6);
     central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(stored ? 0 : 8, 10);
+    central.writeUInt16LE(p.method, 10);
     central.writeUInt16LE(time, 12);
     central.writeUInt16LE(date, 14);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(body.length, 20);
-    central.writeUInt32LE(e.data.length, 24);
+    central.writeUInt32LE(p.crc, 16);
+    central.writeUInt32LE(p.body.length, 20);
+    central.writeUInt32LE(p.size, 24);
     central.writeUInt16LE(name.length, 28);
     central.writeUInt32LE(offset, 42);
     centrals.push(central, name);
-    offset += 30 + name.length + body.length;
+    offset += 30 + name.length + p.body.length;
   }
   const directory = Buffer.concat(centrals);
   const end = Buffer.alloc(22);
   end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
+  end.writeUInt16LE(parts.length, 8);
+  end.writeUInt16LE(parts.length, 10);
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   return Buffer.concat([...locals, directory, end]);

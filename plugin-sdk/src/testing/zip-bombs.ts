@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import { crc32, createDeflateRaw } from 'node:zlib';
+import { zipOfParts, type ZipPart } from '../interchange/zip.js';
 
 /**
  * Zip archives for tests of unpacking budgets: each entry is `head`, then `repeat` written `times`
@@ -42,45 +43,12 @@ async function deflated(e: RepeatedEntry): Promise<{ packed: Buffer; crc: number
 }
 
 export async function zipOfRepeats(entries: RepeatedEntry[]): Promise<Buffer> {
-  const locals: Buffer[] = [];
-  const centrals: Buffer[] = [];
-  let offset = 0;
+  const parts: ZipPart[] = [];
   for (const e of entries) {
     const { packed, crc, size } = await deflated(e);
-    const declared = e.declaredSize ?? size;
-    const name = Buffer.from(e.name, 'utf8');
-    const local = Buffer.alloc(30);
-    local.writeUInt32LE(0x04034b50, 0);
-    local.writeUInt16LE(20, 4);
-    local.writeUInt16LE(0x0800, 6);
-    local.writeUInt16LE(8, 8);
-    local.writeUInt32LE(crc, 14);
-    local.writeUInt32LE(packed.length, 18);
-    local.writeUInt32LE(declared, 22);
-    local.writeUInt16LE(name.length, 26);
-    locals.push(local, name, packed);
-    const central = Buffer.alloc(46);
-    central.writeUInt32LE(0x02014b50, 0);
-    central.writeUInt16LE(20, 4);
-    central.writeUInt16LE(20, 6);
-    central.writeUInt16LE(0x0800, 8);
-    central.writeUInt16LE(8, 10);
-    central.writeUInt32LE(crc, 16);
-    central.writeUInt32LE(packed.length, 20);
-    central.writeUInt32LE(declared, 24);
-    central.writeUInt16LE(name.length, 28);
-    central.writeUInt32LE(offset, 42);
-    centrals.push(central, name);
-    offset += 30 + name.length + packed.length;
+    parts.push({ name: e.name, method: 8, crc, body: packed, size: e.declaredSize ?? size });
   }
-  const directory = Buffer.concat(centrals);
-  const end = Buffer.alloc(22);
-  end.writeUInt32LE(0x06054b50, 0);
-  end.writeUInt16LE(entries.length, 8);
-  end.writeUInt16LE(entries.length, 10);
-  end.writeUInt32LE(directory.length, 12);
-  end.writeUInt32LE(offset, 16);
-  return Buffer.concat([...locals, directory, end]);
+  return zipOfParts(parts);
 }
 
 /** The parts of a minimal docx, with `body` (WordprocessingML paragraphs) as the document's body. */

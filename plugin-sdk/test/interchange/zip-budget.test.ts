@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { listZip, parseXml, readZip, writeZip, XmlBudgetError, ZipError } from '../../src/interchange/index.js';
 import { docxOfRepeats, zipOfRepeats } from '../../src/testing/zip-bombs.js';
+import { zipOfParts } from '../../src/interchange/zip.js';
 
 const MB = 1024 * 1024;
 const PARAGRAPH = '<w:p><w:r><w:t>Hello there</w:t></w:r></w:p>';
@@ -68,5 +69,21 @@ describe('the XML node budget', () => {
     })();
     expect(err).toBeInstanceOf(XmlBudgetError);
     expect(err!.localized['en-US']).toBe('the part word/document.xml holds more than 1000 nodes, over the processing limit');
+  });
+});
+
+describe('one zip writer', () => {
+  it('writes the same archive for writeZip and for its parts packed beforehand; the test archives come from it', async () => {
+    const at = new Date(2026, 10, 28, 9, 30, 14);
+    const data = Buffer.from('<a>'.repeat(1000));
+    const written = writeZip([{ name: 'mimetype', data: Buffer.from('application/x'), store: true }, { name: 'a/ü.xml', data }], at);
+    const [stored, deflated] = listZip(written, { maxEntries: 5, maxBytes: MB });
+    const raw = readZip(written, { maxEntries: 5, maxBytes: MB });
+    const parts = [stored!, deflated!].map((l, i) => ({ name: l.name, method: l.method, crc: l.crc, body: raw[i]!.raw!.packed, size: l.size }));
+    expect(zipOfParts(parts, at).equals(written)).toBe(true);
+    // The streamed archives of the budget tests: same headers, no date, the declared size as asked.
+    const bomb = await zipOfRepeats([{ name: 'x.xml', head: '<r>', repeat: '<p/>', times: 1000, tail: '</r>', declaredSize: 10 }]);
+    expect(bomb.readUInt16LE(10)).toBe(0);
+    expect(listZip(bomb, { maxEntries: 5, maxBytes: MB })[0]).toMatchObject({ name: 'x.xml', method: 8, size: 10 });
   });
 });
