@@ -30,6 +30,8 @@ export { textPicture, type PictureLine, type TextPictureOptions } from './pictur
 // Reading interchange files back with Debian's translate-toolkit (TMX -> PO, pocount).
 export { tmx2po, type ToolkitReading } from './translate-toolkit.js';
 export { sheetXlsx } from './spreadsheets.js';
+// A memory's or term base's import behind a kernel of its own (the spreadsheet-limit tests of both areas).
+export { startResourceImportKernel, type ResourceArea, type ResourceImportKernel } from './resource-imports.js';
 // Zip archives that unpack to hundreds of MB, made by streaming deflate (budget tests).
 export { zipOfRepeats, docxOfRepeats, DOCX_FRAME, type RepeatedEntry } from './zip-bombs.js';
 // PDFs of empty pages of any size in points, about a kilobyte (page rendering limits).
