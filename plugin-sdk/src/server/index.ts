@@ -515,6 +515,7 @@ export { uploadedFileSchema, uploadedFilesSchema, optionalUploadedFilesSchema, i
 export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './office.js';
 // Budgets for parsing one document; heavy parsing of a plugin's own code in worker processes with a heap limit.
 export { DOCUMENT_BUDGETS, documentBudgets, zipBudget, type DocumentBudgets } from './budgets.js';
+export { formatsOffThread, OFF_THREAD_BYTES } from './off-thread-formats.js';
 export { defineWorkerTask, WorkerTaskError, WorkerRunError, type WorkerTask, type WorkerTaskOptions } from './worker-tasks.js';
 // Command-line tools run with a deadline and abort, in scratch folders; page layout of words with boxes (PDF text, OCR).
 export { runTool, startWarmTool, inScratch, mapLimited, ToolError, type RunOptions, type WarmTool } from './tools.js';

@@ -70,7 +70,12 @@ export interface TargetState {
  * the target is a translator's.
  */
 export function writtenState(given: TranslationUnit, read: TranslationUnit | undefined): TargetState {
-  return given.state && given.state !== read?.state ? given.state : { stage: 'translated', origin: 'human' };
+  return given.state && !sameState(given.state, read?.state) ? given.state : { stage: 'translated', origin: 'human' };
+}
+
+/** The same state by value: units come back from storage or another process as copies, never the objects read. */
+function sameState(a: TargetState, b: TargetState | undefined): boolean {
+  return !!b && a.stage === b.stage && a.origin === b.origin && a.detail === b.detail && a.native === b.native;
 }
 
 export interface TranslationUnit {
