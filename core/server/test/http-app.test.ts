@@ -182,9 +182,19 @@ describe('request bodies and raw replies', () => {
   };
 
   it('reads urlencoded form bodies', async () => {
-    const { app } = await appWith(form);
+    const { app } = await appWith({ ...form, upload: undefined });
     const res = await app.inject({ method: 'POST', url: '/api/form', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'username=ann&note=a+b%2Bc' });
     expect(res.json().data).toEqual({ username: 'ann', note: 'a b+c', doc: null });
+  });
+
+  it('takes only multipart on a route that takes files (415 for a form or JSON body), in the caller\'s language', async () => {
+    const { app } = await appWith(form);
+    const urlencoded = await app.inject({ method: 'POST', url: '/api/form', headers: { 'content-type': 'application/x-www-form-urlencoded', 'accept-language': 'en-US' }, payload: 'username=ann' });
+    expect(urlencoded.statusCode).toBe(415);
+    expect(urlencoded.json()).toMatchObject({ code: 400, msg: expect.stringContaining('multipart/form-data'), data: null });
+    const json = await app.inject({ method: 'POST', url: '/api/form', headers: { 'accept-language': 'zh-CN' }, payload: { username: 'ann', doc: { filename: 'a', path: '/etc/passwd' } } });
+    expect(json.statusCode).toBe(415);
+    expect(json.json().msg).toContain('multipart/form-data');
   });
 
   it('reads multipart form fields and files for a route with a body schema', async () => {

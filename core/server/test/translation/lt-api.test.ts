@@ -104,7 +104,13 @@ describe('LibreTranslate-compatible API', () => {
   });
 
   it('declares file translation, answering that it is disabled', async () => {
-    expect(await lt('POST', '/translate_file', { body: {} })).toMatchObject({ status: 403, body: { error: 'Files translation are disabled on this server.' } });
+    // LibreTranslate's clients send files as multipart; anything else is refused first (415, in its shape).
+    const boundary = 'ltboundary';
+    const form = await k.app.inject({ method: 'POST', url: '/api/lt/translate_file', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: `--${boundary}\r\nContent-Disposition: form-data; name="source"\r\n\r\nen\r\n--${boundary}--\r\n` });
+    expect({ status: form.statusCode, body: form.json() }).toMatchObject({ status: 403, body: { error: 'Files translation are disabled on this server.' } });
+    const json = await lt('POST', '/translate_file', { body: {} });
+    expect(json.status).toBe(415);
+    expect(Object.keys(json.body)).toEqual(['error']);
     expect(await lt('GET', '/download_file/abc.txt')).toMatchObject({ status: 403, body: { error: 'Files translation are disabled on this server.' } });
   });
 

@@ -51,7 +51,7 @@ describe('GET /api/openapi.json', () => {
     const add = doc.paths['/dictData/add'].post.requestBody.content['application/json'].schema;
     expect(add.required).toEqual(expect.arrayContaining(['typeId', 'name', 'code', 'value', 'sort']));
     const feedback = doc.paths['/feedback/add'].post.requestBody.content['multipart/form-data'].schema;
-    expect(feedback.properties.screenshot.properties.data).toEqual(expect.objectContaining({ type: 'string', format: 'binary' }));
+    expect(feedback.properties.screenshot).toEqual(expect.objectContaining({ type: 'string', format: 'binary' }));
     expect(feedback.properties.type.enum).toEqual(['system', 'internal']);
   });
 

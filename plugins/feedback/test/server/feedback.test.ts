@@ -45,12 +45,14 @@ afterAll(async () => {
 
 describe('feedback', () => {
   it('refuses feedback without content or with an unknown type, naming the field', async () => {
-    const empty = await kernel.call('POST', '/api/feedback/add', reporterToken, { content: '   ', type: 'system' });
+    const empty = await postMultipart(reporterToken, { content: '   ', type: 'system' });
     expect(empty.status).toBe(400);
     expect(empty.body.msg).toContain('content');
-    const badType = await kernel.call('POST', '/api/feedback/add', reporterToken, { content: 'x', type: 'other' });
+    const badType = await postMultipart(reporterToken, { content: 'x', type: 'other' });
     expect(badType.status).toBe(400);
     expect(badType.body.msg).toContain('type');
+    // The call takes a screenshot: like every call that takes files, it takes only multipart.
+    expect((await kernel.call('POST', '/api/feedback/add', reporterToken, { content: 'Fine words', type: 'system' })).status).toBe(415);
   });
 
   it('stores feedback with a screenshot sent as multipart; the reporter and managers can read the image', async () => {
@@ -73,7 +75,7 @@ describe('feedback', () => {
   });
 
   it('lets managers filter by type, status and keyword', async () => {
-    await kernel.call('POST', '/api/feedback/add', reporterToken, { content: 'Internal wiki link broken', type: 'internal' });
+    await postMultipart(reporterToken, { content: 'Internal wiki link broken', type: 'internal' });
     const internal = await kernel.call('GET', '/api/feedback/page?type=internal', admin);
     expect(internal.body.data.records.every((r: { type: string }) => r.type === 'internal')).toBe(true);
     expect(internal.body.data.total).toBeGreaterThanOrEqual(1);
@@ -84,7 +86,7 @@ describe('feedback', () => {
   });
 
   it('delivers a reply to the reporter as a live feedback message and marks the feedback replied', async () => {
-    const { body } = await kernel.call('POST', '/api/feedback/add', reporterToken, { content: 'Please add Basque', type: 'system' });
+    const { body } = await postMultipart(reporterToken, { content: 'Please add Basque', type: 'system' });
     const socket = new WebSocket(`${wsBase}?token=${encodeURIComponent(reporterToken)}`);
     const received: Array<{ type: string; payload: any }> = [];
     socket.on('message', (d) => received.push(JSON.parse(String(d))));
@@ -110,7 +112,7 @@ describe('feedback', () => {
 
   it('answers 403 to every mutating call without the keys and changes nothing', async () => {
     const before = await kernel.database.db.selectFrom('feedback').selectAll().orderBy('id').execute();
-    expect((await kernel.call('POST', '/api/feedback/add', outsider, { content: 'sneaky', type: 'system' })).status).toBe(403);
+    expect((await postMultipart(outsider, { content: 'sneaky', type: 'system' })).status).toBe(403);
     expect((await kernel.call('PUT', '/api/feedback/reply', reporterToken, { id: before[0].id, reply: 'self-reply' })).status).toBe(403);
     expect(await kernel.database.db.selectFrom('feedback').selectAll().orderBy('id').execute()).toEqual(before);
   });
