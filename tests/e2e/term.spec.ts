@@ -65,8 +65,11 @@ test('an administrator builds a term base, reviews, exchanges TBX and finds its 
   await expect(recognise.locator('mark')).toHaveText([word, 'load balancer']);
   await expect(recognise).toContainText('负载均衡器');
 
-  const download = page.waitForEvent('download');
+  // The export dialog says what leaves (checked entries by default, the unchecked import left out) before the download.
   await page.getByTestId('term-export-tbx').click();
+  await expect(page.getByTestId('term-export-dialog')).toContainText('1');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('term-export-download').click();
   const tbx = readFileSync((await (await download).path())!, 'utf8');
   expect(tbx).toContain('TBX-Basic');
   expect(tbx).toContain('网关');

@@ -66,8 +66,11 @@ test('an administrator builds a memory, reviews and exchanges TMX, and text tran
   await expect(page.getByTestId('tm-import-report')).toContainText('omegat.tmx #2');
   await expect(page.getByTestId('tm-entry-table')).toContainText('La factura está vencida.');
 
-  const download = page.waitForEvent('download');
+  // The export dialog says what leaves (checked entries by default, the unchecked import left out) before the download.
   await page.getByTestId('tm-export-tmx').click();
+  await expect(page.getByTestId('tm-export-dialog')).toContainText('1');
+  const download = page.waitForEvent('download');
+  await page.getByTestId('tm-export-download').click();
   const file = await (await download).path();
   const tmx = readFileSync(file!, 'utf8');
   expect(tmx).toContain('<tmx version="1.4">');
