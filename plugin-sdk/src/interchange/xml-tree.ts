@@ -111,15 +111,7 @@ export function parseXml(text: string, options: { maxNodes?: number; part?: stri
       continue;
     }
     // A tag: find its end outside quoted attribute values.
-    let i = lt + 1;
-    let quote = 0;
-    for (; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (quote) {
-        if (c === quote) quote = 0;
-      } else if (c === 34 || c === 39) quote = c;
-      else if (c === 62) break;
-    }
+    const i = tagEnd(text, lt);
     if (i >= n) throw new XmlError(`unclosed tag at offset ${lt}`);
     const raw = text.slice(lt, i + 1);
     at = i + 1;
@@ -238,4 +230,17 @@ export function findElements(el: XElement | XDocument, match: (e: XElement) => b
 export function localName(name: string): string {
   const i = name.indexOf(':');
   return i < 0 ? name : name.slice(i + 1);
+}
+
+/** The offset of the `>` that ends the tag opened at `lt`, outside quoted attribute values; the text's length when none does. */
+export function tagEnd(text: string, lt: number): number {
+  let quote = 0;
+  for (let i = lt + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (quote) {
+      if (c === quote) quote = 0;
+    } else if (c === 34 || c === 39) quote = c;
+    else if (c === 62) return i;
+  }
+  return text.length;
 }

@@ -1,5 +1,5 @@
 import { isZip, readZip, writeZip, type ZipEntry } from '../interchange/zip.js';
-import { parseXml, attrsOf, textOf, localName, type XElement, type XNode } from '../interchange/xml-tree.js';
+import { parseXml, attrsOf, tagEnd, textOf, localName, type XElement, type XNode } from '../interchange/xml-tree.js';
 import { escapeXml } from '../interchange/xml-stream.js';
 
 /**
@@ -345,15 +345,7 @@ function scrubTags(text: string, names: Set<string> | undefined): string {
       break;
     }
     out.push(text.slice(at, lt));
-    let i = lt + 1;
-    let quote = 0;
-    for (; i < n; i++) {
-      const c = text.charCodeAt(i);
-      if (quote) {
-        if (c === quote) quote = 0;
-      } else if (c === 34 || c === 39) quote = c;
-      else if (c === 62) break;
-    }
+    const i = tagEnd(text, lt);
     const raw = text.slice(lt, Math.min(i + 1, n));
     at = i + 1;
     const m = /^<([A-Za-z_][\w.:-]*)/.exec(raw);

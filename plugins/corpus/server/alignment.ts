@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
-import { ApiError, Codes, iso, say, timestampSchema, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, iso, say, timestampSchema, type ServerPluginContext, uploadedFilesSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { BEADS, type Bead } from '../shared/schemas.js';
 import { KEYS, type CorpusAccess } from './corpora.js';
-import { appendPairs, FILE_MAX_BYTES, TEXT_MAX_CHARS, uploadedFiles, utf8Text } from './exchange.js';
+import { appendPairs, FILE_MAX_BYTES, TEXT_MAX_CHARS, utf8Text } from './exchange.js';
 import { alignSentences, splitSimple } from './gale-church.js';
 import type { CorpusDatabase } from './tables.js';
 
@@ -93,7 +93,7 @@ export function alignmentRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatab
     access: { permission: KEYS.edit },
     summary: 'Align two monolingual TXT files (the source first) into a draft of pairs',
     upload: { maxBytes: 2 * FILE_MAX_BYTES + 1024 * 1024 },
-    schema: { body: z.object({ corpusId: idSchema, files: uploadedFiles }) },
+    schema: { body: z.object({ corpusId: idSchema, files: uploadedFilesSchema }) },
     response: { data: newDraftSchema, errors: [404, 413] },
     async handler({ body, caller, headers }) {
       await access.get(caller!, body.corpusId, headers);

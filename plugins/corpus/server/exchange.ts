@@ -22,7 +22,6 @@ export const MAX_FILES = 5;
 export const TEXT_MAX_CHARS = 10_000;
 
 export type Uploaded = UploadedFile;
-export const uploadedFiles = uploadedFilesSchema;
 
 export interface Row {
   file: string;
@@ -168,7 +167,7 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDataba
       body: z.object({
         corpusId: idSchema,
         mode: z.enum(['bilingual', 'parallel']).default('bilingual'),
-        files: uploadedFiles,
+        files: uploadedFilesSchema,
       }),
     },
     response: {

@@ -13,7 +13,6 @@ const IMAGE_TYPES = [
   { ext: 'webp', mime: 'image/webp', matches: (b: Buffer) => b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP' },
 ];
 
-const uploaded = uploadedFileSchema;
 
 interface FeedbackRow {
   id: number;
@@ -92,7 +91,7 @@ export default defineServerPlugin({
       summary: 'Send feedback',
       upload: { maxBytes: MAX_SCREENSHOT_BYTES + 1024 },
       // JSON, or multipart with an optional `screenshot` file part.
-      schema: { body: feedbackSchema.extend({ screenshot: uploaded.optional() }) },
+      schema: { body: feedbackSchema.extend({ screenshot: uploadedFileSchema.optional() }) },
       response: { data: z.object({ id: z.number().int() }) },
       async handler({ body, caller }) {
         let screenshotKey: string | null = null;

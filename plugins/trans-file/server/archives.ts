@@ -176,8 +176,6 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
     throw badRequest(text('请上传一个 zip 压缩包或一个文件夹', 'Upload one zip archive or one folder'));
   }
 
-  const list = optionalUploadedFilesSchema;
-
   ctx.route({
     method: 'POST',
     url: '/transFileDog/upload',
@@ -186,8 +184,8 @@ export function archivePart(ctx: ServerPluginContext, db: Db, deps: { files: Fil
     upload: { maxBytes: 2 * 1024 * 1024 * 1024 },
     schema: {
       body: translateOptionsSchema.extend({
-        archive: list,
-        files: list,
+        archive: optionalUploadedFilesSchema,
+        files: optionalUploadedFilesSchema,
         paths: z.union([z.string(), z.array(z.string())]).optional().transform((p) => (p === undefined ? [] : Array.isArray(p) ? p : p.trim().startsWith('[') ? (JSON.parse(p) as string[]) : [p])),
       }),
     },

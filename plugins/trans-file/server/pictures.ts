@@ -42,8 +42,7 @@ const pictureMessages = {
   notPictureFile: (id: number) => text(`文件 ${id} 不是图片`, `File ${id} is not a picture`),
 };
 
-const uploadedList = optionalUploadedFilesSchema;
-const pictureUploadSchema = translateOptionsSchema.omit({ resultType: true, withPdf: true }).extend({ files: uploadedList, file: uploadedList });
+const pictureUploadSchema = translateOptionsSchema.omit({ resultType: true, withPdf: true }).extend({ files: optionalUploadedFilesSchema, file: optionalUploadedFilesSchema });
 
 const listQuerySchema = z.object({
   ...pageQuery,

@@ -29,7 +29,6 @@ const setupSchema = z.object({
   resultTypes: z.array(z.enum(RESULT_TYPES)),
 });
 
-const uploadedList = optionalUploadedFilesSchema;
 
 /** The kernel's temporary files as this area's incoming files (bytes read once, on first use). */
 export function incoming(files: UploadedFile[]): IncomingFile[] {
@@ -77,7 +76,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     apiKey: 'translate',
     summary: 'Upload documents to translate',
     upload: { maxBytes: UPLOAD_CEILING_BYTES },
-    schema: { body: translateOptionsSchema.extend({ files: uploadedList, file: uploadedList }) },
+    schema: { body: translateOptionsSchema.extend({ files: optionalUploadedFilesSchema, file: optionalUploadedFilesSchema }) },
     response: { data: z.array(fileRowSchema), errors: [409, 3027] },
     async handler({ body, caller }) {
       return service.accept(caller!, incoming([...body.files, ...body.file]), body);

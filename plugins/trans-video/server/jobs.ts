@@ -31,7 +31,6 @@ const ACCEPTED_CONTAINERS = new Set(['wav', 'mp3', 'mov', 'mp4', 'm4a', 'matrosk
 
 type Job = Selectable<TransVideoDatabase['tv_jobs']>;
 
-const uploadedList = optionalUploadedFilesSchema;
 
 /** The browser's type for the stored upload, by what ffprobe found. */
 function mimeOf(format: string, hasVideo: boolean): string {
@@ -273,7 +272,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Upload one audio or video file to recognise its speech and translate it into subtitles',
     upload: { maxBytes: UPLOAD_CEILING_BYTES },
-    schema: { body: uploadSchema.extend({ file: uploadedList, files: uploadedList }) },
+    schema: { body: uploadSchema.extend({ file: optionalUploadedFilesSchema, files: optionalUploadedFilesSchema }) },
     response: { data: jobRowSchema },
     async handler({ body, caller }) {
       const limits = await settings.get();

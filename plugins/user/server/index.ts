@@ -14,7 +14,6 @@ import {
 import { checkRows, importTemplate, readImportFile, reportRows } from './import.js';
 import { listQuerySchema, listUsers } from './list.js';
 
-const fileSchema = uploadedFileSchema;
 
 /** Default password of imported users when the system configuration has none (forced change at first sign-in). */
 const FALLBACK_IMPORT_PASSWORD = 'Linguaport@123';
@@ -395,7 +394,7 @@ export default defineServerPlugin({
       module: 'user',
       summary: 'Import users',
       upload: { maxBytes: 20 * 1024 * 1024 },
-      schema: { body: z.object({ file: z.union([fileSchema, z.array(fileSchema)]) }) },
+      schema: { body: z.object({ file: z.union([uploadedFileSchema, z.array(uploadedFileSchema)]) }) },
       response: { data: importReportSchema },
       async handler({ body, caller, headers }): Promise<ImportReport> {
         const locale = requestLocale(headers);

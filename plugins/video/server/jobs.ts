@@ -26,7 +26,6 @@ const PROGRESS_EVERY_MS = 400;
 
 type Job = Selectable<VideoDatabase['video_jobs']>;
 
-const uploadedList = optionalUploadedFilesSchema;
 
 export function present(j: Job): JobRow {
   return {
@@ -189,7 +188,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     access: USE,
     summary: 'Upload audio or video files and start a job for each: convert, extract audio or cut',
     upload: { maxBytes: UPLOAD_CEILING_BYTES },
-    schema: { body: jobRequestSchema.extend({ files: uploadedList, file: uploadedList }) },
+    schema: { body: jobRequestSchema.extend({ files: optionalUploadedFilesSchema, file: optionalUploadedFilesSchema }) },
     response: { data: z.array(jobRowSchema) },
     async handler({ body, caller }) {
       const limits = await settings.get();

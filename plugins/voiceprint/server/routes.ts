@@ -11,7 +11,6 @@ type Headers = Record<string, string | string[] | undefined>;
 type Say = (zh: string, en: string) => string;
 
 type Uploaded = UploadedFile;
-const uploadedFiles = uploadedFilesSchema;
 
 type SpeakerRow = { id: number; name: string; department_id: number; recordings: number; speech_seconds: number; model_version: number | null; method: string | null; created_at: Date; updated_at: Date };
 const SPEAKER_COLUMNS = ['id', 'name', 'department_id', 'recordings', 'speech_seconds', 'model_version', 'method', 'created_at', 'updated_at'] as const;
@@ -167,7 +166,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     access: { permission: KEYS.enrol },
     summary: 'Enrol a speaker in the caller\'s department: a name and one or more recordings',
     upload,
-    schema: { body: z.object({ name: speakerName, files: uploadedFiles }) },
+    schema: { body: z.object({ name: speakerName, files: uploadedFilesSchema }) },
     response: { data: speakerViewSchema, errors: [409, 413] },
     async handler({ body, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);
@@ -198,7 +197,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     access: { permission: KEYS.enrol },
     summary: 'Add recordings to an enrolled speaker',
     upload,
-    schema: { body: z.object({ speakerId: idSchema, files: uploadedFiles }) },
+    schema: { body: z.object({ speakerId: idSchema, files: uploadedFilesSchema }) },
     response: { data: speakerViewSchema, errors: [404, 413] },
     async handler({ body, caller, headers }) {
       const t: Say = (zh, en) => say(headers, zh, en);
@@ -248,7 +247,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     access: { permission: KEYS.use },
     summary: "Who speaks in a recording, among the department's speakers: ranked scores, or unknown under the method's threshold",
     upload: { maxBytes: RECORDING_MAX_BYTES + 1024 * 1024 },
-    schema: { body: z.object({ file: uploadedFiles, departmentId: idSchema.optional() }) },
+    schema: { body: z.object({ file: uploadedFilesSchema, departmentId: idSchema.optional() }) },
     response: { data: identifyAnswerSchema, errors: [404, 409, 413, 503] },
     log: false,
     async handler({ body, caller, headers }) {
@@ -267,7 +266,7 @@ export function speakerRoutes(ctx: ServerPluginContext, db: Kysely<VoiceprintDat
     access: { permission: KEYS.use },
     summary: "Whether a recording is of the claimed speaker: accepted when the score reaches the method's threshold",
     upload: { maxBytes: RECORDING_MAX_BYTES + 1024 * 1024 },
-    schema: { body: z.object({ file: uploadedFiles, speakerId: idSchema }) },
+    schema: { body: z.object({ file: uploadedFilesSchema, speakerId: idSchema }) },
     response: { data: verifyAnswerSchema, errors: [404, 409, 413, 503] },
     log: false,
     async handler({ body, caller, headers }) {

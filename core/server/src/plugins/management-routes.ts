@@ -63,7 +63,6 @@ const pluginDetails = pluginRow.extend({
   recentFailures: z.array(z.object({ version: z.string(), kind: z.string(), message: z.string(), user_id: z.number().int(), created_at: timestampSchema })),
 });
 const trustedKey = z.object({ keyId: z.string() });
-const file = uploadedFileSchema;
 
 function refuse(err: unknown): never {
   if (err instanceof PackageError) {
@@ -206,8 +205,8 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
     upload: { maxBytes: PACKAGE_LIMITS.maxPackageBytes + PACKAGE_LIMITS.maxLogoBytes + 1024 },
     schema: {
       body: z.object({
-        file,
-        logo: file,
+        file: uploadedFileSchema,
+        logo: uploadedFileSchema,
         version: z.string().trim().min(1),
         type: z.enum(['console', 'download']),
         description: z.string().max(500).optional(),

@@ -45,7 +45,6 @@ const configEntry = z.object({
 const flag = { data: z.boolean() };
 const updated = { data: z.object({ updated: z.array(z.string()).describe('The keys changed') }) };
 
-const uploadedFile = uploadedFileSchema;
 
 export interface ConfigRouteDeps {
   db: Kysely<any>;
@@ -143,7 +142,7 @@ export function configRoutes({ db, bus, storage, now }: ConfigRouteDeps): RouteD
       response: { data: z.object({ configKey: z.string(), configValue: z.string().describe('The picture\'s address'), width: z.number().int().nullable(), height: z.number().int().nullable() }) },
       // A little over the limit still reaches the handler, which names it; far over is refused while reading.
       upload: { maxBytes: MAX_PICTURE_BYTES + 1024 },
-      schema: { body: z.object({ configKey: z.string().min(1), file: uploadedFile }) },
+      schema: { body: z.object({ configKey: z.string().min(1), file: uploadedFileSchema }) },
       async handler({ body }) {
         const entry = (await readEntries(db)).find((e) => e.configKey === body.configKey);
         if (!entry) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `请求无效：${body.configKey}: 配置键不存在（只有已存在的键才能修改）`, 'en-US': `Invalid request: ${body.configKey}: no such configuration key (an entry can be changed only if its key exists)` });
