@@ -26,6 +26,7 @@ export const ValidationKeys = {
   id: 'validation.id',
   noNul: 'validation.noNul',
   uploadedFile: 'validation.uploadedFile',
+  languageTag: 'validation.languageTag',
 } as const;
 
 export type ValidationKey = (typeof ValidationKeys)[keyof typeof ValidationKeys];

@@ -15,3 +15,4 @@ export * from './file-format.js';
 export type { TaskInfo, TaskProgress } from './tasks.js';
 export * from './seeded.js';
 export * from './qa/tags.js';
+export * from './language-tags.js';

@@ -28,6 +28,7 @@ export const validationMessages: Record<Locale, Record<ValidationKey, string>> =
     [ValidationKeys.id]: `编号必须是 1 到 ${MAX_ID} 之间的整数`,
     [ValidationKeys.noNul]: '文本不能包含空字符（NUL）',
     [ValidationKeys.uploadedFile]: '必须以 multipart/form-data 上传的文件',
+    [ValidationKeys.languageTag]: '请输入有效的 BCP 47 语言标记，例如 en、en-GB、zh-Hans-CN',
   },
   'en-US': {
     [ValidationKeys.required]: 'This field is required',
@@ -47,6 +48,7 @@ export const validationMessages: Record<Locale, Record<ValidationKey, string>> =
     [ValidationKeys.id]: `An id must be a whole number from 1 to ${MAX_ID}`,
     [ValidationKeys.noNul]: 'Text cannot contain a NUL character',
     [ValidationKeys.uploadedFile]: 'Must be a file uploaded as multipart/form-data',
+    [ValidationKeys.languageTag]: 'Enter a valid BCP 47 language tag, such as en, en-GB or zh-Hans-CN',
   },
 };
 
