@@ -510,9 +510,10 @@ export type {
   TranslationResources,
 } from './pipeline.js';
 export { defineService, type PluginServices, type ServiceToken } from './services.js';
+export { morphologyService, type Morphology, type MorphUnit, type MorphReading, type MorphWord } from './morphology.js';
 export { documentTranslationService, type DocumentTranslationService } from './documents.js';
 export { uploadedFileSchema, uploadedFilesSchema, optionalUploadedFilesSchema, isUploadedFile, uploadPath, registerUploadedFile, NotAnUploadError, type UploadedFile } from './uploads.js';
-export { convertWithOffice, pdfPages, pdfPageCount, ConversionError } from './office.js';
+export { convertWithOffice, pdfPages, pdfPageCount, ConversionError, officeLanguage, type OfficeLanguage } from './office.js';
 // Budgets for parsing one document; heavy parsing of a plugin's own code in worker processes with a heap limit.
 export { DOCUMENT_BUDGETS, documentBudgets, zipBudget, type DocumentBudgets } from './budgets.js';
 export { formatsOffThread, OFF_THREAD_BYTES } from './off-thread-formats.js';

@@ -68,6 +68,12 @@ export interface PipelineContext {
   terms: TermRequirement[];
   /** Translations the term bases forbid (`source` must not come out as `target`): engines that can, avoid them. */
   avoidTerms: TermRequirement[];
+  /**
+   * The engine's own translation of bare phrases (a term's source alone: no hooks, no terms, not
+   * counted), from the engine that serves this request: a hook finds that rendering in the output and
+   * puts the term in its place. Absent where no engine serves the request.
+   */
+  readonly renderPhrases?: (phrases: string[]) => Promise<string[]>;
   readonly signal?: AbortSignal;
 }
 
@@ -119,7 +125,14 @@ export interface EngineChoice {
 }
 
 /** Units in, units out: what documents and CAT translate with (text is one case of it). `auto` detects from the segments' text. */
-export interface TranslateSegmentsRequest extends TranslationRequestBase {
+export interface TranslateSegmentsRequest extends Omit<TranslationRequestBase, 'format'> {
+  /**
+   * `placeholders`: the segments carry inline placeholders (`<1>…</1>`, `<2/>`, a document's tags).
+   * Hooks see them as text, as a memory holds them (so a memory's match with tags applies); the
+   * engine gets a batch holding any as html (the SDK's `toEngineHtml`) and its answer comes back
+   * as placeholders (`fromEngineHtml`). Usage counts the text without them.
+   */
+  format?: 'text' | 'html' | 'placeholders';
   segments: { id: string; source: string }[];
 }
 

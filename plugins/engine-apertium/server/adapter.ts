@@ -27,10 +27,12 @@ import { fromStream, toStream } from './stream.js';
  * each segment alone. A segment that contains the separator, or an answer that splits into
  * the wrong count, falls back to one request per segment. Apertium has no notion of domain.
  *
- * Required terms (a term base's, through the pipeline's terms stage) are protected: each occurrence of
- * a term's source becomes a placeholder word Apertium does not know and passes through unchanged
- * (`Xlpterm7x`), and the placeholder becomes the term's translation in the output, so the term comes
- * out as the term base says whatever Apertium's dictionaries hold.
+ * Required terms (a term base's, through the pipeline's terms stage) are not sent into Apertium: it
+ * translates freely, so the words around a term keep their agreement, and the term area's hook puts
+ * the term in place of Apertium's rendering afterwards, fixing agreement with the pair's own analyser
+ * (`morphology.ts`). The old way, a placeholder word per term (`Xlpterm7x`) that Apertium passes
+ * through unknown (so "the printer" came out "el impresora"), stays behind `protectTerms: true` for
+ * the term benchmark's comparison.
  *
  * Large batches (a document's) go through the node's warm null-flush pipelines instead
  * (pipelines.ts): the same mode and the same tag handling as APy, without APy's per-request
@@ -49,6 +51,8 @@ export interface ApertiumOptions {
   pipelines?: PipelinePool | null;
   /** Batches of at least this many characters go through the pipelines (default PIPELINE_FROM_CHARACTERS). */
   pipelineFrom?: number;
+  /** The old placeholder way with required terms (see above): for comparisons only. */
+  protectTerms?: boolean;
 }
 
 /**
@@ -170,7 +174,7 @@ export function createApertiumAdapter(options: ApertiumOptions): EngineAdapter {
       if (todo.length === 0) return out;
       const terms = protectTerms(
         todo.map(({ s }) => s.trim()),
-        batch.terms ?? [],
+        options.protectTerms ? (batch.terms ?? []) : [],
       );
       const sources = terms.segments;
       const large = options.pipelines && sources.reduce((n, s) => n + s.length, 0) >= (options.pipelineFrom ?? PIPELINE_FROM_CHARACTERS);

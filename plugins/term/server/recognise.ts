@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, type Caller, type PipelineContext, type PipelineSegment, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, morphologyService, type Caller, type PipelineContext, type PipelineSegment, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import type { LibraryAccess } from '@linguaport/sdk/resources';
-import { findAll, fold, TermMatcher, type TermHit } from './matcher.js';
+import { applyTerms } from './apply.js';
+import { findAll, TermMatcher, type TermHit } from './matcher.js';
 import type { TermDatabase } from './tables.js';
 
 /**
@@ -68,9 +69,6 @@ export async function termBasesFor(access: LibraryAccess, caller: Caller, named:
   return access.defaultsFor(caller);
 }
 
-/** Whether a translation holds a term's target (case ignored; whole words are not asked for: inflected targets vary). */
-export const holds = (translation: string, target: string) => fold(translation).includes(fold(target.trim()));
-
 export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess, recognition: TermRecognition, keys: { view: string }) {
   ctx.route({
     method: 'POST',
@@ -109,8 +107,8 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
     },
   });
 
-  // Hits found before the engine, per request, for the check after it.
-  const found = new WeakMap<PipelineContext, Map<string, TermHit[]>>();
+  // Term bases and hits found before the engine, per request, for the work after it.
+  const found = new WeakMap<PipelineContext, { termBases: number[]; bySegment: Map<string, TermHit[]> }>();
 
   ctx.pipeline.register({
     name: 'term',
@@ -123,7 +121,7 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
     },
     // Between the memory's matches and the engine: the segments still open get their terms as required terms.
     async terms(segments: PipelineSegment[], pctx) {
-      if (!pctx.callerId || !segments.length) return;
+      if (!pctx.callerId) return;
       const caller: Caller = { userId: pctx.callerId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set(), via: 'session' };
       let termBases: number[];
       try {
@@ -149,24 +147,29 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
           (h.forbidden ? pctx.avoidTerms : pctx.terms).push({ source: h.source, target: h.target });
         }
       }
-      if (bySegment.size) found.set(pctx, bySegment);
+      found.set(pctx, { termBases, bySegment });
     },
-    afterEngine(segments, pctx) {
-      const bySegment = found.get(pctx);
-      if (!bySegment) return;
-      // The code and its params let each console word the warning in its own language; the message carries both for API clients.
-      for (const s of segments) {
-        const hits = bySegment.get(s.id);
-        if (!hits) continue;
-        for (const h of hits) {
-          if (!h.forbidden && !holds(s.target, h.target)) {
-            s.issues.push({ hook: 'term', severity: 'warning', code: 'term-missing', params: { term: h.text, target: h.target }, message: `术语“${h.text}”应译为“${h.target}” / The term "${h.text}" should read "${h.target}"` });
-          } else if (h.forbidden && holds(s.target, h.target)) {
-            s.issues.push({ hook: 'term', severity: 'warning', code: 'term-forbidden', params: { term: h.text, target: h.target }, message: `译文使用了禁用术语“${h.target}” / The translation uses the forbidden term "${h.target}"` });
-          }
-        }
-      }
+    // The engine translated freely: each required term is put in its place with agreement fixed (apply.ts),
+    // and every segment, a memory's too, is checked; what could not be done comes back as the segment's issues.
+    async afterEngine(segments, pctx) {
+      const state = found.get(pctx);
+      if (!state) return;
       found.delete(pctx);
+      const work: Array<{ segment: (typeof segments)[number]; hits: TermHit[]; fromEngine: boolean }> = [];
+      for (const s of segments) {
+        const fromEngine = s.origin.kind === 'engine';
+        const hits = state.bySegment.get(s.id) ?? (s.origin.kind === 'hook' && s.origin.hook !== 'term' ? await recognition.recognise(state.termBases, pctx.source, pctx.target, s.source) : []);
+        if (hits.length) work.push({ segment: s, hits, fromEngine });
+      }
+      if (!work.length) return;
+      const out = await applyTerms(
+        work.map((w) => ({ source: w.segment.source, target: w.segment.target, hits: w.hits, fromEngine: w.fromEngine })),
+        { targetLang: pctx.target, renderPhrases: pctx.renderPhrases, morphology: ctx.services.find(morphologyService) },
+      );
+      work.forEach((w, i) => {
+        w.segment.target = out[i]!.target;
+        w.segment.issues.push(...out[i]!.issues);
+      });
     },
   });
 }

@@ -87,6 +87,19 @@ export async function translateUnits(
   options: PipelineOptions,
 ): Promise<{ segments: TranslatedSegment[]; characters: number }> {
   const segments: PipelineSegment[] = units.map((u) => ({ id: u.id, source: u.source, issues: [] }));
+  const engine = engineStage(options);
+  // Bare phrases (terms' sources) as this request's engine renders them, each asked once per request.
+  const rendered = new Map<string, Promise<string>>();
+  const renderPhrases = async (phrases: string[]): Promise<string[]> => {
+    const ask = [...new Set(phrases.filter((p) => p.trim() && !rendered.has(p)))];
+    if (ask.length) {
+      const out = engine
+        .translate({ source: request.source, target: request.target, segments: ask, format: 'text', domain: request.domain, terms: [], avoidTerms: [] }, options.signal)
+        .then((r) => r.targets);
+      ask.forEach((p, i) => rendered.set(p, out.then((t) => (typeof t[i] === 'string' ? t[i]! : ''))));
+    }
+    return Promise.all(phrases.map((p) => rendered.get(p) ?? ''));
+  };
   const ctx: PipelineContext = {
     source: request.source,
     target: request.target,
@@ -97,6 +110,7 @@ export async function translateUnits(
     resources: request.resources ?? {},
     terms: [],
     avoidTerms: [],
+    renderPhrases,
     signal: options.signal,
   };
   const hooks = options.hooks ?? [];
@@ -110,7 +124,6 @@ export async function translateUnits(
   const open = pending.map((i) => segments[i]!);
   for (const hook of hooks) await hook.terms?.(open, ctx);
 
-  const engine = engineStage(options);
   const size = Math.max(1, options.chunkSize ?? 25);
   const chunks: number[][] = [];
   for (let i = 0; i < pending.length; i += size) chunks.push(pending.slice(i, i + size));

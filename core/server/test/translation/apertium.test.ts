@@ -74,8 +74,17 @@ describe.skipIf(!installed)('managed APy and the Apertium adapter', () => {
     expect(entities).toBe('Dos &amp; tres &lt; cinco');
   });
 
-  it('puts required terms in as the term base says, in text and html, whatever its dictionaries hold', async () => {
-    const engine = createApertiumAdapter({ url: apy.url });
+  it('translates freely around required terms: the term hook puts them in afterwards, with agreement', async () => {
+    const terms = [{ source: 'printer', target: 'impresora' }];
+    const [free] = await createApertiumAdapter({ url: apy.url }).translate({ source: 'en', target: 'es', segments: ['The printer is new.'], format: 'text', terms });
+    expect(free).toBe('La impresora es nueva.');
+    // The old placeholder way (kept for the term benchmark): the placeholder breaks agreement.
+    const [old] = await createApertiumAdapter({ url: apy.url, protectTerms: true }).translate({ source: 'en', target: 'es', segments: ['The printer is new.'], format: 'text', terms });
+    expect(old).toMatch(/^El impresora/);
+  });
+
+  it('with protectTerms, puts required terms in as the term base says, in text and html, whatever its dictionaries hold', async () => {
+    const engine = createApertiumAdapter({ url: apy.url, protectTerms: true });
     const terms = [{ source: 'gateway', target: 'pasarela' }, { source: 'red car', target: 'bólido' }];
     const [plain, html, none] = await Promise.all([
       engine.translate({ source: 'en', target: 'es', segments: ['The Gateway blocks the red car.', 'Gateways are not a gateway.'], format: 'text', terms }),
