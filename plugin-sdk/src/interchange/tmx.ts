@@ -1,4 +1,5 @@
 import type { InlineTag } from '../shared/file-format.js';
+import { languageTag, VARIANT_PREFERENCE, variantMatch, type VariantMatch } from '../shared/language-tags.js';
 import { decodeEntities, escapeXml, XmlError, XmlTokenizer, xmlText, type XmlToken } from './xml-stream.js';
 
 /**
@@ -11,8 +12,9 @@ import { decodeEntities, escapeXml, XmlError, XmlTokenizer, xmlText, type XmlTok
  * tag carries the same number in every language of a unit. Level-1 files (no inline elements) read as
  * plain text.
  *
- * Languages are read as the platform names them (`en-US`, `en`, `EN-us` are `en`; Chinese keeps its
- * script: `zh-CN`, `zh-TW`); the code as written stays in `xmlLang`.
+ * Languages are read as the platform names them in `lang` (`en-US`, `en`, `EN-us` are `en`; Chinese keeps
+ * its script: `zh-CN`, `zh-TW`), as the full case-normalised BCP 47 tag in `tag` (`en-US`), and as written
+ * in `xmlLang`; `variantsFor` picks a unit's variants for a tag.
  */
 
 export interface TmxProp {
@@ -24,6 +26,8 @@ export interface TmxProp {
 export interface TmxVariant {
   /** Platform code (`en`, `zh-CN`). */
   lang: string;
+  /** The full language tag, case-normalised BCP 47 (`en-GB`, `zh-Hans-CN`), or the code as written when it is no tag (set by the reader). */
+  tag?: string;
   /** The language as the file wrote it (`EN-us`); the writer uses `lang` when absent. */
   xmlLang?: string;
   /** The segment text with inline placeholders. */
@@ -73,6 +77,24 @@ export function platformLanguage(code: string): string {
 export function variantIn(unit: TmxUnit, lang: string): TmxVariant | undefined {
   const want = platformLanguage(lang);
   return unit.variants.find((v) => v.lang === want);
+}
+
+/**
+ * The variants of a unit that answer the tag `wanted` best, with how they answer it
+ * (`@linguaport/sdk/shared` variantMatch): every variant in the exact tag; else in the language's
+ * generic tag; else, only then, in the other variants of the language (`en-US` for `en-GB`). A tag
+ * without a region (`en`) takes every variant of its language as they come. Null when the unit
+ * holds no variant of the language.
+ */
+export function variantsFor(unit: TmxUnit, wanted: string): { variants: TmxVariant[]; match: VariantMatch } | null {
+  let best: { variants: TmxVariant[]; match: VariantMatch } | null = null;
+  for (const v of unit.variants) {
+    const m = variantMatch(wanted, v.tag ?? v.lang);
+    if (!m) continue;
+    if (!best || VARIANT_PREFERENCE[m] < VARIANT_PREFERENCE[best.match]) best = { variants: [v], match: m };
+    else if (m === best.match) best.variants.push(v);
+  }
+  return best;
 }
 
 /**
@@ -199,7 +221,7 @@ class TmxReader {
         // TMX 1.4 writes xml:lang; 1.1 and some tools wrote lang.
         const { 'xml:lang': xmlLang, lang, ...attrs } = t.attrs;
         const written = xmlLang ?? lang ?? '';
-        this.variant = { lang: platformLanguage(written), xmlLang: written, text: '', tags: {} };
+        this.variant = { lang: platformLanguage(written), tag: languageTag(written) ?? written.trim(), xmlLang: written, text: '', tags: {} };
         if (Object.keys(attrs).length) this.variant.attrs = attrs;
         return;
       }

@@ -3,6 +3,7 @@ import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { ApiError, Codes, type Caller, type ServerPluginContext } from '../server/index.js';
 import { idList, like, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema } from '../server/helpers.js';
 import { idSchema, termSourceSchema, termTranslationSchema } from '../shared/checks.js';
+import { languageTag, languageTagSchema } from '../shared/language-tags.js';
 import { canTake, nextState } from '../shared/state-machine.js';
 import { entryReview } from '../shared/states.js';
 import { blocking, checkTags, qaRefusal } from '../shared/qa/tags.js';
@@ -33,7 +34,8 @@ export interface EntryRow {
   [column: string]: unknown;
 }
 
-export const entryLanguage = z.string().trim().min(2, 'validation.required').max(20);
+/** An entry's language: a BCP 47 tag, kept with its variant and case-normalised (`en-GB`, `zh-Hans-CN`). */
+export const entryLanguage = languageTagSchema;
 
 /** The texts of an entry as the spec checks them (section 5), up to `max` characters. */
 export const entryTexts = (max: number) => ({
@@ -46,7 +48,7 @@ export interface EntryKind<F extends z.ZodRawShape = z.ZodRawShape> {
   /** Fields an add or an edit may send besides source, target and languages (all optional on an edit). */
   fields: F;
   /** The area's columns for an entry being added (`before` undefined) or edited. */
-  columns(input: { source: string; target: string } & { [K in keyof F]?: z.output<F[K]> }, before?: EntryRow): Record<string, unknown>;
+  columns(input: { source: string; target: string; sourceLang?: string; targetLang?: string } & { [K in keyof F]?: z.output<F[K]> }, before?: EntryRow): Record<string, unknown>;
   /** The area's fields of an entry as the API answers it, and their response schema. */
   view(row: EntryRow): Record<string, unknown>;
   viewFields: z.ZodRawShape;
@@ -186,8 +188,8 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
       let q = db.selectFrom(t.entries).where('library_id', '=', query.libraryId);
       if (query.text) q = q.where((eb) => eb.or([eb('source', 'ilike', like(query.text!)), eb('target', 'ilike', like(query.text!))]));
       if (query.status) q = q.where('status', '=', query.status);
-      if (query.sourceLang) q = q.where('source_lang', '=', query.sourceLang);
-      if (query.targetLang) q = q.where('target_lang', '=', query.targetLang);
+      if (query.sourceLang) q = q.where('source_lang', '=', languageTag(query.sourceLang) ?? query.sourceLang);
+      if (query.targetLang) q = q.where('target_lang', '=', languageTag(query.targetLang) ?? query.targetLang);
       if (query.creatorId) q = q.where('creator_id', '=', query.creatorId);
       if (query.from) q = q.where('created_at', '>=', new Date(query.from));
       if (query.to) q = q.where('created_at', '<=', new Date(query.to));
@@ -216,7 +218,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
       const added = await db.transaction().execute(async (trx) => {
         const inserted = (await trx
           .insertInto(t.entries)
-          .values(rows.map((r) => ({ library_id: b.libraryId, source: r.source, target: r.target, source_lang: r.sourceLang, target_lang: r.targetLang, ...kind.columns({ ...extra, source: r.source, target: r.target } as never), creator_id: caller!.userId })))
+          .values(rows.map((r) => ({ library_id: b.libraryId, source: r.source, target: r.target, source_lang: r.sourceLang, target_lang: r.targetLang, ...kind.columns({ ...extra, source: r.source, target: r.target, sourceLang: r.sourceLang, targetLang: r.targetLang } as never), creator_id: caller!.userId })))
           .returningAll()
           .execute()) as EntryRow[];
         await record(trx, inserted.map((e) => ({ library_id: e.library_id, entry_id: e.id, action: 'add', before: null, after: view(e) })), caller!.userId);

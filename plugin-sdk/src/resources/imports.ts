@@ -9,9 +9,11 @@ import { z } from 'zod';
 import type { Kysely, Transaction } from 'kysely';
 import { ApiError, Codes, type Caller, type ServerPluginContext, type TaskHandle, type TaskInfo, type TaskProgress } from '../server/index.js';
 import { requestLocale } from '../server/helpers.js';
-import { idSchema } from '../shared/checks.js';
+import { idSchema, ValidationKeys } from '../shared/checks.js';
 import { task as taskMachine } from '../shared/states.js';
 import { platformLanguage } from '../interchange/index.js';
+import { languageTag } from '../shared/language-tags.js';
+import { validationMessage } from '../shared/validation-messages.js';
 import type { LibraryAccess } from './libraries.js';
 import { commitInBatches, IMPORT_WRITE_BATCH, removeInBatches, yieldToEventLoop } from './import-writer.js';
 
@@ -41,6 +43,8 @@ export interface ImportRow {
   row: number;
   source: string;
   target: string;
+  /** Said of the row in the import's report though it was imported (another variant of the language taken). */
+  notice?: string;
 }
 
 export interface ImportRejection {
@@ -54,6 +58,8 @@ export interface ImportResult {
   imported: number;
   rejected: number;
   rejections: ImportRejection[];
+  /** Rows imported with something to say (another variant of the language taken), the first of them; absent when none. */
+  notices?: ImportRejection[];
 }
 
 /** A file to read: its name, extension, where it lies, and its bytes as a stream (counted for progress). */
@@ -90,6 +96,11 @@ export interface ResourceImportOptions<R extends ImportRow> {
   /** The task's name within the plugin, e.g. `import-memory`. */
   task: string;
   formats: Record<string, ImportFormat>;
+  /**
+   * `tags`: the languages asked are kept as full BCP 47 tags, case-normalised (`en-GB`; memories keep
+   * variants); `platform` (the default): folded to the platform's codes (`en`).
+   */
+  languages?: 'tags' | 'platform';
   /** The 400 for a file of another format. */
   unsupported(file: string, t: Say): string;
   /** The file's rows, or rejections of rows that cannot be read; throws ApiError 400 for a file that is not of its format. */
@@ -129,6 +140,7 @@ const importResultSchema = z.object({
   imported: z.number().int().min(0),
   rejected: z.number().int().min(0),
   rejections: z.array(z.object({ file: z.string(), row: z.number().int(), reason: z.string() })).describe('The first rejected rows'),
+  notices: z.array(z.object({ file: z.string(), row: z.number().int(), reason: z.string() })).optional().describe('The first imported rows with something to say (another variant of the language taken)'),
 });
 /** An import run as a task (`ImportTaskView`). */
 const importTaskSchema = z.object({
@@ -152,11 +164,12 @@ async function readAll<R extends ImportRow>(
   accept: (row: R) => Promise<void> | void,
   seen?: (units: number) => Promise<void>,
   signal?: AbortSignal,
-): Promise<{ accepted: number; rejected: number; rejections: ImportRejection[] }> {
+): Promise<{ accepted: number; rejected: number; rejections: ImportRejection[]; notices: ImportRejection[] }> {
   let accepted = 0;
   let rejected = 0;
   let units = 0;
   const rejections: ImportRejection[] = [];
+  const notices: ImportRejection[] = [];
   const refuse = (r: ImportRejection) => {
     rejected++;
     if (rejections.length < IMPORT_MAX_REJECTIONS) rejections.push({ file: r.file, row: r.row, reason: r.reason });
@@ -171,6 +184,7 @@ async function readAll<R extends ImportRow>(
         if (reason) refuse({ file: r.file, row: r.row, reason });
         else {
           accepted++;
+          if (r.notice && notices.length < IMPORT_MAX_REJECTIONS) notices.push({ file: r.file, row: r.row, reason: r.notice });
           await accept(r);
         }
       }
@@ -182,7 +196,7 @@ async function readAll<R extends ImportRow>(
     }
   }
   if (seen) await seen(units);
-  return { accepted, rejected, rejections };
+  return { accepted, rejected, rejections, notices };
 }
 
 /**
@@ -277,7 +291,7 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
       if (!signal.aborted || String((signal.reason as Error | undefined)?.message ?? '').includes('cancel')) await removeInBatches(db, (trx, limit) => o.discard(trx, target, limit)).catch(() => undefined);
       throw err;
     }
-    const result: ImportResult = { imported: counts.accepted, rejected: counts.rejected, rejections: counts.rejections };
+    const result: ImportResult = { imported: counts.accepted, rejected: counts.rejected, rejections: counts.rejections, ...(counts.notices.length ? { notices: counts.notices } : {}) };
     // Killed between the last commit and this checkpoint, a run reads the file again, discards and writes again.
     await checkpoint({ result });
     await rm(ctx.storage.path(input.folder), { recursive: true, force: true });
@@ -309,8 +323,15 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
       const locale = requestLocale(headers);
       const t = sayIn(locale);
       await access.assert(caller!, body.libraryId, 'edit', headers);
-      const sourceLang = platformLanguage(body.sourceLang);
-      const targetLang = platformLanguage(body.targetLang);
+      let sourceLang = platformLanguage(body.sourceLang);
+      let targetLang = platformLanguage(body.targetLang);
+      if (o.languages === 'tags') {
+        const s = languageTag(body.sourceLang);
+        const g = languageTag(body.targetLang);
+        if (!s || !g) throw new ApiError(Codes.BAD_REQUEST, `${!s ? 'sourceLang' : 'targetLang'}: ${validationMessage(ValidationKeys.languageTag, locale)}`);
+        sourceLang = s;
+        targetLang = g;
+      }
       if (sourceLang === targetLang) throw new ApiError(Codes.BAD_REQUEST, t('源语言和目标语言不能相同', 'The source and target languages must differ'));
       if (body.files.length > IMPORT_MAX_FILES) throw new ApiError(Codes.BAD_REQUEST, t(`一次最多导入 ${IMPORT_MAX_FILES} 个文件`, `At most ${IMPORT_MAX_FILES} files at a time`));
       let large = false;
@@ -353,7 +374,7 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
         throw err;
       }
       if (accepted.length) o.changed(body.libraryId);
-      return { imported: counts.accepted, rejected: counts.rejected, rejections: counts.rejections } satisfies ImportResult;
+      return { imported: counts.accepted, rejected: counts.rejected, rejections: counts.rejections, ...(counts.notices.length ? { notices: counts.notices } : {}) } satisfies ImportResult;
     },
   });
 

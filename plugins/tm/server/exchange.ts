@@ -4,8 +4,8 @@ import { z } from 'zod';
 import type { Kysely, Transaction } from 'kysely';
 import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
-import { hasReservedMarker, idSchema, isOnlySpecialOrDigits, type InlineTag } from '@linguaport/sdk/shared';
-import { platformLanguage, readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
+import { hasReservedMarker, idSchema, isOnlySpecialOrDigits, languageBase, variantMatch, type InlineTag } from '@linguaport/sdk/shared';
+import { readTmx, variantsFor, writeTmx, XmlError, type TmxUnit, type TmxVariant } from '@linguaport/sdk/interchange';
 import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, spreadsheetLimits, spreadsheetPairs, type ImportRejection, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import type { Libraries } from './libraries.js';
 import { exactKey } from './match/text.js';
@@ -33,6 +33,10 @@ interface Row {
   source: string;
   target: string;
   tags: Record<string, InlineTag>;
+  /** The unit's own language tags (a TMX's variants); the import's when absent (TXT, spreadsheets). */
+  sourceLang?: string;
+  targetLang?: string;
+  notice?: string;
 }
 type Rejection = ImportRejection;
 
@@ -67,22 +71,40 @@ async function* sheetRows(path: string, file: string, say: Say, limits: Spreadsh
   for (const r of await spreadsheetPairs(path, file, say, limits)) yield { file, ...r, tags: {} };
 }
 
+/**
+ * A unit's rows for the languages asked. Each side takes the exact tag, else the language's generic tag,
+ * else (said in the report for that unit) another variant of the language (`variantsFor`); every target
+ * variant so chosen becomes its own entry (a unit with two fr-CA translations gives two, as OmegaT reads
+ * it), each entry with the tags of the variants it came from. `srclang` (`*all*` included) is not needed:
+ * the languages asked say which side is which.
+ */
 async function* tmxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: string, targetLang: string, say: Say): AsyncGenerator<Row | Rejection> {
   let n = 0;
+  const tagOf = (v: TmxVariant) => v.tag ?? v.lang;
   try {
     for await (const unit of readTmx(bytes)) {
       n++;
-      const s = variantIn(unit, sourceLang);
-      const t = variantIn(unit, targetLang);
-      if (!s || !t) {
-        yield { file, row: n, reason: say(`翻译单元没有 ${sourceLang} 或 ${targetLang} 的文本`, `the unit has no ${!s ? sourceLang : targetLang} text`) };
+      const s = variantsFor(unit, sourceLang);
+      // Two variants of one language (en-US to en-GB): the source is never taken as its own translation.
+      const source = s && (s.variants.find((v) => variantMatch(targetLang, tagOf(v)) !== 'exact') ?? s.variants[0]!);
+      const t = source ? variantsFor({ ...unit, variants: unit.variants.filter((v) => v !== source) }, targetLang) : null;
+      if (!s || !source || !t) {
+        const missing = !s ? sourceLang : targetLang;
+        yield { file, row: n, reason: say(`翻译单元没有 ${missing} 的文本`, `the unit has no ${missing} text`) };
         continue;
       }
-      // The target's placeholders are numbered in its own segment: kept apart from the source's.
-      const tags: Record<string, InlineTag> = {};
-      for (const [k, v] of Object.entries(s.tags)) tags[`s${k}`] = v;
-      for (const [k, v] of Object.entries(t.tags)) tags[`t${k}`] = v;
-      yield { file, row: n, source: s.text, target: t.text, tags };
+      // Another variant is taken only when the language asked has neither the tag nor its generic tag: said per unit.
+      const taken: Array<[string, string]> = [];
+      if (s.match === 'variant') taken.push([sourceLang, tagOf(source)]);
+      if (t.match === 'variant') taken.push([targetLang, [...new Set(t.variants.map(tagOf))].join(', ')]);
+      const notice = taken.length ? say(taken.map(([w, u]) => `没有 ${w} 的文本，改用 ${u}`).join('；'), taken.map(([w, u]) => `no ${w} text: ${u} used`).join('; ')) : undefined;
+      for (const target of t.variants) {
+        // The target's placeholders are numbered in its own segment: kept apart from the source's.
+        const tags: Record<string, InlineTag> = {};
+        for (const [k, v] of Object.entries(source.tags)) tags[`s${k}`] = v;
+        for (const [k, v] of Object.entries(target.tags)) tags[`t${k}`] = v;
+        yield { file, row: n, source: source.text, target: target.text, tags, sourceLang: tagOf(source), targetLang: tagOf(target), ...(notice ? { notice } : {}) };
+      }
     }
   } catch (err) {
     if (err instanceof XmlError || (err as Error).name === 'TypeError') throw new ApiError(Codes.BAD_REQUEST, say(`${file}：不是有效的 TMX 文件（${(err as Error).message}）`, `${file}: not a valid TMX file (${(err as Error).message})`));
@@ -108,6 +130,7 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
     permission: keys.import,
     summary: 'Import TMX, TXT (tab-separated), XLS or XLSX files into a memory',
     task: 'import-memory',
+    languages: 'tags',
     formats: { tmx: { maxBytes: TMX_MAX_BYTES, streamed: true }, txt: { maxBytes: TXT_MAX_BYTES }, xlsx: { maxBytes: FILE_MAX_BYTES }, xls: { maxBytes: FILE_MAX_BYTES } },
     unsupported: (file, t) => t(`${file}：不支持的格式（可导入 TMX、TXT、XLS、XLSX）`, `${file}: not a supported format (TMX, TXT, XLS and XLSX can be imported)`),
     rows: (f, langs, t) => (f.ext === 'tmx' ? tmxRows(f.stream(), f.file, langs.sourceLang, langs.targetLang, t) : f.ext === 'txt' ? txtRows(f.path, f.file, t) : sheetRows(f.path, f.file, t, spreadsheetLimits(ctx.config))),
@@ -120,8 +143,10 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
             library_id: to.libraryId,
             source: r.source,
             target: r.target,
-            source_lang: to.sourceLang,
-            target_lang: to.targetLang,
+            source_lang: r.sourceLang ?? to.sourceLang,
+            target_lang: r.targetLang ?? to.targetLang,
+            source_base: languageBase(r.sourceLang ?? to.sourceLang),
+            target_base: languageBase(r.targetLang ?? to.targetLang),
             source_hash: exactKey(r.source),
             tags: JSON.stringify(r.tags),
             creator_id: to.userId,

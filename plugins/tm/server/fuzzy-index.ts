@@ -5,7 +5,8 @@ import type { TmDatabase } from './tables.js';
 
 /**
  * The fuzzy tier's indexes: one `MemoryIndex` (match/memory-index.ts: token hashes in typed arrays,
- * every match of 75 or more found by prefix filtering) per memory and language pair, built on the
+ * every match of 75 or more found by prefix filtering) per memory and pair of languages (each the base
+ * its variants share, `languageBase`: en-GB and en-US entries are in one index), built on the
  * memory's first fuzzy lookup by streaming its entries from the database in pages, and dropped when the
  * memory's entries change, to be built again on the next lookup.
  */
@@ -34,8 +35,8 @@ export class FuzzyIndex {
         .selectFrom('tm_entries')
         .select(['id', 'source'])
         .where('library_id', '=', libraryId)
-        .where('source_lang', '=', sourceLang)
-        .where('target_lang', '=', targetLang)
+        .where('source_base', '=', sourceLang)
+        .where('target_base', '=', targetLang)
         .where('id', '>', after)
         .orderBy('id')
         .limit(PAGE)
@@ -59,7 +60,7 @@ export class FuzzyIndex {
     return p;
   }
 
-  /** The best `limit` entries of the memory for `text` scoring at least `minScore`, best first. */
+  /** The best `limit` entries of the memory for `text` scoring at least `minScore`, best first; the languages are bases (`languageBase`). */
   async search(libraryId: number, sourceLang: string, targetLang: string, text: string, limit: number, minScore: number): Promise<IndexHit[]> {
     const index = await this.index(libraryId, sourceLang, targetLang);
     return index.search(fingerprint(text), { limit, minScore });

@@ -21,7 +21,8 @@ export default defineServerPlugin({
   setup(ctx) {
     const db = ctx.db as Kysely<TmDatabase>;
     const fuzzy = new FuzzyIndex(db);
-    const lookup = new MemoryLookup(db, fuzzy);
+    const settings = createTmSettings(ctx, db);
+    const lookup = new MemoryLookup(db, fuzzy, async () => (await settings.get()).variantPenalty);
     // Entries changed: the memory's fuzzy index is built again on its next lookup.
     const changed = (libraryId: number) => fuzzy.invalidate(libraryId);
     const { access: libraries, usage } = createLibraryKit({
@@ -35,7 +36,6 @@ export default defineServerPlugin({
       changed,
     });
     exchangeRoutes(ctx, db, libraries, { import: KEYS.import, export: KEYS.export }, changed);
-    const settings = createTmSettings(ctx, db);
     settingsRoutes(ctx, settings, { view: KEYS.view, settings: KEYS.settings });
     lookupRoutes(ctx, libraries, lookup, { view: KEYS.view }, settings);
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { sql, type Kysely } from 'kysely';
 import { ApiError, Codes, type Caller, type PipelineSegment, type ServerPluginContext } from '@linguaport/sdk/server';
-import { idNumberSchema } from '@linguaport/sdk/shared';
+import { idNumberSchema, languageBase, languageTagSchema, VARIANT_PREFERENCE, variantMatch, worseMatch, type VariantMatch } from '@linguaport/sdk/shared';
 import type { FuzzyIndex } from './fuzzy-index.js';
 import type { Libraries } from './libraries.js';
 import { highlights } from './match/concordance.js';
@@ -15,6 +15,11 @@ import type { TmDatabase } from './tables.js';
  * the pipeline hook that fills a segment's translation from an exact match before the engine sees it
  * (every translation of the platform: text, the public API, documents). Failed and disabled entries
  * are never offered.
+ *
+ * Languages are BCP 47 tags. An entry answers a request in its language (`languageBase`): the exact
+ * variant first, then the language's generic tag (either side without a region: `en` for `en-GB`, any
+ * English for `en`), then another variant (`en-US` for `en-GB`), whose score loses the area's
+ * `variantPenalty` points. Each match says its entry's tags and how they answered.
  */
 
 export interface MemoryMatch {
@@ -24,6 +29,31 @@ export interface MemoryMatch {
   source: string;
   target: string;
   diff: DiffOp[];
+  /** The entry's own tags (`en-US`), and how they answer the ones asked. */
+  sourceLang: string;
+  targetLang: string;
+  variant: VariantMatch;
+  /** Points the score lost for another variant of the language (0 for the exact variant or the generic tag). */
+  penalty: number;
+}
+
+export interface ExactMatch {
+  entryId: number;
+  libraryId: number;
+  target: string;
+  /** 100, less the penalty for another variant. */
+  score: number;
+  sourceLang: string;
+  targetLang: string;
+  variant: VariantMatch;
+  penalty: number;
+}
+
+/** How an entry's tags answer the ones asked (the worse of its two sides), or null for other languages. */
+function variantOf(sourceLang: string, targetLang: string, row: { source_lang: string; target_lang: string }): VariantMatch | null {
+  const s = variantMatch(sourceLang, row.source_lang);
+  const t = variantMatch(targetLang, row.target_lang);
+  return s && t ? worseMatch(s, t) : null;
 }
 
 /** Matches shown from this score up unless the area's settings say otherwise (`showThreshold`). */
@@ -33,51 +63,74 @@ export class MemoryLookup {
   constructor(
     private readonly db: Kysely<TmDatabase>,
     private readonly index: FuzzyIndex,
+    /** Points off a match from another variant of the language (the area's `variantPenalty`). */
+    private readonly variantPenalty: () => Promise<number> = async () => 2,
   ) {}
 
   private live(libraryIds: number[], sourceLang: string, targetLang: string) {
     return this.db
       .selectFrom('tm_entries')
       .where('library_id', 'in', libraryIds)
-      .where('source_lang', '=', sourceLang)
-      .where('target_lang', '=', targetLang)
+      .where('source_base', '=', languageBase(sourceLang))
+      .where('target_base', '=', languageBase(targetLang))
       .where('status', '!=', 'failed')
       .where('enabled', '=', true);
   }
 
-  /** The best exact match of each text (same normalised source), checked entries first, then the newest. */
-  async exact(libraryIds: number[], sourceLang: string, targetLang: string, texts: string[]): Promise<Map<string, { entryId: number; libraryId: number; target: string }>> {
-    const out = new Map<string, { entryId: number; libraryId: number; target: string }>();
+  /**
+   * The best exact match of each text (same normalised source): the exact variant, then the generic tag,
+   * then another variant (scored 100 less the penalty); within each, checked entries first, then the newest.
+   */
+  async exact(libraryIds: number[], sourceLang: string, targetLang: string, texts: string[]): Promise<Map<string, ExactMatch>> {
+    const out = new Map<string, ExactMatch>();
     if (!libraryIds.length || !texts.length) return out;
     const hashes = [...new Set(texts.map(exactKey))];
     const rows = await this.live(libraryIds, sourceLang, targetLang)
-      .select(['id', 'library_id', 'source', 'target', 'source_hash', 'status'])
+      .select(['id', 'library_id', 'source', 'target', 'source_hash', 'status', 'source_lang', 'target_lang'])
       .where('source_hash', 'in', hashes)
       .orderBy(sql`case when status = 'checked' then 0 else 1 end`)
       .orderBy('id', 'desc')
       .execute();
-    const byHash = new Map<string, (typeof rows)[number]>();
-    for (const r of rows) if (!byHash.has(r.source_hash)) byHash.set(r.source_hash, r);
+    const penalty = await this.variantPenalty();
+    const byHash = new Map<string, { row: (typeof rows)[number]; variant: VariantMatch }>();
+    for (const r of rows) {
+      const variant = variantOf(sourceLang, targetLang, r);
+      if (!variant) continue;
+      const held = byHash.get(r.source_hash);
+      if (!held || VARIANT_PREFERENCE[variant] < VARIANT_PREFERENCE[held.variant]) byHash.set(r.source_hash, { row: r, variant });
+    }
     for (const text of texts) {
-      const r = byHash.get(exactKey(text));
+      const found = byHash.get(exactKey(text));
+      if (!found) continue;
+      const { row: r, variant } = found;
+      const off = variant === 'variant' ? penalty : 0;
       // The hash is of the normalised text: confirm it, so a collision never passes as a match.
-      if (r && normalise(r.source) === normalise(text)) out.set(text, { entryId: r.id, libraryId: r.library_id, target: r.target });
+      if (normalise(r.source) === normalise(text)) out.set(text, { entryId: r.id, libraryId: r.library_id, target: r.target, score: 100 - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off });
     }
     return out;
   }
 
-  /** The top `limit` matches of `text` scoring at least `minScore`, best first. */
+  /** The top `limit` matches of `text` scoring at least `minScore` (after the variant penalty), best first. */
   async fuzzy(libraryIds: number[], sourceLang: string, targetLang: string, text: string, limit = 5, minScore = SHOW_THRESHOLD): Promise<MemoryMatch[]> {
     if (!libraryIds.length || !text.trim()) return [];
-    // Disabled and failed entries are in the index too (it holds sources only): ask for more than shown.
-    const hits = (await Promise.all(libraryIds.map((id) => this.index.search(id, sourceLang, targetLang, text, limit * 4, minScore)))).flat();
+    const bases = [languageBase(sourceLang), languageBase(targetLang)] as const;
+    // Disabled and failed entries, and every variant of the languages, are in the index too (it holds sources only): ask for more than shown.
+    const hits = (await Promise.all(libraryIds.map((id) => this.index.search(id, bases[0], bases[1], text, limit * 4, minScore)))).flat();
     const ids = hits.map((h) => h.id);
     if (!ids.length) return [];
-    const rows = await this.live(libraryIds, sourceLang, targetLang).select(['id', 'library_id', 'source', 'target']).where('id', 'in', ids).execute();
-    return rows
-      .map((r) => ({ entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, ...scoreText(text, r.source) }))
+    const rows = await this.live(libraryIds, sourceLang, targetLang).select(['id', 'library_id', 'source', 'target', 'source_lang', 'target_lang']).where('id', 'in', ids).execute();
+    const penalty = await this.variantPenalty();
+    const out: MemoryMatch[] = [];
+    for (const r of rows) {
+      const variant = variantOf(sourceLang, targetLang, r);
+      if (!variant) continue;
+      const scored = scoreText(text, r.source);
+      const off = variant === 'variant' ? Math.min(penalty, scored.score) : 0;
+      out.push({ entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, ...scored, score: scored.score - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off });
+    }
+    return out
       .filter((m) => m.score >= minScore)
-      .sort((a, b) => b.score - a.score || b.entryId - a.entryId)
+      .sort((a, b) => b.score - a.score || VARIANT_PREFERENCE[a.variant] - VARIANT_PREFERENCE[b.variant] || b.entryId - a.entryId)
       .slice(0, limit);
   }
 
@@ -130,7 +183,7 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
     url: '/TM/match',
     access: { permission: keys.view },
     summary: 'Exact and fuzzy matches of a text in memories (the caller\'s defaults unless named)',
-    schema: { query: z.object({ libraryIds: ids, sourceLang: z.string().min(2).max(20), targetLang: z.string().min(2).max(20), text: z.string().trim().min(1, 'validation.required').max(2000), limit: z.coerce.number().int().min(1).max(20).default(5) }) },
+    schema: { query: z.object({ libraryIds: ids, sourceLang: languageTagSchema, targetLang: languageTagSchema, text: z.string().trim().min(1, 'validation.required').max(2000), limit: z.coerce.number().int().min(1).max(20).default(5) }) },
     response: {
       data: z.object({
         memories: z.array(z.number().int()).describe('The memories read'),
@@ -142,6 +195,10 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
             source: z.string(),
             target: z.string(),
             diff: z.array(z.object({ op: z.enum(['equal', 'insert', 'delete']), text: z.string() })).describe("What turns the memory's source into the text"),
+            sourceLang: z.string().describe("The entry's source language tag (en-US)"),
+            targetLang: z.string().describe("The entry's target language tag: the variant the match came from"),
+            variant: z.enum(['exact', 'generic', 'variant']).describe('The exact variant asked, the generic tag of its language, or another variant'),
+            penalty: z.number().int().min(0).describe('Points the score lost for another variant (the variantPenalty setting)'),
           }),
         ),
       }),
@@ -212,16 +269,18 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
       if (!memories.length) return;
       const open = segments.filter((s) => s.target === undefined && s.source.trim());
       const found = await lookup.exact(memories, pctx.source, pctx.target, open.map((s) => s.source));
+      const { autoUseThreshold } = await settings.get();
       for (const s of open) {
         const m = found.get(s.source);
-        if (!m) continue;
+        // Another variant's exact match (en-US for en-GB) scores below 100: used only from the auto-use score.
+        if (!m || m.score < autoUseThreshold) continue;
         // The source's own outer white space stays; the memory holds the trimmed sentence.
         const lead = /^\s*/.exec(s.source)![0];
         const tail = /\s*$/.exec(s.source)![0];
         s.target = `${lead}${m.target}${tail}`;
-        s.origin = { kind: 'hook', hook: 'tm', score: 100, ref: `tm:${m.libraryId}:${m.entryId}` };
+        s.origin = { kind: 'hook', hook: 'tm', score: m.score, ref: `tm:${m.libraryId}:${m.entryId}` };
+        if (m.penalty) s.issues.push(variantUsed(m.score, s.source.trim(), m.targetLang));
       }
-      const { autoUseThreshold } = await settings.get();
       if (autoUseThreshold >= 100) return;
       for (const s of open) {
         if (s.target !== undefined) continue;
@@ -235,12 +294,23 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
           hook: 'tm',
           severity: 'info',
           code: 'tm-fuzzy-used',
-          params: { score: String(best.score), source: best.source },
-          message: `使用了 ${best.score}% 的记忆匹配，请核对 / A ${best.score}% memory match was used: review it`,
+          params: { score: String(best.score), source: best.source, ...(best.penalty ? { variant: best.targetLang } : {}) },
+          message: `使用了 ${best.score}% 的记忆匹配${best.penalty ? `（${best.targetLang}）` : ''}，请核对 / A ${best.score}% memory match${best.penalty ? ` (${best.targetLang})` : ''} was used: review it`,
         });
       }
     },
   });
+}
+
+/** The note on a segment filled from another variant's exact match (its score less the penalty). */
+function variantUsed(score: number, source: string, variant: string) {
+  return {
+    hook: 'tm',
+    severity: 'info' as const,
+    code: 'tm-fuzzy-used',
+    params: { score: String(score), source, variant },
+    message: `使用了 ${score}% 的记忆匹配（${variant}），请核对 / A ${score}% memory match (${variant}) was used: review it`,
+  };
 }
 
 /**

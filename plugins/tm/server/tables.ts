@@ -1,5 +1,6 @@
 import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
 import type { Migration } from '@linguaport/sdk/server';
+import { languageBase, languageTag } from '@linguaport/sdk/shared';
 
 /** The memory area's own tables (namespace `tm_`), typed for Kysely. */
 export interface TmDatabase {
@@ -19,8 +20,12 @@ export interface TmDatabase {
     library_id: number;
     source: string;
     target: string;
+    /** Full BCP 47 tags, case-normalised (`en-GB`, `zh-Hans-CN`): an entry keeps its variant. */
     source_lang: string;
     target_lang: string;
+    /** The language each tag is a variant of (`languageBase`: `en-Latn`, `zh-Hans`): what lookups group by. */
+    source_base: ColumnType<string, string | undefined, string>;
+    target_base: ColumnType<string, string | undefined, string>;
     /** The exact tier's key: a hash of the normalised source. */
     source_hash: string;
     /** Inline placeholders' originals (`{ "1": {kind, original, closing} }`) of source and target. */
@@ -114,6 +119,27 @@ export const tmMigrations: Migration[] = [
     name: '002_settings',
     async up(db: Kysely<any>) {
       await db.schema.createTable('tm_settings').ifNotExists().addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'jsonb', (c) => c.notNull()).execute();
+    },
+  },
+  {
+    // Entries keep language variants (issue 23): existing entries keep the tags they have, case-normalised,
+    // and gain the language each is a variant of, which exact and fuzzy lookups now group by.
+    name: '003_language_tags',
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('tm_entries').addColumn('source_base', 'text', (c) => c.notNull().defaultTo('')).execute();
+      await db.schema.alterTable('tm_entries').addColumn('target_base', 'text', (c) => c.notNull().defaultTo('')).execute();
+      // Few distinct pairs, however many entries: one update each.
+      const pairs = await db.selectFrom('tm_entries').select(['source_lang', 'target_lang']).distinct().execute();
+      for (const p of pairs as Array<{ source_lang: string; target_lang: string }>) {
+        await db
+          .updateTable('tm_entries')
+          .set({ source_lang: languageTag(p.source_lang) ?? p.source_lang, target_lang: languageTag(p.target_lang) ?? p.target_lang, source_base: languageBase(p.source_lang), target_base: languageBase(p.target_lang) })
+          .where('source_lang', '=', p.source_lang)
+          .where('target_lang', '=', p.target_lang)
+          .execute();
+      }
+      await db.schema.dropIndex('tm_entries_exact').execute();
+      await db.schema.createIndex('tm_entries_exact').on('tm_entries').columns(['source_hash', 'source_base', 'target_base']).execute();
     },
   },
 ];

@@ -253,19 +253,19 @@ describe('matching and every translation', () => {
   });
 
   it('uses near matches without the engine from the auto-use score an administrator sets, and shows matches from the show score', async () => {
-    expect((await call('GET', '/api/TM/settings', owner.token)).body.data).toEqual({ showThreshold: 50, autoUseThreshold: 100 });
+    expect((await call('GET', '/api/TM/settings', owner.token)).body.data).toEqual({ showThreshold: 50, autoUseThreshold: 100, variantPenalty: 2 });
     // Setting the thresholds takes its own key; the auto-use score cannot be below the show score.
     expect((await call('PUT', '/api/TM/settings', colleague.token, { showThreshold: 60, autoUseThreshold: 90 })).status).toBe(403);
     const below = await call('PUT', '/api/TM/settings', admin, { showThreshold: 95, autoUseThreshold: 90 });
     expect(below.status).toBe(400);
     expect(below.body.msg).toContain('cannot be below the score to show it');
-    expect((await call('GET', '/api/TM/settings', owner.token)).body.data).toEqual({ showThreshold: 50, autoUseThreshold: 100 });
+    expect((await call('GET', '/api/TM/settings', owner.token)).body.data).toEqual({ showThreshold: 50, autoUseThreshold: 100, variantPenalty: 2 });
 
     // With exact matches only, the near sentence goes to the engine.
     const near = 'Close the door before you leave the office.';
     const before = await call('POST', '/api/transText/translate', owner.token, { text: near, source: 'en', target: 'es' });
     expect(before.body.data.segments[0].origin.kind).toBe('engine');
-    expect((await call('PUT', '/api/TM/settings', admin, { showThreshold: 60, autoUseThreshold: 80 })).body.data).toEqual({ showThreshold: 60, autoUseThreshold: 80 });
+    expect((await call('PUT', '/api/TM/settings', admin, { showThreshold: 60, autoUseThreshold: 80 })).body.data).toEqual({ showThreshold: 60, autoUseThreshold: 80, variantPenalty: 2 });
     const after = await call('POST', '/api/transText/translate', owner.token, { text: near, source: 'en', target: 'es' });
     expect(after.body.data.text).toBe('Cierre la ventana antes de salir de la oficina.');
     expect(after.body.data.segments[0].origin).toMatchObject({ kind: 'hook', hook: 'tm', score: expect.any(Number) });
