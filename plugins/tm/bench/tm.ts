@@ -10,6 +10,7 @@ import { once } from 'node:events';
 import { sql, type Kysely } from 'kysely';
 import { openTestDatabase, seededRandom } from '@linguaport/sdk/testing';
 import { readTmx, variantIn, writeTmx, type TmxUnit } from '@linguaport/sdk/interchange';
+import { languageBase } from '@linguaport/sdk/shared';
 import { tmMigrations, type TmDatabase } from '../server/tables.js';
 import { MemoryLookup } from '../server/lookup.js';
 import { FuzzyIndex } from '../server/fuzzy-index.js';
@@ -80,7 +81,7 @@ try {
     for await (const u of readTmx(createReadStream(file))) {
       const s = variantIn(u, 'en')!;
       const g = variantIn(u, 'es')!;
-      batch.push({ library_id: lib.id, source: s.text, target: g.text, source_lang: 'en', target_lang: 'es', source_hash: exactKey(s.text), tags: '{}', creator_id: 1 } as never);
+      batch.push({ library_id: lib.id, source: s.text, target: g.text, source_lang: 'en', target_lang: 'es', source_base: languageBase('en'), target_base: languageBase('es'), source_hash: exactKey(s.text), tags: '{}', creator_id: 1 } as never);
       if (batch.length === 1000) await flush();
     }
     await flush();
