@@ -197,3 +197,38 @@ export async function pdfPageCount(pdf: Uint8Array): Promise<number | null> {
     }
   });
 }
+
+/**
+ * A target language as office documents record it. Word, PowerPoint and ODF keep three languages per
+ * run (western, East Asian, complex script) and spell-check text in the one that fits its script, so a
+ * language is written in the slot of its script: `kind`. Bare codes get their likely region (`fr` ->
+ * `fr-FR`), as Word names languages with one.
+ */
+export interface OfficeLanguage {
+  /** BCP 47 with a region where one is known: `fr-FR`, `zh-CN`, `sr-Latn-RS`. */
+  tag: string;
+  language: string;
+  /** ISO 3166 region, when known. */
+  region?: string;
+  kind: 'western' | 'asian' | 'complex';
+}
+
+const ASIAN_SCRIPTS = new Set(['Hans', 'Hant', 'Hani', 'Jpan', 'Hira', 'Kana', 'Kore', 'Hang']);
+const COMPLEX_SCRIPTS = new Set(['Arab', 'Hebr', 'Syrc', 'Thaa', 'Thai', 'Laoo', 'Khmr', 'Mymr', 'Deva', 'Beng', 'Guru', 'Gujr', 'Orya', 'Taml', 'Telu', 'Knda', 'Mlym', 'Sinh', 'Tibt']);
+
+/** The language of a platform code (`fr`, `zh-TW`, `pt-BR`), or null when it is not a language tag. */
+export function officeLanguage(code: string): OfficeLanguage | null {
+  let given: Intl.Locale;
+  try {
+    given = new Intl.Locale(code.trim().replace(/_/g, '-'));
+  } catch {
+    return null;
+  }
+  const full = given.maximize();
+  const script = full.script;
+  const region = given.region ?? full.region;
+  const kind = script && ASIAN_SCRIPTS.has(script) ? 'asian' : script && COMPLEX_SCRIPTS.has(script) ? 'complex' : 'western';
+  // A script is named only when the code named it and the language is written in more than one (sr-Latn); zh-TW says Hant by its region.
+  const named = given.script && given.language !== 'zh' ? `-${given.script}` : '';
+  return { tag: `${given.language}${named}${region ? `-${region}` : ''}`, language: given.language, ...(region ? { region } : {}), kind };
+}

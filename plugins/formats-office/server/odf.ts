@@ -1,6 +1,8 @@
 import type { InlineTag } from '@linguaport/sdk/shared';
 import { attrOf, escapeXml, findElements, serializeXml, textOf, type XElement, type XNode } from '@linguaport/sdk/interchange';
+import { documentLanguage, odfStylesLanguage } from './language.js';
 import { officePackage, type PartReader, type Sink, type UnitWriter } from './ooxml/package.js';
+import { keepEdgeSpaces } from './ooxml/runs.js';
 
 /**
  * OpenDocument text, spreadsheets and presentations (odt, ods, odp). ODF writes a paragraph
@@ -81,7 +83,8 @@ function readParagraph(p: XElement): { source: string | null; tags: Record<strin
     source: text,
     tags,
     nested,
-    write(target, render) {
+    write(translation, render) {
+      const target = keepEdgeSpaces(text, translation);
       let out = '';
       const used = new Set<string>();
       const stack: string[] = [];
@@ -178,6 +181,11 @@ function odf(id: string, name: string, mime: string) {
       if (/^Object \d+\/content\.xml$/.test(part)) return odfPart('chart');
       if (part === 'meta.xml') return metaPart;
       return null;
+    },
+    language(part, xml, language) {
+      if (part === 'meta.xml') return documentLanguage(xml, language.tag, 'office:meta');
+      if (part === 'styles.xml' || part === 'content.xml') return odfStylesLanguage(xml, language, part === 'styles.xml');
+      return xml;
     },
   });
 }

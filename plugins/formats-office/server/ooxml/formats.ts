@@ -1,5 +1,7 @@
 import { attrOf, decodeEntities, escapeXml, findElements, withAttr, type XElement } from '@linguaport/sdk/interchange';
 import { elementsNamed, officePackage, type PartReader, type Sink } from './package.js';
+import type { OfficeLanguage } from '@linguaport/sdk/server';
+import { documentLanguage, drawingDefaultsLanguage, wordStylesLanguage } from '../language.js';
 import { CELL, DRAWING, WORD } from './runs.js';
 
 /**
@@ -51,6 +53,9 @@ const corePart: PartReader = (doc, sink) => {
   for (const el of findElements(doc, (e) => e.name === 'dc:title' || e.name === 'dc:subject')) sink.plain(el, { part: 'properties', style: el.name.slice(3) });
 };
 
+/** The core properties' `dc:language`, which every OOXML package may state. */
+const coreLanguage = (part: string, xml: string, language: OfficeLanguage) => (part === 'docProps/core.xml' ? documentLanguage(xml, language.tag, 'cp:coreProperties') : xml);
+
 const numbered = (prefix: string, name: string) => new RegExp(`^${prefix}\\d*\\.xml$`).test(name);
 const numberOf = (name: string) => /(\d+)\.xml$/.exec(name)?.[1] ?? '';
 
@@ -74,6 +79,7 @@ export const docxFormat = officePackage({
     if (part === 'docProps/core.xml') return corePart;
     return null;
   },
+  language: (part, xml, language) => (part === 'word/styles.xml' ? wordStylesLanguage(xml, language) : coreLanguage(part, xml, language)),
 });
 
 export const pptxFormat = officePackage({
@@ -94,6 +100,7 @@ export const pptxFormat = officePackage({
     if (part === 'docProps/core.xml') return corePart;
     return null;
   },
+  language: (part, xml, language) => (part === 'ppt/presentation.xml' || numbered('ppt/slideMasters/slideMaster', part) ? drawingDefaultsLanguage(xml, language) : coreLanguage(part, xml, language)),
 });
 
 /** Characters a sheet name may not hold, and its longest length. */
@@ -184,6 +191,8 @@ export const xlsxFormat = officePackage({
     if (part === 'docProps/core.xml') return corePart;
     return null;
   },
+  // Cells have no language of their own: the workbook states it in its properties.
+  language: coreLanguage,
   transform(part, xml, targets, skeleton) {
     const renames = sheetRenames(targets, skeleton.extra.sheets as SheetNames | undefined);
     if (!renames.size) return xml;

@@ -1,6 +1,6 @@
 import type { FileFormat, ParsedFile, TranslationUnit, UnitContext, WriteOptions } from '@linguaport/sdk/shared';
 import { escapeXml, innerText, isZip, parseXml, readZip, serializeXml, writeZip, XmlBudgetError, XmlError, type BudgetText, type XDocument, type XElement, type XNode, type ZipEntry } from '@linguaport/sdk/interchange';
-import { defineWorkerTask, DOCUMENT_BUDGETS, WorkerTaskError, zipBudget, type DocumentBudgets } from '@linguaport/sdk/server';
+import { defineWorkerTask, DOCUMENT_BUDGETS, officeLanguage, WorkerTaskError, zipBudget, type DocumentBudgets, type OfficeLanguage } from '@linguaport/sdk/server';
 import { readRunParagraph, type RunDialect } from './runs.js';
 
 /**
@@ -9,12 +9,14 @@ import { readRunParagraph, type RunDialect } from './runs.js';
  * and hands its translatable pieces to a sink: run paragraphs (see runs.ts), elements that hold plain
  * text, or anything with a writer of its own. Writing replaces only what was translated: a part with
  * no changed unit is copied as it was (its compressed bytes too), a changed part is the original text
- * with the changed paragraphs replaced, so everything else in it stays byte for byte.
+ * with the changed paragraphs replaced, so everything else in it stays byte for byte. Given a target
+ * language, a translated package says it: the runs written carry it, and the format's `language` pass
+ * sets it in the parts that state a document's language (styles, properties).
  */
 
 export interface UnitWriter {
   node: XNode;
-  write(target: string, render: (nodes: XNode[]) => string): string;
+  write(target: string, render: (nodes: XNode[]) => string, language?: OfficeLanguage): string;
 }
 
 export interface Sink {
@@ -45,6 +47,8 @@ export interface PackageOptions {
   readerFor(part: string, names: Set<string>): PartReader | null;
   /** A last pass over a written part (references to renamed sheets). */
   transform?(part: string, xml: string, targets: Map<string, string>, skeleton: PackageSkeleton): string;
+  /** A part with the target language set where the document states its language (styles, core properties). */
+  language?(part: string, xml: string, language: OfficeLanguage): string;
 }
 
 interface PartState {
@@ -187,7 +191,7 @@ function countNodes(nodes: XNode[]): number {
 }
 
 /** The package with `targets` (unit id -> translation) in place of their sources. */
-function writePackage(options: PackageOptions, skeleton: PackageSkeleton, targets: Map<string, string>): Buffer {
+function writePackage(options: PackageOptions, skeleton: PackageSkeleton, targets: Map<string, string>, language?: OfficeLanguage): Buffer {
   const out: ZipEntry[] = [];
   for (const entry of skeleton.entries) {
     const state = skeleton.parts.get(entry.name);
@@ -201,13 +205,19 @@ function writePackage(options: PackageOptions, skeleton: PackageSkeleton, target
       for (let i = state.writers.length - 1; i >= 0; i--) {
         const { id, writer } = state.writers[i]!;
         const target = targets.get(id);
-        if (target !== undefined) replacements.set(writer.node, writer.write(target, render));
+        if (target !== undefined) replacements.set(writer.node, writer.write(target, render, language));
       }
       xml = render(state.doc.children);
     }
     if (options.transform && /\.xml$/.test(entry.name)) {
       const text = xml ?? decoder.decode(entry.data);
       const after = options.transform(entry.name, text, targets, skeleton);
+      if (after !== text) xml = after;
+    }
+    // A package with nothing translated stays the original, language and all.
+    if (language && targets.size && options.language && /\.xml$/.test(entry.name)) {
+      const text = xml ?? decoder.decode(entry.data);
+      const after = options.language(entry.name, text, language);
       if (after !== text) xml = after;
     }
     if (xml === null) out.push(entry);
@@ -233,9 +243,10 @@ const definedAs = (id: string) => {
 };
 
 const parseTask = defineWorkerTask('formats-office.parse', (job: PackageJob) => ({ units: readPackage(definedAs(job.id), job.bytes, job.budgets).units }));
-const writeTask = defineWorkerTask('formats-office.write', (job: PackageJob & { targets: Array<[string, string]> }) => {
+const writeTask = defineWorkerTask('formats-office.write', (job: PackageJob & { targets: Array<[string, string]>; targetLanguage?: string }) => {
   const options = definedAs(job.id);
-  const written = writePackage(options, readPackage(options, job.bytes, job.budgets).skeleton, new Map(job.targets));
+  const language = job.targetLanguage ? (officeLanguage(job.targetLanguage) ?? undefined) : undefined;
+  const written = writePackage(options, readPackage(options, job.bytes, job.budgets).skeleton, new Map(job.targets), language);
   return new Uint8Array(written.buffer, written.byteOffset, written.byteLength);
 });
 
@@ -292,8 +303,7 @@ export function officePackage(options: PackageOptions & { module: string }, budg
       const targets: Array<[string, string]> = [];
       const sources = new Map(file.units.map((u) => [u.id, u.source]));
       for (const u of units) if (u.target !== undefined && u.target !== sources.get(u.id)) targets.push([u.id, u.target]);
-      void writeOptions;
-      return writeTask.run({ id: options.id, bytes, budgets, targets }, run).catch((err: unknown) => {
+      return writeTask.run({ id: options.id, bytes, budgets, targets, ...(writeOptions?.targetLanguage ? { targetLanguage: writeOptions.targetLanguage } : {}) }, run).catch((err: unknown) => {
         throw asPackageError(err, options.name, budgets);
       });
     },

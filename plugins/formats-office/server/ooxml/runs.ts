@@ -1,5 +1,6 @@
 import type { InlineTag } from '@linguaport/sdk/shared';
-import { escapeXml, findElements, serializeXml, textOf, type XElement, type XNode } from '@linguaport/sdk/interchange';
+import { escapeXml, findElements, serializeXml, textOf, withAttr, type XElement, type XNode } from '@linguaport/sdk/interchange';
+import type { OfficeLanguage } from '@linguaport/sdk/server';
 
 /**
  * Paragraphs made of runs, as WordprocessingML (`w:p/w:r/w:t`), DrawingML (`a:p/a:r/a:t`: slides,
@@ -16,6 +17,12 @@ import { escapeXml, findElements, serializeXml, textOf, type XElement, type XNod
  * left out when runs are compared, so they never become tags. Marks before the first and after the last
  * text stay outside the unit. A mark may itself hold paragraphs (a text box in a drawing): those are
  * units of their own, and the mark is written with their translations.
+ *
+ * Word's zero-width markup (bookmarks such as `_GoBack`, comment and permission ranges, the page break
+ * Word last rendered) carries no text and no formatting: it is lifted out of the unit, so the engine
+ * sees whole words, and written back at the same place when the text is unchanged, else at the word
+ * boundary nearest its place in proportion. The paragraph's own formatting is what all its text shares
+ * (its base); text with more is tagged.
  *
  * Writing rebuilds the paragraph's runs from the translation: each stretch of text gets the formatting
  * of the innermost paired placeholder around it (the paragraph's own outside any), marks and containers
@@ -42,6 +49,33 @@ export interface RunDialect {
   /** Run-property clutter (element names and attribute names) ignored when runs are compared and left out when they are written. */
   clutterElements: string[];
   clutterAttributes: string[];
+  /** Zero-width markup lifted out of the unit (bookmarks, range marks), at paragraph level or alone in a run. */
+  lifted: Set<string>;
+  /** The run properties (or `a:endParaRPr`) with the target language stamped in; absent where runs have no language. */
+  stampLanguage?(rPr: string, language: OfficeLanguage): string;
+}
+
+/** Run-property children that come after `w:lang` in WordprocessingML's sequence (Word refuses them out of order). */
+const AFTER_WORD_LANG = /<w:(?:eastAsianLayout|specVanish|oMath|rPrChange)\b/;
+
+/** `w:lang` set in Word's run properties: `w:val`, `w:eastAsia` or `w:bidi` by the language's script. */
+export function wordLanguage(rPr: string, language: OfficeLanguage): string {
+  const slot = language.kind === 'asian' ? 'w:eastAsia' : language.kind === 'complex' ? 'w:bidi' : 'w:val';
+  const existing = /<w:lang\b[^>]*?\/?>/.exec(rPr);
+  if (existing) return rPr.slice(0, existing.index) + withAttr(existing[0], slot, language.tag, (v) => escapeXml(v, true)) + rPr.slice(existing.index + existing[0].length);
+  const lang = `<w:lang ${slot}="${escapeXml(language.tag, true)}"/>`;
+  if (!rPr) return `<w:rPr>${lang}</w:rPr>`;
+  if (/^<w:rPr\b[^>]*\/>$/.test(rPr)) return `${rPr.slice(0, -2)}>${lang}</w:rPr>`;
+  const after = AFTER_WORD_LANG.exec(rPr);
+  const at = after ? after.index : rPr.lastIndexOf('</w:rPr>');
+  return rPr.slice(0, at) + lang + rPr.slice(at);
+}
+
+/** DrawingML's `lang` on run properties (one language per run: the text's). */
+export function drawingLanguage(rPr: string, language: OfficeLanguage): string {
+  if (!rPr) return `<a:rPr lang="${escapeXml(language.tag, true)}"/>`;
+  const end = rPr.indexOf('>') + 1;
+  return withAttr(rPr.slice(0, end), 'lang', language.tag, (v) => escapeXml(v, true)) + rPr.slice(end);
 }
 
 export const WORD: RunDialect = {
@@ -56,6 +90,29 @@ export const WORD: RunDialect = {
   preserve: true,
   clutterElements: ['w:lang', 'w:noProof', 'w:webHidden'],
   clutterAttributes: ['w:rsidRPr', 'w:rsidR', 'w:rsidDel'],
+  lifted: new Set([
+    'w:bookmarkStart',
+    'w:bookmarkEnd',
+    'w:commentRangeStart',
+    'w:commentRangeEnd',
+    'w:commentReference',
+    'w:permStart',
+    'w:permEnd',
+    'w:lastRenderedPageBreak',
+    'w:moveFromRangeStart',
+    'w:moveFromRangeEnd',
+    'w:moveToRangeStart',
+    'w:moveToRangeEnd',
+    'w:customXmlInsRangeStart',
+    'w:customXmlInsRangeEnd',
+    'w:customXmlDelRangeStart',
+    'w:customXmlDelRangeEnd',
+    'w:customXmlMoveFromRangeStart',
+    'w:customXmlMoveFromRangeEnd',
+    'w:customXmlMoveToRangeStart',
+    'w:customXmlMoveToRangeEnd',
+  ]),
+  stampLanguage: wordLanguage,
 };
 
 export const DRAWING: RunDialect = {
@@ -70,6 +127,8 @@ export const DRAWING: RunDialect = {
   preserve: false,
   clutterElements: [],
   clutterAttributes: ['lang', 'altLang', 'dirty', 'err', 'noProof', 'smtClean', 'smtId'],
+  lifted: new Set(),
+  stampLanguage: drawingLanguage,
 };
 
 /** Shared strings, inline strings and comments of a workbook: `si`/`is`/`text` hold `t` or runs `r`. */
@@ -85,13 +144,61 @@ export const CELL: RunDialect = {
   preserve: true,
   clutterElements: [],
   clutterAttributes: [],
+  lifted: new Set(),
 };
 
+/** Run properties as compared and written: clutter left out; `key` is the same for the same effective formatting. */
+interface RunFormat {
+  key: string;
+  xml: string;
+  attrs: string[];
+  children: Array<{ xml: string; key: string }>;
+}
+
+const NO_FORMAT: RunFormat = { key: '', xml: '', attrs: [], children: [] };
+
+function formatFrom(attrs: string[], children: RunFormat['children'], dialect: RunDialect): RunFormat {
+  if (!attrs.length && !children.length) return NO_FORMAT;
+  const key = `${[...attrs].sort().join('')}|${children
+    .map((c) => c.key)
+    .sort()
+    .join('')}`;
+  const open = `<${dialect.rPr}${attrs.join('')}`;
+  return { key, xml: children.length ? `${open}>${children.map((c) => c.xml).join('')}</${dialect.rPr}>` : `${open}/>`, attrs, children };
+}
+
+function runFormat(props: XElement | undefined, dialect: RunDialect): RunFormat {
+  if (!props) return NO_FORMAT;
+  const clutter = (xml: string) => dialect.clutterAttributes.reduce((out, name) => out.replace(new RegExp(`\\s${name}="[^"]*"`, 'g'), ''), xml);
+  const body = props.open.slice(1 + props.name.length, props.open.endsWith('/>') ? -2 : -1);
+  const attrs = [...body.matchAll(/([^\s=]+)\s*=\s*("[^"]*"|'[^']*')/g)].filter((m) => !dialect.clutterAttributes.includes(m[1]!)).map((m) => ` ${m[1]}=${m[2]}`);
+  const children: RunFormat['children'] = [];
+  for (const c of props.children) {
+    if (c.type !== 'element' || dialect.clutterElements.includes(c.name)) continue;
+    const xml = clutter(serializeXml([c]));
+    // `<w:b/>`, `<w:b w:val="true"/>` and `<w:b w:val="1"/>` are the same formatting.
+    children.push({ xml, key: xml.replace(/\s(?:\w+:)?val="(?:true|1|on)"/g, '') });
+  }
+  return formatFrom(attrs, children, dialect);
+}
+
+/** What every formatting shares: the paragraph's base, which text outside every tag takes. */
+function commonFormat(formats: RunFormat[], dialect: RunDialect): RunFormat {
+  const [first, ...rest] = formats;
+  if (!first) return NO_FORMAT;
+  if (rest.every((f) => f.key === first.key)) return first;
+  const attrs = first.attrs.filter((a) => rest.every((f) => f.attrs.includes(a)));
+  const children = first.children.filter((c) => rest.every((f) => f.children.some((d) => d.key === c.key)));
+  return formatFrom(attrs, children, dialect);
+}
+
 type Atom =
-  | { kind: 'text'; text: string; rPr: string }
-  | { kind: 'mark'; nodes: XNode[]; rPr: string | null; runOpen: string | null }
+  | { kind: 'text'; text: string; format: RunFormat }
+  | { kind: 'mark'; nodes: XNode[]; rPr: string | null; runOpen: string | null; lift: boolean }
   | { kind: 'open'; el: XElement; content: XElement }
   | { kind: 'close'; el: XElement; content: XElement };
+
+type Mark = Extract<Atom, { kind: 'mark' }>;
 
 export interface RunParagraph {
   /** The unit text with placeholders; null when the paragraph holds no text (its nested paragraphs may). */
@@ -99,20 +206,11 @@ export interface RunParagraph {
   tags: Record<string, InlineTag>;
   /** The paragraph's own elements that hold paragraphs of their own (text boxes), for the caller to read as units. */
   nested: XElement[];
-  /** The paragraph (or rich string) written with `target`; `render` writes nested nodes (the caller's replacements). */
-  write(target: string, render: (nodes: XNode[]) => string): string;
+  /** The paragraph (or rich string) written with `target`; `render` writes nested nodes (the caller's replacements); `language` is stamped on the runs written. */
+  write(target: string, render: (nodes: XNode[]) => string, language?: OfficeLanguage): string;
 }
 
 const escapeText = (s: string) => escapeXml(s);
-
-/** Run properties as compared and written: clutter removed, empty properties as none. */
-function cleanRunProperties(raw: string, dialect: RunDialect): string {
-  let out = raw;
-  for (const name of dialect.clutterElements) out = out.replace(new RegExp(`<${name}(\\s[^>]*)?/>|<${name}(\\s[^>]*)?>[\\s\\S]*?</${name}>`, 'g'), '');
-  for (const name of dialect.clutterAttributes) out = out.replace(new RegExp(`\\s${name}="[^"]*"`, 'g'), '');
-  const empty = new RegExp(`^<${dialect.rPr}\\s*/>$|^<${dialect.rPr}\\s*></${dialect.rPr}>$`);
-  return empty.test(out) ? '' : out;
-}
 
 function isElement(node: XNode, name?: string): node is XElement {
   return node.type === 'element' && (name === undefined || node.name === name);
@@ -134,16 +232,16 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
   const readRun = (run: XElement) => {
     const props = run.children.find((c) => isElement(c, dialect.rPr)) as XElement | undefined;
     const rawProps = props ? serializeXml([props]) : '';
-    const rPr = cleanRunProperties(rawProps, dialect);
+    const format = runFormat(props, dialect);
     for (const child of run.children) {
       if (child === props || child.type === 'text' || child.type === 'other') continue;
       if (child.name === dialect.t) {
         const text = child.children.map((c) => (c.type === 'text' ? textOf(c) : '')).join('');
-        if (text) atoms.push({ kind: 'text', text, rPr });
+        if (text) atoms.push({ kind: 'text', text, format });
         continue;
       }
       collectNested(child);
-      atoms.push({ kind: 'mark', nodes: [child], rPr: rawProps, runOpen: run.open.endsWith('/>') ? `<${dialect.r}>` : run.open });
+      atoms.push({ kind: 'mark', nodes: [child], rPr: rawProps, runOpen: run.open.endsWith('/>') ? `<${dialect.r}>` : run.open, lift: dialect.lifted.has(child.name) });
     }
   };
 
@@ -166,7 +264,7 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
       if (!dialect.p && child.name === dialect.t) {
         // A plain string (`si/t`).
         const text = child.children.map((c) => (c.type === 'text' ? textOf(c) : '')).join('');
-        if (text) atoms.push({ kind: 'text', text, rPr: '' });
+        if (text) atoms.push({ kind: 'text', text, format: NO_FORMAT });
         continue;
       }
       const holder = dialect.containers[child.name];
@@ -180,7 +278,7 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
         }
       }
       collectNested(child);
-      atoms.push({ kind: 'mark', nodes: [child], rPr: null, runOpen: null });
+      atoms.push({ kind: 'mark', nodes: [child], rPr: null, runOpen: null, lift: dialect.lifted.has(child.name) });
     }
   };
   readChildren(paragraph.children, true);
@@ -200,7 +298,7 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
         depth--;
       } else if (b.kind === 'text') text = true;
     }
-    if (!text) atoms.splice(i, j - i + 1, { kind: 'mark', nodes: [a.el], rPr: null, runOpen: null });
+    if (!text) atoms.splice(i, j - i + 1, { kind: 'mark', nodes: [a.el], rPr: null, runOpen: null, lift: false });
   }
   if (!atoms.some((a) => a.kind === 'text' && a.text.trim())) return { source: null, tags: {}, nested, write: () => serializeXml([paragraph]) };
 
@@ -211,55 +309,64 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
   while (atoms[last - 1]?.kind === 'mark') last--;
   const before = atoms.slice(0, first);
   const after = atoms.slice(last);
-  const body = atoms.slice(first, last);
+  // Zero-width markup inside is lifted out, remembered at its offset in the paragraph's text.
+  const body: Atom[] = [];
+  // `before`: the body atom it preceded; `anchor`: the placeholder it touched in the source, if any.
+  const lifted: Array<{ at: number; mark: Mark; before: number; anchor?: string }> = [];
+  let plain = '';
+  for (const a of atoms.slice(first, last)) {
+    if (a.kind === 'mark' && a.lift) lifted.push({ at: plain.length, mark: a, before: body.length });
+    else {
+      if (a.kind === 'text') plain += a.text;
+      body.push(a);
+    }
+  }
 
-  // The paragraph's own formatting: the one covering most characters.
-  const weight = new Map<string, number>();
-  for (const a of body) if (a.kind === 'text') weight.set(a.rPr, (weight.get(a.rPr) ?? 0) + a.text.length);
-  let base = '';
-  let most = -1;
-  for (const [rPr, w] of weight) if (w > most) [base, most] = [rPr, w];
+  const base = commonFormat(
+    body.flatMap((a) => (a.kind === 'text' ? [a.format] : [])),
+    dialect,
+  );
 
-  const allText = body.map((a) => (a.kind === 'text' ? a.text : '')).join('');
-  const next = numbersAvoiding(allText);
+  const next = numbersAvoiding(plain);
   const tags: Record<string, InlineTag> = {};
   const formatOf = new Map<string, string>(); // tag -> rPr
   const markOf = new Map<string, Atom[]>(); // tag -> marks
   const containerOf = new Map<string, XElement>();
   const containerTag = new Map<XElement, string>();
   // A container whose text has one formatting (a link in the link style) carries it: one tag, not two.
-  const uniformInside = (from: number): string | null => {
-    let depth = 0;
-    let found: string | null = null;
+  const uniformInside = (from: number): RunFormat | null => {
+    let found: RunFormat | null = null;
     for (let j = from + 1; j < body.length; j++) {
       const b = body[j]!;
       if (b.kind === 'open') return null;
-      if (b.kind === 'close') return depth === 0 ? found : null;
+      if (b.kind === 'close') return found;
       if (b.kind === 'text') {
-        if (found !== null && found !== b.rPr) return null;
-        found = b.rPr;
+        if (found !== null && found.key !== b.format.key) return null;
+        found = b.format;
       }
     }
     return null;
   };
-  const bases: string[] = [base];
+  const bases: RunFormat[] = [base];
   let source = '';
-  let open: { tag: string; rPr: string } | null = null;
+  let open: { tag: string; key: string } | null = null;
   const closeFormat = () => {
     if (open) source += `</${open.tag}>`;
     open = null;
   };
+  const liftedAt = new Map<typeof lifted[number], number>();
   for (let i = 0; i < body.length; i++) {
     const a = body[i]!;
+    for (const l of lifted) if (l.before === i) liftedAt.set(l, source.length);
     if (a.kind === 'text') {
-      if (a.rPr === bases[bases.length - 1]) {
+      if (a.format.key === bases[bases.length - 1]!.key) {
         closeFormat();
-      } else if (!open || open.rPr !== a.rPr) {
+      } else if (!open || open.key !== a.format.key) {
         closeFormat();
         const tag = String(next());
-        open = { tag, rPr: a.rPr };
-        formatOf.set(tag, a.rPr);
-        tags[tag] = { kind: 'paired', original: a.rPr, closing: '' };
+        open = { tag, key: a.format.key };
+        formatOf.set(tag, a.format.xml);
+        tags[tag] = { kind: 'paired', original: a.format.xml, closing: '' };
         source += `<${tag}>`;
       }
       source += a.text;
@@ -278,7 +385,7 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
       containerOf.set(tag, a.el);
       containerTag.set(a.el, tag);
       const inside = uniformInside(i);
-      if (inside !== null) formatOf.set(tag, inside);
+      if (inside !== null) formatOf.set(tag, inside.xml);
       bases.push(inside ?? bases[bases.length - 1]!);
       tags[tag] = { kind: 'paired', original: openingOf(a.el, a.content), closing: closingOf(a.el, a.content) };
       source += `<${tag}>`;
@@ -288,16 +395,17 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
     }
   }
   closeFormat();
+  // Markup that touched a placeholder (a comment range around a bold word) follows that placeholder.
+  for (const [l, at] of liftedAt) {
+    const after = /^<\/?(\d+)\/?>/.exec(source.slice(at));
+    const before = /<\/?(\d+)\/?>$/.exec(source.slice(0, at));
+    l.anchor = after?.[0] ?? before?.[0];
+  }
   // White space at either end stays outside the unit (engines and memories see the sentence alone).
   const edges = /^(\s*)([\s\S]*?)(\s*)$/.exec(source)!;
   const [leadSpace, trailSpace] = [edges[1]!, edges[3]!];
   source = edges[2]!;
 
-  const runXml = (text: string, rPr: string) => {
-    if (!dialect.p && !rPr && !dialect.r) return `<${dialect.t}>${escapeText(text)}</${dialect.t}>`;
-    const space = dialect.preserve && (/^\s|\s$/.test(text) || text.includes('  ')) ? ' xml:space="preserve"' : '';
-    return `<${dialect.r}>${rPr}<${dialect.t}${space}>${escapeText(text)}</${dialect.t}></${dialect.r}>`;
-  };
   const markXml = (group: Atom[], render: (nodes: XNode[]) => string) =>
     group
       .map((g) => {
@@ -306,19 +414,32 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
         return `${g.runOpen}${g.rPr ?? ''}${render(g.nodes)}</${dialect.r}>`;
       })
       .join('');
-  const plainOnly = !dialect.p && body.every((a) => a.kind === 'text' && !a.rPr) && before.length === 0 && after.length === 0;
+  const plainOnly = !dialect.p && body.every((a) => a.kind === 'text' && !a.format.xml) && before.length === 0 && after.length === 0;
 
   return {
     source,
     tags,
     nested,
-    write(translation, render) {
-      const target = leadSpace + translation + trailSpace;
+    write(translation, render, language) {
+      const target = leadSpace + keepEdgeSpaces(source, translation) + trailSpace;
+      const stamp = (rPr: string) => (language && dialect.stampLanguage ? dialect.stampLanguage(rPr, language) : rPr);
+      const runXml = (text: string, rPr: string) => {
+        const props = stamp(rPr);
+        if (!dialect.p && !props && !dialect.r) return `<${dialect.t}>${escapeText(text)}</${dialect.t}>`;
+        const space = dialect.preserve && (/^\s|\s$/.test(text) || text.includes('  ')) ? ' xml:space="preserve"' : '';
+        return `<${dialect.r}>${props}<${dialect.t}${space}>${escapeText(text)}</${dialect.t}></${dialect.r}>`;
+      };
       const leadXml = render(lead);
-      const tailXml = render(tail);
+      // The paragraph's end properties say the language of text typed after it (`a:endParaRPr`).
+      const tailXml = tail.map((n) => (isElement(n) && /endParaRPr$/.test(n.name) ? stamp(render([n])) : render([n]))).join('');
       const beforeXml = markXml(before, render);
       const afterXml = markXml(after, render);
       const plainString = plainOnly && !/<\d+\/?>/.test(target);
+      // Lifted markup goes where it was when the text is unchanged, else to the nearest word boundary.
+      const targetPlain = target.replace(/<\/?(\d+)\/?>/g, (whole, tag: string) => (tags[tag] ? '' : whole));
+      const places = placeLifted(lifted, plain, target, targetPlain, (text) => text.replace(/<\/?(\d+)\/?>/g, (whole, tag: string) => (tags[tag] ? '' : whole)).length);
+      let nextLifted = 0;
+      let plainAt = 0;
       let out = '';
       const stack: string[] = [];
       const used = new Set<string>();
@@ -327,12 +448,25 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
           const f = formatOf.get(stack[k]!);
           if (f !== undefined) return f;
         }
-        return base;
+        return base.xml;
       };
       let last = 0;
-      const emitText = (text: string) => {
+      const emitRun = (text: string) => {
         if (!text) return;
         out += plainString ? `<${dialect.t}${dialect.preserve && /^\s|\s$/.test(text) ? ' xml:space="preserve"' : ''}>${escapeText(text)}</${dialect.t}>` : runXml(text, rPrNow());
+      };
+      const emitText = (text: string) => {
+        if (!text) return;
+        let from = 0;
+        while (nextLifted < places.length && places[nextLifted]! < plainAt + text.length) {
+          const cut = Math.max(from, places[nextLifted]! - plainAt);
+          emitRun(text.slice(from, cut));
+          out += markXml([lifted[nextLifted]!.mark], render);
+          from = cut;
+          nextLifted++;
+        }
+        emitRun(text.slice(from));
+        plainAt += text.length;
       };
       for (const m of target.matchAll(/<(\/?)(\d+)(\/?)>/g)) {
         const tag = m[2]!;
@@ -363,12 +497,82 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
         const t = stack.pop()!;
         if (containerOf.has(t)) out += tags[t]!.closing ?? '';
       }
-      // Marks the translation dropped go at the end: nothing of the document is lost.
+      // Lifted markup at the end of the text, then marks the translation dropped: nothing of the document is lost.
+      for (; nextLifted < lifted.length; nextLifted++) out += markXml([lifted[nextLifted]!.mark], render);
       for (const [tag, group] of markOf) if (!used.has(tag)) out += markXml(group, render);
       const inner = leadXml + beforeXml + out + afterXml + tailXml;
       return `${paragraph.open.endsWith('/>') ? paragraph.open.replace(/\/>$/, '>') : paragraph.open}${inner}</${paragraph.name}>`;
     },
   };
+}
+
+/**
+ * White space at a paired placeholder's edge kept on the side the source had it: an engine that moves
+ * the space of a link (`See<1> our site</1>`) outside it (`Voir <1>notre site</1>`) gets it put back
+ * inside, and the other way round. Edges with space on both sides or neither are left as translated.
+ */
+export function keepEdgeSpaces(source: string, target: string): string {
+  let out = target;
+  for (const m of source.matchAll(/<(\/?)(\d+)>/g)) {
+    const [whole, close] = m;
+    const spaceBefore = /\s$/.test(source.slice(0, m.index));
+    const spaceAfter = /^\s/.test(source.slice(m.index! + whole.length));
+    if (spaceBefore === spaceAfter) continue;
+    const inside = close ? spaceBefore : spaceAfter;
+    // Move a space that lies on the wrong side of this placeholder to the other side.
+    const toAfter = close ? !inside : inside;
+    out = toAfter ? out.replace(new RegExp(`([^\\S\\r\\n]+)${whole}(?![^\\S\\r\\n])`), `${whole}$1`) : out.replace(new RegExp(`(?<![^\\S\\r\\n])${whole}([^\\S\\r\\n]+)`), `$1${whole}`);
+  }
+  return out;
+}
+
+/** Characters between which no word boundary lies: letters, digits, marks and apostrophes of scripts written with spaces. */
+const WORD_CHAR = /[\p{L}\p{N}\p{M}'’_-]/u;
+/** Scripts written without spaces: any place between two characters is a boundary. */
+const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+function isBoundary(text: string, i: number): boolean {
+  if (i <= 0 || i >= text.length) return true;
+  const a = text[i - 1]!;
+  const b = text[i]!;
+  if (/[\uD800-\uDBFF]/.test(a) || /\p{M}/u.test(b)) return false;
+  return !(WORD_CHAR.test(a) && WORD_CHAR.test(b)) || NO_SPACES.test(a) || NO_SPACES.test(b);
+}
+
+/**
+ * Where lifted markup goes in the translation (offsets in its text without placeholders): its own offset
+ * when the text is the same; at the placeholder it touched when the translation kept it; else the word
+ * boundary nearest its place in proportion, the start of a range before its word and its end after, so
+ * a range over part of a word covers the whole word. Never before markup that came before it (a
+ * bookmark's end stays after its start).
+ */
+function placeLifted(lifted: Array<{ at: number; anchor?: string; mark: Mark }>, source: string, tagged: string, target: string, plainLength: (text: string) => number): number[] {
+  if (source === target) return lifted.map((l) => l.at);
+  let floor = 0;
+  return lifted.map(({ at, anchor, mark }) => {
+    const name = mark.nodes[0]?.type === 'element' ? mark.nodes[0].name : '';
+    const bias = /Start$/.test(name) ? -1 : /End$/.test(name) ? 1 : 0;
+    const found = anchor ? tagged.indexOf(anchor) : -1;
+    let place: number;
+    if (at <= 0) place = 0;
+    else if (at >= source.length) place = target.length;
+    else if (found >= 0) place = plainLength(tagged.slice(0, found));
+    else {
+      const t = Math.round((at / source.length) * target.length);
+      for (let d = 0; ; d++) {
+        if (bias <= 0 && isBoundary(target, t - d)) {
+          place = Math.max(0, t - d);
+          break;
+        }
+        if (bias >= 0 && isBoundary(target, t + d)) {
+          place = Math.min(target.length, t + d);
+          break;
+        }
+      }
+    }
+    floor = Math.max(floor, place);
+    return floor;
+  });
 }
 
 /** The markup that opens a container up to its runs (`<w:sdt><w:sdtPr>…</w:sdtPr><w:sdtContent>`). */
