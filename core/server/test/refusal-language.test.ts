@@ -44,7 +44,7 @@ async function inject(method: string, url: string, headers: Record<string, strin
   // Each call from its own address: failed sign-ins from one address are slowed down after a few.
   const remoteAddress = `10.11.0.${++attempt}`;
   const res = await k.app.inject({ method: method as 'GET', url, remoteAddress, headers: { ...headers, ...(token ? { jwt: token } : {}) }, ...(payload ? { payload } : {}) });
-  return res.json() as { code: number; msg: string };
+  return res.json() as { code: number; msg: string; localizedMsg?: string };
 }
 
 const REFUSALS: Refusal[] = [
@@ -95,8 +95,10 @@ describe('refusals in the request language', () => {
       for (const way of WAYS) {
         const body = await refusal.call(way.headers);
         expect(body.code, `${way.name}: ${body.msg}`).toBe(refusal.code);
-        seen.push(body.msg);
-        for (const p of problems(body.msg, way.lang)) bad.push(`${way.name}: ${p}: ${body.msg}`);
+        // A protocol text stays English in msg; the reader's language is then in localizedMsg.
+        const text = body.localizedMsg ?? body.msg;
+        seen.push(text);
+        for (const p of problems(text, way.lang)) bad.push(`${way.name}: ${p}: ${text}`);
       }
       expect(bad).toEqual([]);
       // The same refusal, two wordings: what the header asked for, and what the cookie asked for, agree.
@@ -107,8 +109,13 @@ describe('refusals in the request language', () => {
     });
   }
 
-  it("keeps spec 01's exact 'Bad credentials' for English and the session-expired text the console shows", async () => {
-    expect((await REFUSALS[4]!.call({ 'accept-language': 'en-US' })).msg).toBe('Bad credentials');
+  it("keeps spec 01's exact 'Bad credentials' in msg in every language (clients match it), the reader's language beside it", async () => {
+    expect(await REFUSALS[4]!.call({ 'accept-language': 'en-US' })).toEqual({ code: 304, msg: 'Bad credentials', data: null });
+    expect(await REFUSALS[4]!.call({ 'accept-language': 'zh-CN' })).toEqual({ code: 304, msg: 'Bad credentials', data: null, localizedMsg: '用户名或密码错误' });
+    expect(await REFUSALS[4]!.call({ cookie: 'locale=zh-CN' })).toMatchObject({ msg: 'Bad credentials', localizedMsg: '用户名或密码错误' });
+  });
+
+  it('shows the session-expired text the console shows, in the request language', async () => {
     expect((await REFUSALS[5]!.call({ cookie: 'locale=en-US' })).msg).toBe('Login expired, please sign in again');
     expect((await REFUSALS[5]!.call({ cookie: 'locale=zh-CN' })).msg).toBe('登录已过期，请重新登录');
   });

@@ -128,6 +128,6 @@ describe('GET /user/getOnePublicKey', () => {
     const payload = { username: 'admin', password: encryptFor(key, ADMIN_PASSWORD), publicKey: key, symbol: '' };
     expect((await loginFrom('10.3.3.3', payload)).json().code).toBe(200);
     // No locale: the console's default language, Chinese.
-    expect((await loginFrom('10.3.3.3', payload)).json()).toMatchObject({ code: 304, msg: '用户名或密码错误' });
+    expect((await loginFrom('10.3.3.3', payload)).json()).toMatchObject({ code: 304, msg: 'Bad credentials', localizedMsg: '用户名或密码错误' });
   });
 });

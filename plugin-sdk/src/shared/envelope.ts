@@ -6,6 +6,11 @@ export interface Envelope<T = unknown> {
   code: number;
   msg: string;
   data: T;
+  /**
+   * The message in the request's language when `msg` is a protocol text that clients match on
+   * (spec 01 section 8's 'Bad credentials' and 'Full authentication ...', English in every language).
+   */
+  localizedMsg?: string;
 }
 
 export const Codes = {
@@ -47,13 +52,21 @@ export const AuthMessages = {
   FULL_AUTH_REQUIRED: 'Full authentication is required to access this resource',
 } as const;
 
-/** The same messages as a Chinese request gets them: server messages follow the request's locale. */
+/**
+ * The same messages in Chinese. The server never puts these in `msg` (clients match the English texts,
+ * whatever the language); a Chinese request gets them in `localizedMsg`.
+ */
 export const AuthMessagesZh: Record<keyof typeof AuthMessages, string> = {
   BAD_CREDENTIALS: '用户名或密码错误',
   FULL_AUTH_REQUIRED: '需要完整的身份认证才能访问此资源',
 };
 
-/** Whether a 304's msg is this one of spec 01 section 8, in either language. */
+/** Whether a message is a protocol text of spec 01 section 8: then `msg` stays English in every language. */
+export function isProtocolMessage(msg: string): boolean {
+  return (Object.values(AuthMessages) as string[]).includes(msg);
+}
+
+/** Whether a 304's msg is this one of spec 01 section 8 (also in Chinese, as servers before sent it). */
 export function isAuthMessage(msg: string | null | undefined, which: keyof typeof AuthMessages): boolean {
   return msg === AuthMessages[which] || msg === AuthMessagesZh[which];
 }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { Codes, httpStatusFor, validationMessage, type Envelope } from '@linguaport/sdk/shared';
+import { Codes, httpStatusFor, isProtocolMessage, validationMessage, type Envelope } from '@linguaport/sdk/shared';
 import { requestLocale } from '@linguaport/sdk/server';
 
 /** Every failure becomes a `{code, msg, data}` envelope; only ours and 4xx framework errors say why. */
@@ -62,7 +62,11 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
   let envelope: Envelope<unknown>;
   let status: number;
   if (isApiError(err)) {
-    envelope = { code: err.code, msg: err.messages?.[requestLocale(request.headers)] ?? err.message, data: err.data ?? null };
+    const localized = err.messages?.[requestLocale(request.headers)] ?? err.message;
+    // A protocol text clients match on stays English in msg; the reader's language goes beside it.
+    envelope = isProtocolMessage(err.message)
+      ? { code: err.code, msg: err.message, data: err.data ?? null, ...(localized !== err.message ? { localizedMsg: localized } : {}) }
+      : { code: err.code, msg: localized, data: err.data ?? null };
     status = httpStatusFor(err.code);
   } else if (isZodError(err)) {
     // A handler's own parse: its messages may be validation keys, read out in the request's language.

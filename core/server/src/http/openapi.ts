@@ -108,7 +108,7 @@ export const ERROR_CODES: Record<number, { http: number; text: string }> = {
   601: { http: 200, text: 'Session invalid (expired, revoked or unknown token): sign in again. Sent with HTTP 200.' },
   3027: { http: 200, text: 'Queue full: try again later. Sent with HTTP 200.' },
   2067: { http: 200, text: 'File not found on the server. Sent with HTTP 200.' },
-  304: { http: 200, text: "Authentication failure; msg says which ('Bad credentials', 'Full authentication is required to access this resource'). Sent with HTTP 200." },
+  304: { http: 200, text: "Authentication failure; msg says which ('Bad credentials', 'Full authentication is required to access this resource'), in English whatever the language (clients match it); localizedMsg carries the request's language. Sent with HTTP 200." },
   4014: { http: 200, text: 'Sign-in needs a further step (a password change or a department); msg says which. Sent with HTTP 200.' },
   4015: { http: 200, text: 'Single sign-on not finished yet: poll again. Sent with HTTP 200.' },
 };
