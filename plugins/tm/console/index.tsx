@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, TaggedText, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
+import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, LanguageVariantPicker, PagedTable, recordsLoader, SearchBar, TaggedText, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
 interface Memory {
@@ -47,6 +47,8 @@ function ImportCard({ memory, onDone }: { memory: Memory; onDone(): void }) {
       accept={['.tmx', '.txt', '.xls', '.xlsx']}
       languages={languages}
       defaultLanguages={{ sourceLang: 'en', targetLang: 'es' }}
+      // A memory keeps language variants: en-US to en-GB is a memory of its own.
+      variants
       help={t('importHelp')}
       reportText={(r) => t('importReport', { imported: r.imported, rejected: r.rejected })}
       testIdPrefix="tm"
@@ -143,8 +145,15 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
   const fields: FormField[] = [
     { name: 'source', label: t('source'), type: 'textarea', required: true },
     { name: 'target', label: t('target'), type: 'textarea', required: true },
-    { name: 'sourceLang', label: t('sourceLang'), type: 'select', options: languages, required: true, disabled: !isNew },
-    { name: 'targetLang', label: t('targetLang'), type: 'select', options: languages, required: true, disabled: !isNew },
+    // A language with its variant (en-GB, zh-Hans-CN): the language from the list, the region or script typed.
+    ...(['sourceLang', 'targetLang'] as const).map((name) => ({
+      name,
+      label: t(name),
+      type: 'custom' as const,
+      required: true,
+      disabled: !isNew,
+      render: (value: unknown, setValue: (v: unknown) => void) => <LanguageVariantPicker aria-label={t(name)} value={String(value ?? '')} languages={languages} disabled={!isNew} onChange={setValue} data-testid={`tm-entry-${name}`} />,
+    })),
     ...(isNew ? [{ name: 'bidirectional', label: t('bidirectional'), type: 'checkbox' as const }] : []),
   ];
   const canEdit = memory.mayEdit;
@@ -246,9 +255,9 @@ function Memories() {
   // Bumped after an import, so the entries list reads the new rows.
   const [imports, setImports] = useState(0);
   // The match thresholds being edited (null: the dialog is closed).
-  const [matchSettings, setMatchSettings] = useState<{ showThreshold: number; autoUseThreshold: number } | null>(null);
+  const [matchSettings, setMatchSettings] = useState<{ showThreshold: number; autoUseThreshold: number; variantPenalty: number } | null>(null);
   const notify = useNotify();
-  const openSettings = async () => setMatchSettings(await api.get<{ showThreshold: number; autoUseThreshold: number }>('/TM/settings'));
+  const openSettings = async () => setMatchSettings(await api.get<{ showThreshold: number; autoUseThreshold: number; variantPenalty: number }>('/TM/settings'));
   const load = useCallback(() => {
     api.get<Paged<Memory>>('/TM/library/list', { params: { pageNum: 1, pageSize: 200 }, silent: true }).then(
       (r) => {
@@ -295,10 +304,11 @@ function Memories() {
         fields={[
           { name: 'showThreshold', label: t('showThreshold'), type: 'number', required: true, helperText: t('showThresholdHelp') },
           { name: 'autoUseThreshold', label: t('autoUseThreshold'), type: 'number', required: true, helperText: t('autoUseThresholdHelp') },
+          { name: 'variantPenalty', label: t('variantPenaltySetting'), type: 'number', required: true, helperText: t('variantPenaltyHelp') },
         ]}
         initialValues={matchSettings ?? undefined}
         onSubmit={async (v) => {
-          await api.put('/TM/settings', { showThreshold: Number(v.showThreshold), autoUseThreshold: Number(v.autoUseThreshold) }, { silent: true });
+          await api.put('/TM/settings', { showThreshold: Number(v.showThreshold), autoUseThreshold: Number(v.autoUseThreshold), variantPenalty: Number(v.variantPenalty) }, { silent: true });
           setMatchSettings(null);
           notify.success(t('matchSettingsSaved'));
         }}
@@ -418,7 +428,7 @@ interface PanelProps {
 function MemoryMatchesPanel({ props }: SlotViewProps<PanelProps>) {
   const { t } = useTranslation();
   const api = useApi();
-  const [fuzzy, setFuzzy] = useState<Record<string, { score: number; source: string; target: string }[]>>({});
+  const [fuzzy, setFuzzy] = useState<Record<string, { score: number; source: string; target: string; targetLang?: string; penalty?: number }[]>>({});
   const chosen = props.resources?.memories;
   // No memory chosen: nothing to look up.
   const open = chosen && chosen.length === 0 ? [] : props.segments.filter((s) => s.origin.hook !== 'tm' && s.source.trim()).slice(0, 5);
@@ -428,7 +438,7 @@ function MemoryMatchesPanel({ props }: SlotViewProps<PanelProps>) {
     void Promise.all(
       open.map((s) =>
         api
-          .get<{ matches: { score: number; source: string; target: string }[] }>('/TM/match', { params: { sourceLang: props.source, targetLang: props.target, text: s.source.trim(), limit: 3, ...(chosen?.length ? { libraryIds: chosen.join(',') } : {}) }, silent: true })
+          .get<{ matches: { score: number; source: string; target: string; targetLang?: string; penalty?: number }[] }>('/TM/match', { params: { sourceLang: props.source, targetLang: props.target, text: s.source.trim(), limit: 3, ...(chosen?.length ? { libraryIds: chosen.join(',') } : {}) }, silent: true })
           .then((r) => [s.id, r.matches] as const, () => [s.id, []] as const),
       ),
     ).then((pairs) => live && setFuzzy(Object.fromEntries(pairs)));
@@ -453,6 +463,12 @@ function MemoryMatchesPanel({ props }: SlotViewProps<PanelProps>) {
         (fuzzy[s.id] ?? []).map((m, i) => (
           <div key={`${s.id}:${i}`} data-testid="tm-panel-match">
             <Tag minimal>{m.score}%</Tag> {m.source} → {m.target}{' '}
+            {/* From another variant of the language (en-US for en-GB): which, and the points it cost. */}
+            {!!m.penalty && (
+              <Tag minimal intent={Intent.WARNING} data-testid="tm-panel-variant" title={t('variantPenalty', { penalty: m.penalty })}>
+                {m.targetLang}
+              </Tag>
+            )}{' '}
             {props.onInsert && <Button small minimal icon="insert" text={t('insertMatch')} data-testid="tm-insert-match" onClick={() => props.onInsert!(s.id, m.target, { kind: 'hook', hook: 'tm', score: m.score })} />}
           </div>
         )),

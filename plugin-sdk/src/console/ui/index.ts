@@ -12,6 +12,7 @@ import type {
   LibraryUserRightsProps,
   ResourceImportCardProps,
   ResourceExportDialogProps,
+  LanguageVariantPickerProps,
   TagEditorProps,
   TaggedTextProps,
 } from './types.js';
@@ -66,6 +67,7 @@ export const EmptyState = wrap<EmptyStateProps>((k) => k.EmptyState);
 export const PageHeader = wrap<PageHeaderProps>((k) => k.PageHeader);
 export const LibraryUserRights = wrap<LibraryUserRightsProps>((k) => k.LibraryUserRights);
 export const ResourceImportCard = wrap<ResourceImportCardProps>((k) => k.ResourceImportCard);
+export const LanguageVariantPicker = wrap<LanguageVariantPickerProps>((k) => k.LanguageVariantPicker);
 export const ResourceExportDialog = wrap<ResourceExportDialogProps>((k) => k.ResourceExportDialog);
 export const TagEditor = wrap<TagEditorProps>((k) => k.TagEditor);
 export const TaggedText = wrap<TaggedTextProps>((k) => k.TaggedText);

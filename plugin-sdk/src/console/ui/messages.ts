@@ -55,6 +55,8 @@ const texts = {
     tagMissing: '译文中缺少',
     exportTitle: '导出为 {{format}}',
     download: '下载',
+    languageVariant: '变体（如 GB、Hant-TW）',
+    importNotices: '以下单元使用了所选语言的其他变体：',
   },
   'en-US': {
     search: 'Search',
@@ -109,6 +111,8 @@ const texts = {
     tagMissing: 'missing from the translation',
     exportTitle: 'Export as {{format}}',
     download: 'Download',
+    languageVariant: 'Variant (e.g. GB, Hant-TW)',
+    importNotices: 'These units took another variant of the language asked:',
   },
 } as const;
 

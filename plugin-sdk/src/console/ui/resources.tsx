@@ -3,7 +3,8 @@ import { useEffect, useState, type ReactNode } from 'react';
 import { downloadFile } from '../download.js';
 import { taskFraction, useTask } from '../tasks.js';
 import { useApi, useNotify, type ApiErrorInfo } from '../index.js';
-import type { LibraryUserRight, ResourceExportDialogProps, ResourceExportScope, ResourceImportCardProps, ResourceImportReport, LibraryUserRightsProps } from './types.js';
+import { languageTag } from '../../shared/language-tags.js';
+import type { LanguageVariantPickerProps, LibraryUserRight, ResourceExportDialogProps, ResourceExportScope, ResourceImportCardProps, ResourceImportReport, LibraryUserRightsProps } from './types.js';
 import { useKitText } from './useKitText.js';
 
 /**
@@ -57,11 +58,49 @@ export function LibraryUserRights({ value, onChange, usersUrl, testId }: Library
 }
 
 /**
+ * A language with its variant (`en-GB`, `zh-Hans-CN`, `sr-Latn`): the language from the enabled list, the
+ * rest (script, region) typed beside it, and the whole tag named by the browser (`British English`).
+ */
+export function LanguageVariantPicker({ value, onChange, languages, disabled, ...props }: LanguageVariantPickerProps): ReactNode {
+  const { t, lng } = useKitText();
+  // The longest enabled code the tag starts with (zh-CN is a language of the list), else its first subtag.
+  const base = [...languages.map((l) => String(l.value))].sort((a, b) => b.length - a.length).find((c) => value === c || value.toLowerCase().startsWith(`${c.toLowerCase()}-`)) ?? value.split('-')[0] ?? '';
+  const [rest, setRest] = useState(value.slice(base.length + 1));
+  useEffect(() => setRest(value.slice(base.length + 1)), [value, base]);
+  const tagOf = (b: string, r: string) => (r.trim() ? (languageTag(`${b}-${r.trim()}`) ?? `${b}-${r.trim()}`) : b);
+  const valid = languageTag(tagOf(base, rest)) !== null;
+  let name = '';
+  try {
+    name = valid ? (new Intl.DisplayNames([lng ?? 'en'], { type: 'language' }).of(tagOf(base, rest)) ?? '') : '';
+  } catch {
+    name = '';
+  }
+  const options = languages.some((l) => l.value === base) || !base ? languages : [...languages, { value: base, label: base }];
+  return (
+    <span style={{ display: 'inline-flex', gap: 4, alignItems: 'center' }} data-testid={props['data-testid']}>
+      {/* Another language starts without a variant (en-GB to French is fr, not fr-GB). */}
+      <HTMLSelect aria-label={props['aria-label']} value={base} options={options} disabled={disabled} onChange={(e) => onChange(e.target.value)} />
+      <InputGroup
+        aria-label={`${props['aria-label'] ?? ''} ${t('languageVariant')}`.trim()}
+        placeholder={t('languageVariant')}
+        value={rest}
+        disabled={disabled}
+        intent={valid ? Intent.NONE : Intent.DANGER}
+        style={{ width: 150 }}
+        onChange={(e) => setRest(e.target.value)}
+        onBlur={() => onChange(tagOf(base, rest))}
+      />
+      {name && <span style={{ color: '#5f6b7c' }}>{name}</span>}
+    </span>
+  );
+}
+
+/**
  * Import into a library: files (at most 5) with the languages of their entries. A small file is
  * answered at once with its report; a large one is imported by a task, whose progress shows here (the
  * card may be hidden meanwhile, and a toast says when it is done).
  */
-export function ResourceImportCard({ url, libraryId, accept, languages, defaultLanguages, help, reportText, testIdPrefix, onDone }: ResourceImportCardProps): ReactNode {
+export function ResourceImportCard({ url, libraryId, accept, languages, defaultLanguages, variants, help, reportText, testIdPrefix, onDone }: ResourceImportCardProps): ReactNode {
   const { t } = useKitText();
   const api = useApi();
   const notify = useNotify();
@@ -125,9 +164,19 @@ export function ResourceImportCard({ url, libraryId, accept, languages, defaultL
     <Card data-testid={`${testIdPrefix}-import`}>
       <H5>{t('import')}</H5>
       <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
-        <HTMLSelect aria-label={t('sourceLang')} value={langs.sourceLang} options={languages} onChange={(e) => setLangs({ ...langs, sourceLang: e.target.value })} />
-        →
-        <HTMLSelect aria-label={t('targetLang')} value={langs.targetLang} options={languages} onChange={(e) => setLangs({ ...langs, targetLang: e.target.value })} />
+        {variants ? (
+          <>
+            <LanguageVariantPicker aria-label={t('sourceLang')} value={langs.sourceLang} languages={languages} onChange={(v) => setLangs((l) => ({ ...l, sourceLang: v }))} data-testid={`${testIdPrefix}-import-source`} />
+            →
+            <LanguageVariantPicker aria-label={t('targetLang')} value={langs.targetLang} languages={languages} onChange={(v) => setLangs((l) => ({ ...l, targetLang: v }))} data-testid={`${testIdPrefix}-import-target`} />
+          </>
+        ) : (
+          <>
+            <HTMLSelect aria-label={t('sourceLang')} value={langs.sourceLang} options={languages} onChange={(e) => setLangs({ ...langs, sourceLang: e.target.value })} />
+            →
+            <HTMLSelect aria-label={t('targetLang')} value={langs.targetLang} options={languages} onChange={(e) => setLangs({ ...langs, targetLang: e.target.value })} />
+          </>
+        )}
         <FileInput
           text={files.length ? files.map((f) => f.name).join(', ') : t('chooseFiles')}
           inputProps={{ multiple: true, accept: accept.join(','), 'data-testid': `${testIdPrefix}-import-files` } as never}
@@ -164,6 +213,18 @@ export function ResourceImportCard({ url, libraryId, accept, languages, defaultL
                 </li>
               ))}
             </ul>
+          )}
+          {!!report.notices?.length && (
+            <div data-testid={`${testIdPrefix}-import-notices`}>
+              {t('importNotices')}
+              <ul style={{ maxHeight: 160, overflowY: 'auto' }}>
+                {report.notices.map((r) => (
+                  <li key={`${r.file}:${r.row}`}>
+                    {r.file} #{r.row}: {r.reason}
+                  </li>
+                ))}
+              </ul>
+            </div>
           )}
         </Callout>
       )}

@@ -207,6 +207,20 @@ export interface ResourceImportReport {
   imported: number;
   rejected: number;
   rejections: { file: string; row: number; reason: string }[];
+  /** Imported rows with something to say (a memory took another variant of the language asked). */
+  notices?: { file: string; row: number; reason: string }[];
+}
+
+export interface LanguageVariantPickerProps {
+  /** A BCP 47 tag (`en-GB`, `zh-Hans-CN`). */
+  value: string;
+  /** Called with the tag case-normalised, or as typed when it is not a tag (the server then says why). */
+  onChange(tag: string): void;
+  /** The enabled languages (`useLanguageOptions`): the first part of the tag is chosen among them. */
+  languages: { value: string; label: string }[];
+  disabled?: boolean;
+  'aria-label'?: string;
+  'data-testid'?: string;
 }
 
 export interface ResourceImportCardProps {
@@ -217,6 +231,8 @@ export interface ResourceImportCardProps {
   accept: string[];
   languages: { value: string; label: string }[];
   defaultLanguages: { sourceLang: string; targetLang: string };
+  /** The languages are tags with their variant (memories: `en-GB`): a variant can be typed beside each language. */
+  variants?: boolean;
   help?: ReactNode;
   /** The report's first line in the area's own words ("3 entries imported, 1 rejected"). */
   reportText(report: ResourceImportReport): ReactNode;
