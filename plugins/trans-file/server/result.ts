@@ -92,7 +92,7 @@ export async function buildResult(
   }
   if (type === 'table') {
     const header = { source: languageName(file.source_lang), target: languageName(file.target_lang) };
-    return { name: resultName(file.name, `${file.target_lang}_table`, DOCX), bytes: bilingualTableDocx(pairs(), header, file.name) };
+    return { name: resultName(file.name, `${file.target_lang}_table`, DOCX), bytes: bilingualTableDocx(pairs(), header, file.name, { source: file.source_lang, target: file.target_lang }) };
   }
   if (format.id === 'txt') return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`), bytes: txtBilingual(units, format) };
   // A format that can hold both languages writes them itself; one that ignores the mode writes the
@@ -103,7 +103,7 @@ export async function buildResult(
   if (!changed || !Buffer.from(bilingual).equals(Buffer.from(translated))) {
     return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`, format.outputExtension ? `.${format.outputExtension}` : undefined), bytes: bilingual };
   }
-  return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`, DOCX), bytes: bilingualParagraphsDocx(pairs(), file.name) };
+  return { name: resultName(file.name, `${file.source_lang}_${file.target_lang}`, DOCX), bytes: bilingualParagraphsDocx(pairs(), file.name, { source: file.source_lang, target: file.target_lang }) };
 }
 
 /** Storage keys of a file's parts: never derived from the user's file name. */
