@@ -38,4 +38,4 @@ export interface Morphology {
   generate(language: string, phrases: MorphUnit[][]): Promise<(string | null)[]>;
 }
 
-export const morphologyService = defineService<Morphology>('morphology');
+export const morphologyService = defineService<Morphology>('language.morphology');

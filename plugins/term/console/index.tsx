@@ -433,8 +433,11 @@ interface PanelProps {
   source: string;
   target: string;
   /** The translated sentences with the issues the pipeline's hooks found (ours: term-missing, term-forbidden). */
-  segments?: Array<{ id: string; issues: Array<{ hook: string; code: string; message: string; params?: Record<string, string> }> }>;
+  segments?: Array<{ id: string; issues: Array<{ hook: string; severity?: string; code: string; message: string; params?: Record<string, string> }> }>;
 }
+
+/** The term hook's issue codes (apply.ts) and their texts. */
+const ISSUE_KEYS: Record<string, string> = { 'term-missing': 'issueMissing', 'term-forbidden': 'issueForbidden', 'term-not-applied': 'issueNotApplied', 'term-agreement-unchecked': 'issueAgreementUnchecked' };
 
 /** Beside a text translation: the terms of the user's default term bases found in the source, with the translation each requires. */
 function TermsPanel({ props }: SlotViewProps<PanelProps>) {
@@ -471,8 +474,8 @@ function TermsPanel({ props }: SlotViewProps<PanelProps>) {
         </div>
       ))}
       {issues.map((i) => (
-        <Callout key={i.key} intent={Intent.WARNING} compact data-testid="term-panel-issue" style={{ marginTop: 6 }}>
-          {i.params && (i.code === 'term-missing' || i.code === 'term-forbidden') ? t(i.code === 'term-missing' ? 'issueMissing' : 'issueForbidden', i.params) : i.message}
+        <Callout key={i.key} intent={i.severity === 'info' ? Intent.NONE : Intent.WARNING} compact data-testid="term-panel-issue" style={{ marginTop: 6 }}>
+          {i.params && ISSUE_KEYS[i.code] ? t(ISSUE_KEYS[i.code]!, i.params) : i.message}
         </Callout>
       ))}
     </Card>

@@ -35,10 +35,14 @@ export interface AppliedSegment {
 }
 
 export interface ApplyOptions {
+  sourceLang?: string;
   targetLang: string;
   renderPhrases?: (phrases: string[]) => Promise<string[]>;
   morphology?: Morphology | null;
 }
+
+/** A definite article of source languages that have one: a noun after it is rendered as a noun. */
+const ARTICLE: Record<string, string> = { en: 'the', es: 'el', fr: 'le', ca: 'el', pt: 'o', it: 'il', gl: 'o', de: 'der', nl: 'de' };
 
 const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}]/u;
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -181,17 +185,30 @@ function tidySpaces(source: string, text: string): string {
 
 export async function applyTerms(work: SegmentWork[], options: ApplyOptions): Promise<AppliedSegment[]> {
   const morphology = options.morphology && (await options.morphology.has(options.targetLang).catch(() => false)) ? options.morphology : null;
-  // Renderings of every required term that an engine output lacks, asked in one engine request.
+  // Renderings of every required term that an engine output lacks, asked in one engine request: the
+  // source alone, and after a determiner (alone, `car` reads as the adjective `automovilístico`; `the
+  // car` gives `el coche`, whose last words are the noun's rendering).
   const lacking = new Set<string>();
   for (const s of work) {
     if (!s.fromEngine) continue;
     for (const h of s.hits) if (!h.forbidden && !findPhrase(s.target, h.target)) lacking.add(h.source.trim());
   }
-  const renderings = new Map<string, string>();
+  const renderings = new Map<string, string[]>();
   if (lacking.size && options.renderPhrases) {
     const phrases = [...lacking];
-    const out = await options.renderPhrases(phrases).catch(() => [] as string[]);
-    phrases.forEach((p, i) => out[i]?.trim() && renderings.set(p, out[i]!.trim().replace(/[.。]$/, '')));
+    const article = ARTICLE[options.sourceLang?.split('-')[0] ?? ''];
+    const asked = article ? phrases.flatMap((p) => [p, `${article} ${p}`]) : phrases;
+    const out = await options.renderPhrases(asked).catch(() => [] as string[]);
+    const clean = (t: string | undefined) => (t ?? '').trim().replace(/[.。]$/, '');
+    phrases.forEach((p, i) => {
+      const bare = clean(out[article ? i * 2 : i]);
+      const list = bare ? [bare] : [];
+      if (article) {
+        const words = clean(out[i * 2 + 1]).split(/\s+/).filter(Boolean);
+        if (words.length > 1) list.push(words.slice(1).join(' '));
+      }
+      renderings.set(p, [...new Set(list)]);
+    });
   }
   const heads = new Map<string, { gender: string | null; number: string | null } | null>();
   if (morphology) {
@@ -231,8 +248,8 @@ export async function applyTerms(work: SegmentWork[], options: ApplyOptions): Pr
         applied++;
         continue;
       }
-      const rendering = s.fromEngine ? renderings.get(h.source.trim()) : undefined;
-      const at = rendering ? findPhrase(target, rendering, 0, taken) : null;
+      let at: [number, number] | null = null;
+      for (const rendering of s.fromEngine ? (renderings.get(h.source.trim()) ?? []) : []) if (!at) at = findPhrase(target, rendering, 0, taken);
       if (!at) {
         const code = s.fromEngine ? 'term-not-applied' : 'term-missing';
         issues.push(

@@ -164,7 +164,7 @@ export function recogniseRoutes(ctx: ServerPluginContext, access: LibraryAccess,
       if (!work.length) return;
       const out = await applyTerms(
         work.map((w) => ({ source: w.segment.source, target: w.segment.target, hits: w.hits, fromEngine: w.fromEngine })),
-        { targetLang: pctx.target, renderPhrases: pctx.renderPhrases, morphology: ctx.services.find(morphologyService) },
+        { sourceLang: pctx.source, targetLang: pctx.target, renderPhrases: pctx.renderPhrases, morphology: ctx.services.find(morphologyService) },
       );
       work.forEach((w, i) => {
         w.segment.target = out[i]!.target;

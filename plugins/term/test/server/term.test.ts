@@ -350,16 +350,25 @@ describe('every translation', () => {
     await add(owner.token, { source: 'car', target: 'automóvil' });
     const res = await call('POST', '/api/transText/translate', owner.token, { text: 'The red car is fast.', source: 'en', target: 'es' });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect(res.body.data.text).toContain('automóvil');
+    expect(res.body.data.text, JSON.stringify(res.body.data.segments)).toContain('automóvil');
     expect(res.body.data.segments[0].issues).toEqual([]);
-    // An engine that ignores the term: the output is flagged.
-    await call('PUT', '/api/termProbe/ignore', owner.token, { word: 'automóvil', instead: 'coche' });
+    // An engine whose output holds neither the term nor its own rendering of the term's source ("coche"): nothing is put in blindly, the term is flagged.
+    await call('PUT', '/api/termProbe/ignore', owner.token, { word: 'coche', instead: 'vehículo' });
     const ignored = await call('POST', '/api/transText/translate', owner.token, { text: 'The blue car is fast.', source: 'en', target: 'es' });
-    expect(ignored.body.data.segments[0].issues).toEqual([expect.objectContaining({ hook: 'term', severity: 'warning', code: 'term-missing', params: { term: 'car', target: 'automóvil' }, message: expect.stringContaining('The term "car" should read "automóvil"') })]);
-    await add(owner.token, { source: 'red', target: 'rojo', forbidden: true });
-    const forbidden = await call('POST', '/api/transText/translate', owner.token, { text: 'The red car is fast.', source: 'en', target: 'es' });
-    expect(forbidden.body.data.segments[0].issues.map((i: { code: string }) => i.code).sort()).toEqual(['term-forbidden', 'term-missing']);
+    expect(ignored.body.data.text).toContain('vehículo');
+    expect(ignored.body.data.segments[0].issues).toEqual([expect.objectContaining({ hook: 'term', severity: 'warning', code: 'term-not-applied', params: { term: 'car', target: 'automóvil' }, message: expect.stringContaining('The term "car" could not be applied') })]);
     await call('PUT', '/api/termProbe/ignore', owner.token, {});
+    // A translation the engine did not write (a memory's) is checked, never rewritten: a missing term and a forbidden one are flagged.
+    await add(owner.token, { source: 'red', target: 'rojo', forbidden: true });
+    await call('PUT', '/api/termProbe/fill', owner.token, { target: 'El coche rojo es rápido.' });
+    const forbidden = await call('POST', '/api/transText/translate', owner.token, { text: 'The red car is fast.', source: 'en', target: 'es' });
+    await call('PUT', '/api/termProbe/fill', owner.token, {});
+    expect(forbidden.body.data.text).toBe('El coche rojo es rápido.');
+    expect(forbidden.body.data.segments[0].issues.map((i: { code: string }) => i.code).sort()).toEqual(['term-forbidden', 'term-missing']);
+    expect(forbidden.body.data.segments[0].issues.find((i: { code: string }) => i.code === 'term-missing')).toMatchObject({ params: { term: 'car', target: 'automóvil' }, message: expect.stringContaining('The term "car" should read "automóvil"') });
+    // From the engine, the forbidden translation is flagged too.
+    const engineForbidden = await call('POST', '/api/transText/translate', owner.token, { text: 'The red car is fast.', source: 'en', target: 'es' });
+    expect(engineForbidden.body.data.segments[0].issues.map((i: { code: string }) => i.code)).toEqual(['term-forbidden']);
     // The engine was asked for the term, and told to avoid the forbidden one (never asked for it).
     const seen = (await call('GET', '/api/termProbe/seen', owner.token)).body.data;
     expect(seen[seen.length - 1]).toEqual({ terms: [{ source: 'car', target: 'automóvil' }], avoid: [{ source: 'red', target: 'rojo' }] });
@@ -370,6 +379,32 @@ describe('every translation', () => {
     // Someone who may not use the term base gets no term warnings.
     const other = await call('POST', '/api/transText/translate', outsider.token, { text: 'The red car is fast.', source: 'en', target: 'es' });
     expect(other.body.data.segments[0].issues).toEqual([]);
+  });
+
+  it('applies terms so the words around them agree, with the case of the source and no double spaces', async () => {
+    const made = await call('POST', '/api/term/library/add', owner.token, { name: 'Grammar terms', ownership: 'all', users: [] });
+    const grammar = made.body.data.id;
+    for (const [source, target] of [['printer', 'impresora'], ['computer', 'computadora'], ['screen', 'monitor'], ['hard disk', 'unidad de disco']]) {
+      expect((await call('POST', '/api/term/entry/add', owner.token, { libraryId: grammar, sourceLang: 'en', targetLang: 'es', source, target })).status).toBe(200);
+    }
+    const run = async (text: string) => {
+      const res = await call('POST', '/api/transText/translate', owner.token, { text, source: 'en', target: 'es', resources: { termBases: [grammar] } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body.data as { text: string; segments: Array<{ issues: Array<{ code: string }> }> };
+    };
+    // The article agrees with the term's noun (a placeholder made it "El impresora").
+    expect((await run('The printer is new.')).text).toMatch(/^La impresora es nueva\./);
+    // The term's gender differs from the engine's word (ordenador, m): article and adjectives follow the term.
+    expect((await run('The new computer is broken.')).text).toBe('La computadora nueva está rota.');
+    expect((await run('Check the screen of the old computer.')).text).toBe('Control el monitor de la computadora vieja.');
+    expect((await run('The hard disk is full.')).text).toBe('La unidad de disco es llena.');
+    // Case follows the source: a cell opening with the term keeps its capital, capitals stay capitals.
+    expect((await run('Printer')).text).toBe('Impresora');
+    expect((await run('PRINTER')).text).toBe('IMPRESORA');
+    const several = await run('The printer and the computer. Printer, screen and hard disk are new.');
+    expect(several.text).not.toMatch(/ {2}/);
+    expect(several.text).toMatch(/^La impresora y la computadora\. /);
+    expect(several.segments.flatMap((s) => s.issues)).toEqual([]);
   });
 
   it('deletes a term base with its terms and history', async () => {
