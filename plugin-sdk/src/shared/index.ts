@@ -16,3 +16,5 @@ export type { TaskInfo, TaskProgress } from './tasks.js';
 export * from './seeded.js';
 export * from './qa/tags.js';
 export * from './language-tags.js';
+export * from './sentences.js';
+export * from './tagged-html.js';

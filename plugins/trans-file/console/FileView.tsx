@@ -1,5 +1,6 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { Button, ButtonGroup, Callout, Checkbox, H4, HTMLSelect, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { sentencePairs } from '@linguaport/sdk/shared';
 import { Slot, TagEditor, TaggedText, useApi, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type ViewProps } from '@linguaport/sdk/console';
 import type { FileRow, UnitRow } from '../shared/schemas.js';
 import { download, NS, queryId, useLanguageName } from './common.js';
@@ -7,6 +8,12 @@ import { download, NS, queryId, useLanguageName } from './common.js';
 const PAGE = 100;
 /** A stored origin's kind: `engine:3` and `tm:87` carry the engine or the match score after the colon. */
 const originKind = (origin: string) => origin.split(':')[0]!;
+/** `tm:87` reads "Memory 87%", `engine:Apertium` "Machine". */
+const originLabel = (t: (key: string, options?: Record<string, unknown>) => string, origin: string) => {
+  const kind = originKind(origin);
+  const score = origin.slice(kind.length + 1);
+  return kind === 'tm' && score ? t('originScore', { score }) : t(`origin.${kind}`, { defaultValue: origin });
+};
 
 /** What the areas filling `fileView.preview` receive: the file and the paragraph the user picked. */
 export interface FileViewPanelProps {
@@ -76,10 +83,13 @@ export function FileView({ query }: ViewProps) {
     try {
       const unit = await api.put<UnitRow>(`/transFile/units/${file.id}/${editing.idx}`, { target: editing.draft }, { silent: true });
       setUnits((list) => list.map((u) => (u.idx === unit.idx ? unit : u)));
-      if (toMemory) {
-        await api
-          .post('/TM/entry/add', { libraryId: toMemory, source: unit.source, target: unit.target, sourceLang: file.sourceLang, targetLang: file.targetLang }, { silent: true })
-          .then(() => notify.success(t('addedToMemory')), (e: ApiErrorInfo) => notify.warning(t('memoryRefused', { msg: e.msg })));
+      if (toMemory && unit.target) {
+        // Documents look memories up by sentence, so an edit is written sentence by sentence when both
+        // sides cut alike; otherwise (sentences joined or split) as the whole paragraph.
+        const pairs = sentencePairs(unit.source, unit.target, file.sourceLang, file.targetLang) ?? [{ source: unit.source, target: unit.target }];
+        await pairs
+          .reduce<Promise<unknown>>((prev, pair) => prev.then(() => api.post('/TM/entry/add', { libraryId: toMemory, ...pair, sourceLang: file.sourceLang, targetLang: file.targetLang }, { silent: true })), Promise.resolve())
+          .then(() => notify.success(pairs.length > 1 ? t('addedSentencesToMemory', { count: pairs.length }) : t('addedToMemory')), (e: ApiErrorInfo) => notify.warning(t('memoryRefused', { msg: e.msg })));
       }
       setEditing(null);
       notify.success(t('editSaved'));
@@ -172,8 +182,22 @@ export function FileView({ query }: ViewProps) {
                 ) : (
                   <div style={{ display: 'flex', gap: 6, alignItems: 'flex-start' }}>
                     <div style={{ flex: 1 }}>
-                      <UnitText text={u.target ?? ''} />
-                      {u.origin && originKind(u.origin) !== 'engine' && <Tag minimal style={{ marginLeft: 6 }}>{t(`origin.${originKind(u.origin)}`, { defaultValue: u.origin })}</Tag>}
+                      {u.sentences ? (
+                        // Each sentence with where it came from: the memory (and its score) or the engine.
+                        u.sentences.map((s, k) => (
+                          <span key={k} data-testid={`sentence-${u.idx}-${k}`} data-origin={s.origin} style={{ marginRight: 6 }}>
+                            <UnitText text={s.target} />
+                            <Tag minimal intent={originKind(s.origin) === 'tm' ? Intent.SUCCESS : Intent.NONE} style={{ marginLeft: 4 }}>
+                              {originLabel(t, s.origin)}
+                            </Tag>
+                          </span>
+                        ))
+                      ) : (
+                        <>
+                          <UnitText text={u.target ?? ''} />
+                          {u.origin && originKind(u.origin) !== 'engine' && <Tag minimal style={{ marginLeft: 6 }}>{originLabel(t, u.origin)}</Tag>}
+                        </>
+                      )}
                     </div>
                     <Button small minimal icon="edit" data-testid={`edit-button-${u.idx}`} aria-label={t('editParagraph')} onClick={() => setEditing({ idx: u.idx, draft: u.target ?? '' })} />
                   </div>

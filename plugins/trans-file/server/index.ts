@@ -33,7 +33,8 @@ export default defineServerPlugin({
     };
     let task: TaskHandle<{ fileId: number }, unknown> | null = null;
     const service = createFileService({ ctx, db, store, settings, quotas, task: () => task! });
-    task = await defineTranslateTask({ ctx, db, store, languageName });
+    // `memoryGranularity: "paragraph"` in the plugin configuration keeps the earlier paragraph-level lookups.
+    task = await defineTranslateTask({ ctx, db, store, languageName, granularity: ctx.config.memoryGranularity === 'paragraph' ? 'paragraph' : 'sentence' });
     fileRoutes(ctx, service, store, settings);
     await previewPart({ ctx, db, store, languageName });
     fileManagerPart(ctx, db, { quotas, files: service, store });

@@ -182,7 +182,7 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
       let q = db.selectFrom('trans_file_units').where('file_id', '=', file.id);
       if (query.q) q = q.where((eb) => eb.or([eb(sql`position(lower(${query.q}) in lower(source))`, '>', 0), eb(sql`position(lower(${query.q}) in lower(coalesce(target, '')))`, '>', 0)]));
       const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-      const rows = await q.select(['idx', 'source', 'target', 'origin', 'edited', 'part']).orderBy('idx').limit(query.pageSize).offset((query.pageNum - 1) * query.pageSize).execute();
+      const rows = await q.select(['idx', 'source', 'target', 'origin', 'edited', 'part', 'sentences']).orderBy('idx').limit(query.pageSize).offset((query.pageNum - 1) * query.pageSize).execute();
       return pageOf(query, rows as UnitRow[], total.n);
     },
   });
@@ -210,10 +210,11 @@ export async function previewPart(deps: PreviewDeps): Promise<void> {
         if (problems.length) throw new ApiError(Codes.BAD_REQUEST, qaRefusal(problems));
         const unit = await db
           .updateTable('trans_file_units')
-          .set({ target: body.target, edited: true, origin: 'edited' })
+          // The paragraph is now the translator's as a whole: its sentences' machine or memory origins no longer hold.
+          .set({ target: body.target, edited: true, origin: 'edited', sentences: null })
           .where('file_id', '=', file.id)
           .where('idx', '=', params.idx)
-          .returning(['idx', 'source', 'target', 'origin', 'edited', 'part'])
+          .returning(['idx', 'source', 'target', 'origin', 'edited', 'part', 'sentences'])
           .executeTakeFirst();
         if (!unit) throw new ApiError(Codes.NOT_FOUND, messages.noUnit(params.idx));
         await rewrite(file);

@@ -247,7 +247,7 @@ export function createFileService(deps: FileServiceDeps) {
         const now = await store.byId(id);
         if (now?.status !== 'completed') return;
         // Targets kept from the file stay kept; everything translated here is translated again.
-        await db.updateTable('trans_file_units').set({ target: null, origin: null, edited: false }).where('file_id', '=', id).where((eb) => eb.or([eb('origin', 'is', null), eb('origin', '!=', 'file')])).execute();
+        await db.updateTable('trans_file_units').set({ target: null, origin: null, edited: false, sentences: null }).where('file_id', '=', id).where((eb) => eb.or([eb('origin', 'is', null), eb('origin', '!=', 'file')])).execute();
         await removeStored(ctx.storage, [now.result_key, now.pdf_key]);
         await store.update(id, ['completed'], { segments_done: 0, result_key: null, result_name: null, result_size: null, pdf_key: null, pdf_size: null, pdf_status: now.with_pdf ? 'notConverted' : null, preview_status: 'notPreviewed' });
       });

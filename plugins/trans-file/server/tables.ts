@@ -1,6 +1,6 @@
 import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
 import type { Migration } from '@linguaport/sdk/server';
-import type { FileStatus, PdfStatus, PreviewStatus, ResultType } from '../shared/schemas.js';
+import type { FileStatus, PdfStatus, PreviewStatus, ResultType, UnitSentence } from '../shared/schemas.js';
 
 /** The area's own tables (namespace `trans_file_`), typed for Kysely. */
 
@@ -62,6 +62,8 @@ export interface UnitsTable {
   style: ColumnType<string | null, string | null | undefined, string | null>;
   /** What the format says of where the unit stands (a PDF block's box and page size, a subtitle's timing). */
   meta: ColumnType<Record<string, string> | null, string | null | undefined, string | null>;
+  /** The paragraph's sentences as translated (see `UnitSentence`), when it has more than one. */
+  sentences: ColumnType<UnitSentence[] | null, string | null | undefined, string | null>;
 }
 
 export interface SettingsTable {
@@ -226,6 +228,12 @@ export const migrations: Migration[] = [
       await db.schema.alterTable('trans_file_files').addColumn('ocr', 'boolean', (c) => c.notNull().defaultTo(false)).execute();
       await db.schema.alterTable('trans_file_units').addColumn('style', 'text').execute();
       await db.schema.alterTable('trans_file_units').addColumn('meta', 'jsonb').execute();
+    },
+  },
+  {
+    name: '004_unit_sentences',
+    async up(db) {
+      await db.schema.alterTable('trans_file_units').addColumn('sentences', 'jsonb').execute();
     },
   },
 ];

@@ -1,11 +1,12 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, type SegmentOrigin, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
-import { pdfConversion, nextState } from '@linguaport/sdk/shared';
+import { pdfConversion, nextState, sentencePieces, type SentencePiece } from '@linguaport/sdk/shared';
 import { convertWithOffice } from '@linguaport/sdk/server';
 import { buildResult, keys, readUnits, removeStored, withTargets } from './result.js';
 import type { Store, File } from './store.js';
-import { fromEngineHtml, hasWords, needsHtml, toEngineHtml } from './tags.js';
+import { hasWords, needsHtml } from './tags.js';
+import type { UnitSentence } from '../shared/schemas.js';
 import type { Db } from './tables.js';
 
 /**
@@ -35,6 +36,25 @@ const ids = (v: unknown): number[] => (typeof v === 'string' ? JSON.parse(v) : (
 interface Unit {
   idx: number;
   source: string;
+}
+
+interface UnitResult {
+  idx: number;
+  target: string;
+  origin: string;
+  sentences: UnitSentence[] | null;
+}
+
+/**
+ * A paragraph's origin from its sentences' (the written file marks drafts by it, see result.ts): any
+ * machine sentence makes it machine output; all from memories, the lowest score; nothing translated, unchanged.
+ */
+export function paragraphOrigin(sentences: readonly UnitSentence[]): string {
+  const engine = sentences.find((s) => s.origin.startsWith('engine:'));
+  if (engine) return engine.origin;
+  const scores = sentences.filter((s) => s.origin.startsWith('tm:')).map((s) => Number(s.origin.slice(3)));
+  if (scores.length === sentences.length && scores.length) return `tm:${Math.min(...scores)}`;
+  return sentences.find((s) => s.origin !== 'unchanged')?.origin ?? 'unchanged';
 }
 
 /**
@@ -93,6 +113,11 @@ export interface TranslateDeps {
   db: Db;
   store: Store;
   languageName(code: string): string;
+  /**
+   * What memories are looked up by and engines sent: `sentence` (the default) or `paragraph`, the
+   * earlier way, kept for the plugin configuration's `memoryGranularity` and the doc-reuse benchmark.
+   */
+  granularity?: 'sentence' | 'paragraph';
 }
 
 export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHandle<z.infer<typeof translateInput>, unknown>> {
@@ -141,14 +166,28 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
     }
   }
 
-  /** One batch through the pipeline; plain units and units with markup go as two requests (text and html). */
-  async function translateBatch(file: File, batch: Unit[], signal: AbortSignal): Promise<Array<{ idx: number; target: string; origin: string }>> {
-    const out: Array<{ idx: number; target: string; origin: string }> = [];
-    const plain: Unit[] = [];
-    const marked: Unit[] = [];
+  /**
+   * One batch through the pipeline. Each paragraph is cut into its sentences (the SDK's
+   * `sentencePieces`: the rules text translation uses, inline tags kept whole inside their sentence),
+   * so a memory's sentence is found inside a longer paragraph; each sentence is looked up, translated
+   * if no match, and the paragraph is put back together. Sentences with inline tags go as one request
+   * (format `placeholders`: memories see the tags, the engine html), the others as another (text).
+   */
+  async function translateBatch(file: File, batch: Unit[], signal: AbortSignal): Promise<UnitResult[]> {
+    const out: UnitResult[] = [];
+    const plain: Array<{ id: string; source: string }> = [];
+    const marked: Array<{ id: string; source: string }> = [];
+    const plans: Array<{ idx: number; pieces: SentencePiece[] }> = [];
     for (const u of batch) {
-      if (!hasWords(u.source)) out.push({ idx: u.idx, target: u.source, origin: 'unchanged' });
-      else (needsHtml(u.source) ? marked : plain).push(u);
+      if (!hasWords(u.source)) {
+        out.push({ idx: u.idx, target: u.source, origin: 'unchanged', sentences: null });
+        continue;
+      }
+      const pieces: SentencePiece[] = deps.granularity === 'paragraph' ? [{ sentence: u.source }] : sentencePieces(u.source, file.source_lang);
+      plans.push({ idx: u.idx, pieces });
+      pieces.forEach((p, k) => {
+        if ('sentence' in p && hasWords(p.sentence)) (needsHtml(p.sentence) ? marked : plain).push({ id: `${u.idx}.${k}`, source: p.sentence });
+      });
     }
     const request = {
       source: file.source_lang,
@@ -164,18 +203,27 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
     // Stored as `engine:<name>` and `tm:<score>`, so the written file can say which engine or how good a match (see result.ts).
     const originOf = (o: SegmentOrigin) =>
       o.kind === 'engine' ? `engine:${names.get(o.engineId) ?? o.engineId}` : o.kind === 'hook' ? (o.hook === 'tm' && o.score !== undefined ? `tm:${o.score}` : (o.hook ?? 'hook')) : o.kind;
-    await Promise.all([
-      plain.length
-        ? ctx.engines.translateSegments({ ...request, format: 'text', segments: plain.map((u) => ({ id: String(u.idx), source: u.source })) }).then((r) => {
-            for (const s of r.segments) out.push({ idx: Number(s.id), target: s.target, origin: originOf(s.origin) });
-          })
-        : null,
-      marked.length
-        ? ctx.engines.translateSegments({ ...request, format: 'html', segments: marked.map((u) => ({ id: String(u.idx), source: toEngineHtml(u.source) })) }).then((r) => {
-            for (const s of r.segments) out.push({ idx: Number(s.id), target: fromEngineHtml(s.target), origin: originOf(s.origin) });
-          })
-        : null,
-    ]);
+    const done = new Map<string, { target: string; origin: string }>();
+    await Promise.all(
+      ([['text', plain], ['placeholders', marked]] as const).map(([format, segments]) =>
+        segments.length
+          ? ctx.engines.translateSegments({ ...request, format, segments }).then((r) => {
+              for (const s of r.segments) done.set(s.id, { target: s.target, origin: originOf(s.origin) });
+            })
+          : null,
+      ),
+    );
+    for (const { idx, pieces } of plans) {
+      let target = '';
+      const sentences: UnitSentence[] = [];
+      pieces.forEach((p, k) => {
+        if ('raw' in p) return void (target += p.raw);
+        const got = done.get(`${idx}.${k}`) ?? { target: p.sentence, origin: 'unchanged' };
+        target += got.target;
+        sentences.push({ source: p.sentence, ...got });
+      });
+      out.push({ idx, target, origin: paragraphOrigin(sentences), sentences: sentences.length > 1 ? sentences : null });
+    }
     return out;
   }
 
@@ -184,15 +232,15 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
    * are durable (a restart sends only those still without a target) and the count can never drift
    * from them. Returns the file row, or undefined once the file left `translating` (terminated).
    */
-  async function saveBatch(fileId: number, results: Array<{ idx: number; target: string; origin: string }>): Promise<File | undefined> {
+  async function saveBatch(fileId: number, results: UnitResult[]): Promise<File | undefined> {
     if (!results.length) return undefined;
     // Three arrays, not a VALUES list: the units are found through the key (file, idx = any(...)), so a
     // batch costs the same in a file of 600 paragraphs as in one of 60,000 (joined with VALUES, the
     // planner, without statistics on a new file's units, walked every unit of the file per batch).
     const idx = results.map((r) => r.idx);
     const { rows } = await sql<File>`with saved as (
-        update trans_file_units u set target = v.target, origin = v.origin
-        from unnest(${idx}::integer[], ${results.map((r) => r.target)}::text[], ${results.map((r) => r.origin)}::text[]) as v(idx, target, origin)
+        update trans_file_units u set target = v.target, origin = v.origin, sentences = v.sentences::jsonb
+        from unnest(${idx}::integer[], ${results.map((r) => r.target)}::text[], ${results.map((r) => r.origin)}::text[], ${results.map((r) => (r.sentences ? JSON.stringify(r.sentences) : null))}::text[]) as v(idx, target, origin, sentences)
         where u.file_id = ${fileId} and u.idx = any(${idx}::integer[]) and u.idx = v.idx and u.target is null
         returning 1)
       update trans_file_files set segments_done = segments_done + (select count(*) from saved), updated_at = now()

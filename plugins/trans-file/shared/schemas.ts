@@ -138,6 +138,9 @@ export type FileChanged = Pick<FileRow, 'id' | 'ownerId' | 'status' | 'previewSt
 export const FILE_CHANGED = 'transFile.changed';
 
 /** One paragraph of a file with its translation (the preview). */
+export const unitSentenceSchema = z.object({ source: z.string(), target: z.string(), origin: z.string() });
+export type UnitSentence = z.infer<typeof unitSentenceSchema>;
+
 export const unitRowSchema = z.object({
   idx: z.number().int(),
   source: z.string(),
@@ -145,6 +148,11 @@ export const unitRowSchema = z.object({
   origin: z.string().nullable(),
   edited: z.boolean(),
   part: z.string().nullable(),
+  /**
+   * A paragraph of several sentences as it was translated: each sentence with its translation and
+   * origin (`tm:<score>`, `engine:<name>`…); null for a paragraph of one sentence, and once edited.
+   */
+  sentences: z.array(unitSentenceSchema).nullable(),
 });
 export type UnitRow = z.infer<typeof unitRowSchema>;
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { DEFAULT_API_TRANSLATION_CAP, DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
+import { DEFAULT_API_TRANSLATION_CAP, DEFAULT_TEXT_TRANSLATION_CAP, fromEngineHtml, needsHtml, toEngineHtml, withoutPlaceholders } from '@linguaport/sdk/shared';
 import {
   ANY_LANGUAGE,
   ApiError,
@@ -714,7 +714,9 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   }
 
   async function translateSegments(request: TranslateSegmentsRequest): Promise<TranslateSegmentsResult> {
-    const format = request.format ?? 'text';
+    const tagged = request.format === 'placeholders';
+    // Placeholders are text to the hooks (as memories hold them); only the engine sees them as html.
+    const format = tagged ? 'text' : (request.format ?? 'text');
     if (!Array.isArray(request.segments) || request.segments.length === 0) throw new ApiError(400, 'No segments to translate');
     if (!request.target) throw new ApiError(400, 'The target language is required');
     const ids = new Set<string>();
@@ -724,7 +726,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
       ids.add(s.id);
     }
     let characters = 0;
-    for (const s of request.segments) characters += countCharacters(s.source, format);
+    for (const s of request.segments) characters += countCharacters(tagged ? withoutPlaceholders(s.source) : s.source, format);
     await checkCaps(request.callerId, request.channel, characters);
     await ensureStarted();
     const { source } = await sourceOf(request.source, request.segments.map((s) => s.source).join('\n').slice(0, 2000));
@@ -735,7 +737,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     if (source !== request.target && request.engineId !== undefined) checkChosenEngine(request.engineId, source, request.target, request.domain);
     if (work.length) {
       const signal = deadline(request.signal);
-      const result = await translateUnits(work, { source, target: request.target, format, domain: request.domain, callerId: request.callerId, channel: request.channel, resources: request.resources }, { route: route(source, request.target, request.domain, signal, request.engineId), hooks: hooks.list(), signal });
+      const result = await translateUnits(work, { source, target: request.target, format, domain: request.domain, callerId: request.callerId, channel: request.channel, resources: request.resources }, { route: tagged ? placeholdersAsHtml(route(source, request.target, request.domain, signal, request.engineId)) : route(source, request.target, request.domain, signal, request.engineId), hooks: hooks.list(), signal });
       for (const s of result.segments) out.set(s.id, { id: s.id, source: s.source, target: s.target, origin: s.origin, issues: s.issues });
     }
     usage.add(request.callerId, request.channel, characters, 0, now());
@@ -883,4 +885,20 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     },
   };
   return service;
+}
+
+/**
+ * The engine stage for segments with inline placeholders: a batch holding any travels as html (each
+ * placeholder an inline element the engine keeps with its words) and comes back as placeholders; a
+ * batch without (a term's bare phrase) goes as it came.
+ */
+function placeholdersAsHtml(engine: SegmentEngine): SegmentEngine {
+  return {
+    async translate(batch, signal) {
+      if (batch.format !== 'text' || !batch.segments.some(needsHtml)) return engine.translate(batch, signal);
+      const out = await engine.translate({ ...batch, format: 'html', segments: batch.segments.map(toEngineHtml) }, signal);
+      // A malformed answer is left for the pipeline's own check to refuse.
+      return Array.isArray(out.targets) ? { ...out, targets: out.targets.map((t) => (typeof t === 'string' ? fromEngineHtml(t) : t)) } : out;
+    },
+  };
 }
