@@ -97,7 +97,9 @@ describe('office documents in the document area', () => {
     expect(parts['docProps/core.xml']).toContain('<dc:title>[es] figures Quarterly</dc:title>');
     const doc = parts['word/document.xml']!;
     expect(doc).toContain('[es] one Cell');
-    expect(doc).toMatch(/<w:r><w:rPr><w:b\/><\/w:rPr><w:t>bold<\/w:t><\/w:r>/);
+    // Translated runs say the target language (issue 23 item 4), as do the document's properties.
+    expect(doc).toMatch(/<w:r><w:rPr><w:b\/><w:lang w:val="es-ES"\/><\/w:rPr><w:t>bold<\/w:t><\/w:r>/);
+    expect(parts['docProps/core.xml']).toContain('<dc:language>es-ES</dc:language>');
     expect(doc).toContain('<w:footnoteReference w:id="1"/>');
     expect(doc).toContain('r:id="rId9"');
   }, 90_000);
