@@ -716,7 +716,7 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
   async function translateSegments(request: TranslateSegmentsRequest): Promise<TranslateSegmentsResult> {
     const tagged = request.format === 'placeholders';
     // Placeholders are text to the hooks (as memories hold them); only the engine sees them as html.
-    const format = tagged ? 'text' : (request.format ?? 'text');
+    const format: 'text' | 'html' = request.format === 'html' ? 'html' : 'text';
     if (!Array.isArray(request.segments) || request.segments.length === 0) throw new ApiError(400, 'No segments to translate');
     if (!request.target) throw new ApiError(400, 'The target language is required');
     const ids = new Set<string>();
