@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { ZodObject } from 'zod';
+import { languageDisplayName } from '../shared/language-names.js';
 import type { TermRequirement } from './pipeline.js';
 import type { SpeechAdapter } from './speech.js';
 import type { OcrAdapter } from './ocr.js';
@@ -185,13 +186,9 @@ export function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
 }
 
-/** English name of a platform language, for prompts (`es` -> `Spanish`, `zh-CN` -> `Chinese (China)`). */
+/** English name of a platform language, for prompts and lists (`es` -> `Spanish`, `ca-x-valencia` -> `Catalan (Valencian)`). */
 export function languageName(code: string): string {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
+  return languageDisplayName(code, 'en-US');
 }
 
 // ---------- registration ----------

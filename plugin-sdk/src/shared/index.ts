@@ -16,5 +16,6 @@ export type { TaskInfo, TaskProgress } from './tasks.js';
 export * from './seeded.js';
 export * from './qa/tags.js';
 export * from './language-tags.js';
+export * from './language-names.js';
 export * from './sentences.js';
 export * from './tagged-html.js';

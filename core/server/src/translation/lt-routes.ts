@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Observable } from 'rxjs';
 import { ApiError, Codes, requestLocale, type Caller, type DocumentTranslationService, type EngineService, type RawReply, type RequestContext, type RouteDefinition, isUploadedFile } from '@linguaport/sdk/server';
-import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
+import { DEFAULT_TEXT_TRANSLATION_CAP, languageDisplayName } from '@linguaport/sdk/shared';
 import { fromLibreCode } from './languages.js';
 import { REQUEST_FAILURE_MESSAGES, type RequestFailure } from './service.js';
 import { ltResponse } from './lt-openapi.js';
@@ -73,13 +73,8 @@ function toLtCode(code: string): string {
   return code === 'zh-CN' ? 'zh-Hans' : code === 'zh-TW' ? 'zh-Hant' : code;
 }
 
-function languageName(code: string): string {
-  try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(code) ?? code;
-  } catch {
-    return code;
-  }
-}
+/** LibreTranslate names languages in English; variants by name too (`ca-x-valencia` -> Catalan (Valencian)). */
+const languageName = (code: string) => languageDisplayName(code, 'en-US');
 
 async function paramsOf(req: RequestContext): Promise<Params> {
   const out: Params = { ...((req.query as Params) ?? {}) };

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBus, usePlatform } from '../index.js';
+import { languageDisplayName } from '../../shared/language-names.js';
 
 /** One enabled language of `GET /api/language/list` (plugin language-sorting), in the admin's order. */
 export interface Language {
@@ -43,14 +44,9 @@ export function languageName(language: Pick<Language, 'nameZh' | 'nameEn'>, uiLa
   return uiLanguage.startsWith('zh') ? language.nameZh : language.nameEn;
 }
 
-/** A language outside the enabled list, named by the browser in the console's language, with its code (`西班牙语 (es)`). */
+/** A language outside the enabled list, named in the console's language (`ca-x-valencia` -> 加泰罗尼亚语（瓦伦西亚）). */
 function displayName(code: string, uiLanguage: string): string {
-  try {
-    const name = new Intl.DisplayNames([uiLanguage], { type: 'language' }).of(code);
-    return name && name !== code ? `${name} (${code})` : code;
-  } catch {
-    return code;
-  }
+  return languageDisplayName(code, uiLanguage);
 }
 
 export interface LanguageSelectProps {
