@@ -12,6 +12,8 @@ export interface TmDatabase {
     kind: 'personal' | 'shared';
     creator_id: number;
     created_at: ColumnType<Date, never, never>;
+    /** The last imported TMX header's `datatype` and `o-tmf` (`{ datatype, otmf }`), written back on export. */
+    tmx_header: ColumnType<unknown, string | null | undefined, string | null>;
   };
   tm_library_users: { library_id: number; user_id: number; can_use: boolean; can_edit: boolean };
   tm_defaults: { user_id: number; library_id: number };
@@ -33,6 +35,8 @@ export interface TmDatabase {
     status: ColumnType<'unchecked' | 'checked' | 'failed', 'unchecked' | 'checked' | 'failed' | undefined, 'unchecked' | 'checked' | 'failed'>;
     enabled: ColumnType<boolean, boolean | undefined, boolean>;
     quality: ColumnType<number | null, number | null | undefined, number | null>;
+    /** What the TMX unit said besides its texts (tuid, dates, usage, props, notes: `metadata.ts`), written back on export. */
+    meta: ColumnType<unknown, string | undefined, string>;
     creator_id: number;
     created_at: ColumnType<Date, Date | undefined, never>;
     updated_at: ColumnType<Date, Date | undefined, Date>;
@@ -140,6 +144,15 @@ export const tmMigrations: Migration[] = [
       }
       await db.schema.dropIndex('tm_entries_exact').execute();
       await db.schema.createIndex('tm_entries_exact').on('tm_entries').columns(['source_hash', 'source_base', 'target_base']).execute();
+    },
+  },
+  {
+    // TMX metadata survives a round trip (issue 23): a unit's tuid, dates, usage, props and notes on its
+    // entry, and the header's datatype and o-tmf on the memory. Entries from before have none.
+    name: '004_metadata',
+    async up(db: Kysely<any>) {
+      await db.schema.alterTable('tm_entries').addColumn('meta', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`)).execute();
+      await db.schema.alterTable('tm_libraries').addColumn('tmx_header', 'jsonb').execute();
     },
   },
 ];
