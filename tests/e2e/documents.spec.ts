@@ -19,9 +19,15 @@ test('a document is uploaded, translated with live progress, previewed, edited a
   test.setTimeout(180_000);
   const dir = mkdtempSync(join(tmpdir(), 'docs-e2e-'));
   const name = `${unique('report-')}.txt`;
-  const paragraphs = Array.from({ length: 40 }, (_, i) => (i === 0 ? 'The red car is fast.' : `The house number ${i} has a big garden.`));
+  const paragraphs = Array.from({ length: 40 }, (_, i) => (i === 0 ? 'The red car is fast. The house number 0 has a big garden.' : `The house number ${i} has a big garden.`));
   writeFileSync(join(dir, name), `${paragraphs.join('\n\n')}\n`);
   writeFileSync(join(dir, 'empty.txt'), '');
+  // A memory that knows the first sentence of the first paragraph (by sentence, not the whole paragraph).
+  const admin = await Api.signIn();
+  const memory = unique('Cars memory ');
+  await admin.call('POST', '/TM/library/add', { name: memory, ownership: 'department', kind: 'shared', users: [], isDefault: false });
+  const memoryId = (await admin.call<{ records: { id: number; name: string }[] }>('GET', '/TM/library/list?pageNum=1&pageSize=200')).records.find((m) => m.name === memory)!.id;
+  await admin.call('POST', '/TM/entry/add', { libraryId: memoryId, source: 'The red car is fast.', target: 'El coche rojo corre muchísimo.', sourceLang: 'en', targetLang: 'es' });
 
   await signIn(page);
   await page.goto(`${baseUrl()}/transFile`);
@@ -39,6 +45,7 @@ test('a document is uploaded, translated with live progress, previewed, edited a
   await page.getByTestId('file-input').setInputFiles(join(dir, name));
   await page.getByTestId('source-language').selectOption('en');
   await page.getByTestId('target-language').selectOption('es');
+  await page.getByTestId('memories').getByText(memory).click();
   await page.getByTestId('start-upload').click();
   await expect(dialog).toBeHidden();
 
@@ -52,8 +59,15 @@ test('a document is uploaded, translated with live progress, previewed, edited a
   // Side by side, paragraph by paragraph.
   await row.locator('[data-testid^="preview-"]').click();
   await expect(page).toHaveURL(/\/fileView\?id=\d+/);
-  await expect(page.getByTestId('source-0')).toHaveText('The red car is fast.');
+  await expect(page.getByTestId('source-0')).toHaveText('The red car is fast. The house number 0 has a big garden.');
   await expect(page.getByTestId('target-0')).toContainText('coche');
+  // Each sentence of the paragraph says where it came from: the memory's with its score, the other the engine's.
+  await expect(page.getByTestId('sentence-0-0')).toHaveAttribute('data-origin', 'tm:100');
+  await expect(page.getByTestId('sentence-0-0')).toContainText('El coche rojo corre muchísimo.');
+  await expect(page.getByTestId('sentence-0-0')).toContainText('Memory 100%');
+  await expect(page.getByTestId('sentence-0-1')).toHaveAttribute('data-origin', /^engine:/);
+  await expect(page.getByTestId('sentence-0-1')).toContainText('jardín');
+  await expect(page.getByTestId('sentence-0-1')).toContainText('Machine');
   await expect(page.getByTestId('target-39')).toContainText('jardín');
 
   // An edit is written into the translated file, and a download asked for while the edit is being saved
@@ -72,7 +86,7 @@ test('a document is uploaded, translated with live progress, previewed, edited a
   expect(download.suggestedFilename()).toBe(name.replace('.txt', '_es.txt'));
   const text = readFileSync((await download.path())!, 'utf8');
   expect(text.split('\n\n')[1]).toBe('La casa número 1 tiene un jardín enorme.');
-  expect(text.split('\n\n')[0]).toContain('coche');
+  expect(text.split('\n\n')[0]).toMatch(/^El coche rojo corre muchísimo\. .*jardín/);
   // Saved: the edit box is closed and the paragraph shows the stored text (while the box is open, its own
   // text already contains the draft, so the text alone proves nothing).
   await expect(page.getByTestId('edit-1')).toBeHidden();
