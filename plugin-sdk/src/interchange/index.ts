@@ -2,7 +2,7 @@
  * Standard interchange formats of language resources, read streaming and written streaming:
  * TMX 1.4b (memories, corpora) and TBX-Basic (term bases).
  */
-export { readTmx, writeTmx, unitXml, segmentXml, nativeCode, platformLanguage, variantIn, variantsFor, sourceVariant, tmxDate, type TmxUnit, type TmxVariant, type TmxHeader, type TmxProp, type TmxWriteOptions, type ReadTmxOptions } from './tmx.js';
+export { readTmx, writeTmx, unitXml, segmentXml, nativeCode, platformLanguage, variantIn, variantsFor, sourceVariant, tmxDate, tmxProblemReason, codeDatatype, TmxDatatype, type TmxUnit, type TmxVariant, type TmxHeader, type TmxProp, type TmxSegmentProblem, type TmxWriteOptions, type ReadTmxOptions } from './tmx.js';
 export { xmlTokens, xmlText, XmlTokenizer, XmlDecoder, escapeXml, decodeEntities, XmlError, type XmlToken } from './xml-stream.js';
 export { readZip, listZip, inflateEntry, writeZip, isZip, safeEntryName, ZipError, type ZipEntry, type ZipBudget, type ZipListing, type BudgetText } from './zip.js';
 export { parseXml, XmlBudgetError, serializeXml, textOf, innerText, attrsOf, attrOf, withAttr, elementsOf, findElements, localName, type XElement, type XText, type XOther, type XNode, type XDocument } from './xml-tree.js';

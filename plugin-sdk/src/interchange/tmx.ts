@@ -37,6 +37,21 @@ export interface TmxVariant {
   attrs?: Record<string, string>;
   props?: TmxProp[];
   notes?: string[];
+  /**
+   * Why the segment's inline markup breaks TMX's rules, if it does (set by the reader, which still reads
+   * the text leniently: a lone bpt or ept becomes a standalone mark). An import refuses such a unit.
+   */
+  problem?: TmxSegmentProblem;
+}
+
+/**
+ * A segment whose bpt/ept pairing is broken: `ept-first` (an ept before, or without, its bpt),
+ * `unclosed` (a bpt whose ept never comes), `duplicate-i` (two bpt with one `i`).
+ */
+export interface TmxSegmentProblem {
+  code: 'ept-first' | 'unclosed' | 'duplicate-i';
+  /** The `i` concerned. */
+  i: string;
 }
 
 export interface TmxUnit {
@@ -154,6 +169,9 @@ interface SegState {
   open: Map<string, number>;
   /** Open hi elements (tag indexes). */
   hi: number[];
+  /** Every bpt `i` seen in the segment (an `i` is unique within it), and the first pairing problem. */
+  seenI: Set<string>;
+  problem?: TmxSegmentProblem;
 }
 
 const INLINE = new Set(['bpt', 'ept', 'ph', 'it', 'ut']);
@@ -227,7 +245,7 @@ class TmxReader {
       }
       case 'seg':
         if (!this.variant) return;
-        this.seg = { parts: [], tags: [], open: new Map(), hi: [] };
+        this.seg = { parts: [], tags: [], open: new Map(), hi: [], seenI: new Set() };
         if (t.selfClosing) this.endSeg();
         return;
       case 'prop':
@@ -313,6 +331,10 @@ class TmxReader {
     this.inline = null;
     const seg = this.seg!;
     if (name === 'bpt') {
+      if (attrs.i !== undefined) {
+        if (seg.seenI.has(attrs.i)) seg.problem ??= { code: 'duplicate-i', i: attrs.i };
+        seg.seenI.add(attrs.i);
+      }
       const idx = seg.tags.push({ kind: 'paired', original: markup, closing: '', x: numberAttr(attrs.x), i: attrs.i }) - 1;
       seg.open.set(attrs.i ?? `#${idx}`, idx);
       seg.parts.push({ tag: idx, role: 'open' });
@@ -326,6 +348,7 @@ class TmxReader {
         seg.parts.push({ tag: idx, role: 'close' });
         return;
       }
+      if (attrs.i !== undefined) seg.problem ??= { code: 'ept-first', i: attrs.i };
     }
     const idx = seg.tags.push({ kind: 'standalone', original: markup, x: numberAttr(attrs.x) }) - 1;
     seg.parts.push({ tag: idx, role: 'alone' });
@@ -335,7 +358,10 @@ class TmxReader {
     const seg = this.seg!;
     this.seg = null;
     // A bpt whose ept never came is a standalone mark: its opening placeholder stands alone.
-    for (const idx of seg.open.values()) seg.tags[idx]!.kind = 'standalone';
+    for (const [i, idx] of seg.open) {
+      seg.tags[idx]!.kind = 'standalone';
+      if (!i.startsWith('#')) seg.problem ??= { code: 'unclosed', i };
+    }
     const numbers = numberTags(seg);
     let text = '';
     const tags: Record<string, InlineTag> = {};
@@ -357,6 +383,19 @@ class TmxReader {
     }
     this.variant!.text = text;
     this.variant!.tags = tags;
+    if (seg.problem) this.variant!.problem = seg.problem;
+  }
+}
+
+/** The reason a segment is refused, in both languages: `unbalanced bpt/ept i=2` and what is wrong. */
+export function tmxProblemReason(p: TmxSegmentProblem): { 'zh-CN': string; 'en-US': string } {
+  switch (p.code) {
+    case 'ept-first':
+      return { 'zh-CN': `bpt/ept 不配对 i=${p.i}：ept 出现在对应的 bpt 之前（或没有 bpt）`, 'en-US': `unbalanced bpt/ept i=${p.i}: an ept before (or without) its bpt` };
+    case 'unclosed':
+      return { 'zh-CN': `bpt/ept 不配对 i=${p.i}：bpt 没有对应的 ept`, 'en-US': `unbalanced bpt/ept i=${p.i}: a bpt whose ept never comes` };
+    case 'duplicate-i':
+      return { 'zh-CN': `i=${p.i} 重复：同一段中两个 bpt 使用了相同的 i`, 'en-US': `duplicated i=${p.i}: two bpt of the segment share it` };
   }
 }
 
@@ -500,6 +539,8 @@ export interface TmxWriteOptions {
   segtype?: 'sentence' | 'paragraph' | 'block' | 'phrase';
   adminlang?: string;
   datatype?: string;
+  /** The header's o-tmf (the format of the memory the file came from; default `Linguaport`). */
+  otmf?: string;
   props?: TmxProp[];
   notes?: string[];
   /** The header's creation date (default: now). */
@@ -509,6 +550,43 @@ export interface TmxWriteOptions {
 const TU_ATTRS = new Set(['o-encoding', 'datatype', 'usagecount', 'lastusagedate', 'creationtool', 'creationtoolversion', 'creationdate', 'creationid', 'changedate', 'changeid', 'o-tmf', 'segtype']);
 const TUV_ATTRS = new Set(['o-encoding', 'datatype', 'usagecount', 'lastusagedate', 'creationtool', 'creationtoolversion', 'creationdate', 'creationid', 'changedate', 'changeid', 'o-tmf']);
 const SEGTYPES = new Set(['block', 'paragraph', 'sentence', 'phrase']);
+
+const HTML_ELEMENTS = new Set('a abbr b big blockquote br caption cite code col dd del dfn div dl dt em font h1 h2 h3 h4 h5 h6 hr i img ins kbd li ol p pre q s samp small span strike strong sub sup table tbody td th thead tr tt u ul var'.split(' '));
+
+/**
+ * What kind of native code a tag carries, for the header's `datatype`: `html` (HTML elements), `xml`
+ * (other elements), `rtf` (control words), or null when it is none of those (a bare placeholder).
+ */
+export function codeDatatype(tag: InlineTag): 'html' | 'xml' | 'rtf' | null {
+  const code = `${nativeCode(tag.original)}${tag.closing ? nativeCode(tag.closing) : ''}`.trim();
+  if (!code) return null;
+  const el = /^<\/?([A-Za-z_][\w:.-]*)/.exec(code);
+  if (el) return HTML_ELEMENTS.has(el[1]!.toLowerCase()) ? 'html' : 'xml';
+  return /(^|[^\\])\\[a-z]{1,32}-?\d*|^[{}]+$/.test(code) ? 'rtf' : null;
+}
+
+/**
+ * The honest `datatype` of segments holding these tags: `plaintext` without codes, `html`, `rtf` or
+ * `xml` when all codes are of one kind, `unknown` when they mix. Feed it tag sets with `add`.
+ */
+export class TmxDatatype {
+  private kinds = new Set<string>();
+  add(tags: Record<string, InlineTag> | undefined): void {
+    for (const tag of Object.values(tags ?? {})) {
+      const kind = codeDatatype(tag);
+      if (kind) this.kinds.add(kind);
+    }
+  }
+  get codes(): boolean {
+    return this.kinds.size > 0;
+  }
+  get value(): string {
+    if (!this.kinds.size) return 'plaintext';
+    // HTML is XML-like: html with xml elements stays html (an unknown element in HTML markup).
+    if (this.kinds.size === 2 && this.kinds.has('html') && this.kinds.has('xml')) return 'html';
+    return this.kinds.size === 1 ? [...this.kinds][0]! : 'unknown';
+  }
+}
 
 /** TMX's date form: `20240131T235959Z`. */
 export function tmxDate(date: Date): string {
@@ -551,7 +629,7 @@ export async function* writeTmx(units: AsyncIterable<TmxUnit> | Iterable<TmxUnit
   const segtype = options.segtype && SEGTYPES.has(options.segtype) ? options.segtype : 'sentence';
   let out =
     '<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE tmx SYSTEM "tmx14.dtd">\n<tmx version="1.4">\n' +
-    `  <header creationtool="${attr(options.tool ?? 'Linguaport')}" creationtoolversion="${attr(options.toolVersion ?? '1')}" datatype="${attr(options.datatype ?? 'plaintext')}" segtype="${segtype}" adminlang="${attr(options.adminlang ?? 'en-US')}" srclang="${attr(options.srclang)}" o-tmf="Linguaport" creationdate="${tmxDate(options.now ?? new Date())}"`;
+    `  <header creationtool="${attr(options.tool ?? 'Linguaport')}" creationtoolversion="${attr(options.toolVersion ?? '1')}" datatype="${attr(options.datatype ?? 'plaintext')}" segtype="${segtype}" adminlang="${attr(options.adminlang ?? 'en-US')}" srclang="${attr(options.srclang)}" o-tmf="${attr(options.otmf || 'Linguaport')}" creationdate="${tmxDate(options.now ?? new Date())}"`;
   const headerFields = fieldsXml(options.props, options.notes, '    ');
   out += headerFields ? `>\n${headerFields}  </header>\n  <body>\n` : '/>\n  <body>\n';
   for await (const u of units) {
