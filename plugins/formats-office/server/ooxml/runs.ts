@@ -354,10 +354,11 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
     if (open) source += `</${open.tag}>`;
     open = null;
   };
-  const liftedAt = new Map<typeof lifted[number], number>();
+  const liftedAt = new Map<(typeof lifted)[number], number>();
+  let nextLift = 0;
   for (let i = 0; i < body.length; i++) {
     const a = body[i]!;
-    for (const l of lifted) if (l.before === i) liftedAt.set(l, source.length);
+    for (; nextLift < lifted.length && lifted[nextLift]!.before === i; nextLift++) liftedAt.set(lifted[nextLift]!, source.length);
     if (a.kind === 'text') {
       if (a.format.key === bases[bases.length - 1]!.key) {
         closeFormat();
@@ -396,10 +397,13 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
   }
   closeFormat();
   // Markup that touched a placeholder (a comment range around a bold word) follows that placeholder.
+  const placeholderFrom = /<\/?\d+\/?>/y;
   for (const [l, at] of liftedAt) {
-    const after = /^<\/?(\d+)\/?>/.exec(source.slice(at));
-    const before = /<\/?(\d+)\/?>$/.exec(source.slice(0, at));
-    l.anchor = after?.[0] ?? before?.[0];
+    placeholderFrom.lastIndex = at;
+    const after = placeholderFrom.exec(source);
+    const open = source[at - 1] === '>' ? source.lastIndexOf('<', at - 1) : -1;
+    const before = open >= 0 && /^<\/?\d+\/?>$/.test(source.slice(open, at)) ? source.slice(open, at) : undefined;
+    l.anchor = after?.[0] ?? before;
   }
   // White space at either end stays outside the unit (engines and memories see the sentence alone).
   const edges = /^(\s*)([\s\S]*?)(\s*)$/.exec(source)!;
@@ -436,8 +440,17 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
       const afterXml = markXml(after, render);
       const plainString = plainOnly && !/<\d+\/?>/.test(target);
       // Lifted markup goes where it was when the text is unchanged, else to the nearest word boundary.
-      const targetPlain = target.replace(/<\/?(\d+)\/?>/g, (whole, tag: string) => (tags[tag] ? '' : whole));
-      const places = placeLifted(lifted, plain, target, targetPlain, (text) => text.replace(/<\/?(\d+)\/?>/g, (whole, tag: string) => (tags[tag] ? '' : whole)).length);
+      let targetPlain = '';
+      const placeholderAt = new Map<string, number>(); // placeholder -> offset in the translation's text
+      let from = 0;
+      for (const m of target.matchAll(/<\/?(\d+)\/?>/g)) {
+        if (!tags[m[1]!]) continue;
+        targetPlain += target.slice(from, m.index);
+        from = m.index! + m[0].length;
+        if (!placeholderAt.has(m[0])) placeholderAt.set(m[0], targetPlain.length);
+      }
+      targetPlain += target.slice(from);
+      const places = placeLifted(lifted, plain, targetPlain, placeholderAt);
       let nextLifted = 0;
       let plainAt = 0;
       let out = '';
@@ -512,18 +525,20 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
  * inside, and the other way round. Edges with space on both sides or neither are left as translated.
  */
 export function keepEdgeSpaces(source: string, target: string): string {
-  let out = target;
-  for (const m of source.matchAll(/<(\/?)(\d+)>/g)) {
-    const [whole, close] = m;
-    const spaceBefore = /\s$/.test(source.slice(0, m.index));
-    const spaceAfter = /^\s/.test(source.slice(m.index! + whole.length));
-    if (spaceBefore === spaceAfter) continue;
-    const inside = close ? spaceBefore : spaceAfter;
-    // Move a space that lies on the wrong side of this placeholder to the other side.
-    const toAfter = close ? !inside : inside;
-    out = toAfter ? out.replace(new RegExp(`([^\\S\\r\\n]+)${whole}(?![^\\S\\r\\n])`), `${whole}$1`) : out.replace(new RegExp(`(?<![^\\S\\r\\n])${whole}([^\\S\\r\\n]+)`), `$1${whole}`);
+  // Each placeholder whose space lies on one side only in the source: the side it belongs on.
+  const side = new Map<string, 'before' | 'after'>();
+  for (const m of source.matchAll(/<\/?\d+>/g)) {
+    const spaceBefore = /\s/.test(source[m.index! - 1] ?? '');
+    const spaceAfter = /\s/.test(source[m.index! + m[0].length] ?? '');
+    if (spaceBefore !== spaceAfter) side.set(m[0], spaceBefore ? 'before' : 'after');
   }
-  return out;
+  if (!side.size) return target;
+  return target.replace(/([^\S\r\n]*)(<\/?\d+>)([^\S\r\n]*)/g, (whole, before: string, tag: string, after: string) => {
+    const want = side.get(tag);
+    if (want === 'after' && before && !after) return tag + before;
+    if (want === 'before' && after && !before) return after + tag;
+    return whole;
+  });
 }
 
 /** Characters between which no word boundary lies: letters, digits, marks and apostrophes of scripts written with spaces. */
@@ -546,29 +561,40 @@ function isBoundary(text: string, i: number): boolean {
  * a range over part of a word covers the whole word. Never before markup that came before it (a
  * bookmark's end stays after its start).
  */
-function placeLifted(lifted: Array<{ at: number; anchor?: string; mark: Mark }>, source: string, tagged: string, target: string, plainLength: (text: string) => number): number[] {
+function placeLifted(lifted: Array<{ at: number; anchor?: string; mark: Mark }>, source: string, target: string, placeholderAt: Map<string, number>): number[] {
   if (source === target) return lifted.map((l) => l.at);
+  // The word boundaries of the translation, once (a paragraph may hold thousands of bookmarks).
+  let boundaries: number[] | null = null;
+  const boundariesOf = () => {
+    if (!boundaries) {
+      boundaries = [];
+      for (let i = 0; i <= target.length; i++) if (isBoundary(target, i)) boundaries.push(i);
+    }
+    return boundaries;
+  };
   let floor = 0;
   return lifted.map(({ at, anchor, mark }) => {
     const name = mark.nodes[0]?.type === 'element' ? mark.nodes[0].name : '';
     const bias = /Start$/.test(name) ? -1 : /End$/.test(name) ? 1 : 0;
-    const found = anchor ? tagged.indexOf(anchor) : -1;
+    const anchored = anchor === undefined ? undefined : placeholderAt.get(anchor);
     let place: number;
     if (at <= 0) place = 0;
     else if (at >= source.length) place = target.length;
-    else if (found >= 0) place = plainLength(tagged.slice(0, found));
+    else if (anchored !== undefined) place = anchored;
     else {
       const t = Math.round((at / source.length) * target.length);
-      for (let d = 0; ; d++) {
-        if (bias <= 0 && isBoundary(target, t - d)) {
-          place = Math.max(0, t - d);
-          break;
-        }
-        if (bias >= 0 && isBoundary(target, t + d)) {
-          place = Math.min(target.length, t + d);
-          break;
-        }
+      const list = boundariesOf();
+      // The first boundary at or after t (0 and the end are always boundaries).
+      let lo = 0;
+      let hi = list.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (list[mid]! < t) lo = mid + 1;
+        else hi = mid;
       }
+      const after = list[lo]!;
+      const before = after === t ? t : list[Math.max(0, lo - 1)]!;
+      place = bias < 0 ? before : bias > 0 ? after : t - before <= after - t ? before : after;
     }
     floor = Math.max(floor, place);
     return floor;
