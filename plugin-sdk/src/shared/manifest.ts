@@ -36,6 +36,14 @@ export const permissionKeySchema = z
   .string()
   .regex(/^[a-zA-Z][a-zA-Z0-9-]*(:[a-zA-Z][a-zA-Z0-9-]*){1,3}$/, 'permission key reads area:action, letters, digits and dashes');
 
+/**
+ * The built-in team roles (besides the normal user and the super administrator) a manifest may
+ * grant a menu or permission to; they also hold what `defaultGrant` gives the normal user.
+ */
+export const TEAM_ROLES = ['translator', 'reviewer', 'projectManager'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+const teamRolesSchema = z.array(z.enum(TEAM_ROLES)).max(TEAM_ROLES.length).optional();
+
 export const menuDefaultsSchema = z
   .object({
     /** A Blueprint icon name. */
@@ -47,6 +55,8 @@ export const menuDefaultsSchema = z
     showInShortcut: z.boolean().default(false),
     /** Granted to the default normal-user role when the menu is first installed (administrators may revoke it). */
     defaultGrant: z.boolean().optional(),
+    /** Built-in team roles granted this menu when it (or the role) is first installed. */
+    roles: teamRolesSchema,
   })
   .strict();
 
@@ -78,6 +88,13 @@ export const permissionSchema = z
     menu: routePathSchema.optional(),
     /** Granted to the default normal-user role when first installed (administrators may revoke it). */
     defaultGrant: z.boolean().optional(),
+    /** Built-in team roles granted this permission when it (or the role) is first installed. */
+    roles: teamRolesSchema,
+    /**
+     * An administration permission (every user's data, quotas, limits, global settings): ticking its
+     * menu in the grant tree does not grant it; it is ticked on its own.
+     */
+    admin: z.boolean().optional(),
   })
   .strict();
 

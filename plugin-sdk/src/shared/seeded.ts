@@ -10,6 +10,9 @@ const SEEDED: Readonly<Record<string, Readonly<Record<Locale, string>>>> = {
   超级管理员: { 'zh-CN': '超级管理员', 'en-US': 'Super administrator' },
   普通用户: { 'zh-CN': '普通用户', 'en-US': 'Normal user' },
   访客: { 'zh-CN': '访客', 'en-US': 'Guest' },
+  翻译员: { 'zh-CN': '翻译员', 'en-US': 'Translator' },
+  审校员: { 'zh-CN': '审校员', 'en-US': 'Reviewer' },
+  项目经理: { 'zh-CN': '项目经理', 'en-US': 'Project manager' },
 };
 
 /** Descriptions seeded with those rows, in English, by the Chinese name they belong with. */
@@ -18,6 +21,15 @@ const SEEDED_DESCRIPTIONS: Readonly<Record<string, Readonly<Record<Locale, strin
   'Super administrator: holds every permission': { 'zh-CN': '超级管理员：拥有全部权限', 'en-US': 'Super administrator: holds every permission' },
   'Normal user: the role new users get': { 'zh-CN': '普通用户：新用户获得的角色', 'en-US': 'Normal user: the role new users get' },
   'Guest: what visitors without an account may use': { 'zh-CN': '访客：未登录访客可使用的功能', 'en-US': 'Guest: what visitors without an account may use' },
+  'Translator: translates text and documents, uses and adds to memories, term bases and corpora': {
+    'zh-CN': '翻译员：翻译文本和文档，使用并补充记忆库、术语库和语料库',
+    'en-US': 'Translator: translates text and documents, uses and adds to memories, term bases and corpora',
+  },
+  'Reviewer: a translator who also reviews memory entries and terms': { 'zh-CN': '审校员：在翻译员之外还审核记忆库条目和术语', 'en-US': 'Reviewer: a translator who also reviews memory entries and terms' },
+  'Project manager: a reviewer who also creates and manages memories, term bases and corpora': {
+    'zh-CN': '项目经理：在审校员之外还创建和管理记忆库、术语库和语料库',
+    'en-US': 'Project manager: a reviewer who also creates and manages memories, term bases and corpora',
+  },
 };
 
 /** A seeded name in `locale`; any other name unchanged. */

@@ -20,11 +20,11 @@ export default defineServerPlugin({
       url: '/role/list',
       access: 'signed-in',
       summary: 'List all roles',
-      response: { data: z.array(z.object({ id: z.number().int(), name: z.string(), isSuper: z.boolean(), isDefault: z.boolean() })) },
+      response: { data: z.array(z.object({ id: z.number().int(), name: z.string(), isSuper: z.boolean(), isDefault: z.boolean(), builtIn: z.boolean() })) },
       async handler({ headers }) {
-        const rows = await db.selectFrom('roles').select(['id', 'name', 'is_super', 'is_default']).orderBy('id').execute();
+        const rows = await db.selectFrom('roles').select(['id', 'name', 'is_super', 'is_default', 'builtin']).orderBy('id').execute();
         const locale = requestLocale(headers);
-        return rows.map((r) => ({ id: r.id, name: seededName(r.name, locale), isSuper: r.is_super, isDefault: r.is_default }));
+        return rows.map((r) => ({ id: r.id, name: seededName(r.name, locale), isSuper: r.is_super, isDefault: r.is_default, builtIn: r.builtin !== null }));
       },
     });
 
@@ -41,7 +41,7 @@ export default defineServerPlugin({
         const [count, page] = await Promise.all([
           sql<{ n: string }>`select count(*) as n from roles r where ${where}`.execute(db),
           sql<Record<string, unknown>>`
-            select r.id, r.name, r.description, r.created_at, r.is_super, r.is_default, c.username as creator_name,
+            select r.id, r.name, r.description, r.created_at, r.is_super, r.is_default, r.builtin, c.username as creator_name,
                    (select count(distinct m.user_id) from user_department_roles m where m.role_id = r.id) as user_count
             from roles r left join users c on c.id = r.created_by
             where ${where} order by r.id
@@ -56,6 +56,7 @@ export default defineServerPlugin({
           userCount: Number(r.user_count),
           isSuper: Boolean(r.is_super),
           isDefault: Boolean(r.is_default),
+          builtIn: r.builtin !== null,
         }));
         return pageOf(query, records, count.rows[0]?.n);
       },
@@ -95,7 +96,7 @@ export default defineServerPlugin({
       },
     });
 
-    // Refused while any user holds the role, and for the built-in super-administrator and default roles.
+    // Refused while any user holds the role, and for the built-in ones (super administrator, normal user, the team roles).
     ctx.route({
       method: 'DELETE',
       url: '/role/delete',
@@ -104,9 +105,9 @@ export default defineServerPlugin({
       schema: { query: z.object({ ids: idList }) },
       response: { data: z.object({ deleted: z.number().int() }) },
       async handler({ query, headers }) {
-        const roles = await db.selectFrom('roles').select(['id', 'name', 'is_super', 'is_default']).where('id', 'in', query.ids).execute();
-        const builtIn = roles.filter((r) => r.is_super || r.is_default);
-        if (builtIn.length) throw new ApiError(Codes.BAD_REQUEST, say(headers, `内置角色不能删除：${builtIn.map((r) => r.name).join('、')}`, `Built-in roles cannot be deleted: ${builtIn.map((r) => r.name).join(', ')}`));
+        const roles = await db.selectFrom('roles').select(['id', 'name', 'is_super', 'is_default', 'builtin']).where('id', 'in', query.ids).execute();
+        const builtIn = roles.filter((r) => r.is_super || r.is_default || r.builtin !== null);
+        if (builtIn.length) throw new ApiError(Codes.BAD_REQUEST, say(headers, `内置角色不能删除：${builtIn.map((r) => seededName(r.name, 'zh-CN')).join('、')}`, `Built-in roles cannot be deleted: ${builtIn.map((r) => seededName(r.name, 'en-US')).join(', ')}`));
         const held = await holdersByName(db, 'roles', query.ids);
         if (held.length) {
           const list = held.map((h) => `${h.name} (${h.users})`);

@@ -16,5 +16,7 @@ export const roleRowSchema = z.object({
   userCount: z.number().int(),
   isSuper: z.boolean(),
   isDefault: z.boolean(),
+  /** Seeded with the platform (super administrator, normal user, translator, reviewer, project manager): not deletable. */
+  builtIn: z.boolean(),
 });
 export type RoleRow = z.infer<typeof roleRowSchema>;

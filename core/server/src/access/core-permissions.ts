@@ -8,7 +8,8 @@ import type { ManifestPermission } from '@linguaport/sdk/shared';
  */
 export const CORE_PLUGIN_ID = 'core';
 
-const button = (key: string, zh: string, en: string): ManifestPermission => ({ key, type: 'button', name: { 'zh-CN': zh, 'en-US': en } });
+// Every kernel button administers the platform: the grant tree ticks each on its own (admin).
+const button = (key: string, zh: string, en: string): ManifestPermission => ({ key, type: 'button', name: { 'zh-CN': zh, 'en-US': en }, admin: true });
 
 export const corePermissions: ManifestPermission[] = [
   { key: 'user:view', type: 'api', name: { 'zh-CN': '查看用户', 'en-US': 'View users' } },

@@ -21,6 +21,7 @@ interface NodeRow extends PermissionRow {
   show_to_users: boolean;
   shortcut_image: string | null;
   active: boolean;
+  admin: boolean;
 }
 
 export interface AdminMenuNode {
@@ -43,6 +44,8 @@ export interface AdminMenuNode {
   pluginId: string | null;
   /** Owned by a plugin or the kernel: key, type and path are fixed and it cannot be deleted. */
   owned: boolean;
+  /** An administration permission: ticking its menu in the grant tree does not grant it. */
+  admin: boolean;
   children: AdminMenuNode[];
 }
 
@@ -66,6 +69,7 @@ const adminNodeFields = z.object({
   shortcutImage: z.string().nullable(),
   pluginId: z.string().nullable(),
   owned: z.boolean().describe('Declared by a plugin or the kernel: key, type and path are fixed and it cannot be deleted'),
+  admin: z.boolean().describe('An administration permission (every user\'s data, quotas, limits): the grant tree ticks it on its own, never with its menu'),
 });
 const adminNodeSchema: z.ZodType<AdminMenuNode> = z.lazy(() => adminNodeFields.extend({ children: z.array(adminNodeSchema) }));
 
@@ -92,6 +96,7 @@ function present(r: NodeRow, locale: Locale): AdminMenuNode {
     shortcutImage: r.shortcut_image,
     pluginId: r.plugin_id,
     owned: isOwned(r),
+    admin: Boolean(r.admin),
     children: [],
   };
 }

@@ -17,6 +17,13 @@ export const MENU_GROUPS = [
   { key: 'system', zh: '系统管理', en: 'System', icon: 'cog', sort: 90 },
 ] as const;
 
+/** The team roles seeded by 003_team_roles: names stored in Chinese, shown in the reader's language (the SDK's seededName). */
+export const TEAM_ROLE_SEEDS = [
+  { key: 'translator', name: '翻译员', description: 'Translator: translates text and documents, uses and adds to memories, term bases and corpora' },
+  { key: 'reviewer', name: '审校员', description: 'Reviewer: a translator who also reviews memory entries and terms' },
+  { key: 'projectManager', name: '项目经理', description: 'Project manager: a reviewer who also creates and manages memories, term bases and corpora' },
+] as const;
+
 /** Group nodes are directories, not screens: the console redirects them to their first child. */
 export const groupPath = (key: string) => `/group/${key}`;
 export const groupKey = (key: string) => `group:${key}`;
@@ -145,6 +152,27 @@ export const accessMigrations: Migration[] = [
           { config_key: 'SITE_TITLE', config_value: 'Linguaport', config_name: 'Site title' },
         ])
         .execute();
+    },
+  },
+  {
+    // Team roles beside the normal user and the super administrator (issue 22). Their grants come from
+    // the manifests' `roles` (and `defaultGrant`) at the next permission-tree sync: `grants_pending`.
+    // A name an administrator already gave a role of theirs is left to them: that team role is skipped.
+    name: '003_team_roles',
+    async up(db) {
+      await run(
+        db,
+        `alter table roles add column builtin text unique`,
+        `alter table roles add column grants_pending boolean not null default false`,
+        `alter table permissions add column admin boolean not null default false`,
+        `update roles set builtin = 'super' where id = (select min(id) from roles where is_super)`,
+        `update roles set builtin = 'normal' where id = (select min(id) from roles where is_default)`,
+      );
+      for (const r of TEAM_ROLE_SEEDS) {
+        const taken = await db.selectFrom('roles').select('id').where(sql`lower(name)`, '=', r.name.toLowerCase()).executeTakeFirst();
+        if (taken) continue;
+        await db.insertInto('roles').values({ name: r.name, description: r.description, builtin: r.key, grants_pending: true }).execute();
+      }
     },
   },
 ];
