@@ -2,7 +2,7 @@ import type { InlineTag } from '@linguaport/sdk/shared';
 import { attrOf, escapeXml, findElements, serializeXml, textOf, type XElement, type XNode } from '@linguaport/sdk/interchange';
 import { documentLanguage, odfStylesLanguage } from './language.js';
 import { officePackage, type PartReader, type Sink, type UnitWriter } from './ooxml/package.js';
-import { keepEdgeSpaces } from './ooxml/runs.js';
+import { keepEdgeSpaces, placeLifted } from './ooxml/runs.js';
 
 /**
  * OpenDocument text, spreadsheets and presentations (odt, ods, odp). ODF writes a paragraph
@@ -11,12 +11,16 @@ import { keepEdgeSpaces } from './ooxml/runs.js';
  * placeholders, marks standalone ones; runs of spaces (`text:s`) are spaces to the engine and are
  * written back as ODF spells them. A note, frame or annotation holds paragraphs of its own, which are
  * units after their paragraph. Spreadsheet cells that hold numbers, dates or other values keep their
- * display text: only string cells are translated.
+ * display text: only string cells are translated. Zero-width marks (bookmarks, reference marks, soft page
+ * breaks) are lifted out of the unit and written back where they were, or at the nearest word boundary
+ * (the ODF twin of Word's hidden markup, runs.ts).
  */
 
 const PARAGRAPHS = new Set(['text:p', 'text:h']);
 const PAIRED = new Set(['text:span', 'text:a', 'text:ruby-base', 'text:meta', 'text:hidden-text']);
 const isParagraph = (el: XElement) => PARAGRAPHS.has(el.name);
+/** Marks without text or formatting: never placeholders in the middle of a sentence. */
+const LIFTED = new Set(['text:bookmark', 'text:bookmark-start', 'text:bookmark-end', 'text:reference-mark', 'text:reference-mark-start', 'text:reference-mark-end', 'text:soft-page-break']);
 
 interface Mark {
   nodes: XNode[];
@@ -39,6 +43,8 @@ function readParagraph(p: XElement): { source: string | null; tags: Record<strin
     return String(n);
   };
   let hasWords = false;
+  let plainText = '';
+  const lifted: Array<{ at: number; node: XElement }> = [];
   const walk = (children: XNode[]) => {
     for (let i = 0; i < children.length; i++) {
       const c = children[i]!;
@@ -47,10 +53,17 @@ function readParagraph(p: XElement): { source: string | null; tags: Record<strin
         const t = textOf(c);
         if (t.trim()) hasWords = true;
         text += t;
+        plainText += t;
         continue;
       }
       if (c.name === 'text:s') {
-        text += ' '.repeat(Math.max(1, Number(attrOf(c, 'text:c') ?? '1') || 1));
+        const run = ' '.repeat(Math.max(1, Number(attrOf(c, 'text:c') ?? '1') || 1));
+        text += run;
+        plainText += run;
+        continue;
+      }
+      if (LIFTED.has(c.name)) {
+        lifted.push({ at: plainText.length, node: c });
         continue;
       }
       if (PAIRED.has(c.name) && c.children.length) {
@@ -65,7 +78,7 @@ function readParagraph(p: XElement): { source: string | null; tags: Record<strin
       for (const inner of findElements(c, isParagraph)) nested.push(inner);
       // Consecutive marks are one placeholder.
       const group: XNode[] = [c];
-      while (i + 1 < children.length && children[i + 1]!.type === 'element' && !PAIRED.has((children[i + 1] as XElement).name) && (children[i + 1] as XElement).name !== 'text:s') {
+      while (i + 1 < children.length && children[i + 1]!.type === 'element' && !PAIRED.has((children[i + 1] as XElement).name) && !LIFTED.has((children[i + 1] as XElement).name) && (children[i + 1] as XElement).name !== 'text:s') {
         const m = children[++i] as XElement;
         for (const inner of findElements(m, isParagraph)) nested.push(inner);
         group.push(m);
@@ -89,10 +102,36 @@ function readParagraph(p: XElement): { source: string | null; tags: Record<strin
       const used = new Set<string>();
       const stack: string[] = [];
       let last = 0;
+      const targetPlain = target.replace(/<\/?(\d+)\/?>/g, (whole, tag: string) => (tags[tag] ? '' : whole));
+      const places = placeLifted(
+        lifted.map((l) => ({ at: l.at, name: l.node.name })),
+        plainText,
+        targetPlain,
+      );
+      let nextLifted = 0;
+      let plainAt = 0;
+      // A space after lifted marks alone is still at the paragraph's start (written as text:s).
+      let liftedChars = 0;
+      const putLifted = () => {
+        const xml = render([lifted[nextLifted++]!.node]);
+        out += xml;
+        liftedChars += xml.length;
+      };
+      const emitText = (chunk: string) => {
+        let from = 0;
+        while (nextLifted < places.length && places[nextLifted]! < plainAt + chunk.length) {
+          const cut = Math.max(from, places[nextLifted]! - plainAt);
+          out += spaces(chunk.slice(from, cut), out.length === liftedChars);
+          putLifted();
+          from = cut;
+        }
+        out += spaces(chunk.slice(from), out.length === liftedChars);
+        plainAt += chunk.length;
+      };
       for (const m of target.matchAll(/<(\/?)(\d+)(\/?)>/g)) {
         const tag = m[2]!;
         if (!tags[tag]) continue;
-        out += spaces(target.slice(last, m.index), out === '');
+        emitText(target.slice(last, m.index));
         last = m.index! + m[0].length;
         used.add(tag);
         if (m[3]) {
@@ -107,8 +146,9 @@ function readParagraph(p: XElement): { source: string | null; tags: Record<strin
           stack.push(tag);
         }
       }
-      out += spaces(target.slice(last), out === '');
+      emitText(target.slice(last));
       while (stack.length) out += tags[stack.pop()!]!.closing ?? '';
+      while (nextLifted < lifted.length) putLifted();
       for (const [tag, mark] of marks) if (!used.has(tag)) out += render(mark.nodes);
       return `${p.open.endsWith('/>') ? p.open.replace(/\/>$/, '>') : p.open}${out}</${p.name}>`;
     },

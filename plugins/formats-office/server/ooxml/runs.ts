@@ -450,7 +450,12 @@ export function readRunParagraph(paragraph: XElement, dialect: RunDialect, isPar
         if (!placeholderAt.has(m[0])) placeholderAt.set(m[0], targetPlain.length);
       }
       targetPlain += target.slice(from);
-      const places = placeLifted(lifted, plain, targetPlain, placeholderAt);
+      const places = placeLifted(
+        lifted.map((l) => ({ at: l.at, anchor: l.anchor, name: l.mark.nodes[0]?.type === 'element' ? l.mark.nodes[0].name : '' })),
+        plain,
+        targetPlain,
+        placeholderAt,
+      );
       let nextLifted = 0;
       let plainAt = 0;
       let out = '';
@@ -561,7 +566,7 @@ function isBoundary(text: string, i: number): boolean {
  * a range over part of a word covers the whole word. Never before markup that came before it (a
  * bookmark's end stays after its start).
  */
-function placeLifted(lifted: Array<{ at: number; anchor?: string; mark: Mark }>, source: string, target: string, placeholderAt: Map<string, number>): number[] {
+export function placeLifted(lifted: Array<{ at: number; anchor?: string; name: string }>, source: string, target: string, placeholderAt = new Map<string, number>()): number[] {
   if (source === target) return lifted.map((l) => l.at);
   // The word boundaries of the translation, once (a paragraph may hold thousands of bookmarks).
   let boundaries: number[] | null = null;
@@ -573,9 +578,8 @@ function placeLifted(lifted: Array<{ at: number; anchor?: string; mark: Mark }>,
     return boundaries;
   };
   let floor = 0;
-  return lifted.map(({ at, anchor, mark }) => {
-    const name = mark.nodes[0]?.type === 'element' ? mark.nodes[0].name : '';
-    const bias = /Start$/.test(name) ? -1 : /End$/.test(name) ? 1 : 0;
+  return lifted.map(({ at, anchor, name }) => {
+    const bias = /start$/i.test(name) ? -1 : /end$/i.test(name) ? 1 : 0;
     const anchored = anchor === undefined ? undefined : placeholderAt.get(anchor);
     let place: number;
     if (at <= 0) place = 0;

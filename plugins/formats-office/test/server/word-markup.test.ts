@@ -110,6 +110,27 @@ describe("Word's zero-width markup", () => {
   });
 });
 
+describe('the same marks in OpenDocument', () => {
+  const ODF = 'xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0" xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0" xmlns:style="urn:oasis:names:tc:opendocument:xmlns:style:1.0" office:version="1.3"';
+  const odt = (body: string) =>
+    zipOf({
+      mimetype: 'application/vnd.oasis.opendocument.text',
+      'content.xml': `<?xml version="1.0" encoding="UTF-8"?><office:document-content ${ODF}><office:body><office:text>${body}</office:text></office:body></office:document-content>`,
+    });
+
+  it('lifts bookmarks, reference marks and soft page breaks out of the sentence and writes them back in order', async () => {
+    const sample = odt(
+      '<text:h text:outline-level="1">Head<text:bookmark text:name="_GoBack"/>ing Para<text:soft-page-break/>graph</text:h>' +
+        '<text:p>The <text:bookmark-start text:name="b1"/>quick bro<text:bookmark-end text:name="b1"/>wn <text:span text:style-name="T1">fox<text:reference-mark text:name="r"/></text:span> jumps.<text:note text:id="n1"><text:note-citation>1</text:note-citation><text:note-body><text:p>Note.</text:p></text:note-body></text:note></text:p>',
+    );
+    const { units } = await odtFormat.parse(sample);
+    expect(units.map((u) => u.source)).toEqual(['Heading Paragraph', 'The quick brown <1>fox</1> jumps.<2/>', 'Note.']);
+    const content = (await translated(odtFormat, sample, (s) => s.toUpperCase())).parts['content.xml']!;
+    expect(content).toContain('<text:h text:outline-level="1">HEADING<text:bookmark text:name="_GoBack"/> <text:soft-page-break/>PARAGRAPH</text:h>');
+    expect(content).toContain('THE <text:bookmark-start text:name="b1"/>QUICK BROWN<text:bookmark-end text:name="b1"/> <text:span text:style-name="T1">FOX</text:span><text:reference-mark text:name="r"/> JUMPS.');
+  });
+});
+
 // Seeded property test: random sentences cut into random runs (a few formattings, each written with
 // random clutter), with bookmarks, proofing marks, page breaks, comment and permission ranges and empty
 // runs dropped between any two characters.
