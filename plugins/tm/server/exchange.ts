@@ -1,14 +1,15 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits, languageBase, variantMatch, type InlineTag } from '@linguaport/sdk/shared';
-import { readTmx, variantsFor, writeTmx, XmlError, type TmxUnit, type TmxVariant } from '@linguaport/sdk/interchange';
+import { readTmx, TmxDatatype, tmxProblemReason, variantsFor, writeTmx, XmlError, type TmxHeader, type TmxUnit, type TmxVariant } from '@linguaport/sdk/interchange';
 import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, spreadsheetLimits, spreadsheetPairs, type ImportRejection, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import type { Libraries } from './libraries.js';
 import { exactKey } from './match/text.js';
+import { metaOf, unitOf, type EntryMeta } from './metadata.js';
 import type { TmDatabase } from './tables.js';
 
 /**
@@ -37,10 +38,20 @@ interface Row {
   sourceLang?: string;
   targetLang?: string;
   notice?: string;
+  /** A TMX unit's tuid, dates, usage, props and notes (`metadata.ts`). */
+  meta?: EntryMeta;
+  /** The TMX header's datatype and o-tmf, kept on the memory. */
+  header?: MemoryTmxHeader;
 }
 type Rejection = ImportRejection;
 
 type Say = (zh: string, en: string) => string;
+
+/** What a memory keeps of the last TMX header imported into it, and writes back on export. */
+export interface MemoryTmxHeader {
+  datatype?: string;
+  otmf?: string;
+}
 
 async function* txtRows(path: string, file: string, say: Say): AsyncGenerator<Row | Rejection> {
   const bytes = await readAll(path);
@@ -81,8 +92,20 @@ async function* sheetRows(path: string, file: string, say: Say, limits: Spreadsh
 async function* tmxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: string, targetLang: string, say: Say): AsyncGenerator<Row | Rejection> {
   let n = 0;
   const tagOf = (v: TmxVariant) => v.tag ?? v.lang;
+  let header: MemoryTmxHeader | undefined;
+  const onHeader = (h: TmxHeader) => {
+    const kept: MemoryTmxHeader = {};
+    if (h.attrs.datatype) kept.datatype = h.attrs.datatype;
+    if (h.attrs['o-tmf']) kept.otmf = h.attrs['o-tmf'];
+    if (Object.keys(kept).length) header = kept;
+  };
+  // A broken bpt/ept pairing refuses the side's unit with the reason (the other units go on).
+  const broken = (v: TmxVariant) => {
+    const r = tmxProblemReason(v.problem!);
+    return say(`${r['zh-CN']}（${tagOf(v)}）`, `${r['en-US']} (${tagOf(v)})`);
+  };
   try {
-    for await (const unit of readTmx(bytes)) {
+    for await (const unit of readTmx(bytes, onHeader)) {
       n++;
       const s = variantsFor(unit, sourceLang);
       // Two variants of one language (en-US to en-GB): the source is never taken as its own translation.
@@ -98,12 +121,21 @@ async function* tmxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: 
       if (s.match === 'variant') taken.push([sourceLang, tagOf(source)]);
       if (t.match === 'variant') taken.push([targetLang, [...new Set(t.variants.map(tagOf))].join(', ')]);
       const notice = taken.length ? say(taken.map(([w, u]) => `没有 ${w} 的文本，改用 ${u}`).join('；'), taken.map(([w, u]) => `no ${w} text: ${u} used`).join('; ')) : undefined;
+      if (source.problem) {
+        yield { file, row: n, reason: broken(source) };
+        continue;
+      }
       for (const target of t.variants) {
+        if (target.problem) {
+          yield { file, row: n, reason: broken(target) };
+          continue;
+        }
         // The target's placeholders are numbered in its own segment: kept apart from the source's.
         const tags: Record<string, InlineTag> = {};
         for (const [k, v] of Object.entries(source.tags)) tags[`s${k}`] = v;
         for (const [k, v] of Object.entries(target.tags)) tags[`t${k}`] = v;
-        yield { file, row: n, source: source.text, target: target.text, tags, sourceLang: tagOf(source), targetLang: tagOf(target), ...(notice ? { notice } : {}) };
+        const meta = metaOf(unit, source, target);
+        yield { file, row: n, source: source.text, target: target.text, tags, sourceLang: tagOf(source), targetLang: tagOf(target), ...(notice ? { notice } : {}), ...(Object.keys(meta).length ? { meta } : {}), ...(header ? { header } : {}) };
       }
     }
   } catch (err) {
@@ -149,11 +181,15 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
             target_base: languageBase(r.targetLang ?? to.targetLang),
             source_hash: exactKey(r.source),
             tags: JSON.stringify(r.tags),
+            ...(r.meta ? { meta: JSON.stringify(r.meta) } : {}),
             creator_id: to.userId,
             created_at: to.stamp,
           })),
         )
         .execute();
+      // The file's header (its datatype and o-tmf) is the memory's from now on: written back on export.
+      const header = rows.findLast((r) => r.header)?.header;
+      if (header) await (trx as Transaction<TmDatabase>).updateTable('tm_libraries').set({ tmx_header: JSON.stringify(header) }).where('id', '=', to.libraryId).execute();
     },
     async discard(trx, to, limit) {
       const t = trx as Transaction<TmDatabase>;
@@ -172,6 +208,24 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
   const entriesOf = (libraryId: number, scope: 'checked' | 'all') => {
     const q = db.selectFrom('tm_entries').where('library_id', '=', libraryId);
     return scope === 'checked' ? q.where('status', '=', 'checked') : q;
+  };
+  /**
+   * The header's datatype: the memory's kept one (its TMX file's), unless it says `plaintext` (or there is
+   * none) while segments carry codes: then what the codes are (`html`, `rtf`, `xml`, `unknown` when mixed).
+   * Read before the file is written, from the tags of the entries exported.
+   */
+  const honestDatatype = async (libraryId: number, scope: 'checked' | 'all', kept: string | undefined) => {
+    const seen = new TmxDatatype();
+    let after = 0;
+    for (;;) {
+      const page = await entriesOf(libraryId, scope).select(['id', 'tags']).where('id', '>', after).where(sql<boolean>`tags <> '{}'::jsonb`).orderBy('id').limit(1000).execute();
+      if (!page.length) break;
+      for (const r of page) seen.add(r.tags as Record<string, InlineTag>);
+      after = page[page.length - 1]!.id;
+      if (seen.value === 'unknown') break;
+    }
+    if (!seen.codes) return kept ?? 'plaintext';
+    return kept && kept !== 'plaintext' ? kept : seen.value;
   };
   const counts = async (libraryId: number) => {
     const rows = await db.selectFrom('tm_entries').select(['status', (eb) => eb.fn.countAll<string>().as('n')]).where('library_id', '=', libraryId).groupBy('status').execute();
@@ -233,22 +287,21 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
         return { raw: true, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body, headers: { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(safe)}.xlsx` } };
       }
       let srclang = 'en';
+      const sideTags = (tags: Record<string, InlineTag>, prefix: string) => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(1), v]));
       const units = async function* (): AsyncGenerator<TmxUnit> {
         for await (const e of checked()) {
           const tags = (e.tags ?? {}) as Record<string, InlineTag>;
-          const side = (prefix: string) => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(1), v]));
-          srclang = e.source_lang;
-          // With every entry, each unit says its review state (a user-defined TMX property: x- prefix).
-          const props = all ? [{ type: 'x-review-state', value: e.status }] : [];
-          yield { tuid: String(e.id), variants: [{ lang: e.source_lang, text: e.source, tags: side('s') }, { lang: e.target_lang, text: e.target, tags: side('t') }], props, notes: [] };
+          // Each unit keeps its file's tuid, dates, usage, props and notes; with every entry it says its review state (x-review-state).
+          yield unitOf(e, { source: sideTags(tags, 's'), target: sideTags(tags, 't') }, all);
         }
       };
       const first = await entriesOf(query.libraryId, query.scope).select('source_lang').limit(1).executeTakeFirst();
       srclang = first?.source_lang ?? srclang;
+      const kept = ((await db.selectFrom('tm_libraries').select('tmx_header').where('id', '=', query.libraryId).executeTakeFirst())?.tmx_header ?? {}) as MemoryTmxHeader;
       return {
         raw: true,
         contentType: 'application/x-tmx+xml; charset=utf-8',
-        body: Readable.from(writeTmx(units(), { srclang })),
+        body: Readable.from(writeTmx(units(), { srclang, datatype: await honestDatatype(query.libraryId, query.scope, kept.datatype), ...(kept.otmf ? { otmf: kept.otmf } : {}) })),
         headers: { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(safe)}.tmx` },
       };
     },

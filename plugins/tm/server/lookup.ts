@@ -8,6 +8,7 @@ import { highlights } from './match/concordance.js';
 import { scoreText, type DiffOp } from './match/score.js';
 import { exactKey, normalise } from './match/text.js';
 import type { TmSettingsStore } from './settings.js';
+import { notesOf } from './metadata.js';
 import type { TmDatabase } from './tables.js';
 
 /**
@@ -35,6 +36,8 @@ export interface MemoryMatch {
   variant: VariantMatch;
   /** Points the score lost for another variant of the language (0 for the exact variant or the generic tag). */
   penalty: number;
+  /** The entry's notes (its TMX unit's, then its sides'), for the translator to see beside the match. */
+  notes: string[];
 }
 
 export interface ExactMatch {
@@ -47,6 +50,7 @@ export interface ExactMatch {
   targetLang: string;
   variant: VariantMatch;
   penalty: number;
+  notes: string[];
 }
 
 /** How an entry's tags answer the ones asked (the worse of its two sides), or null for other languages. */
@@ -86,7 +90,7 @@ export class MemoryLookup {
     if (!libraryIds.length || !texts.length) return out;
     const hashes = [...new Set(texts.map(exactKey))];
     const rows = await this.live(libraryIds, sourceLang, targetLang)
-      .select(['id', 'library_id', 'source', 'target', 'source_hash', 'status', 'source_lang', 'target_lang'])
+      .select(['id', 'library_id', 'source', 'target', 'source_hash', 'status', 'source_lang', 'target_lang', 'meta'])
       .where('source_hash', 'in', hashes)
       .orderBy(sql`case when status = 'checked' then 0 else 1 end`)
       .orderBy('id', 'desc')
@@ -105,7 +109,7 @@ export class MemoryLookup {
       const { row: r, variant } = found;
       const off = variant === 'variant' ? penalty : 0;
       // The hash is of the normalised text: confirm it, so a collision never passes as a match.
-      if (normalise(r.source) === normalise(text)) out.set(text, { entryId: r.id, libraryId: r.library_id, target: r.target, score: 100 - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off });
+      if (normalise(r.source) === normalise(text)) out.set(text, { entryId: r.id, libraryId: r.library_id, target: r.target, score: 100 - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off, notes: notesOf(r.meta) });
     }
     return out;
   }
@@ -118,7 +122,7 @@ export class MemoryLookup {
     const hits = (await Promise.all(libraryIds.map((id) => this.index.search(id, bases[0], bases[1], text, limit * 4, minScore)))).flat();
     const ids = hits.map((h) => h.id);
     if (!ids.length) return [];
-    const rows = await this.live(libraryIds, sourceLang, targetLang).select(['id', 'library_id', 'source', 'target', 'source_lang', 'target_lang']).where('id', 'in', ids).execute();
+    const rows = await this.live(libraryIds, sourceLang, targetLang).select(['id', 'library_id', 'source', 'target', 'source_lang', 'target_lang', 'meta']).where('id', 'in', ids).execute();
     const penalty = await this.variantPenalty();
     const out: MemoryMatch[] = [];
     for (const r of rows) {
@@ -126,7 +130,7 @@ export class MemoryLookup {
       if (!variant) continue;
       const scored = scoreText(text, r.source);
       const off = variant === 'variant' ? Math.min(penalty, scored.score) : 0;
-      out.push({ entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, ...scored, score: scored.score - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off });
+      out.push({ entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, ...scored, score: scored.score - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off, notes: notesOf(r.meta) });
     }
     return out
       .filter((m) => m.score >= minScore)
@@ -199,6 +203,7 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
             targetLang: z.string().describe("The entry's target language tag: the variant the match came from"),
             variant: z.enum(['exact', 'generic', 'variant']).describe('The exact variant asked, the generic tag of its language, or another variant'),
             penalty: z.number().int().min(0).describe('Points the score lost for another variant (the variantPenalty setting)'),
+            notes: z.array(z.string()).describe("The entry's notes (its TMX unit's, then its source's and target's), for a CAT editor to show"),
           }),
         ),
       }),

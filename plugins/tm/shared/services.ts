@@ -11,6 +11,8 @@ export interface MatchVariant {
   targetLang: string;
   variant: 'exact' | 'generic' | 'variant';
   penalty: number;
+  /** The entry's notes (its TMX unit's, then its sides'), shown beside the match. */
+  notes: string[];
 }
 
 /** Languages are BCP 47 tags (`en-GB`); a match from another variant of the language scores less (see the README). */
