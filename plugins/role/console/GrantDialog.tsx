@@ -1,7 +1,7 @@
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, InputGroup, Tag } from '@blueprintjs/core';
 import { useEffect, useMemo, useState } from 'react';
 import { useApi, useNotify, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
-import { filterTree, fromGranted, settle, stateOf, toggle, withAncestors, type MenuNode } from './tree.js';
+import { filterTree, fromGranted, settle, stateOf, summarise, toggle, withAncestors, type MenuNode } from './tree.js';
 
 const TYPE_KEYS: Record<number, string> = { 1: 'typeMenu', 2: 'typeButton', 3: 'typeApi', 4: 'typeLink' };
 
@@ -31,6 +31,7 @@ export function GrantDialog({ role, onClose }: { role: { id: number; name: strin
   }, [api, role]);
 
   const shown = useMemo(() => filterTree(tree, search), [tree, search]);
+  const summary = useMemo(() => summarise(tree, chosen), [tree, chosen]);
 
   async function save() {
     setBusy(true);
@@ -60,6 +61,7 @@ export function GrantDialog({ role, onClose }: { role: { id: number; name: strin
             style={{ margin: '2px 0' }}
           />
           <Tag minimal>{t(TYPE_KEYS[node.permissionType] ?? 'typeMenu')}</Tag>
+          {node.admin && <Tag minimal intent="warning" title={t('adminHint')} data-testid={`admin-${node.key}`}>{t('adminTag')}</Tag>}
           <span className="bp6-text-muted" style={{ fontSize: 12 }}>{node.path ?? node.key}</span>
         </div>
         {node.children.map((c) => render(c, depth + 1))}
@@ -74,6 +76,15 @@ export function GrantDialog({ role, onClose }: { role: { id: number; name: strin
         {failed && <Callout intent="danger" style={{ marginBottom: 8 }}>{failed}</Callout>}
         <InputGroup leftIcon="search" placeholder={t('searchTree')} value={search} onChange={(e) => setSearch(e.currentTarget.value)} style={{ marginBottom: 8 }} data-testid="grant-search" />
         <div style={{ maxHeight: 420, overflow: 'auto' }} data-testid="grant-tree">{shown.map((n) => render(n, 0))}</div>
+        {!isSuper && (
+          // What saving will grant, said before saving: administration permissions by name.
+          <Callout intent={summary.admin.length ? 'warning' : 'none'} style={{ marginTop: 8 }} data-testid="grant-summary">
+            <div data-testid="grant-summary-counts">{t('summaryCounts', { menus: t('menuCount', { count: summary.menus }), buttons: t('buttonCount', { count: summary.buttons }) })}</div>
+            <div data-testid="grant-summary-admin">
+              {summary.admin.length ? t('summaryAdmin', { names: summary.admin.join(t('listSeparator')) }) : t('summaryNoAdmin')}
+            </div>
+          </Callout>
+        )}
       </DialogBody>
       <DialogFooter
         actions={
