@@ -2,11 +2,11 @@ import { platformLanguage } from './tmx.js';
 
 /**
  * Term lists as CSV (RFC 4180) for spreadsheets: a header row, then a source term, its translation and
- * an optional note per row. The separator (`,`, `;` or tab) is the one the header line uses. Files are
+ * optionally a note, a part of speech, a domain and whether the translation is forbidden per row. The separator (`,`, `;` or tab) is the one the header line uses. Files are
  * UTF-8 without a byte-order mark, as the platform's term import requires.
  *
- * The header names the columns by role (`source`, `target`, `term`, `translation`, `note`, in
- * English or Chinese) or by language (`en`, `zh-CN`, `English`, `中文`); with languages the term
+ * The header names the columns by role (`source`, `target`, `term`, `translation`, `note`,
+ * `part of speech`, `domain`, `forbidden`, in English or Chinese) or by language (`en`, `zh-CN`, `English`, `中文`); with languages the term
  * base's direction picks the columns, so `zh-CN,en` imports into an en -> zh-CN base. Rows are
  * numbered as a spreadsheet shows them: the header is row 1.
  */
@@ -16,6 +16,10 @@ export interface TermCsvRow {
   source: string;
   target: string;
   note?: string;
+  partOfSpeech?: string;
+  domain?: string;
+  /** A translation not to use (a `forbidden` cell of yes, true, 1, x, 是 or 禁用). */
+  forbidden?: boolean;
 }
 
 /** Why a row is not a term: a stable code (for the messages of the console) and the reason in English. */
@@ -50,6 +54,23 @@ export class TermCsvError extends Error {
 const SOURCE_NAMES = new Set(['source', 'source term', 'src', 'term', 'original', '原文', '源文', '术语', '源语言']);
 const TARGET_NAMES = new Set(['target', 'target term', 'tgt', 'translation', 'translated', '译文', '翻译', '目标语言']);
 const NOTE_NAMES = new Set(['note', 'notes', 'comment', 'comments', 'remark', 'remarks', 'description', '备注', '注释', '说明']);
+const POS_NAMES = new Set(['part of speech', 'part_of_speech', 'partofspeech', 'pos', '词性']);
+const DOMAIN_NAMES = new Set(['domain', 'subject', 'subject field', 'subjectfield', 'field', '领域', '专业领域', '学科']);
+const FORBIDDEN_NAMES = new Set(['forbidden', 'deprecated', 'do not use', '禁用', '禁用术语', '禁止']);
+/** The field a header cell names (`Source`, `Part of speech`, `禁用`...), for term spreadsheets too; undefined for others. */
+export function termColumnRole(cell: string): 'source' | 'target' | 'note' | 'partOfSpeech' | 'domain' | 'forbidden' | undefined {
+  const c = cell.trim().toLowerCase();
+  if (SOURCE_NAMES.has(c)) return 'source';
+  if (TARGET_NAMES.has(c)) return 'target';
+  if (NOTE_NAMES.has(c)) return 'note';
+  if (POS_NAMES.has(c)) return 'partOfSpeech';
+  if (DOMAIN_NAMES.has(c)) return 'domain';
+  if (FORBIDDEN_NAMES.has(c)) return 'forbidden';
+  return undefined;
+}
+
+/** A forbidden cell that says yes (what `writeTermCsv` writes is `yes`). */
+export const FORBIDDEN_YES = /^(1|true|yes|y|x|是|禁用|forbidden|deprecated)$/i;
 const LANGUAGE_NAMES: Record<string, string> = {
   english: 'en',
   chinese: 'zh-CN',
@@ -247,8 +268,14 @@ export function readTermCsv(input: string | Uint8Array, options: TermCsvOptions 
       continue;
     }
     const entry: TermCsvRow = { row, source, target };
-    const note = columns.note === undefined ? '' : unguard((cells[columns.note] ?? '').trim());
+    const cell = (at: number | undefined) => (at === undefined ? '' : unguard((cells[at] ?? '').trim()));
+    const note = cell(columns.note);
     if (note) entry.note = note;
+    const pos = cell(columns.partOfSpeech);
+    if (pos) entry.partOfSpeech = pos;
+    const domain = cell(columns.domain);
+    if (domain) entry.domain = domain;
+    if (FORBIDDEN_YES.test(cell(columns.forbidden))) entry.forbidden = true;
     rows.push(entry);
   }
   const reading: TermCsvReading = { rows, rejected };
@@ -261,6 +288,9 @@ interface Columns {
   source: number;
   target: number;
   note?: number;
+  partOfSpeech?: number;
+  domain?: number;
+  forbidden?: number;
   sourceLanguage?: string;
   targetLanguage?: string;
 }
@@ -268,10 +298,12 @@ interface Columns {
 function headerColumns(header: string[], options: TermCsvOptions): Columns {
   const find = (names: Set<string>) => header.findIndex((h) => names.has(h.toLowerCase()));
   const note = find(NOTE_NAMES);
+  const extra = { partOfSpeech: find(POS_NAMES), domain: find(DOMAIN_NAMES), forbidden: find(FORBIDDEN_NAMES) };
   const found = { source: find(SOURCE_NAMES), target: find(TARGET_NAMES) };
   const out: Columns = { source: found.source, target: found.target };
   if (note !== -1) out.note = note;
-  const used = new Set([found.source, found.target, note].filter((i) => i !== -1));
+  for (const [k, i] of Object.entries(extra)) if (i !== -1) out[k as keyof typeof extra] = i;
+  const used = new Set([found.source, found.target, note, ...Object.values(extra)].filter((i) => i !== -1));
   // Columns named by language: the term base's language picks its column; a side the options leave open takes the first one left.
   const languages = header.map((h, i) => ({ i, lang: used.has(i) ? undefined : headerLanguage(h) })).filter((c): c is { i: number; lang: string } => c.lang !== undefined);
   const want = { source: options.sourceLanguage && platformLanguage(options.sourceLanguage), target: options.targetLanguage && platformLanguage(options.targetLanguage) };
@@ -313,16 +345,22 @@ function cellCsv(value: string, sep: string): string {
 }
 
 /**
- * A term list as CSV text: a header of the two languages' codes (and `note` when a row has one), then a
- * row per term, CRLF between rows as RFC 4180 has it. Cells are trimmed (reading trims them too). A
+ * A term list as CSV text: a header of the two languages' codes (and `note`, `part of speech`, `domain`,
+ * `forbidden` when a row has one: `yes` for a forbidden translation), then a row per term, CRLF between rows as RFC 4180 has it. Cells are trimmed (reading trims them too). A
  * cell that starts like a formula (`=`, `+`, `-`, `@`) is prefixed with `'` so a spreadsheet shows it
  * as text; `readTermCsv` takes the prefix off again. No byte-order mark: encode the text as UTF-8.
  */
-export function writeTermCsv(rows: Iterable<Pick<TermCsvRow, 'source' | 'target' | 'note'>>, options: TermCsvWriteOptions): string {
+export function writeTermCsv(rows: Iterable<Omit<TermCsvRow, 'row'>>, options: TermCsvWriteOptions): string {
   const sep = options.separator ?? ',';
   const list = [...rows];
-  const withNote = list.some((r) => r.note);
-  const lines = [[options.sourceLanguage, options.targetLanguage, ...(withNote ? ['note'] : [])].map((c) => cellCsv(c, sep)).join(sep)];
-  for (const r of list) lines.push([r.source, r.target, ...(withNote ? [r.note ?? ''] : [])].map((c) => cellCsv(c, sep)).join(sep));
+  // A column only when some row has the field, so a plain list stays source,target.
+  const extra = ([
+    ['note', (r) => r.note ?? ''],
+    ['part of speech', (r) => r.partOfSpeech ?? ''],
+    ['domain', (r) => r.domain ?? ''],
+    ['forbidden', (r) => (r.forbidden ? 'yes' : '')],
+  ] as Array<[string, (r: Omit<TermCsvRow, 'row'>) => string]>).filter(([, get]) => list.some((r) => get(r)));
+  const lines = [[options.sourceLanguage, options.targetLanguage, ...extra.map(([name]) => name)].map((c) => cellCsv(c, sep)).join(sep)];
+  for (const r of list) lines.push([r.source, r.target, ...extra.map(([, get]) => get(r))].map((c) => cellCsv(c, sep)).join(sep));
   return `${lines.join('\r\n')}\r\n`;
 }

@@ -7,6 +7,6 @@ export { xmlTokens, xmlText, XmlTokenizer, XmlDecoder, escapeXml, decodeEntities
 export { readZip, listZip, inflateEntry, writeZip, isZip, safeEntryName, ZipError, type ZipEntry, type ZipBudget, type ZipListing, type BudgetText } from './zip.js';
 export { parseXml, XmlBudgetError, serializeXml, textOf, innerText, attrsOf, attrOf, withAttr, elementsOf, findElements, localName, type XElement, type XText, type XOther, type XNode, type XDocument } from './xml-tree.js';
 export { readTbx, writeTbx, conceptXml, administrativeStatus, isForbiddenStatus, TbxError, type TbxConcept, type TbxLanguage, type TbxTerm, type TbxHeader, type ReadTbxOptions, type TbxWriteOptions } from './tbx.js';
-export { readTermCsv, writeTermCsv, TermCsvError, type TermCsvRow, type TermCsvReading, type TermCsvRejection, type TermCsvOptions, type TermCsvWriteOptions } from './csv-terms.js';
+export { readTermCsv, writeTermCsv, termColumnRole, FORBIDDEN_YES, TermCsvError, type TermCsvRow, type TermCsvReading, type TermCsvRejection, type TermCsvOptions, type TermCsvWriteOptions } from './csv-terms.js';
 export { decodeTextBytes, encodeTextBytes, linesOf, TextEncodingError, type TextEncoding, type TextLine } from './text-bytes.js';
 export { writeSrt, writeVtt, readSubtitles, subtitleTime, type SubtitleCue } from './subtitles.js';

@@ -114,6 +114,21 @@ describe('writing a term CSV', () => {
     expect(writeTermCsv([], { sourceLanguage: 'en', targetLanguage: 'fr' })).toBe('en,fr\r\n');
   });
 
+  it('writes part of speech, domain and forbidden columns when a row has them, and reads them by name in English or Chinese', () => {
+    const csv = writeTermCsv(
+      [
+        { source: 'hard disk', target: 'disco rígido', forbidden: true, partOfSpeech: 'noun', domain: 'IT' },
+        { source: 'router', target: 'enrutador', note: 'network' },
+      ],
+      { sourceLanguage: 'en', targetLanguage: 'es' },
+    );
+    expect(csv).toBe(['en,es,note,part of speech,domain,forbidden', 'hard disk,disco rígido,,noun,IT,yes', 'router,enrutador,network,,,', ''].join('\r\n'));
+    expect(readTermCsv('术语,译文,词性,领域,禁用\n硬盘,disco duro,名词,IT,是\nA,B,,,\n').rows).toEqual([
+      { row: 2, source: '硬盘', target: 'disco duro', partOfSpeech: '名词', domain: 'IT', forbidden: true },
+      { row: 3, source: 'A', target: 'B' },
+    ]);
+  });
+
   it('reads back what it writes, with every separator (300 seeded rows each)', () => {
     for (const separator of [',', ';', '\t'] as const) {
       const random = seededRandom(4180 + separator.charCodeAt(0));
@@ -124,6 +139,10 @@ describe('writing a term CSV', () => {
       const rows: Array<Omit<TermCsvRow, 'row'>> = Array.from({ length: 300 }, (_, i) => {
         const row: Omit<TermCsvRow, 'row'> = { source: random() < 0.1 ? `=${nonEmpty(20)}` : nonEmpty(40), target: random() < 0.1 ? `'-${nonEmpty(10)}` : nonEmpty(40) };
         if (random() < 0.5) row.note = `${i} ${nonEmpty(30)}`;
+        // Every field of a term goes out and comes back (issue 23): part of speech, domain, forbidden.
+        if (random() < 0.3) row.partOfSpeech = random() < 0.5 ? 'noun' : nonEmpty(12);
+        if (random() < 0.3) row.domain = nonEmpty(20);
+        if (random() < 0.2) row.forbidden = true;
         return row;
       });
       const csv = writeTermCsv(rows, { sourceLanguage: 'en', targetLanguage: 'zh-CN', separator });

@@ -5,7 +5,7 @@ import type { Kysely, Transaction } from 'kysely';
 import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits } from '@linguaport/sdk/shared';
-import { platformLanguage, readTbx, readTermCsv, TermCsvError, writeTbx, writeTermCsv, XmlError, type TbxConcept } from '@linguaport/sdk/interchange';
+import { FORBIDDEN_YES, platformLanguage, readTbx, readTermCsv, TermCsvError, termColumnRole, writeTbx, writeTermCsv, XmlError, type TbxConcept } from '@linguaport/sdk/interchange';
 import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, readSpreadsheet, spreadsheetLimits, type ImportSource, type LibraryAccess, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import { TERM_MAX_LENGTH } from './entries.js';
 import type { TermDatabase } from './tables.js';
@@ -83,7 +83,7 @@ function csvRows(text: string, file: string, sourceLang: string, targetLang: str
     emptyTarget: ['译文为空', 'the translation is empty'],
     emptySourceAndTarget: ['原文和译文为空', 'the source and the translation are empty'],
   };
-  const out: Array<TermRow | Rejection> = reading.rows.map((r) => ({ file, row: r.row, source: r.source, target: r.target, note: r.note || null }));
+  const out: Array<TermRow | Rejection> = reading.rows.map((r) => ({ file, row: r.row, source: r.source, target: r.target, note: r.note || null, partOfSpeech: r.partOfSpeech || null, domain: r.domain || null, forbidden: !!r.forbidden }));
   for (const r of reading.rejected) {
     const known = reasons[r.code];
     out.push({ file, row: r.row, reason: known ? t(...known) : t(`格式错误（${r.reason}）`, r.reason) });
@@ -116,16 +116,31 @@ async function* tbxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: 
   }
 }
 
-const YES = /^(1|true|yes|y|x|是|禁用|forbidden)$/i;
+type SheetField = 'source' | 'target' | 'partOfSpeech' | 'note' | 'domain' | 'forbidden';
+/** Without a header: source, translation, part of speech, note, domain, forbidden. */
+const SHEET_COLUMNS: SheetField[] = ['source', 'target', 'partOfSpeech', 'note', 'domain', 'forbidden'];
 
+/**
+ * A spreadsheet's terms. A first row naming the columns (as the platform's export does: Source,
+ * Translation, Source language, Target language, Part of speech, Note, Domain, Forbidden, Review state)
+ * says where each field is; other columns are skipped. Without one the columns are in `SHEET_COLUMNS` order.
+ */
 async function sheetRows(path: string, file: string, t: Say, limits: SpreadsheetLimits): Promise<TermRow[]> {
-  const rows = await readSpreadsheet(path, file, t, { columns: 6, limits });
+  const rows = await readSpreadsheet(path, file, t, { columns: 12, limits });
   const out: TermRow[] = [];
+  let at: Partial<Record<SheetField, number>> = Object.fromEntries(SHEET_COLUMNS.map((f, i) => [f, i]));
   for (const [i, { row, cells }] of rows.entries()) {
-    const [a = '', b = '', pos, note, domain, forbidden] = cells;
     // A header row naming the columns is not a term.
-    if (i === 0 && /^(source|term|原文|源文|术语)/i.test(a) && /^(translation|target|译文|目标)/i.test(b)) continue;
-    out.push({ file, row, source: a, target: b, partOfSpeech: pos || null, note: note || null, domain: domain || null, forbidden: YES.test(forbidden ?? '') });
+    if (i === 0 && /^(source|term|原文|源文|术语)/i.test(cells[0] ?? '') && /^(translation|target|译文|目标)/i.test(cells[1] ?? '')) {
+      at = {};
+      cells.forEach((c, k) => {
+        const role = termColumnRole(c);
+        if (role && at[role] === undefined) at[role] = k;
+      });
+      continue;
+    }
+    const cell = (f: SheetField) => (at[f] === undefined ? '' : (cells[at[f]!] ?? '').trim());
+    out.push({ file, row, source: cell('source'), target: cell('target'), partOfSpeech: cell('partOfSpeech') || null, note: cell('note') || null, domain: cell('domain') || null, forbidden: FORBIDDEN_YES.test(cell('forbidden')) });
   }
   return out;
 }
@@ -271,8 +286,9 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase
       if (query.format === 'csv') {
         // A CSV names one direction in its header.
         if (directions.length > 1) throw new ApiError(Codes.BAD_REQUEST, t('该术语库有多个语言方向，请选择要导出为 CSV 的源语言和目标语言', 'The term base holds several language directions: choose the source and target language to export as CSV'));
-        const rows: Array<{ source: string; target: string; note?: string }> = [];
-        for await (const e of checked()) rows.push({ source: e.source, target: e.target, note: e.note ?? undefined });
+        // Every field of a term, so the file imports back to the same base (the review state stays out: an import is reviewed again).
+        const rows: Array<{ source: string; target: string; note?: string; partOfSpeech?: string; domain?: string; forbidden?: boolean }> = [];
+        for await (const e of checked()) rows.push({ source: e.source, target: e.target, ...(e.note ? { note: e.note } : {}), ...(e.part_of_speech ? { partOfSpeech: e.part_of_speech } : {}), ...(e.domain ? { domain: e.domain } : {}), ...(e.forbidden ? { forbidden: true } : {}) });
         const dir = directions[0] ?? { source_lang: query.sourceLang ?? 'source', target_lang: query.targetLang ?? 'target' };
         const body = Buffer.from(writeTermCsv(rows, { sourceLanguage: dir.source_lang, targetLanguage: dir.target_lang }), 'utf8');
         return { raw: true, contentType: 'text/csv; charset=utf-8', body, headers: attachment('csv') };
