@@ -291,6 +291,7 @@ describe('the translation says its language', () => {
     }
   }, 300_000);
 
+  // Each LibreOffice conversion takes seconds, tens of them on a busy machine shared by the test run.
   /** The flat OpenDocument LibreOffice makes of a written file: its text and its styles, as LibreOffice read them. */
   const seenByOffice = (bytes: Buffer, ext: string, flat: 'fodt' | 'fodp') => {
     writeFileSync(join(dir, `seen.${ext}`), bytes);
@@ -309,7 +310,7 @@ describe('the translation says its language', () => {
     const flat = seenByOffice(written, 'docx', 'fodt');
     expect(flat).toContain('«THE ANNUAL REPORT');
     expect(flat).toContain('fo:language="fr" fo:country="FR"');
-  });
+  }, 180_000);
 
   it('docx: an East Asian or right-to-left target goes in its own slot; a package without styles gets defaults only where it can', async () => {
     const zh = (await translated(docxFormat, withStyles(), shout, 'zh-CN')).parts;
@@ -337,7 +338,7 @@ describe('the translation says its language', () => {
     const flat = seenByOffice(written, 'pptx', 'fodp');
     expect(flat).toContain('«WELCOME TO THE LAUNCH');
     expect(flat).toContain('fo:language="de" fo:country="DE"');
-  });
+  }, 180_000);
 
   it('odt: the language of the default paragraph style and of styles that name one, dc:language; LibreOffice reads text and language', async () => {
     const { written, parts } = await translated(odtFormat, made.odt!, shout, 'ja');
@@ -349,7 +350,7 @@ describe('the translation says its language', () => {
     const fr = (await translated(odtFormat, made.odt!, shout, 'fr-CA')).parts;
     expect(fr['styles.xml']).toMatch(/<style:default-style style:family="paragraph">[\s\S]*?fo:language="fr" fo:country="CA"/);
     expect(fr['meta.xml']).toContain('<dc:language>fr-CA</dc:language>');
-  });
+  }, 180_000);
 
   it('xlsx: the workbook states its language in its properties', async () => {
     const { parts } = await translated(xlsxFormat, made.xlsx!, shout, 'es');

@@ -39,7 +39,7 @@ describe('bilingual docx', () => {
     expect(flat).toContain('年度报告');
     expect(flat).toContain('fo:language="fr" fo:country="FR"');
     expect(flat).toContain('style:language-complex="ar" style:country-complex="EG"');
-  });
+  }, 180_000);
 
   it('without languages, writes no language', () => {
     expect(partOf(bilingualParagraphsDocx(pairs, 't'), 'word/document.xml')).not.toContain('w:lang');
