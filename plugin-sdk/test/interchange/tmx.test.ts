@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, describe, expect, it } from 'vitest';
-import { nativeCode, platformLanguage, readTmx, sourceVariant, variantIn, writeTmx, XmlError, type TmxHeader, type TmxUnit } from '../../src/interchange/index.js';
+import { codeDatatype, nativeCode, platformLanguage, readTmx, sourceVariant, TmxDatatype, tmxProblemReason, variantIn, writeTmx, XmlError, type TmxHeader, type TmxUnit } from '../../src/interchange/index.js';
 import { placeholderNumbers, restoreTags, type InlineTag } from '../../src/shared/file-format.js';
 import { randomText, seededRandom, tmx2po } from '../../src/testing/index.js';
 
@@ -131,6 +131,35 @@ describe('reading TMX 1.4b', () => {
     expect(nativeCode(en2.tags['4']!.original)).toBe('<img src="alt text"/>');
     expect(en2.tags['1']).toBeUndefined();
     expect(variantIn(units[1]!, 'es')).toMatchObject({ text: '<1/>Sin cierre', tags: { '1': { kind: 'standalone' } } });
+  });
+
+  it('marks a segment whose bpt/ept pairing is broken with the problem, and still reads its text', async () => {
+    const seg = (inner: string) => `<tu><tuv xml:lang="en"><seg>${inner}</seg></tuv></tu>`;
+    const xml = `<tmx version="1.4"><header srclang="en"/><body>${[
+      seg('Fine <bpt i="1">&lt;b&gt;</bpt>bold<ept i="1">&lt;/b&gt;</ept>, <bpt i="2">&lt;i&gt;</bpt>twice<ept i="2">&lt;/i&gt;</ept>.'),
+      seg('An <ept i="2">&lt;/b&gt;</ept>end before <bpt i="2">&lt;b&gt;</bpt>its start.'),
+      seg('Two <bpt i="3">&lt;b&gt;</bpt>a<ept i="3">&lt;/b&gt;</ept> <bpt i="3">&lt;i&gt;</bpt>b<ept i="3">&lt;/i&gt;</ept>.'),
+      seg('Never <bpt i="4">&lt;b&gt;</bpt>closed.'),
+    ].join('')}</body></tmx>`;
+    const { units } = await readAll(xml);
+    expect(units.map((u) => u.variants[0]!.problem)).toEqual([undefined, { code: 'ept-first', i: '2' }, { code: 'duplicate-i', i: '3' }, { code: 'unclosed', i: '4' }]);
+    expect(units[3]!.variants[0]!.text).toBe('Never <1/>closed.');
+    expect(tmxProblemReason({ code: 'ept-first', i: '2' })['en-US']).toMatch(/^unbalanced bpt\/ept i=2: /);
+    expect(tmxProblemReason({ code: 'unclosed', i: '4' })['zh-CN']).toMatch(/^bpt\/ept 不配对 i=4：/);
+  });
+
+  it('tells the datatype of codes: html, xml, rtf, unknown when mixed, plaintext without codes', () => {
+    const paired = (open: string, close: string) => ({ kind: 'paired' as const, original: open, closing: close });
+    expect(codeDatatype(paired('<bpt i="1">&lt;b&gt;</bpt>', '<ept i="1">&lt;/b&gt;</ept>'))).toBe('html');
+    expect(codeDatatype(paired('<w:r>', '</w:r>'))).toBe('xml');
+    expect(codeDatatype({ kind: 'standalone', original: '<ut>{\\b}</ut>' })).toBe('rtf');
+    expect(codeDatatype({ kind: 'standalone', original: '<ph x="1"/>' })).toBeNull();
+    const d = new TmxDatatype();
+    expect(d.value).toBe('plaintext');
+    d.add({ 1: paired('<b>', '</b>') });
+    expect(d.value).toBe('html');
+    d.add({ 1: { kind: 'standalone', original: '{\\par}' } });
+    expect(d.value).toBe('unknown');
   });
 
   it('reads UTF-16 files with their byte-order mark and UTF-8 with one', async () => {
