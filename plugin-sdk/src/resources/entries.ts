@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Kysely, SelectQueryBuilder } from 'kysely';
 import { ApiError, Codes, type Caller, type ServerPluginContext } from '../server/index.js';
-import { idList, like, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema } from '../server/helpers.js';
+import { idList, like, pageOf, pageOffset, pageQuery, pageSchema, personName, say, timestampSchema } from '../server/helpers.js';
 import { idSchema, termSourceSchema, termTranslationSchema } from '../shared/checks.js';
 import { languageTag, languageTagSchema } from '../shared/language-tags.js';
 import { canTake, nextState } from '../shared/state-machine.js';
@@ -136,6 +136,7 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
     entryId: z.number().int(),
     action: z.string().describe('add, edit, delete, pass, reject, enable, disable or import'),
     actorId: z.number().int(),
+    actorName: z.string().nullable().describe("The person who acted: real name, else account name (null for a user since deleted)"),
     at: timestampSchema,
     before: z.record(z.string(), z.unknown()).nullable().describe('The entry as it was (null for an add)'),
     after: z.record(z.string(), z.unknown()).nullable().describe('The entry as it became (null for a delete)'),
@@ -323,9 +324,10 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
       if (query.action) q = q.where('action', '=', query.action);
       const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
       const rows = await q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute();
+      const actors = await ctx.users.names(rows.map((r) => r.actor_id));
       return pageOf(
         query,
-        rows.map((r) => ({ id: r.id, entryId: r.entry_id, action: r.action, actorId: r.actor_id, at: new Date(r.at).toISOString(), before: r.before, after: r.after })),
+        rows.map((r) => ({ id: r.id, entryId: r.entry_id, action: r.action, actorId: r.actor_id, actorName: personName(actors.get(r.actor_id)), at: new Date(r.at).toISOString(), before: r.before, after: r.after })),
         total.n,
       );
     },

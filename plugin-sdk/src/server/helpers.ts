@@ -115,3 +115,12 @@ export async function takenIgnoringCase(db: Kysely<any>, table: string, column: 
   if (exceptId != null) q = q.where('id', '<>', exceptId);
   return (await q.executeTakeFirst()) !== undefined;
 }
+
+/**
+ * How a person is named in "who" columns (history, owners): the real name when they have one, else
+ * the account name; null for an unknown user. Lists answer it beside the id, never the id alone.
+ */
+export function personName(user: { username: string; realName: string | null } | undefined): string | null {
+  if (!user) return null;
+  return user.realName?.trim() || user.username;
+}

@@ -11,6 +11,8 @@ interface Corpus {
   targetLang: string;
   domain: string | null;
   ownerId: number;
+  /** Real name, else account name; null for a user since deleted. */
+  ownerName: string | null;
   pairs: number;
   createdAt: string;
   updatedAt: string;
@@ -309,6 +311,7 @@ function CorpusPage({ corpus, onChanged, onBack }: { corpus: Corpus; onChanged()
         <Button icon="export" text={t('exportTxt')} onClick={() => void download(api, corpus, 'txt')} />
         {mayEdit && <Button icon="trash" intent={Intent.DANGER} disabled={!selected.length} text={t('deleteSelected', { count: selected.length })} onClick={() => setDeleting(true)} />}
       </div>
+      {!mayEdit && <Callout intent={Intent.PRIMARY} data-testid="read-only-note">{t('readOnlyPairs')}</Callout>}
       <SearchBar fields={[{ name: 'text', label: t('searchPairs') }]} onSearch={(v) => setText(v.text ?? '')} />
       <PagedTable<Pair>
         testId="corpus-pair"
@@ -373,6 +376,8 @@ function Corpora() {
   const [editing, setEditing] = useState<Partial<Corpus> | null>(null);
   const [removing, setRemoving] = useState<Corpus | null>(null);
   const mayEdit = perms.hasButton('corpus:edit');
+  // Managers see everyone's corpora: the owner column says whose each one is.
+  const mayManage = perms.hasButton('corpus:manage');
   const reopen = async () => {
     setRefresh((n) => n + 1);
     if (open) setOpen(await api.get<Corpus>('/corpus/detail', { params: { id: open.id }, silent: true }).catch(() => null));
@@ -400,13 +405,14 @@ function Corpora() {
             onSearch={setFilters}
             actions={mayEdit && <Button icon="add" intent={Intent.PRIMARY} text={t('addCorpus')} onClick={() => setEditing({ sourceLang: 'en', targetLang: 'zh-CN' })} data-testid="corpus-add" />}
           />
+          {!mayEdit && <Callout intent={Intent.PRIMARY} data-testid="read-only-note">{t('readOnlyCorpora')}</Callout>}
           <PagedTable<Corpus>
             testId="corpus"
             rowKey={(c) => c.id}
             reloadKey={JSON.stringify(filters)}
             refreshKey={refresh}
             load={(q) => paged(api.get<Paged<Corpus>>('/corpus/list', { params: { ...Object.fromEntries(Object.entries(filters).filter(([, v]) => v)), pageNum: q.page, pageSize: q.pageSize } }))}
-            emptyText={t('noCorpora')}
+            emptyText={mayEdit ? t('noCorporaCreate') : t('noCorpora')}
             columns={[
               { key: 'name', title: t('name'), render: (c) => (
                   // A real link: reachable by keyboard and announced as one.
@@ -417,6 +423,7 @@ function Corpora() {
               { key: 'langs', title: t('languages'), render: (c) => `${c.sourceLang} → ${c.targetLang}` },
               { key: 'domain', title: t('domain'), render: (c) => c.domain ?? '—' },
               { key: 'pairs', title: t('pairs') },
+              ...(mayManage ? [{ key: 'ownerName', title: t('owner'), render: (c: Corpus) => c.ownerName ?? t('formerUser', { id: c.ownerId }) }] : []),
               { key: 'updatedAt', title: t('updatedAt'), render: (c) => formatDate(c.updatedAt) },
               {
                 key: 'actions',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, idList, iso, like, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, idList, iso, like, pageOf, pageOffset, pageQuery, pageSchema, personName, say, timestampSchema, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { platformLanguage } from '@linguaport/sdk/interchange';
 import { corpusFields, pairSchema } from '../shared/schemas.js';
@@ -40,13 +40,16 @@ function differentLanguages(body: { sourceLang: string; targetLang: string }, he
   if (platformLanguage(body.sourceLang) === platformLanguage(body.targetLang)) throw new ApiError(Codes.BAD_REQUEST, say(headers, '源语言和目标语言不能相同', 'The source and target languages must differ'));
 }
 
-const view = (r: { id: number; name: string; source_lang: string; target_lang: string; domain: string | null; owner_id: number; pair_count: number; created_at: Date; updated_at: Date }) => ({
+type CorpusRow = { id: number; name: string; source_lang: string; target_lang: string; domain: string | null; owner_id: number; pair_count: number; created_at: Date; updated_at: Date };
+
+const view = (r: CorpusRow, ownerName: string | null) => ({
   id: r.id,
   name: r.name,
   sourceLang: r.source_lang,
   targetLang: r.target_lang,
   domain: r.domain,
   ownerId: r.owner_id,
+  ownerName,
   pairs: r.pair_count,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
@@ -60,6 +63,7 @@ export const corpusSchema = z.object({
   targetLang: z.string(),
   domain: z.string().nullable(),
   ownerId: z.number().int(),
+  ownerName: z.string().nullable().describe("The owner's real name, else account name (null for a user since deleted)"),
   pairs: z.number().int().min(0),
   createdAt: timestampSchema,
   updatedAt: timestampSchema,
@@ -71,6 +75,13 @@ export const corpusPairSchema = z.object({ id: z.number().int(), source: z.strin
 const pairView = (p: { id: number; source: string; target: string; position: number; flags: string[] }) => ({ id: p.id, source: p.source, target: p.target, position: p.position, flags: p.flags ?? [] });
 
 export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase>, access: CorpusAccess) {
+  // Every answer names the owner, not only their id.
+  const present = async (rows: CorpusRow[]) => {
+    const owners = await ctx.users.names(rows.map((r) => r.owner_id));
+    return rows.map((r) => view(r, personName(owners.get(r.owner_id))));
+  };
+  const presentOne = async (row: CorpusRow) => (await present([row]))[0]!;
+
   ctx.route({
     method: 'GET',
     url: '/corpus/list',
@@ -89,7 +100,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
         q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute(),
         q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
       ]);
-      return pageOf(query, rows.map(view), total?.n);
+      return pageOf(query, await present(rows), total?.n);
     },
   });
 
@@ -100,7 +111,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
     summary: 'One corpus',
     schema: { query: z.object({ id: idSchema }) },
     response: { data: corpusSchema, errors: [404] },
-    handler: async ({ query, caller, headers }) => view(await access.get(caller!, query.id, headers)),
+    handler: async ({ query, caller, headers }) => presentOne(await access.get(caller!, query.id, headers)),
   });
 
   ctx.route({
@@ -117,7 +128,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
         .values({ name: body.name, source_lang: platformLanguage(body.sourceLang), target_lang: platformLanguage(body.targetLang), domain: body.domain, owner_id: caller!.userId })
         .returningAll()
         .executeTakeFirstOrThrow();
-      return view(row);
+      return presentOne(row);
     },
   });
 
@@ -137,7 +148,7 @@ export function corpusRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDatabase
         .where('id', '=', body.id)
         .returningAll()
         .executeTakeFirstOrThrow();
-      return view(row);
+      return presentOne(row);
     },
   });
 

@@ -169,6 +169,9 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
   ];
   const canEdit = termBase.mayEdit;
   const mayEditEntry = canEdit && perms.hasButton('term:edit');
+  // Say why add, import, edit or delete are missing: the resource's own right, or the role's buttons.
+  const missing = (['add', 'import', 'edit', 'delete'] as const).filter((a) => !perms.hasButton(`term:${a}`));
+  const readOnly = !canEdit ? t('readOnlyShared') : missing.length ? t('readOnlyRole', { actions: missing.map((a) => t(`right_${a}`)).join(t('listSeparator')) }) : null;
   const columns = useMemo<PagedColumn<Term>[]>(
     () => [
       { key: 'source', title: t('source'), sortable: true, width: 220 },
@@ -187,6 +190,7 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
   const exportAs = (format: 'tbx' | 'csv' | 'xlsx') => setExporting(format);
   return (
     <div style={{ display: 'grid', gap: 8 }}>
+      {readOnly && <Callout intent={Intent.PRIMARY} data-testid="term-read-only">{readOnly}</Callout>}
       <SearchBar
         fields={[
           { name: 'text', label: t('searchText') },
@@ -326,7 +330,7 @@ function TermBases() {
         )}
         {termBase && <Button icon="history" minimal text={t('historyTitle')} onClick={() => navigate(`/termHistory?libraryId=${termBase.id}`)} />}
       </div>
-      {list && list.length === 0 && <NonIdealState icon="book" title={t('noTermBases')} description={t('noTermBasesHelp')} />}
+      {list && list.length === 0 && <NonIdealState icon="book" title={t('noTermBases')} description={perms.hasButton('term:library') ? t('noTermBasesHelp') : t('noTermBasesAsk')} />}
       {termBase && (
         <>
           <Terms termBase={termBase} onChanged={load} outerRefresh={imports} />
@@ -379,6 +383,8 @@ interface HistoryRow {
   entryId: number;
   action: string;
   actorId: number;
+  /** Real name, else account name; null for a user since deleted. */
+  actorName: string | null;
   at: string;
   before: Partial<Term> | null;
   after: Partial<Term> | null;
@@ -417,7 +423,7 @@ function TermHistory() {
           emptyText={t('noHistory')}
           columns={[
             { key: 'at', title: t('when'), render: (r) => formatDate(r.at) },
-            { key: 'actorId', title: t('who'), render: (r) => `#${r.actorId}` },
+            { key: 'actorId', title: t('who'), render: (r) => r.actorName ?? t('formerUser', { id: r.actorId }) },
             { key: 'action', title: t('what'), render: (r) => t(`action_${r.action}`) },
             { key: 'before', title: t('before'), render: (r) => describe(r.before) },
             { key: 'after', title: t('after'), render: (r) => describe(r.after) },

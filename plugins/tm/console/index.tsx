@@ -30,6 +30,19 @@ interface Entry {
   enabled: boolean;
   quality: number | null;
   createdAt: string;
+  /** Notes of the entry's TMX unit and its sides, and what else the unit said (tuid, dates, usage, props). */
+  notes?: string[];
+  metadata?: EntryMetadata;
+}
+interface SideMetadata {
+  attrs?: Record<string, string>;
+  props?: Array<{ type: string; value: string; lang?: string }>;
+  notes?: string[];
+}
+interface EntryMetadata extends SideMetadata {
+  tuid?: string;
+  source?: SideMetadata;
+  target?: SideMetadata;
 }
 interface Paged<T> {
   records: T[];
@@ -100,6 +113,45 @@ function Concordance({ memoryId }: { memoryId: number }) {
   );
 }
 
+/** The selected entry's notes and what its TMX unit said (tuid, dates, usage, props), as imported and exported. */
+function EntryDetails({ entry }: { entry: Entry }) {
+  const { t } = useTranslation();
+  const m = entry.metadata ?? {};
+  const rows: Array<[string, string]> = [];
+  if (m.tuid) rows.push(['tuid', m.tuid]);
+  const sides: Array<[string, SideMetadata | undefined]> = [[t('entryUnit'), m], [t('source'), m.source], [t('target'), m.target]];
+  for (const [label, side] of sides) {
+    for (const [k, v] of Object.entries(side?.attrs ?? {})) rows.push([`${label} · ${k}`, v]);
+    for (const p of side?.props ?? []) rows.push([`${label} · ${p.type}${p.lang ? ` (${p.lang})` : ''}`, p.value]);
+  }
+  const notes = entry.notes ?? [];
+  if (!notes.length && !rows.length) return null;
+  return (
+    <Card data-testid="tm-entry-details">
+      <H5>{t('entryDetails')}</H5>
+      {notes.length > 0 && (
+        <ul data-testid="tm-entry-notes" style={{ margin: '0 0 8px', paddingLeft: 18 }}>
+          {notes.map((n, i) => (
+            <li key={i} style={{ whiteSpace: 'pre-wrap' }}>{n}</li>
+          ))}
+        </ul>
+      )}
+      {rows.length > 0 && (
+        <HTMLTable compact>
+          <tbody>
+            {rows.map(([k, v], i) => (
+              <tr key={i}>
+                <td style={{ color: '#5f6b7c' }}>{k}</td>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </Card>
+  );
+}
+
 function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChanged(): void; outerRefresh: number }) {
   const { t } = useTranslation();
   const api = useApi();
@@ -138,6 +190,8 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
       { key: 'status', title: t('status'), sortable: true, width: 110, render: (r) => <Tag minimal intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },
       { key: 'enabled', title: t('enabled'), width: 80, render: (r) => (r.enabled ? t('yes') : t('no')) },
       { key: 'createdAt', title: t('createdAt'), sortable: true, width: 160, render: (r) => formatDate(r.createdAt) },
+      // The translator's notes kept from the TMX file (all of them in the details below the grid).
+      { key: 'notes', title: t('notes'), width: 220, render: (r) => (r.notes?.length ? <span title={r.notes.join('\n')}>{r.notes.join(' · ')}</span> : '') },
     ],
     [t],
   );
@@ -158,8 +212,12 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
   ];
   const canEdit = memory.mayEdit;
   const mayEditEntry = canEdit && perms.hasButton('tm:edit');
+  // Say why add, import, edit or delete are missing: the resource's own right, or the role's buttons.
+  const missing = (['add', 'import', 'edit', 'delete'] as const).filter((a) => !perms.hasButton(`tm:${a}`));
+  const readOnly = !canEdit ? t('readOnlyShared') : missing.length ? t('readOnlyRole', { actions: missing.map((a) => t(`right_${a}`)).join(t('listSeparator')) }) : null;
   return (
     <div style={{ display: 'grid', gap: 8 }}>
+      {readOnly && <Callout intent={Intent.PRIMARY} data-testid="tm-read-only">{readOnly}</Callout>}
       <SearchBar
         fields={[
           { name: 'text', label: t('searchText') },
@@ -199,6 +257,7 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
         emptyText={t('noEntries')}
         columns={columns}
       />
+      {selected.length === 1 && <EntryDetails entry={selected[0]!} />}
       <FormDialog
         isOpen={!!editing}
         title={isNew ? t('addEntry') : t('editEntry')}
@@ -314,7 +373,7 @@ function Memories() {
         }}
         onClose={() => setMatchSettings(null)}
       />
-      {list && list.length === 0 && <NonIdealState icon="database" title={t('noMemories')} description={t('noMemoriesHelp')} />}
+      {list && list.length === 0 && <NonIdealState icon="database" title={t('noMemories')} description={perms.hasButton('tm:library') ? t('noMemoriesHelp') : t('noMemoriesAsk')} />}
       {memory && (
         <>
           <Entries memory={memory} onChanged={load} outerRefresh={imports} />
@@ -367,6 +426,8 @@ interface HistoryRow {
   entryId: number;
   action: string;
   actorId: number;
+  /** Real name, else account name; null for a user since deleted. */
+  actorName: string | null;
   at: string;
   before: Partial<Entry> | null;
   after: Partial<Entry> | null;
@@ -399,7 +460,7 @@ function MemoryHistory() {
           emptyText={t('noHistory')}
           columns={[
             { key: 'at', title: t('when'), render: (r) => formatDate(r.at) },
-            { key: 'actorId', title: t('who'), render: (r) => `#${r.actorId}` },
+            { key: 'actorId', title: t('who'), render: (r) => r.actorName ?? t('formerUser', { id: r.actorId }) },
             { key: 'action', title: t('what'), render: (r) => t(`action_${r.action}`) },
             { key: 'before', title: t('before'), render: (r) => describe(r.before) },
             { key: 'after', title: t('after'), render: (r) => describe(r.after) },
