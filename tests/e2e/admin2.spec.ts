@@ -104,9 +104,10 @@ test('a reply to feedback reaches the reporter as a live message and lights the 
 
   // No reload: the message arrives over the socket.
   await expect(page.getByTestId('news-dot')).toBeVisible();
+  // The bell opens the message dropdown (spec 02 section 2: mark as read, more).
   await page.getByTestId('news-button').click();
-  await expect(page.getByTestId('news-view').getByText('Fixed in the next build')).toBeVisible();
-  await page.getByTestId('news-mark-all').click();
+  await expect(page.getByTestId('news-dropdown').getByText(/Fixed in the next build/)).toBeVisible();
+  await page.getByTestId('news-dropdown-mark-all').click();
   await expect(page.getByTestId('news-dot')).toHaveCount(0);
 });
 

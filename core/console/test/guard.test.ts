@@ -50,6 +50,10 @@ describe('navigation guard (spec 01 2.6)', () => {
     it('lets custom pages pass', () => {
       expect(decide(state(), '/custom', '/custom?url=http%3A%2F%2Fx&name=X')).toEqual({ action: 'pass' });
     });
+    it('lets every signed-in user open their message list, with no menu granted; not a visitor', () => {
+      expect(decide(state({ permitted: () => false, known: () => false, firstPath: null }), '/messages', '/messages?open=4')).toEqual({ action: 'pass' });
+      expect(decide(state({ hasToken: false, rolesLoaded: false }), '/messages')).toEqual({ action: 'redirect', to: '/login?redirect=%2Fmessages' });
+    });
     it('allows a detail path when its parent menu is permitted', () => {
       expect(decide(state(), '/termHistory')).toEqual({ action: 'pass' });
       expect(decide(state(), '/catManagerInfo')).toEqual({ action: 'pass' });

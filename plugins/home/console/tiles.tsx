@@ -90,8 +90,9 @@ export function MessagesTile() {
   const { t } = useTranslation();
   const { navigate } = usePlatform();
   const [load] = useTile<Message[]>('/messageRemind/messages', undefined, ['message.created', 'messages.changed', 'message.read', 'message.deleted']);
+  // More opens the kernel's /messages, which every signed-in user may read (the /news menu may not be granted).
   return (
-    <Tile title={t('messages')} load={load} testId="tile-messages" action={<Button size="small" variant="minimal" text={t('more')} onClick={() => navigate('/news')} />}>
+    <Tile title={t('messages')} load={load} testId="tile-messages" action={<Button size="small" variant="minimal" text={t('more')} onClick={() => navigate('/messages')} data-testid="tile-messages-more" />}>
       {(list) =>
         list.length === 0 ? (
           <span className="bp6-text-muted">{t('noMessages')}</span>

@@ -4,6 +4,9 @@
  */
 export const PUBLIC_PATHS = ['/login', '/sso', '/quickAccess', '/loginSelect', '/401', '/404'] as const;
 
+/** Kernel pages inside the shell that need a session but no menu grant. */
+export const SIGNED_IN_PATHS: readonly string[] = ['/custom', '/messages'];
+
 export function isPublicPath(path: string): boolean {
   return (PUBLIC_PATHS as readonly string[]).includes(path) || path === '/redirect' || path.startsWith('/redirect/');
 }
@@ -47,8 +50,9 @@ export function decide(state: GuardState, path: string, fullPath: string = path)
   const home = state.firstPath ?? '/';
   if (path === '/login' || path === '/') return home === path ? pass : to(home);
   if (isPublicPath(path)) return pass;
-  // Custom pages are opened from type-4 menu entries and carry their own address.
-  if (path === '/custom') return pass;
+  // Custom pages are opened from type-4 menu entries and carry their own address; every signed-in
+  // user reads their own messages, whatever their roles.
+  if (SIGNED_IN_PATHS.includes(path)) return pass;
   if (!state.known(path)) return to('/404');
   const parent = state.detailParents[path];
   const forbidden: GuardDecision = { action: 'redirect', to: home, reason: 'forbidden' };

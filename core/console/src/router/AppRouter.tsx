@@ -18,6 +18,7 @@ import { QuickAccess } from '../pages/QuickAccess.js';
 
 // The shell (and Blueprint) is a split chunk: the login page paints without it.
 const Layout = lazy(() => import('../shell/Layout.js').then((m) => ({ default: m.Layout })));
+const Messages = lazy(() => import('../pages/Messages.js').then((m) => ({ default: m.Messages })));
 
 /**
  * A path the current route table does not hold: the guard's rules say where it goes (a page that
@@ -52,6 +53,7 @@ function AppRoutes({ location }: { location: Location }) {
       <Route element={<Layout />}>
         <Route index element={<EmptyState />} />
         <Route path="/custom" element={<CustomPage />} />
+        <Route path="/messages" element={<Messages />} />
         {renderRouteSpecs(specs)}
       </Route>
       {/* Added last: anything else is unknown. While menus are not loaded (logout, a department

@@ -16,6 +16,7 @@ import { Footer } from './Footer.js';
 import { SettingsPanel } from './SettingsPanel.js';
 import { loadSettings, saveSettings, type ShellSettings } from './settings.js';
 import { Sidebar } from './Sidebar.js';
+import { MESSAGES_PATH } from './messages.js';
 import { addView, afterClose, closeAll, closeOthers, closeView, type VisitedView } from './tags.js';
 import { TagsView } from './TagsView.js';
 import { TopBar } from './TopBar.js';
@@ -85,6 +86,7 @@ export function Layout() {
     const r = registry.route(p);
     const m = findMenu(tree, p);
     const fromRoute = r && (i18n.exists(r.title) ? t(r.title) : (m?.permissionName ?? t(r.title)));
+    if (p === MESSAGES_PATH) return t('news.title');
     return p === '/custom' ? (query.get('name') ?? t('screen.custom')) : (fromRoute || (m?.permissionName ?? t('screen.home')));
   };
   const screen = titleOf(path, search);
@@ -141,7 +143,8 @@ export function Layout() {
             departments={session.departments}
             locale={(i18n.language as Locale) ?? 'zh-CN'}
             showLogout={company.hasLogout}
-            showNews={findMenu(tree, '/news') !== null}
+            // Every signed-in user has the message dropdown: the messages are their own (issue 22).
+            showNews
             onToggleSidebar={toggleSidebar}
             onLocale={(lng) =>
               void switchLocale(i18n, lng, (l) => loader.loadLocaleForAll(l)).then(() => {
