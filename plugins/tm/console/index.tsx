@@ -20,7 +20,7 @@ interface UserRight {
   use: boolean;
   edit: boolean;
 }
-interface Entry {
+export interface Entry {
   id: number;
   source: string;
   target: string;
@@ -114,7 +114,7 @@ function Concordance({ memoryId }: { memoryId: number }) {
 }
 
 /** The selected entry's notes and what its TMX unit said (tuid, dates, usage, props), as imported and exported. */
-function EntryDetails({ entry }: { entry: Entry }) {
+export function EntryDetails({ entry }: { entry: Entry }) {
   const { t } = useTranslation();
   const m = entry.metadata ?? {};
   const rows: Array<[string, string]> = [];
