@@ -489,7 +489,7 @@ interface PanelProps {
 function MemoryMatchesPanel({ props }: SlotViewProps<PanelProps>) {
   const { t } = useTranslation();
   const api = useApi();
-  const [fuzzy, setFuzzy] = useState<Record<string, { score: number; source: string; target: string; targetLang?: string; penalty?: number }[]>>({});
+  const [fuzzy, setFuzzy] = useState<Record<string, { score: number; source: string; target: string; targetLang?: string; penalty?: number; notes?: string[] }[]>>({});
   const chosen = props.resources?.memories;
   // No memory chosen: nothing to look up.
   const open = chosen && chosen.length === 0 ? [] : props.segments.filter((s) => s.origin.hook !== 'tm' && s.source.trim()).slice(0, 5);
@@ -499,7 +499,7 @@ function MemoryMatchesPanel({ props }: SlotViewProps<PanelProps>) {
     void Promise.all(
       open.map((s) =>
         api
-          .get<{ matches: { score: number; source: string; target: string; targetLang?: string; penalty?: number }[] }>('/TM/match', { params: { sourceLang: props.source, targetLang: props.target, text: s.source.trim(), limit: 3, ...(chosen?.length ? { libraryIds: chosen.join(',') } : {}) }, silent: true })
+          .get<{ matches: { score: number; source: string; target: string; targetLang?: string; penalty?: number; notes?: string[] }[] }>('/TM/match', { params: { sourceLang: props.source, targetLang: props.target, text: s.source.trim(), limit: 3, ...(chosen?.length ? { libraryIds: chosen.join(',') } : {}) }, silent: true })
           .then((r) => [s.id, r.matches] as const, () => [s.id, []] as const),
       ),
     ).then((pairs) => live && setFuzzy(Object.fromEntries(pairs)));
@@ -531,6 +531,12 @@ function MemoryMatchesPanel({ props }: SlotViewProps<PanelProps>) {
               </Tag>
             )}{' '}
             {props.onInsert && <Button small minimal icon="insert" text={t('insertMatch')} data-testid="tm-insert-match" onClick={() => props.onInsert!(s.id, m.target, { kind: 'hook', hook: 'tm', score: m.score })} />}
+            {/* The translator's notes kept with the entry (from its TMX unit). */}
+            {!!m.notes?.length && (
+              <div data-testid="tm-panel-notes" style={{ color: '#5f6b7c', fontSize: 12, whiteSpace: 'pre-wrap' }}>
+                {m.notes.join('\n')}
+              </div>
+            )}
           </div>
         )),
       )}

@@ -5,7 +5,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PlatformContext, preloadUiKit, type PlatformServices } from '@linguaport/sdk/console';
-import { EntryDetails, type Entry } from '../../console/index.js';
+import plugin, { EntryDetails, type Entry } from '../../console/index.js';
 import en from '../../locales/en-US.json';
 import zh from '../../locales/zh-CN.json';
 
@@ -62,5 +62,18 @@ describe('EntryDetails', () => {
 
   it('shows nothing for an entry without notes or metadata', async () => {
     expect(await show('en-US', { ...entry, notes: [], metadata: {} })).toBeNull();
+  });
+
+  it('shows the notes of each memory match beside the translation, for the translator', async () => {
+    const Panel = (plugin as unknown as { views: Record<string, (p: { props: unknown }) => JSX.Element> }).views.MemoryMatchesPanel!;
+    const get = vi.fn(async () => ({ matches: [{ score: 92, source: 'Press Save now.', target: 'Drücken Sie jetzt Speichern.', notes: ['Keep the formal register.', 'Checked by the legal team.'] }] }));
+    const services = { api: { get }, notify: { error: vi.fn() }, namespaces: ['tm'], pluginId: 'tm' } as unknown as PlatformServices;
+    const host = document.createElement('div');
+    document.body.appendChild(host);
+    root = createRoot(host);
+    const segments = [{ id: '1', source: 'Press Save.', origin: { kind: 'engine' }, issues: [] }];
+    await act(async () => root!.render(<PlatformContext.Provider value={services}><Panel props={{ text: 'Press Save.', source: 'en-US', target: 'de-DE', segments }} /></PlatformContext.Provider>));
+    await act(async () => void (await new Promise((r) => setTimeout(r, 0))));
+    expect(document.querySelector('[data-testid="tm-panel-notes"]')?.textContent).toBe('Keep the formal register.\nChecked by the legal team.');
   });
 });
