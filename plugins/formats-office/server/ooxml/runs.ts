@@ -9,8 +9,8 @@ import type { OfficeLanguage } from '@linguaport/sdk/server';
  *
  * A paragraph's runs become a sequence of atoms: text with its run formatting, marks (a tab, a break, a
  * picture, a field code, a footnote reference: anything that is not text) and the containers runs sit
- * in (a hyperlink, a tracked insertion, a content control). The formatting that covers most of the
- * text is the paragraph's own and needs no tag; other formatting becomes a paired placeholder around
+ * in (a hyperlink, a tracked insertion, a content control). The formatting all the text shares is
+ * the paragraph's own and needs no tag; other formatting becomes a paired placeholder around
  * its text, so runs of the same formatting are merged first (a word split into three runs by revision
  * ids or spell-check marks is one word to the engine). Proofing marks (`w:proofErr`) and the clutter of
  * run properties that only say how a run was edited or spell-checked (`w:lang`, `w:noProof`, rsids) are
@@ -20,9 +20,10 @@ import type { OfficeLanguage } from '@linguaport/sdk/server';
  *
  * Word's zero-width markup (bookmarks such as `_GoBack`, comment and permission ranges, the page break
  * Word last rendered) carries no text and no formatting: it is lifted out of the unit, so the engine
- * sees whole words, and written back at the same place when the text is unchanged, else at the word
- * boundary nearest its place in proportion. The paragraph's own formatting is what all its text shares
- * (its base); text with more is tagged.
+ * sees whole words, and written back at the same place when the text is unchanged, else at the
+ * placeholder it touched or the word boundary nearest its place (`placeLifted`). The paragraph's own
+ * formatting is what all its text shares (its base); text with more is tagged. White space at a tag's
+ * edge is written on the side the source had it (`keepEdgeSpaces`).
  *
  * Writing rebuilds the paragraph's runs from the translation: each stretch of text gets the formatting
  * of the innermost paired placeholder around it (the paragraph's own outside any), marks and containers
