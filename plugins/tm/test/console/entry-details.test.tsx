@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import i18next from 'i18next';
-import { act } from 'react';
+import { act, type ReactElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -65,7 +65,7 @@ describe('EntryDetails', () => {
   });
 
   it('shows the notes of each memory match beside the translation, for the translator', async () => {
-    const Panel = (plugin as unknown as { views: Record<string, (p: { props: unknown }) => JSX.Element> }).views.MemoryMatchesPanel!;
+    const Panel = (plugin as unknown as { views: Record<string, (p: { props: unknown }) => ReactElement> }).views.MemoryMatchesPanel!;
     const get = vi.fn(async () => ({ matches: [{ score: 92, source: 'Press Save now.', target: 'Drücken Sie jetzt Speichern.', notes: ['Keep the formal register.', 'Checked by the legal team.'] }] }));
     const services = { api: { get }, notify: { error: vi.fn() }, namespaces: ['tm'], pluginId: 'tm' } as unknown as PlatformServices;
     const host = document.createElement('div');
