@@ -35,7 +35,7 @@ const WAYS: { name: string; lang: Lang; headers: Record<string, string> }[] = [
 interface Refusal {
   name: string;
   code: number;
-  call(headers: Record<string, string>): Promise<{ code: number; msg: string }>;
+  call(headers: Record<string, string>): Promise<{ code: number; msg: string; localizedMsg?: string }>;
 }
 
 let attempt = 0;
