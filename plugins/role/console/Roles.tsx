@@ -39,7 +39,7 @@ export function Roles() {
   const remove = () => crud.remove(async (rows) => t('deletedN', { count: (await calls.remove(rows.map((r) => r.id))).deleted }));
 
   const columns: PagedColumn<RoleRow>[] = [
-    { key: 'name', title: t('name'), render: (r) => <>{r.name} {r.isSuper && <Tag minimal intent="primary">{t('super')}</Tag>} {r.isDefault && <Tag minimal>{t('default')}</Tag>}</> },
+    { key: 'name', title: t('name'), render: (r) => <>{r.name} {r.isSuper && <Tag minimal intent="primary">{t('super')}</Tag>} {r.isDefault && <Tag minimal>{t('default')}</Tag>} {r.builtIn && !r.isSuper && !r.isDefault && <Tag minimal>{t('builtIn')}</Tag>}</> },
     { key: 'description', title: t('description') },
     { key: 'userCount', title: t('userCount') },
     { key: 'creatorName', title: t('creator') },
@@ -51,7 +51,8 @@ export function Roles() {
         <ButtonGroup variant="minimal">
           {perms.hasButton('role:grant') && <Button size="small" text={t('grant')} onClick={() => setGranting(r)} data-testid={`grant-role-${r.name}`} />}
           {perms.hasButton('role:edit') && <Button size="small" text={t('edit')} onClick={() => crud.startEdit(r)} />}
-          {perms.hasButton('role:delete') && <Button size="small" intent="danger" text={t('delete')} onClick={() => crud.askDelete([r])} />}
+          {/* Built-in roles cannot be deleted (the server refuses): no button that can only fail. */}
+          {perms.hasButton('role:delete') && !r.builtIn && <Button size="small" intent="danger" text={t('delete')} onClick={() => crud.askDelete([r])} />}
         </ButtonGroup>
       ),
     },
