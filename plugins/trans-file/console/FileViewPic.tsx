@@ -136,7 +136,7 @@ export function FileViewPic({ query }: ViewProps) {
       <div style={{ display: 'flex', alignItems: 'center', gap: 12, flexWrap: 'wrap' }}>
         <Button icon="arrow-left" minimal onClick={() => navigate('/transPic')} aria-label={t('backToList')} />
         <H4 style={{ margin: 0 }}>{view.file.name}</H4>
-        <Tag minimal>{t('pic.blockCount', { n: view.blocks.length })}</Tag>
+        <Tag minimal>{t('pic.blockCount', { count: view.blocks.length })}</Tag>
         <span style={{ flex: 1 }} />
         <Button icon="download" intent={Intent.PRIMARY} data-testid="pic-view-download" text={t('pic.downloadPicture')} disabled={saving} onClick={() => save(`/transPic/download/${view.file.id}`, view.file.resultName ?? view.file.name)} />
         <Button icon="document" data-testid="pic-view-download-text" text={t('pic.downloadText')} disabled={saving} onClick={() => save(`/transPic/download/${view.file.id}?kind=text`, `${base}_${view.file.sourceLang}_${view.file.targetLang}.txt`)} />

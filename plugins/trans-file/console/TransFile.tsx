@@ -242,7 +242,7 @@ export function TransFile() {
           onClose={guardClose(() => setUploading(false))}
           onUploaded={(rows) => {
             setUploading(false);
-            notify.success(t('uploaded', { n: rows.length }));
+            notify.success(t('uploaded', { count: rows.length }));
             refresh();
           }}
         />

@@ -70,7 +70,7 @@ export function TransFileDog() {
     setError(null);
     try {
       const job = await api.post<Job>('/transFileDog/upload', form, { silent: true, onUploadProgress: setProgress });
-      notify.success(t('dog.accepted', { files: job.files, skipped: job.skipped.length }));
+      notify.success(t('dog.accepted', { count: job.files, skipped: job.skipped.length }));
       reload();
     } catch (e) {
       const err = e as ApiErrorInfo;
@@ -257,7 +257,7 @@ export function FileViewDog({ query }: ViewProps) {
         </tbody>
       </HTMLTable>
       {job.skipped.length > 0 && (
-        <Callout intent={Intent.NONE} title={t('dog.skippedTitle', { n: job.skipped.length })} data-testid="dog-skipped">
+        <Callout intent={Intent.NONE} title={t('dog.skippedTitle', { count: job.skipped.length })} data-testid="dog-skipped">
           <ul style={{ margin: 0 }}>
             {job.skipped.map((s) => (
               <li key={s.name}>{s.name}: {t(`dog.reason.${s.reason}`)}</li>

@@ -170,7 +170,7 @@ function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boole
       <div className={Classes.DIALOG_FOOTER}>
         <div className={Classes.DIALOG_FOOTER_ACTIONS}>
           <Button text={t('cancel')} disabled={refreshBefore} onClick={close} />
-          <Button intent={Intent.PRIMARY} icon="translate" data-testid="pic-start-upload" text={t('pic.start', { n: files.length })} disabled={!canSend} loading={progress !== null} onClick={send} />
+          <Button intent={Intent.PRIMARY} icon="translate" data-testid="pic-start-upload" text={t('pic.start', { count: files.length })} disabled={!canSend} loading={progress !== null} onClick={send} />
         </div>
       </div>
     </Dialog>
@@ -357,7 +357,7 @@ export function TransPic() {
           onClose={guardClose(() => setUploading(false))}
           onUploaded={(rows) => {
             setUploading(false);
-            notify.success(t('uploaded', { n: rows.length }));
+            notify.success(t('uploaded', { count: rows.length }));
             refresh();
           }}
         />

@@ -224,7 +224,7 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
       <div className={Classes.DIALOG_FOOTER}>
         <div className={Classes.DIALOG_FOOTER_ACTIONS}>
           <Button text={t('cancel')} disabled={refreshBefore} onClick={close} />
-          <Button intent={Intent.PRIMARY} icon="translate" data-testid="start-upload" text={t('startTranslation', { n: files.length })} disabled={!canSend} loading={progress !== null} onClick={send} />
+          <Button intent={Intent.PRIMARY} icon="translate" data-testid="start-upload" text={t('startTranslation', { count: files.length })} disabled={!canSend} loading={progress !== null} onClick={send} />
         </div>
       </div>
     </Dialog>
