@@ -185,3 +185,5 @@ export { useRefreshBefore, setRefreshBefore, REFRESH_BEFORE_KEY, type RefreshBef
 export { useTask, taskFraction, TASK_CHANGED, type TaskView, type TaskHookState } from './tasks.js';
 export { Slot, useSlot, type SlotProps, type SlotViewProps, type SlotContribution, type SlotService } from './slots.js';
 export { saveBlob, downloadFile } from './download.js';
+// Per-user remembered choices: the last language pair per area, a screen's library in the address.
+export { useLastLanguagePair, useQueryParam, readLanguagePair, writeLanguagePair, type LanguagePair } from './remembered.js';

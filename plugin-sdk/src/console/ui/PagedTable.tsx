@@ -76,6 +76,8 @@ export function PagedTable<T>(props: PagedTableProps<T>): ReactNode {
   const span = columns.length + (selectable ? 1 : 0);
   return (
     <div className="lp-paged-table" data-testid={`${prefix}-table`} aria-busy={loading}>
+      {/* Under 600 px (a container query in the host's styles.css) each row becomes a card: one line per
+          cell under its column's name, so a narrow window never scrolls the page sideways. */}
       <HTMLTable striped interactive compact style={{ width: '100%' }}>
         <thead>
           <tr>
@@ -135,14 +137,14 @@ export function PagedTable<T>(props: PagedTableProps<T>): ReactNode {
                   </td>
                 )}
                 {columns.map((c) => (
-                  <td key={c.key}>{c.render ? c.render(row, index) : String((row as Record<string, unknown>)[c.key] ?? '')}</td>
+                  <td key={c.key} data-label={typeof c.title === 'string' ? c.title : undefined}>{c.render ? c.render(row, index) : String((row as Record<string, unknown>)[c.key] ?? '')}</td>
                 ))}
               </tr>
             );
           })}
         </tbody>
       </HTMLTable>
-      <div style={{ display: 'flex', gap: 8, alignItems: 'center', justifyContent: 'flex-end', marginTop: 8 }} data-testid={`${prefix}-pager`}>
+      <div style={{ display: 'flex', flexWrap: 'wrap', gap: 8, alignItems: 'center', justifyContent: 'flex-end', marginTop: 8 }} data-testid={`${prefix}-pager`}>
         {selectable && selected.size > 0 && <span>{t('selected', { count: selected.size })}</span>}
         <span data-testid={`${prefix}-total`}>{t('total', { total })}</span>
         <HTMLSelect
