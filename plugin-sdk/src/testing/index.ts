@@ -28,7 +28,7 @@ export { startVectorPeer, cepstralEmbedding, type VectorPeer, type VectorPeerOpt
 // Pictures with text drawn at test time (OCR engines, picture formats).
 export { textPicture, type PictureLine, type TextPictureOptions } from './pictures.js';
 // Reading interchange files back with Debian's translate-toolkit (TMX -> PO, pocount).
-export { tmx2po, type ToolkitReading } from './translate-toolkit.js';
+export { tmx2po, readXliffWithToolkit, type ToolkitReading, type ToolkitXliffUnit } from './translate-toolkit.js';
 export { sheetXlsx } from './spreadsheets.js';
 // A memory's or term base's import behind a kernel of its own (the spreadsheet-limit tests of both areas).
 export { startResourceImportKernel, type ResourceArea, type ResourceImportKernel } from './resource-imports.js';

@@ -51,3 +51,51 @@ export function tmx2po(tmxFile: string, sourceLanguage: string, targetLanguage: 
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+const XLIFF_READ = `
+import json, sys
+from translate.storage import xliff
+store = xliff.xlifffile(open(sys.argv[1], "rb"))
+# Inline codes back in the platform's placeholder notation: g as <n>…</n>, x as <n/>, bx as <n>, ex as </n>.
+def text(node):
+    if node is None:
+        return None
+    if isinstance(node, str):
+        return node
+    kind = type(node).__name__
+    inner = "".join(text(c) for c in node.sub)
+    n = getattr(node, "id", None)
+    if kind == "G":
+        return "<%s>%s</%s>" % (n, inner, n)
+    if kind == "X":
+        return "<%s/>" % n
+    if kind == "Bx":
+        return "<%s>" % n
+    if kind == "Ex":
+        return "</%s>" % n
+    return inner
+units = []
+for u in store.units:
+    t = u.xmlelement.find("{%s}target" % u.namespace)
+    units.append({"id": u.getid(), "source": text(u.rich_source[0]), "target": text(u.rich_target[0]) if u.rich_target else None,
+        "state": None if t is None else t.get("state"), "qualifier": None if t is None else t.get("state-qualifier"),
+        "approved": u.isapproved(), "fuzzy": u.isfuzzy(), "notes": u.getnotes()})
+print(json.dumps({"source": store.getsourcelanguage(), "target": store.gettargetlanguage(), "units": units}))
+`;
+
+export interface ToolkitXliffUnit {
+  id: string;
+  /** The unit's text with its inline codes as placeholders (`<1>`…`</1>`, `<2/>`), as the toolkit's rich text has them. */
+  source: string;
+  target: string | null;
+  state: string | null;
+  qualifier: string | null;
+  approved: boolean;
+  fuzzy: boolean;
+  notes: string;
+}
+
+/** Reads an XLIFF 1.x file with translate-toolkit's XLIFF reader (the one its `xliff2po` uses). The toolkit has no XLIFF 2 reader. */
+export function readXliffWithToolkit(file: string): { source: string; target: string; units: ToolkitXliffUnit[] } {
+  return JSON.parse(execFileSync(PYTHON, ['-c', XLIFF_READ, file], { encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 }));
+}

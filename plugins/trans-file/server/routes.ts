@@ -8,6 +8,7 @@ import { messages, notFound, stateRefusal } from './messages.js';
 import type { FileService, IncomingFile } from './service.js';
 import type { AreaSettings } from './settings.js';
 import { MANAGE, type Store } from './store.js';
+import { xliffOf } from './xliff.js';
 
 /** The routes of /transFile (upload, list, terminate, retry, download, delete, settings). */
 
@@ -139,8 +140,8 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
     access: USE,
     apiKey: 'translate',
     log: false,
-    summary: 'Download a document: its translation, its PDF or the original',
-    schema: { params: z.object({ id: idSchema }), query: z.object({ kind: z.enum(['result', 'pdf', 'source']).default('result') }) },
+    summary: 'Download a document: its translation, its PDF, the original, or its units as XLIFF 1.2 or 2.1',
+    schema: { params: z.object({ id: idSchema }), query: z.object({ kind: z.enum(['result', 'pdf', 'source', 'xliff12', 'xliff21']).default('result') }) },
     response: { envelope: false, contentType: 'application/octet-stream', errors: [404, 409, 2067] },
     async handler({ params, query, caller }) {
       const { file: found, actor } = await store.forCaller(caller!, params.id, ctx.auth);
@@ -150,6 +151,10 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
       const file = await store.byId(found.id);
       if (!file) throw notFound(found.id);
       if (!canTake(documentFile, file.status, 'download', actor)) throw stateRefusal('download', file.status);
+      if (query.kind === 'xliff12' || query.kind === 'xliff21') {
+        const { name, body } = await xliffOf(ctx, store.db, file, query.kind === 'xliff21' ? '2.1' : '1.2');
+        return { raw: true, contentType: 'application/xliff+xml; charset=utf-8', body, headers: { 'content-disposition': attachment(name) } };
+      }
       const key = query.kind === 'pdf' ? file.pdf_key : file.result_key;
       const name = query.kind === 'pdf' ? `${(file.result_name ?? file.name).replace(/\.[^.]+$/, '')}.pdf` : file.result_name;
       if (!key || !name || !(await ctx.storage.exists(key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.notFound(file.name));

@@ -170,7 +170,7 @@ export function createStore(ctx: ServerPluginContext, db: Db) {
   /** Resolves once every write of the file begun before this call is done. */
   const settled = (id: number): Promise<void> => writing.get(id) ?? Promise.resolve();
 
-  return { byId, forCaller, move, systemMove, update, publish, exclusive, settled };
+  return { db, byId, forCaller, move, systemMove, update, publish, exclusive, settled };
 }
 
 export type Store = ReturnType<typeof createStore>;

@@ -1,4 +1,4 @@
-import { escapeXml } from '@linguaport/sdk/interchange';
+import { escapeXml, xliff12Marks, xliff2Marks } from '@linguaport/sdk/interchange';
 import type { FileFormat, InlineTag, ParsedFile, TargetStage, TargetState, TranslationUnit } from '@linguaport/sdk/shared';
 import { placeholderNumbers, restoreTags, writtenState } from '@linguaport/sdk/shared';
 import { decodeText, encodeText, FormatError, textOf, UnitText, type Encoding } from './text.js';
@@ -131,22 +131,9 @@ export function stateOf2(hasTarget: boolean, state: string | undefined, subState
   return { stage, ...extra };
 }
 
-/** The 1.2 marks of a target written with `state`: machine and fuzzy memory output need review. */
-function mark12(state: TargetState): { state: string; qualifier?: string; approved: boolean } {
-  const qualifier = state.origin === 'mt' ? 'mt-suggestion' : state.origin === 'tm' ? (state.detail === '100' ? 'leveraged-tm' : 'fuzzy-match') : undefined;
-  const value = { new: 'needs-translation', draft: 'needs-review-translation', translated: 'translated', reviewed: 'translated', final: 'final' }[state.stage];
-  return { state: value, ...(qualifier ? { qualifier } : {}), approved: state.stage === 'reviewed' || state.stage === 'final' };
-}
-
-/** The 2.x marks: XLIFF 2 has no "needs review" state, so machine and memory output is `translated` with a subState naming its origin. */
-function mark2(state: TargetState): { state: string; subState?: string } {
-  const detail = state.detail ? `=${state.detail.trim().replace(/\s+/g, '-')}` : '';
-  const subState = state.origin === 'mt' || state.origin === 'tm' ? `linguaport:${state.origin}${detail}` : undefined;
-  if (state.stage === 'reviewed' || state.stage === 'final') return { state: state.stage };
-  if (subState) return { state: 'translated', subState };
-  return { state: state.stage === 'translated' ? 'translated' : 'initial' };
-}
-
+// Written states: the SDK's marks, the same the XLIFF exports of documents and memories write.
+const mark12 = xliff12Marks;
+const mark2 = xliff2Marks;
 
 interface OpenUnit {
   id: string;
