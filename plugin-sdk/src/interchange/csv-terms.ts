@@ -2,13 +2,14 @@ import { platformLanguage } from './tmx.js';
 
 /**
  * Term lists as CSV (RFC 4180) for spreadsheets: a header row, then a source term, its translation and
- * optionally a note, a part of speech, a domain and whether the translation is forbidden per row. The separator (`,`, `;` or tab) is the one the header line uses. Files are
+ * optionally a note, a part of speech, a domain and whether the translation is forbidden per row. The separator (`,`, `;` or tab) is the one the first line uses. Files are
  * UTF-8 without a byte-order mark, as the platform's term import requires.
  *
  * The header names the columns by role (`source`, `target`, `term`, `translation`, `note`,
- * `part of speech`, `domain`, `forbidden`, in English or Chinese) or by language (`en`, `zh-CN`, `English`, `中文`); with languages the term
- * base's direction picks the columns, so `zh-CN,en` imports into an en -> zh-CN base. Rows are
- * numbered as a spreadsheet shows them: the header is row 1.
+ * `part of speech`, `domain`, `forbidden`, or 原文, 译文, 备注, 词性, 领域, 禁用…; case and spacing ignored, any order) or by language (`en`, `zh-CN`, `English`, `中文`); with languages the term
+ * base's direction picks the columns, so `zh-CN,en` imports into an en -> zh-CN base. A first row that
+ * names nothing is data, the columns then in `TERM_POSITIONAL_COLUMNS` order. Rows are numbered as a
+ * spreadsheet shows them (a header is row 1). A forbidden cell that is no clear yes or no is a rejected row.
  */
 
 export interface TermCsvRow {
@@ -24,7 +25,9 @@ export interface TermCsvRow {
 
 /** Why a row is not a term: a stable code (for the messages of the console) and the reason in English. */
 export type TermCsvRejection =
-  | { row: number; code: 'emptySource' | 'emptyTarget' | 'emptySourceAndTarget' | 'textAfterQuote' | 'extraCells'; reason: string };
+  | { row: number; code: 'emptySource' | 'emptyTarget' | 'emptySourceAndTarget' | 'textAfterQuote' | 'extraCells'; reason: string }
+  /** The forbidden cell is no clear yes or no (`value` as written). */
+  | { row: number; code: 'unclearForbidden'; value: string; reason: string };
 
 export interface TermCsvReading {
   rows: TermCsvRow[];
@@ -51,15 +54,25 @@ export class TermCsvError extends Error {
   }
 }
 
-const SOURCE_NAMES = new Set(['source', 'source term', 'src', 'term', 'original', '原文', '源文', '术语', '源语言']);
-const TARGET_NAMES = new Set(['target', 'target term', 'tgt', 'translation', 'translated', '译文', '翻译', '目标语言']);
-const NOTE_NAMES = new Set(['note', 'notes', 'comment', 'comments', 'remark', 'remarks', 'description', '备注', '注释', '说明']);
-const POS_NAMES = new Set(['part of speech', 'part_of_speech', 'partofspeech', 'pos', '词性']);
-const DOMAIN_NAMES = new Set(['domain', 'subject', 'subject field', 'subjectfield', 'field', '领域', '专业领域', '学科']);
-const FORBIDDEN_NAMES = new Set(['forbidden', 'deprecated', 'do not use', '禁用', '禁用术语', '禁止']);
-/** The field a header cell names (`Source`, `Part of speech`, `禁用`...), for term spreadsheets too; undefined for others. */
-export function termColumnRole(cell: string): 'source' | 'target' | 'note' | 'partOfSpeech' | 'domain' | 'forbidden' | undefined {
-  const c = cell.trim().toLowerCase();
+/** A header cell as compared: NFKC, lower case, without spaces, `_`, `-` or a part in brackets (`Part of Speech`, `part_of_speech`, `源术语（英）`). */
+const headerKey = (cell: string) =>
+  cell
+    .normalize('NFKC')
+    .toLowerCase()
+    .replace(/\(.*?\)/g, '')
+    .replace(/[\s_\-.:]+/g, '');
+const names = (...list: string[]) => new Set(list.map(headerKey));
+const SOURCE_NAMES = names('source', 'source term', 'source text', 'src', 'term', 'original', '原文', '源文', '术语', '源术语', '原文术语', '源语言');
+const TARGET_NAMES = names('target', 'target term', 'target text', 'tgt', 'translation', 'translated', '译文', '翻译', '目标', '目标术语', '译文术语', '目标语言');
+const NOTE_NAMES = names('note', 'notes', 'comment', 'comments', 'remark', 'remarks', 'description', '备注', '注释', '说明');
+const POS_NAMES = names('part of speech', 'pos', '词性');
+const DOMAIN_NAMES = names('domain', 'subject', 'subject field', 'field', '领域', '专业领域', '学科');
+const FORBIDDEN_NAMES = names('forbidden', 'deprecated', 'do not use', '禁用', '禁用术语', '禁止', '是否禁用', '禁用词');
+export type TermColumnRole = 'source' | 'target' | 'note' | 'partOfSpeech' | 'domain' | 'forbidden';
+/** The field a header cell names (`Source`, `Part of speech`, `禁用`...; case and spacing ignored), for term spreadsheets too; undefined for others. */
+export function termColumnRole(cell: string): TermColumnRole | undefined {
+  const c = headerKey(cell);
+  if (!c) return undefined;
   if (SOURCE_NAMES.has(c)) return 'source';
   if (TARGET_NAMES.has(c)) return 'target';
   if (NOTE_NAMES.has(c)) return 'note';
@@ -69,8 +82,22 @@ export function termColumnRole(cell: string): 'source' | 'target' | 'note' | 'pa
   return undefined;
 }
 
-/** A forbidden cell that says yes (what `writeTermCsv` writes is `yes`). */
+/** A forbidden cell that says yes (what `writeTermCsv` writes is `yes`); `x`, `禁用`, `forbidden` and `deprecated` are read as yes too. */
 export const FORBIDDEN_YES = /^(1|true|yes|y|x|是|禁用|forbidden|deprecated)$/i;
+const FORBIDDEN_NO = /^(0|false|no|n|否)$/i;
+/**
+ * What a forbidden cell says: true, false (an empty cell too), or undefined when it is no clear yes or no
+ * (`maybe`, `2`): such a row is reported, never taken as forbidden or allowed by guess.
+ */
+export function forbiddenValue(cell: string): boolean | undefined {
+  const c = cell.trim();
+  if (!c || FORBIDDEN_NO.test(c)) return false;
+  return FORBIDDEN_YES.test(c) ? true : undefined;
+}
+
+/** Without a header row the columns are in this order (a spreadsheet's, and a CSV's without a header). */
+export const TERM_POSITIONAL_COLUMNS: readonly TermColumnRole[] = ['source', 'target', 'partOfSpeech', 'note', 'domain', 'forbidden'];
+
 const LANGUAGE_NAMES: Record<string, string> = {
   english: 'en',
   chinese: 'zh-CN',
@@ -239,12 +266,19 @@ export function readTermCsv(input: string | Uint8Array, options: TermCsvOptions 
   const all = records(text, sep);
   const first = all.next();
   const header = first.done ? [] : first.value.cells.map((c) => c.trim());
-  const columns = headerColumns(header, options);
+  const named = termHeaderColumns(header, options);
+  // A first row that names nothing is data: the columns are then in the positional order.
+  const columns: TermColumns = named ?? positionalColumns();
+  const width = named ? header.length : TERM_POSITIONAL_COLUMNS.length;
+  const body = named || first.done ? all : (function* () {
+    yield first.value;
+    yield* all;
+  })();
 
   const rows: TermCsvRow[] = [];
   const rejected: TermCsvReading['rejected'] = [];
-  let row = 1;
-  for (const rec of all) {
+  let row = named ? 1 : 0;
+  for (const rec of body) {
     row++;
     const cells = rec.cells;
     // A blank line is no row of terms.
@@ -255,8 +289,8 @@ export function readTermCsv(input: string | Uint8Array, options: TermCsvOptions 
     }
     // Spreadsheets pad rows with empty cells; a filled cell past the header is a separator inside an unquoted term.
     const filled = cells.reduce((last, c, i) => (c.trim() ? i + 1 : last), 0);
-    if (filled > header.length) {
-      rejected.push({ row, code: 'extraCells', reason: `${cells.length} cells where the header has ${header.length}: a term holding "${sep === '\t' ? '\\t' : sep}" must be quoted` });
+    if (filled > width) {
+      rejected.push({ row, code: 'extraCells', reason: `${cells.length} cells where the ${named ? 'header has' : 'columns are'} ${width}: a term holding "${sep === '\t' ? '\\t' : sep}" must be quoted` });
       continue;
     }
     const source = unguard((cells[columns.source] ?? '').trim());
@@ -275,7 +309,13 @@ export function readTermCsv(input: string | Uint8Array, options: TermCsvOptions 
     if (pos) entry.partOfSpeech = pos;
     const domain = cell(columns.domain);
     if (domain) entry.domain = domain;
-    if (FORBIDDEN_YES.test(cell(columns.forbidden))) entry.forbidden = true;
+    const forbidden = cell(columns.forbidden);
+    const said = forbiddenValue(forbidden);
+    if (said === undefined) {
+      rejected.push({ row, code: 'unclearForbidden', value: forbidden, reason: `the forbidden column says "${forbidden}": write yes or no` });
+      continue;
+    }
+    if (said) entry.forbidden = true;
     rows.push(entry);
   }
   const reading: TermCsvReading = { rows, rejected };
@@ -284,7 +324,8 @@ export function readTermCsv(input: string | Uint8Array, options: TermCsvOptions 
   return reading;
 }
 
-interface Columns {
+/** Where each field is: a column index. */
+export interface TermColumns {
   source: number;
   target: number;
   note?: number;
@@ -295,12 +336,23 @@ interface Columns {
   targetLanguage?: string;
 }
 
-function headerColumns(header: string[], options: TermCsvOptions): Columns {
-  const find = (names: Set<string>) => header.findIndex((h) => names.has(h.toLowerCase()));
+function positionalColumns(): TermColumns {
+  return Object.fromEntries(TERM_POSITIONAL_COLUMNS.map((role, i) => [role, i])) as unknown as TermColumns;
+}
+
+/**
+ * The columns a header row names, by role (in English or Chinese, case and spacing ignored, any order)
+ * or by language; null when the row names no role and fewer than two languages (the row is data). Throws TermCsvError for
+ * a header without a source or target column, or with other languages than the term base's.
+ */
+export function termHeaderColumns(header: string[], options: TermCsvOptions = {}): TermColumns | null {
+  // Two languages at least: one cell such as `no` or `de` in a first row of terms is a word, not a header.
+  if (!header.some((h) => termColumnRole(h)) && header.filter((h) => headerLanguage(h.trim())).length < 2) return null;
+  const find = (names: Set<string>) => header.findIndex((h) => names.has(headerKey(h)));
   const note = find(NOTE_NAMES);
   const extra = { partOfSpeech: find(POS_NAMES), domain: find(DOMAIN_NAMES), forbidden: find(FORBIDDEN_NAMES) };
   const found = { source: find(SOURCE_NAMES), target: find(TARGET_NAMES) };
-  const out: Columns = { source: found.source, target: found.target };
+  const out: TermColumns = { source: found.source, target: found.target };
   if (note !== -1) out.note = note;
   for (const [k, i] of Object.entries(extra)) if (i !== -1) out[k as keyof typeof extra] = i;
   const used = new Set([found.source, found.target, note, ...Object.values(extra)].filter((i) => i !== -1));

@@ -42,12 +42,41 @@ describe('reading a term CSV', () => {
     expect(readTermCsv('key,ja,fr\nk,りんご,pomme\n', { targetLanguage: 'ja' }).rows).toEqual([{ row: 2, source: 'pomme', target: 'りんご' }]);
   });
 
+  it('finds the columns by role name in either language whatever their case, spacing and order', () => {
+    const csv = 'Forbidden,Part Of Speech,TARGET TERM,note,Source_Term,Domain\nno,noun,disco duro,x,hard disk,IT\n是,名词,cortafuegos,,firewall,\n';
+    expect(readTermCsv(csv)).toMatchObject({ rejected: [], rows: [
+      { row: 2, source: 'hard disk', target: 'disco duro', partOfSpeech: 'noun', note: 'x', domain: 'IT' },
+      { row: 3, source: 'firewall', target: 'cortafuegos', partOfSpeech: '名词', forbidden: true },
+    ] });
+    const zh = readTermCsv('是否禁用,目标 术语,领域,源术语,词 性,备注\n否,enrutador,网络,router,名词,\n');
+    expect(zh.rows).toEqual([{ row: 2, source: 'router', target: 'enrutador', domain: '网络', partOfSpeech: '名词' }]);
+  });
+
+  it('reads a file without a header in the positional order (source, target, part of speech, note, domain, forbidden) from row 1', () => {
+    expect(readTermCsv('hard disk,disco duro,noun,x,IT,yes\nrouter,enrutador\n')).toEqual({ rejected: [], rows: [
+      { row: 1, source: 'hard disk', target: 'disco duro', partOfSpeech: 'noun', note: 'x', domain: 'IT', forbidden: true },
+      { row: 2, source: 'router', target: 'enrutador' },
+    ] });
+    // One language-like word (`no`: Norwegian) does not make a header.
+    expect(readTermCsv('apple,manzana,,,,no\n').rows).toEqual([{ row: 1, source: 'apple', target: 'manzana' }]);
+    expect(readTermCsv('word,meaning\na,b\n').rows).toEqual([{ row: 1, source: 'word', target: 'meaning' }, { row: 2, source: 'a', target: 'b' }]);
+  });
+
+  it('reports a forbidden cell that is no clear yes or no with its row and value, and reads the clear ones', () => {
+    const { rows, rejected } = readTermCsv('source,target,forbidden\na,b,YES\nc,d,n\ne,f,maybe\ng,h,\ni,j,2\nk,l,否\n');
+    expect(rows.map((r) => [r.row, !!r.forbidden])).toEqual([[2, true], [3, false], [5, false], [7, false]]);
+    expect(rejected).toEqual([
+      { row: 4, code: 'unclearForbidden', value: 'maybe', reason: 'the forbidden column says "maybe": write yes or no' },
+      { row: 6, code: 'unclearForbidden', value: '2', reason: 'the forbidden column says "2": write yes or no' },
+    ]);
+  });
+
   it('refuses a header without source and target, or with other languages than the term base’s, naming row 1', () => {
-    expect(() => readTermCsv('word,meaning\na,b\n')).toThrow(/^row 1: the header \(word \| meaning\) names no source column/);
     expect(() => readTermCsv('source,meaning\na,b\n')).toThrow(/names no target column/);
+    expect(() => readTermCsv('note,meaning\na,b\n')).toThrow(/^row 1: the header \(note \| meaning\) names no source column/);
     expect(() => readTermCsv('fr,de\npomme,Apfel\n', { sourceLanguage: 'en', targetLanguage: 'zh-CN' })).toThrow(/^row 1: the header names fr, de; the term base's source language is en/);
     expect(() => readTermCsv('en,de\napple,Apfel\n', { sourceLanguage: 'en', targetLanguage: 'zh-CN' })).toThrow(/target language is zh-CN/);
-    expect(() => readTermCsv('only\na\n')).toThrow(TermCsvError);
+    expect(() => readTermCsv('forbidden\na\n')).toThrow(TermCsvError);
   });
 
   it('refuses a byte-order mark, UTF-16, bytes that are no UTF-8, an empty file and an unclosed quote, saying why', () => {
