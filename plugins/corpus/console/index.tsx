@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, H5, HTMLSelect, HTMLTable, Checkbox, InputGroup, Intent, ProgressBar, Radio, RadioGroup, Tag, TextArea } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, taskFraction, useApi, useLanguages, useNotify, usePermission, useTask, useTranslation, type ApiErrorInfo, type FormField, type PageResult, downloadFile } from '@linguaport/sdk/console';
+import { PageHeader, ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, taskFraction, useApi, useLanguages, useNotify, usePermission, useQueryParam, useTask, useTranslation, type ApiErrorInfo, type FormField, type PageResult, downloadFile } from '@linguaport/sdk/console';
 import { formatDate } from '@linguaport/sdk/shared';
 import { CLEANING_RULES, corpusSchema, type Bead } from '../shared/schemas.js';
 
@@ -372,7 +372,19 @@ function Corpora() {
   const languages = useLanguageOptions();
   const [filters, setFilters] = useState<Record<string, string>>({});
   const [refresh, setRefresh] = useState(0);
-  const [open, setOpen] = useState<Corpus | null>(null);
+  const [open, setOpenState] = useState<Corpus | null>(null);
+  // The open corpus lives in the address (?corpusId=), so a reload or a shared link reopens it.
+  const [openParam, setOpenParam] = useQueryParam('corpusId');
+  const setOpen = useCallback((c: Corpus | null) => { setOpenState(c); setOpenParam(c?.id ?? null); }, [setOpenParam]);
+  useEffect(() => {
+    const id = Number(openParam);
+    if (!id || open?.id === id) return;
+    let live = true;
+    api.get<Corpus>('/corpus/detail', { params: { id }, silent: true }).then((c) => live && setOpenState(c), () => live && setOpenParam(null));
+    return () => { live = false; };
+    // Only a changed address asks the server again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [openParam]);
   const [editing, setEditing] = useState<Partial<Corpus> | null>(null);
   const [removing, setRemoving] = useState<Corpus | null>(null);
   const mayEdit = perms.hasButton('corpus:edit');

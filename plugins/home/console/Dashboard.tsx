@@ -3,7 +3,7 @@ import { usePermission, useSession, useTranslation } from '@linguaport/sdk/conso
 import { MetricsTile } from './MetricsTile.js';
 import { OperationsTile } from './OperationsTile.js';
 import { MyUsageTile, UsageTile } from './UsageTile.js';
-import { DownloadsTile, MessagesTile, ShortcutsTile } from './tiles.js';
+import { DownloadsTile, MessagesTile, ShortcutsTile, TILE_GRID } from './tiles.js';
 
 /**
  * `/dashboard`: the administrator's variant (gauges, everyone's usage, operations) for holders of
@@ -21,7 +21,7 @@ export function Dashboard() {
     <div data-testid={admin ? 'dashboard-admin' : 'dashboard-editor'} style={{ padding: 20, display: 'grid', gap: 16 }}>
       <H3>{t(admin ? 'dashboardAdmin' : 'dashboardEditor', { name: session.user?.realName || session.user?.username || '' })}</H3>
       {metrics && <MetricsTile />}
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(420px, 1fr))', gap: 16, alignItems: 'start' }}>
+      <div style={TILE_GRID}>
         {usage ? <UsageTile /> : <MyUsageTile />}
         {operations && <OperationsTile />}
         <ShortcutsTile />

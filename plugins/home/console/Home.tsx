@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { Button, Card, Callout, H3, H5, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { Slot, useApi, useSession, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { MyUsageTile } from './UsageTile.js';
-import { DownloadsTile, MessagesTile, ShortcutsTile } from './tiles.js';
+import { DownloadsTile, MessagesTile, ShortcutsTile, TILE_GRID } from './tiles.js';
 
 interface Health {
   status: 'ok' | 'degraded';
@@ -48,7 +48,7 @@ export function Home() {
         <H3>{t('welcome', { name })}</H3>
         {session.departmentName && <span className="bp6-text-muted">{t('department', { name: session.departmentName })}</span>}
       </div>
-      <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(420px, 1fr))', gap: 16, alignItems: 'start' }}>
+      <div style={TILE_GRID}>
         <ShortcutsTile />
         <MessagesTile />
         <MyUsageTile />

@@ -11,6 +11,10 @@ export type TileLoad<T> = { state: 'loading' } | { state: 'absent' } | { state: 
  */
 export function useTile<T>(url: string | null, params?: Record<string, unknown>, reloadOn: string[] = []): [TileLoad<T>, () => void] {
   const api = useApi();
+  // Named things (shortcut menu names, message types) come from the server in the request's language:
+  // a language switch without reload loads them again.
+  const { i18n } = useTranslation();
+  const language = i18n.language;
   const [load, setLoad] = useState<TileLoad<T>>({ state: 'loading' });
   const [tick, setTick] = useState(0);
   const key = JSON.stringify(params ?? {});
@@ -24,16 +28,22 @@ export function useTile<T>(url: string | null, params?: Record<string, unknown>,
     return () => {
       live = false;
     };
-  }, [api, url, key, tick]);
+  }, [api, url, key, tick, language]);
   const reload = useCallback(() => setTick((n) => n + 1), []);
   for (const type of reloadOn) useBus(type, reload); // the list of events is fixed per tile
   return [load, reload];
 }
 
+/**
+ * The tiles' grid: as many columns as fit at 360 px or more (two at 1440 px beside the menu), never a
+ * column wider than the content; each tile keeps its contents inside (long words wrap, a wide table scrolls in the tile).
+ */
+export const TILE_GRID = { display: 'grid', gridTemplateColumns: 'repeat(auto-fit, minmax(min(100%, 360px), 1fr))', gap: 16, alignItems: 'start' } as const;
+
 export function Tile<T>(props: { title: string; load: TileLoad<T>; testId: string; action?: ReactNode; children: (data: T) => ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Card data-testid={props.testId} style={{ display: 'grid', gap: 8, alignContent: 'start' }}>
+    <Card data-testid={props.testId} style={{ display: 'grid', gap: 8, alignContent: 'start', minWidth: 0, overflowWrap: 'anywhere', overflowX: 'auto' }}>
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
         <H5 style={{ margin: 0 }}>{props.title}</H5>
         {props.action}

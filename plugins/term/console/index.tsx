@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
+import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useQueryParam, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 import { termEntrySchema } from '../shared/schemas.js';
 
@@ -286,7 +286,9 @@ function TermBases() {
   const { navigate } = usePlatform();
   const [list, setList] = useState<TermBase[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [chosen, setChosen] = useState<number | null>(null);
+  // The chosen term base lives in the address (?libraryId=), so a reload or a shared link keeps it.
+  const [chosenParam, setChosen] = useQueryParam('libraryId');
+  const chosen = Number(chosenParam) || null;
   const [editing, setEditing] = useState<Partial<TermBase> | null>(null);
   const [removing, setRemoving] = useState<TermBase | null>(null);
   // Bumped after an import, so the terms list reads the new rows.
@@ -295,11 +297,12 @@ function TermBases() {
     api.get<Paged<TermBase>>('/term/library/list', { params: { pageNum: 1, pageSize: 200 }, silent: true }).then(
       (r) => {
         setList(r.records);
-        setChosen((c) => (c && r.records.some((m) => m.id === c) ? c : (r.records[0]?.id ?? null)));
+        const asked = Number(new URLSearchParams(window.location.search).get('libraryId'));
+        setChosen(asked && r.records.some((m) => m.id === asked) ? asked : (r.records[0]?.id ?? null));
       },
       (err: ApiErrorInfo) => setError(err.msg),
     );
-  }, [api]);
+  }, [api, setChosen]);
   useEffect(load, [load]);
   const termBase = list?.find((m) => m.id === chosen) ?? null;
   const toggleDefault = (b: TermBase) =>

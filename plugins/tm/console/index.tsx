@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, LanguageVariantPicker, PagedTable, recordsLoader, SearchBar, TaggedText, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
+import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, LanguageVariantPicker, PagedTable, recordsLoader, SearchBar, TaggedText, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useQueryParam, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
 import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
 
 interface Memory {
@@ -308,7 +308,10 @@ function Memories() {
   const { navigate } = usePlatform();
   const [list, setList] = useState<Memory[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [chosen, setChosen] = useState<number | null>(null);
+  // The chosen memory lives in the address (?libraryId=), so a reload or a shared link keeps it.
+  const [chosenParam, setChosenParam] = useQueryParam('libraryId');
+  const chosen = Number(chosenParam) || null;
+  const setChosen = setChosenParam;
   const [editing, setEditing] = useState<Partial<Memory> | null>(null);
   const [removing, setRemoving] = useState<Memory | null>(null);
   // Bumped after an import, so the entries list reads the new rows.
@@ -321,11 +324,12 @@ function Memories() {
     api.get<Paged<Memory>>('/TM/library/list', { params: { pageNum: 1, pageSize: 200 }, silent: true }).then(
       (r) => {
         setList(r.records);
-        setChosen((c) => (c && r.records.some((m) => m.id === c) ? c : (r.records[0]?.id ?? null)));
+        const asked = Number(new URLSearchParams(window.location.search).get('libraryId'));
+        setChosen(asked && r.records.some((m) => m.id === asked) ? asked : (r.records[0]?.id ?? null));
       },
       (err: ApiErrorInfo) => setError(err.msg),
     );
-  }, [api]);
+  }, [api, setChosen]);
   useEffect(load, [load]);
   const memory = list?.find((m) => m.id === chosen) ?? null;
   const toggleDefault = (m: Memory) => void api.put('/TM/library/default', { id: m.id, isDefault: !m.isDefault }, { silent: true }).then(load, (err: ApiErrorInfo) => notify.error(err.msg));

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, HTMLSelect, Intent, NumericInput, ProgressBar, Switch, Tag, Tooltip } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useLastLanguagePair, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
 import { actionsFrom, documentFile, formatDate, formatSize, type Actor } from '@linguaport/sdk/shared';
 import type { FileRow } from '../shared/schemas.js';
 import { download, NS, Progress, useLanguageName, useLiveFiles, useStates, type Load } from './common.js';
@@ -48,6 +48,7 @@ function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boole
   const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
+  const { pair: lastPair, remember } = useLastLanguagePair('pictures');
   const [source, setSource] = useState('');
   const [target, setTarget] = useState('');
   const [progress, setProgress] = useState<number | null>(null);
@@ -55,13 +56,16 @@ function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boole
 
   useEffect(() => {
     if (!isOpen) return;
-    const src = setup.languages.find((l) => l.code === setup.defaultSource) ?? setup.languages[0];
+    // The user's last pair for pictures first, then the site's default.
+    const src = setup.languages.find((l) => l.code === lastPair?.source) ?? setup.languages.find((l) => l.code === setup.defaultSource) ?? setup.languages[0];
     setSource((s) => s || src?.code || '');
-  }, [isOpen, setup]);
+  }, [isOpen, setup, lastPair]);
   const targets = useMemo(() => setup.languages.find((l) => l.code === source)?.targets.filter((c) => c !== source) ?? [], [setup, source]);
   useEffect(() => {
-    if (!targets.includes(target)) setTarget(targets.includes(setup.defaultTarget ?? '') ? setup.defaultTarget! : (targets[0] ?? ''));
-  }, [targets, target, setup.defaultTarget]);
+    if (targets.includes(target)) return;
+    const wanted = lastPair && lastPair.source === source && targets.includes(lastPair.target) ? lastPair.target : setup.defaultTarget;
+    setTarget(targets.includes(wanted ?? '') ? wanted! : (targets[0] ?? ''));
+  }, [targets, target, setup.defaultTarget, lastPair, source]);
 
   const refusals = files.map((f) => refusalOf(f, setup, t as never)).filter((r): r is string => r !== null);
   const tooMany = files.length > setup.limits.maxFiles;
@@ -87,6 +91,7 @@ function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boole
   const send = async () => {
     if (!canSend) return;
     const form = new FormData();
+    remember(source, target);
     form.set('sourceLang', source);
     form.set('targetLang', target);
     for (const f of files) form.append('files', f);

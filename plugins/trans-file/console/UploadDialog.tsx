@@ -1,41 +1,9 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Button, Callout, Checkbox, Classes, Dialog, FormGroup, HTMLSelect, Intent, ProgressBar, Radio, RadioGroup, Tag } from '@blueprintjs/core';
-import { useApi, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { ResourcePickers, useApi, useLastLanguagePair, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo, type ChosenResources } from '@linguaport/sdk/console';
 import { formatSize } from '@linguaport/sdk/shared';
 import { EXISTING_TARGETS, RESULT_TYPES, type ExistingTargets, type FileRow, type ResultType } from '../shared/schemas.js';
 import { NS, useLanguageName, type Setup } from './common.js';
-
-interface Library {
-  id: number;
-  name: string;
-  isDefault?: boolean;
-}
-
-/** The libraries a user may pick for a file: memories from the memory area, term bases from the term area, when those areas are there. */
-function useLibraries(url: string | null): Library[] {
-  const api = useApi();
-  const [list, setList] = useState<Library[]>([]);
-  useEffect(() => {
-    if (!url) return;
-    api.get<{ records: Library[] }>(url, { params: { pageNum: 1, pageSize: 200 }, silent: true }).then((r) => setList(r.records ?? []), () => setList([]));
-  }, [api, url]);
-  return list;
-}
-
-function LibraryPicker({ label, libraries, value, onChange, testId, defaultsNote }: { label: string; libraries: Library[]; value: number[]; onChange(v: number[]): void; testId: string; defaultsNote: string }) {
-  if (libraries.length === 0) return null;
-  // A file stored with none chosen uses the owner's defaults when it is translated: said, not hidden.
-  const note = value.length === 0 && libraries.some((l) => l.isDefault) ? defaultsNote : undefined;
-  return (
-    <FormGroup label={label} helperText={note}>
-      <div data-testid={testId} style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
-        {libraries.map((l) => (
-          <Checkbox key={l.id} inline label={l.name} checked={value.includes(l.id)} onChange={() => onChange(value.includes(l.id) ? value.filter((x) => x !== l.id) : [...value, l.id])} />
-        ))}
-      </div>
-    </FormGroup>
-  );
-}
 
 /** Why a chosen file cannot go (checked again by the server, by content). */
 function refusalOf(file: File, setup: Setup, t: (k: string, o?: Record<string, unknown>) => string): string | null {
@@ -59,34 +27,32 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
   const input = useRef<HTMLInputElement>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [dragging, setDragging] = useState(false);
+  const { pair: lastPair, remember } = useLastLanguagePair('documents');
   const [source, setSource] = useState('');
   const [target, setTarget] = useState('');
   const [domain, setDomain] = useState('');
   const [domains, setDomains] = useState<Array<{ code: string; nameZh: string; nameEn: string }>>([]);
-  const [memories, setMemories] = useState<number[]>([]);
-  const [termBases, setTermBases] = useState<number[]>([]);
+  const [resources, setResources] = useState<ChosenResources>({ memories: [], termBases: [] });
   const [resultType, setResultType] = useState<ResultType>('translated');
   const [withPdf, setWithPdf] = useState(false);
   const [existingTargets, setExistingTargets] = useState<ExistingTargets>('keepUsable');
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const memoryList = useLibraries(permissions.hasRoute('/TM') ? '/TM/library/list' : null);
-  const termList = useLibraries(permissions.hasRoute('/term') ? '/term/library/list' : null);
   const { i18n } = useTranslation(NS);
-  // The user's default memories and term bases come preselected, so the dialog shows what the file will use.
-  useEffect(() => setMemories(memoryList.filter((l) => l.isDefault).map((l) => l.id)), [memoryList]);
-  useEffect(() => setTermBases(termList.filter((l) => l.isDefault).map((l) => l.id)), [termList]);
 
   useEffect(() => {
     if (!isOpen) return;
-    const src = setup.languages.find((l) => l.code === setup.defaultSource) ?? setup.languages[0];
+    // The user's last pair for documents first, then the site's default.
+    const src = setup.languages.find((l) => l.code === lastPair?.source) ?? setup.languages.find((l) => l.code === setup.defaultSource) ?? setup.languages[0];
     setSource((s) => s || src?.code || '');
     api.get<Array<{ code: string; nameZh: string; nameEn: string }>>('/domain/list', { silent: true }).then(setDomains, () => setDomains([]));
   }, [api, isOpen, setup]);
   const targets = useMemo(() => setup.languages.find((l) => l.code === source)?.targets.filter((c) => c !== source) ?? [], [setup, source]);
   useEffect(() => {
-    if (!targets.includes(target)) setTarget(targets.includes(setup.defaultTarget ?? '') ? setup.defaultTarget! : (targets[0] ?? ''));
-  }, [targets, target, setup.defaultTarget]);
+    if (targets.includes(target)) return;
+    const wanted = lastPair && lastPair.source === source && targets.includes(lastPair.target) ? lastPair.target : setup.defaultTarget;
+    setTarget(targets.includes(wanted ?? '') ? wanted! : (targets[0] ?? ''));
+  }, [targets, target, setup.defaultTarget, lastPair, source]);
 
   const refusals = files.map((f) => refusalOf(f, setup, t as never)).filter((r): r is string => r !== null);
   const tooMany = files.length > setup.limits.maxFiles;
@@ -118,12 +84,13 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
     form.set('sourceLang', source);
     form.set('targetLang', target);
     if (domain) form.set('domain', domain);
-    form.set('memories', JSON.stringify(memories));
-    form.set('termBases', JSON.stringify(termBases));
+    form.set('memories', JSON.stringify(resources.memories));
+    form.set('termBases', JSON.stringify(resources.termBases));
     form.set('resultType', resultType);
     form.set('withPdf', String(withPdf));
     form.set('existingTargets', existingTargets);
     for (const f of files) form.append('files', f);
+    remember(source, target);
     setRefreshBefore(true);
     setProgress(0);
     setError(null);
@@ -203,8 +170,8 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
           </FormGroup>
         </div>
         {setup.languages.length === 0 && <Callout intent={Intent.WARNING}>{t('noEngine')}</Callout>}
-        <LibraryPicker label={t('memories')} libraries={memoryList} value={memories} onChange={setMemories} testId="memories" defaultsNote={t('noneChosenDefaults')} />
-        <LibraryPicker label={t('termBases')} libraries={termList} value={termBases} onChange={setTermBases} testId="term-bases" defaultsNote={t('noneChosenDefaults')} />
+        {/* The user's default memories and term bases come preselected, so the dialog shows what the file will use. */}
+        <ResourcePickers value={resources} onChange={setResources} preselectDefaults />
         <RadioGroup label={t('resultType')} inline selectedValue={resultType} onChange={(e) => setResultType(e.currentTarget.value as ResultType)}>
           {RESULT_TYPES.map((r) => (
             <Radio key={r} value={r} label={t(`result.${r}`)} data-testid={`result-${r}`} />

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, Checkbox, H5, HTMLSelect, Intent, Spinner, Tag, TextArea, Tooltip } from '@blueprintjs/core';
-import { definePlugin, Slot, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
-import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
+import { definePlugin, Slot, useApi, useLastLanguagePair, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { DEFAULT_TEXT_TRANSLATION_CAP, languageDisplayName } from '@linguaport/sdk/shared';
 
 interface EngineLanguage {
   code: string;
@@ -118,16 +118,14 @@ function TransText() {
   // What the pickers say is what is used: an empty choice is no memory (the server reads a missing key as the defaults).
   const resources = useMemo(() => ({ ...(memoryList ? { memories } : {}), ...(termList ? { termBases } : {}) }), [memoryList, memories, termList, termBases]);
 
-  const name = useCallback(
-    (code: string) => {
-      try {
-        return new Intl.DisplayNames([i18n.language], { type: 'language' }).of(code) ?? code;
-      } catch {
-        return code;
-      }
-    },
-    [i18n.language],
-  );
+  const name = useCallback((code: string) => languageDisplayName(code, i18n.language), [i18n.language]);
+
+  const lastPair = useLastLanguagePair('text');
+  const { remember } = lastPair;
+  // Remember what the user picks (once the languages are there, so the defaults are not stored as a choice).
+  useEffect(() => {
+    if (setup && target) remember(source, target);
+  }, [setup, source, target, remember]);
 
   const loadHistory = useCallback(() => {
     api.get<HistoryItem[]>('/transText/history', { silent: true }).then(setHistory, () => {});
@@ -137,10 +135,15 @@ function TransText() {
     api.get<Setup>('/transText/languages', { silent: true }).then(
       (s) => {
         setSetup(s);
-        const src = s.languages.find((l) => l.code === s.defaultSource);
+        // The user's last pair here wins over the site's default when the engines still offer it.
+        const lastSource = lastPair.pair?.source;
+        const lastOk = !!lastPair.pair && (lastSource === AUTO || s.languages.some((l) => l.code === lastSource));
+        const src = s.languages.find((l) => l.code === (lastOk ? lastSource : s.defaultSource));
         if (src) setSource(src.code);
+        else if (lastOk) setSource(AUTO);
         const targets = src ? src.targets : [...new Set(s.languages.flatMap((l) => l.targets))];
-        setTarget(targets.includes(s.defaultTarget ?? '') ? s.defaultTarget! : (targets[0] ?? ''));
+        const wanted = lastOk && targets.includes(lastPair.pair!.target) ? lastPair.pair!.target : s.defaultTarget;
+        setTarget(targets.includes(wanted ?? '') ? wanted! : (targets[0] ?? ''));
       },
       (err: ApiErrorInfo) => setLoadError(err.msg),
     );
@@ -376,7 +379,7 @@ function TransText() {
                   setResultFor({ text: h.sourceText, source: h.source, target: h.target });
                 }}
               >
-                <Tag minimal>{h.source} → {h.target}</Tag> {h.sourceText.slice(0, 60)} — {h.targetText.slice(0, 60)}
+                <Tag minimal>{name(h.source)} → {name(h.target)}</Tag> {h.sourceText.slice(0, 60)} — {h.targetText.slice(0, 60)}
               </a>
             </li>
           ))}

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, FormGroup, HTMLSelect, Intent, NonIdealState, ProgressBar, Spinner, Tooltip } from '@blueprintjs/core';
 import {
+  ResourcePickers,
+  type ChosenResources,
   PageHeader,
   ConfirmDialog,
   FormDialog,
@@ -9,6 +11,7 @@ import {
   StatusTag,
   useApi,
   useBus,
+  useLastLanguagePair,
   useNotify,
   usePermission,
   usePlatform,
@@ -35,17 +38,22 @@ function NewJob({ setup, onStarted }: { setup: Setup; onStarted(): void }) {
   const api = useApi();
   const { setRefreshBefore } = useRefreshBefore();
   const input = useRef<HTMLInputElement>(null);
-  const [source, setSource] = useState(setup.languages[0]?.code ?? '');
+  // The user's last pair for video first (when still offered), then the first language.
+  const { pair: lastPair, remember } = useLastLanguagePair('video');
+  const [source, setSource] = useState(setup.languages.find((l) => l.code === lastPair?.source)?.code ?? setup.languages[0]?.code ?? '');
   const targets = useMemo(() => setup.languages.find((l) => l.code === source)?.targets ?? [], [setup, source]);
   const [target, setTarget] = useState('');
   const [burn, setBurn] = useState<string>(NO_BURN);
   const [file, setFile] = useState<File | null>(null);
+  const [resources, setResources] = useState<ChosenResources>({ memories: [], termBases: [] });
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    if (!targets.includes(target)) setTarget(targets.includes('es') ? 'es' : (targets[0] ?? ''));
-  }, [targets, target]);
+    if (targets.includes(target)) return;
+    const wanted = lastPair && lastPair.source === source && targets.includes(lastPair.target) ? lastPair.target : 'es';
+    setTarget(targets.includes(wanted) ? wanted : (targets[0] ?? ''));
+  }, [targets, target, lastPair, source]);
 
   const problems: string[] = [];
   if (file && file.size === 0) problems.push(t('emptyFile', { name: file.name }));
@@ -54,9 +62,12 @@ function NewJob({ setup, onStarted }: { setup: Setup; onStarted(): void }) {
   const submit = async () => {
     if (!file) return;
     const form = new FormData();
+    remember(source, target);
     form.set('sourceLanguage', source);
     form.set('targetLanguage', target);
     if (burn !== NO_BURN) form.set('burn', burn);
+    form.set('memories', JSON.stringify(resources.memories));
+    form.set('termBases', JSON.stringify(resources.termBases));
     form.append('file', file);
     setRefreshBefore(true);
     setProgress(0);
@@ -100,6 +111,8 @@ function NewJob({ setup, onStarted }: { setup: Setup; onStarted(): void }) {
           </HTMLSelect>
         </FormGroup>
       </div>
+      {/* The lines are translated with these memories and term bases (the user's defaults preselected). */}
+      <ResourcePickers value={resources} onChange={setResources} preselectDefaults testIds={{ memories: 'tv-memories', termBases: 'tv-term-bases' }} />
       {!targets.length && <Callout intent={Intent.WARNING}>{t('noTargets')}</Callout>}
       <div
         role="button"

@@ -1,4 +1,4 @@
-import { Button, Callout, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
 import { Cell, Column, ColumnHeaderCell, Regions, RenderMode, SelectionModes, Table, type Region } from '@blueprintjs/table';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { GridPageCache, nextRow } from './gridPages.js';
@@ -131,6 +131,18 @@ export function DataGrid<T>(props: DataGridProps<T>): ReactNode {
     onSelectionChange?.(loaded.map(rowKey), loaded);
   };
 
+  // The header checkbox: the rows of the window on screen (the grid's "page"), loaded ones only, for bulk actions.
+  const windowRows = (): number[] => {
+    if (!total) return [];
+    const { start, end } = visible.current;
+    const rows: number[] = [];
+    for (let r = Math.max(0, start); r <= Math.min(end, total - 1) && rows.length < MAX_REPORTED; r++) if (cache.rowAt(r) !== undefined) rows.push(r);
+    return rows;
+  };
+  const shown = windowRows();
+  const allShownSelected = shown.length > 0 && shown.every((r) => selected.includes(r));
+  const toggleAll = () => (allShownSelected ? select([], null) : select(shown, shown[0] ?? null));
+
   const scrollTo = (row: number) => {
     const { start } = visible.current;
     if (row < start) table.current?.scrollToRegion(Regions.row(row));
@@ -240,7 +252,7 @@ export function DataGrid<T>(props: DataGridProps<T>): ReactNode {
               fetchSoon();
             }}
           >
-            {columns.map((c) => (
+            {columns.map((c, columnIndex) => (
               <Column
                 key={c.key}
                 id={c.key}
@@ -255,6 +267,18 @@ export function DataGrid<T>(props: DataGridProps<T>): ReactNode {
                         data-testid={c.sortable ? `${prefix}-sort-${c.key}` : undefined}
                         aria-sort={sort.by === c.key ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined}
                       >
+                        {columnIndex === 0 && onSelectionChange && (
+                          <span style={{ pointerEvents: 'auto', display: 'inline-block', verticalAlign: 'middle' }} onMouseDown={(e) => e.stopPropagation()} onClick={(e) => e.stopPropagation()}>
+                            <Checkbox
+                              aria-label={t('selectShown')}
+                              data-testid={`${prefix}-select-all`}
+                              checked={allShownSelected}
+                              indeterminate={!allShownSelected && shown.some((r) => selected.includes(r))}
+                              onChange={toggleAll}
+                              style={{ margin: '0 6px 0 0', display: 'inline-block' }}
+                            />
+                          </span>
+                        )}
                         {c.title}
                         {c.sortable && <span aria-hidden> {sort.by === c.key ? (sort.order === 'asc' ? '▲' : '▼') : '↕'}</span>}
                       </div>

@@ -19,6 +19,7 @@ const texts = {
     perPage: '{{size}} 条/页',
     pageSize: '每页条数',
     selected: '已选 {{count}} 条',
+    selectShown: '选择显示的行',
     affects: '此操作将影响 {{count}} 条记录。',
     andMore: '以及另外 {{count}} 条',
     irreversible: '此操作不可撤销。',
@@ -57,6 +58,10 @@ const texts = {
     download: '下载',
     languageVariant: '变体（如 GB、Hant-TW）',
     importNotices: '以下单元使用了所选语言的其他变体：',
+    memories: '翻译记忆库',
+    termBases: '术语库',
+    noneChosenDefaults: '未选择：将使用您的默认库',
+    noLibraries: '没有可用的库',
   },
   'en-US': {
     search: 'Search',
@@ -75,6 +80,7 @@ const texts = {
     perPage: '{{size}} per page',
     pageSize: 'Rows per page',
     selected: '{{count}} selected',
+    selectShown: 'Select the rows shown',
     affects: 'This affects {{count}} record(s).',
     andMore: 'and {{count}} more',
     irreversible: 'This cannot be undone.',
@@ -113,6 +119,10 @@ const texts = {
     download: 'Download',
     languageVariant: 'Variant (e.g. GB, Hant-TW)',
     importNotices: 'These units took another variant of the language asked:',
+    memories: 'Translation memories',
+    termBases: 'Term bases',
+    noneChosenDefaults: 'None chosen: your defaults are used',
+    noLibraries: 'None available to you',
   },
 } as const;
 
