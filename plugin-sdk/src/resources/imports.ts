@@ -53,13 +53,32 @@ export interface ImportRejection {
   reason: string;
 }
 
+/**
+ * What an import does with a row whose source and target (normalised) a stored entry of the same language
+ * pair already holds, or an earlier row of the same import: `skip` it (the default), `overwrite` the stored
+ * entry's fields with the row's, or `keepBoth` (the row is added beside it).
+ */
+export const IMPORT_DUPLICATE_MODES = ['skip', 'overwrite', 'keepBoth'] as const;
+export type ImportDuplicates = (typeof IMPORT_DUPLICATE_MODES)[number];
+
+/** How the accepted rows landed: `added` new, and of the duplicates `skipped`, `overwritten` or `keptBoth`. */
+export interface ImportDuplicateCounts {
+  added: number;
+  skipped: number;
+  overwritten: number;
+  keptBoth: number;
+}
+
 /** What an import reports: counts, and the first rejections with their file, row and reason. */
 export interface ImportResult {
+  /** Entries written: added, overwritten and kept beside a duplicate (skipped duplicates are not). */
   imported: number;
   rejected: number;
   rejections: ImportRejection[];
   /** Rows imported with something to say (another variant of the language taken), the first of them; absent when none. */
   notices?: ImportRejection[];
+  /** How the rows landed, when some were duplicates (absent when every row was new). */
+  duplicates?: ImportDuplicateCounts & { mode: ImportDuplicates };
 }
 
 /** A file to read: its name, extension, where it lies, and its bytes as a stream (counted for progress). */
@@ -111,6 +130,67 @@ export interface ResourceImportOptions<R extends ImportRow> {
   /** Deletes at most `limit` of the rows this import wrote (stamped with `target.stamp`) and says how many. */
   discard(trx: Transaction<any>, target: ImportTarget, limit: number): Promise<number>;
   changed(libraryId: number): void;
+  /** How to find a row's duplicates: with it the call takes a `duplicates` option (`ImportDuplicates`). */
+  duplicates?: ImportDuplicateRules<R>;
+}
+
+export interface ImportDuplicateRules<R extends ImportRow> {
+  /** Equal keys are the same entry: the normalised source and target with the language pair the row lands in. */
+  key(row: R, target: ImportTarget): string;
+  /** The library's stored entries that may share a key with `rows` (at least all that do), each with its id and key. */
+  stored(trx: Transaction<any>, rows: R[], target: ImportTarget): Promise<Array<{ id: number; key: string }>>;
+  /** Replaces the stored entry's fields (texts, metadata, notes) with the row's. */
+  overwrite(trx: Transaction<any>, id: number, row: R, target: ImportTarget): Promise<void>;
+}
+
+/**
+ * Writes one batch as `mode` says of duplicates, counting into `counts`. Earlier batches are committed, so
+ * `stored` sees them: a row repeating one of the same import is a duplicate too, whichever batch holds it.
+ */
+async function writeBatch<R extends ImportRow>(o: ResourceImportOptions<R>, trx: Transaction<any>, rows: R[], target: ImportTarget, mode: ImportDuplicates, counts: ImportDuplicateCounts): Promise<void> {
+  const d = o.duplicates;
+  if (!d) {
+    counts.added += rows.length;
+    return o.insert(trx, rows, target);
+  }
+  const stored = new Map<string, number[]>();
+  for (const s of await d.stored(trx, rows, target)) stored.set(s.key, [...(stored.get(s.key) ?? []), s.id]);
+  const fresh: R[] = [];
+  const freshAt = new Map<string, number>();
+  for (const r of rows) {
+    const key = d.key(r, target);
+    const ids = stored.get(key);
+    const at = freshAt.get(key);
+    if (!ids && at === undefined) {
+      freshAt.set(key, fresh.length);
+      fresh.push(r);
+      counts.added++;
+    } else if (mode === 'skip') counts.skipped++;
+    else if (mode === 'keepBoth') {
+      fresh.push(r);
+      counts.keptBoth++;
+    } else {
+      counts.overwritten++;
+      // A row repeating one of this batch replaces it before it is written.
+      if (at !== undefined) fresh[at] = r;
+      else for (const id of ids!) await d.overwrite(trx, id, r, target);
+    }
+  }
+  if (fresh.length) await o.insert(trx, fresh, target);
+}
+
+const emptyCounts = (): ImportDuplicateCounts => ({ added: 0, skipped: 0, overwritten: 0, keptBoth: 0 });
+
+/** The report of an import whose accepted rows landed as `counts` say. */
+function resultOf(read: { rejected: number; rejections: ImportRejection[]; notices: ImportRejection[] }, counts: ImportDuplicateCounts, mode: ImportDuplicates): ImportResult {
+  const duplicated = counts.skipped + counts.overwritten + counts.keptBoth > 0;
+  return {
+    imported: counts.added + counts.overwritten + counts.keptBoth,
+    rejected: read.rejected,
+    rejections: read.rejections,
+    ...(read.notices.length ? { notices: read.notices } : {}),
+    ...(duplicated ? { duplicates: { mode, ...counts } } : {}),
+  };
 }
 
 
@@ -120,6 +200,7 @@ const taskInput = z.object({
   targetLang: z.string(),
   locale: z.enum(['zh-CN', 'en-US']),
   stamp: z.string(),
+  duplicates: z.enum(IMPORT_DUPLICATE_MODES).default('skip'),
   caller: z.object({ userId: z.number().int(), departmentId: z.number().int().nullable(), isSuperAdmin: z.boolean() }),
   folder: z.string(),
   files: z.array(z.object({ name: z.string(), ext: z.string(), key: z.string(), size: z.number() })),
@@ -141,6 +222,10 @@ const importResultSchema = z.object({
   rejected: z.number().int().min(0),
   rejections: z.array(z.object({ file: z.string(), row: z.number().int(), reason: z.string() })).describe('The first rejected rows'),
   notices: z.array(z.object({ file: z.string(), row: z.number().int(), reason: z.string() })).optional().describe('The first imported rows with something to say (another variant of the language taken)'),
+  duplicates: z
+    .object({ mode: z.enum(IMPORT_DUPLICATE_MODES), added: z.number().int().min(0), skipped: z.number().int().min(0), overwritten: z.number().int().min(0), keptBoth: z.number().int().min(0) })
+    .optional()
+    .describe('How the rows landed when some were already in the library: added, skipped as duplicates, overwritten, kept both'),
 });
 /** An import run as a task (`ImportTaskView`). */
 const importTaskSchema = z.object({
@@ -275,6 +360,7 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
     await progress({ done: total, total, message: t(`正在写入 ${counts.accepted} 个条目`, `writing ${counts.accepted} entries`) });
 
     const writing = (n: number) => t(`已写入 ${n} / ${counts.accepted} 个条目`, `${n} of ${counts.accepted} entries written`);
+    const landed = emptyCounts();
     // A run after a killed server starts over: what an earlier run committed goes first.
     await removeInBatches(db, (trx, limit) => o.discard(trx, target, limit));
     try {
@@ -283,7 +369,7 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
         (async function* () {
           for await (const line of createInterface({ input: createReadStream(spool), crlfDelay: Infinity })) if (line) yield JSON.parse(line) as R;
         })(),
-        (trx, batch) => o.insert(trx, batch, target),
+        (trx, batch) => writeBatch(o, trx, batch, target, input.duplicates, landed),
         { signal, after: (n) => (n % (IMPORT_WRITE_BATCH * 10) === 0 ? progress({ done: total, total, message: writing(n) }) : undefined) },
       );
     } catch (err) {
@@ -291,11 +377,11 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
       if (!signal.aborted || String((signal.reason as Error | undefined)?.message ?? '').includes('cancel')) await removeInBatches(db, (trx, limit) => o.discard(trx, target, limit)).catch(() => undefined);
       throw err;
     }
-    const result: ImportResult = { imported: counts.accepted, rejected: counts.rejected, rejections: counts.rejections, ...(counts.notices.length ? { notices: counts.notices } : {}) };
+    const result = resultOf(counts, landed, input.duplicates);
     // Killed between the last commit and this checkpoint, a run reads the file again, discards and writes again.
     await checkpoint({ result });
     await rm(ctx.storage.path(input.folder), { recursive: true, force: true });
-    if (counts.accepted) o.changed(input.libraryId);
+    if (result.imported) o.changed(input.libraryId);
     return result;
   }
 
@@ -312,6 +398,8 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
         targetLang: z.string().trim().min(2, 'validation.required').max(20),
         /** `true`: import through a task whatever the size. */
         background: z.enum(['true', 'false']).optional(),
+        /** What to do with a row the library already holds (same normalised source and target): `skip` (the default), `overwrite`, `keepBoth`. */
+        duplicates: z.enum(IMPORT_DUPLICATE_MODES).optional(),
         files: uploadedFilesSchema,
       }),
     },
@@ -357,7 +445,7 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
         }
         const c = caller!;
         const task = await tasks.start(
-          { libraryId: body.libraryId, sourceLang, targetLang, locale, stamp: new Date().toISOString(), caller: { userId: c.userId, departmentId: c.departmentId, isSuperAdmin: c.isSuperAdmin }, folder, files },
+          { libraryId: body.libraryId, sourceLang, targetLang, locale, stamp: new Date().toISOString(), duplicates: body.duplicates ?? 'skip', caller: { userId: c.userId, departmentId: c.departmentId, isSuperAdmin: c.isSuperAdmin }, folder, files },
           { ownerId: c.userId, title: body.files.map((f) => f.filename).join(', ') },
         );
         return { taskId: task.id, task: view(task) };
@@ -367,14 +455,17 @@ export function defineResourceImport<R extends ImportRow>(o: ResourceImportOptio
       const accepted: R[] = [];
       const counts = await readAll(o, sources, { sourceLang, targetLang }, t, (r) => void accepted.push(r));
       const target: ImportTarget = { libraryId: body.libraryId, sourceLang, targetLang, userId: caller!.userId, stamp: new Date() };
+      const mode = body.duplicates ?? 'skip';
+      const landed = emptyCounts();
       try {
-        await commitInBatches(db, accepted, (trx, batch) => o.insert(trx, batch, target));
+        await commitInBatches(db, accepted, (trx, batch) => writeBatch(o, trx, batch, target, mode, landed));
       } catch (err) {
         await removeInBatches(db, (trx, limit) => o.discard(trx, target, limit)).catch(() => undefined);
         throw err;
       }
-      if (accepted.length) o.changed(body.libraryId);
-      return { imported: counts.accepted, rejected: counts.rejected, rejections: counts.rejections, ...(counts.notices.length ? { notices: counts.notices } : {}) } satisfies ImportResult;
+      const result = resultOf(counts, landed, mode);
+      if (result.imported) o.changed(body.libraryId);
+      return result;
     },
   });
 

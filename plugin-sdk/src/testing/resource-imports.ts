@@ -17,8 +17,8 @@ export interface ResourceImportKernel {
   kernel: TestKernel;
   /** Adds a department-shared library and gives its id. */
   library(name: string): Promise<number>;
-  /** Posts one file to the area's import (en to es) in `locale`: the HTTP status and the envelope. */
-  upload(name: string, content: Buffer, locale: 'en-US' | 'zh-CN', libraryId: number): Promise<{ status: number; body: any }>;
+  /** Posts one file to the area's import (en to es) in `locale`, with any other form `fields` (`duplicates`): the HTTP status and the envelope. */
+  upload(name: string, content: Buffer, locale: 'en-US' | 'zh-CN', libraryId: number, fields?: Record<string, string>): Promise<{ status: number; body: any }>;
   /** How many entries a library holds. */
   entries(libraryId: number): Promise<number>;
 }
@@ -44,9 +44,9 @@ export async function startResourceImportKernel(area: ResourceArea, config: Reco
       const res = await kernel.app.inject({ method: 'POST', url: `${area.routes}/library/add`, headers: { jwt: token }, payload: { name, ownership: 'department', kind: 'shared', users: [], isDefault: false } });
       return res.json().data.id;
     },
-    async upload(name, content, locale, libraryId) {
+    async upload(name, content, locale, libraryId, extra = {}) {
       const boundary = `----${area.plugin}sheet`;
-      const fields = { libraryId: String(libraryId), sourceLang: 'en', targetLang: 'es' };
+      const fields = { libraryId: String(libraryId), sourceLang: 'en', targetLang: 'es', ...extra };
       const parts: Buffer[] = [];
       for (const [n, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${n}"\r\n\r\n${v}\r\n`));
       parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="${name}"\r\nContent-Type: application/octet-stream\r\n\r\n`), content, Buffer.from(`\r\n--${boundary}--\r\n`));

@@ -1,11 +1,11 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { Kysely, Transaction } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits } from '@linguaport/sdk/shared';
-import { FORBIDDEN_YES, platformLanguage, readTbx, readTermCsv, TermCsvError, termColumnRole, writeTbx, writeTermCsv, XmlError, type TbxConcept } from '@linguaport/sdk/interchange';
+import { forbiddenValue, platformLanguage, readTbx, readTermCsv, TermCsvError, termHeaderColumns, TERM_POSITIONAL_COLUMNS, writeTbx, writeTermCsv, XmlError, type TbxConcept } from '@linguaport/sdk/interchange';
 import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, readSpreadsheet, spreadsheetLimits, type ImportSource, type LibraryAccess, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import { TERM_MAX_LENGTH } from './entries.js';
 import type { TermDatabase } from './tables.js';
@@ -13,8 +13,8 @@ import type { TermDatabase } from './tables.js';
 /**
  * Import and export of a term base's entries. In: TXT with a tab between source and translation and
  * CSV term lists (UTF-8 without BOM, at most 2 MB a file: spec 02 sections 5 and 9), XLS and XLSX
- * (source and translation in the first two columns, then optionally part of speech, note, domain and
- * forbidden) and TBX (v2 or v3, any dialect: each source term of a concept paired with each target
+ * (columns named by a header row in English or Chinese, in any order; without one source, translation,
+ * part of speech, note, domain and forbidden; a forbidden cell that is no clear yes/no is a rejected row) and TBX (v2 or v3, any dialect: each source term of a concept paired with each target
  * term; up to 1 GB, imported by a task over 2 MB: see `defineResourceImport`), at most 5 files a call. Each row is checked as an added term would be; rejected rows are
  * reported with their file, row number (a TBX's concept number) and reason, and the accepted ones
  * land in batches (a failed import takes them out again). Out: the checked entries only (spec 02 section 4), as TBX-Basic, CSV or XLSX.
@@ -85,6 +85,10 @@ function csvRows(text: string, file: string, sourceLang: string, targetLang: str
   };
   const out: Array<TermRow | Rejection> = reading.rows.map((r) => ({ file, row: r.row, source: r.source, target: r.target, note: r.note || null, partOfSpeech: r.partOfSpeech || null, domain: r.domain || null, forbidden: !!r.forbidden }));
   for (const r of reading.rejected) {
+    if (r.code === 'unclearForbidden') {
+      out.push({ file, row: r.row, reason: unclearForbidden(r.value, t) });
+      continue;
+    }
     const known = reasons[r.code];
     out.push({ file, row: r.row, reason: known ? t(...known) : t(`格式错误（${r.reason}）`, r.reason) });
   }
@@ -116,34 +120,51 @@ async function* tbxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: 
   }
 }
 
-type SheetField = 'source' | 'target' | 'partOfSpeech' | 'note' | 'domain' | 'forbidden';
-/** Without a header: source, translation, part of speech, note, domain, forbidden. */
-const SHEET_COLUMNS: SheetField[] = ['source', 'target', 'partOfSpeech', 'note', 'domain', 'forbidden'];
+/** A forbidden cell that is no clear yes or no: the row is reported with what it says, not guessed. */
+const unclearForbidden = (value: string, t: Say) => t(`“禁用”列的值“${value}”无法识别（请填写 是/否、yes/no）`, `the forbidden column says "${value}", which is neither yes nor no (write yes or no)`);
 
 /**
- * A spreadsheet's terms. A first row naming the columns (as the platform's export does: Source,
- * Translation, Source language, Target language, Part of speech, Note, Domain, Forbidden, Review state)
- * says where each field is; other columns are skipped. Without one the columns are in `SHEET_COLUMNS` order.
+ * A spreadsheet's terms. A first row naming the columns (by role in English or Chinese, case and spacing
+ * ignored, in any order, as the platform's export does: Source, Translation, Source language, Target
+ * language, Part of speech, Note, Domain, Forbidden, Review state; or by language) says where each field
+ * is, the same reading as a CSV's header (`termHeaderColumns`); other columns are skipped. Without one the
+ * columns are in `TERM_POSITIONAL_COLUMNS` order: source, translation, part of speech, note, domain, forbidden.
  */
-async function sheetRows(path: string, file: string, t: Say, limits: SpreadsheetLimits): Promise<TermRow[]> {
+async function sheetRows(path: string, file: string, langs: { sourceLang: string; targetLang: string }, t: Say, limits: SpreadsheetLimits): Promise<Array<TermRow | Rejection>> {
   const rows = await readSpreadsheet(path, file, t, { columns: 12, limits });
-  const out: TermRow[] = [];
-  let at: Partial<Record<SheetField, number>> = Object.fromEntries(SHEET_COLUMNS.map((f, i) => [f, i]));
+  const out: Array<TermRow | Rejection> = [];
+  let at: Partial<Record<string, number>> = Object.fromEntries(TERM_POSITIONAL_COLUMNS.map((f, i) => [f, i]));
   for (const [i, { row, cells }] of rows.entries()) {
-    // A header row naming the columns is not a term.
-    if (i === 0 && /^(source|term|原文|源文|术语)/i.test(cells[0] ?? '') && /^(translation|target|译文|目标)/i.test(cells[1] ?? '')) {
-      at = {};
-      cells.forEach((c, k) => {
-        const role = termColumnRole(c);
-        if (role && at[role] === undefined) at[role] = k;
-      });
+    if (i === 0) {
+      let named;
+      try {
+        named = termHeaderColumns(cells, { sourceLanguage: langs.sourceLang, targetLanguage: langs.targetLang });
+      } catch (err) {
+        if (err instanceof TermCsvError) throw new ApiError(Codes.BAD_REQUEST, t(`${file}：无法识别表头（${err.message}）`, `${file}: the header row cannot be read (${err.message})`));
+        throw err;
+      }
+      // A header row naming the columns is not a term.
+      if (named) {
+        at = named as unknown as Record<string, number>;
+        continue;
+      }
+    }
+    const cell = (f: string) => (at[f] === undefined ? '' : (cells[at[f]!] ?? '').trim());
+    const forbidden = forbiddenValue(cell('forbidden'));
+    if (forbidden === undefined) {
+      out.push({ file, row, reason: unclearForbidden(cell('forbidden'), t) });
       continue;
     }
-    const cell = (f: SheetField) => (at[f] === undefined ? '' : (cells[at[f]!] ?? '').trim());
-    out.push({ file, row, source: cell('source'), target: cell('target'), partOfSpeech: cell('partOfSpeech') || null, note: cell('note') || null, domain: cell('domain') || null, forbidden: FORBIDDEN_YES.test(cell('forbidden')) });
+    out.push({ file, row, source: cell('source'), target: cell('target'), partOfSpeech: cell('partOfSpeech') || null, note: cell('note') || null, domain: cell('domain') || null, forbidden });
   }
   return out;
 }
+
+/** The same term: source and target equal once NFKC-folded, lower-cased and white space collapsed, in the same language pair. */
+const termText = (text: string) => text.normalize('NFKC').toLowerCase().replace(/\s+/g, ' ').trim();
+const termKey = (source: string, target: string, sourceLang: string, targetLang: string) => [sourceLang.toLowerCase(), targetLang.toLowerCase(), termText(source), termText(target)].join('\u0000');
+/** What the candidate query compares (the same expression as its SQL): ASCII white space removed, ASCII lower case. */
+const coarseKey = (text: string) => text.replace(/[ \t\n\r\f\v]+/g, '').replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 /** Why a row cannot be a term (as the add form would say), or null. */
 export function rejectionOf(r: TermRow, t: Say): string | null {
@@ -178,7 +199,7 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase
       if (f.ext === 'tbx' || f.ext === 'xml') yield* tbxRows(f.stream(), f.file, langs.sourceLang, langs.targetLang, t);
       else if (f.ext === 'txt') yield* txtRows(await text(f, t), f.file, t);
       else if (f.ext === 'csv') yield* csvRows(await text(f, t), f.file, langs.sourceLang, langs.targetLang, t);
-      else yield* await sheetRows(f.path, f.file, t, spreadsheetLimits(ctx.config));
+      else yield* await sheetRows(f.path, f.file, langs, t, spreadsheetLimits(ctx.config));
     },
     reject: rejectionOf,
     async insert(trx, rows, to) {
@@ -200,6 +221,30 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TermDatabase
           })),
         )
         .execute();
+    },
+    duplicates: {
+      key: (r, to) => termKey(r.source, r.target, to.sourceLang, to.targetLang),
+      async stored(trx, rows, to) {
+        // Candidates by a key SQL computes the same everywhere (white space out, ASCII lower case); the exact key is compared here.
+        const coarse = [...new Set(rows.map((r) => coarseKey(r.source)))];
+        const found = await (trx as Transaction<TermDatabase>)
+          .selectFrom('term_entries')
+          .select(['id', 'source', 'target'])
+          .where('library_id', '=', to.libraryId)
+          .where('source_lang', '=', to.sourceLang)
+          .where('target_lang', '=', to.targetLang)
+          .where(sql<string>`translate(regexp_replace(source, '[ \t\n\r\f\v]+', '', 'g'), 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz')`, 'in', coarse)
+          .execute();
+        return found.map((e) => ({ id: e.id, key: termKey(e.source, e.target, to.sourceLang, to.targetLang) }));
+      },
+      async overwrite(trx, id, r) {
+        // The imported term's fields replace the stored ones; it is reviewed again.
+        await (trx as Transaction<TermDatabase>)
+          .updateTable('term_entries')
+          .set({ source: r.source, target: r.target, forbidden: !!r.forbidden, part_of_speech: r.partOfSpeech ?? null, note: r.note ?? null, domain: r.domain ?? null, status: 'unchecked', updated_at: new Date() })
+          .where('id', '=', id)
+          .execute();
+      },
     },
     async discard(trx, to, limit) {
       const t = trx as Transaction<TermDatabase>;

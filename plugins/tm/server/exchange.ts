@@ -8,7 +8,7 @@ import { hasReservedMarker, idSchema, isOnlySpecialOrDigits, languageBase, varia
 import { readTmx, TmxDatatype, tmxProblemReason, variantsFor, writeTmx, XmlError, type TmxHeader, type TmxUnit, type TmxVariant } from '@linguaport/sdk/interchange';
 import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, spreadsheetLimits, spreadsheetPairs, type ImportRejection, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import type { Libraries } from './libraries.js';
-import { exactKey } from './match/text.js';
+import { exactKey, normalise } from './match/text.js';
 import { metaOf, unitOf, type EntryMeta } from './metadata.js';
 import type { TmDatabase } from './tables.js';
 
@@ -144,6 +144,8 @@ async function* tmxRows(bytes: AsyncIterable<Buffer>, file: string, sourceLang: 
   }
 }
 
+const memoryKey = (source: string, target: string, sourceLang: string, targetLang: string) => [sourceLang.toLowerCase(), targetLang.toLowerCase(), normalise(source), normalise(target)].join('\u0000');
+
 function rejectionOf(r: Row, say: Say): string | null {
   if (!r.source) return say('原文为空', 'the source is empty');
   if (isOnlySpecialOrDigits(r.source)) return say('原文不能只包含特殊字符、数字或二者的组合', 'the source is only special characters, digits or a mix of the two');
@@ -190,6 +192,23 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
       // The file's header (its datatype and o-tmf) is the memory's from now on: written back on export.
       const header = rows.findLast((r) => r.header)?.header;
       if (header) await (trx as Transaction<TmDatabase>).updateTable('tm_libraries').set({ tmx_header: JSON.stringify(header) }).where('id', '=', to.libraryId).execute();
+    },
+    // The same entry: the exact tier's normalised texts (`normalise`) in the same language pair (the tags, case folded).
+    duplicates: {
+      key: (r, to) => memoryKey(r.source, r.target, r.sourceLang ?? to.sourceLang, r.targetLang ?? to.targetLang),
+      async stored(trx, rows, to) {
+        const hashes = [...new Set(rows.map((r) => exactKey(r.source)))];
+        const found = await (trx as Transaction<TmDatabase>).selectFrom('tm_entries').select(['id', 'source', 'target', 'source_lang', 'target_lang']).where('library_id', '=', to.libraryId).where('source_hash', 'in', hashes).execute();
+        return found.map((e) => ({ id: e.id, key: memoryKey(e.source, e.target, e.source_lang, e.target_lang) }));
+      },
+      async overwrite(trx, id, r) {
+        // The imported unit's texts, tags and metadata replace the stored ones; it is reviewed again.
+        await (trx as Transaction<TmDatabase>)
+          .updateTable('tm_entries')
+          .set({ source: r.source, target: r.target, source_hash: exactKey(r.source), tags: JSON.stringify(r.tags), meta: JSON.stringify(r.meta ?? {}), status: 'unchecked', updated_at: new Date() })
+          .where('id', '=', id)
+          .execute();
+      },
     },
     async discard(trx, to, limit) {
       const t = trx as Transaction<TmDatabase>;
