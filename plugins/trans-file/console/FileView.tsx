@@ -4,6 +4,7 @@ import { sentencePairs } from '@linguaport/sdk/shared';
 import { Slot, TagEditor, TaggedText, useApi, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type ViewProps } from '@linguaport/sdk/console';
 import type { FileRow, UnitRow } from '../shared/schemas.js';
 import { download, NS, queryId, useLanguageName } from './common.js';
+import { partLabel } from './parts.js';
 
 const PAGE = 100;
 /** A stored origin's kind: `engine:3` and `tm:87` carry the engine or the match score after the colon. */
@@ -145,7 +146,7 @@ export function FileView({ query }: ViewProps) {
               <div style={{ padding: 6, color: '#8f99a8', borderTop: '1px solid #edeff2' }}>{u.idx + 1}</div>
               <div data-testid={`source-${u.idx}`} style={{ padding: 6, borderTop: '1px solid #edeff2' }} onClick={() => setPicked(u)}>
                 <UnitText text={u.source} />
-                {u.part && <div style={{ fontSize: 11, color: '#8f99a8' }}>{u.part}</div>}
+                {u.part && <div style={{ fontSize: 11, color: '#8f99a8' }} data-testid={`part-${u.idx}`}>{partLabel(u.part, t as never)}</div>}
               </div>
               <div data-testid={`target-${u.idx}`} style={{ padding: 6, borderTop: '1px solid #edeff2', background: u.edited ? '#fbfaf0' : undefined }} onClick={() => setPicked(u)}>
                 {editing?.idx === u.idx ? (
