@@ -4,7 +4,7 @@ import { downloadFile } from '../download.js';
 import { taskFraction, useTask } from '../tasks.js';
 import { useApi, useNotify, type ApiErrorInfo } from '../index.js';
 import { languageTag } from '../../shared/language-tags.js';
-import type { LanguageVariantPickerProps, LibraryUserRight, ResourceExportDialogProps, ResourceExportScope, ResourceImportCardProps, ResourceImportReport, LibraryUserRightsProps } from './types.js';
+import type { LanguageVariantPickerProps, LibraryUserRight, ResourceExportDialogProps, ResourceExportScope, ResourceImportCardProps, ResourceImportDuplicates, ResourceImportReport, LibraryUserRightsProps } from './types.js';
 import { useKitText } from './useKitText.js';
 
 /**
@@ -106,6 +106,7 @@ export function ResourceImportCard({ url, libraryId, accept, languages, defaultL
   const notify = useNotify();
   const [files, setFiles] = useState<File[]>([]);
   const [langs, setLangs] = useState(defaultLanguages);
+  const [duplicates, setDuplicates] = useState<ResourceImportDuplicates>('skip');
   const [busy, setBusy] = useState(false);
   const [report, setReport] = useState<ResourceImportReport | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -140,6 +141,7 @@ export function ResourceImportCard({ url, libraryId, accept, languages, defaultL
     form.set('libraryId', String(libraryId));
     form.set('sourceLang', langs.sourceLang);
     form.set('targetLang', langs.targetLang);
+    form.set('duplicates', duplicates);
     for (const f of files) form.append('files', f);
     setBusy(true);
     setError(null);
@@ -184,6 +186,11 @@ export function ResourceImportCard({ url, libraryId, accept, languages, defaultL
         />
         <Button intent={Intent.PRIMARY} icon="import" loading={busy} disabled={!files.length || !!taskId} onClick={() => void submit()} text={t('importNow')} data-testid={`${testIdPrefix}-import-submit`} />
       </div>
+      <RadioGroup inline label={t('importDuplicates')} selectedValue={duplicates} onChange={(e) => setDuplicates(e.currentTarget.value as ResourceImportDuplicates)} className={`${testIdPrefix}-import-duplicates`}>
+        <Radio value="skip" label={t('importSkip')} data-testid={`${testIdPrefix}-import-skip`} />
+        <Radio value="overwrite" label={t('importOverwrite')} data-testid={`${testIdPrefix}-import-overwrite`} />
+        <Radio value="keepBoth" label={t('importKeepBoth')} data-testid={`${testIdPrefix}-import-keep-both`} />
+      </RadioGroup>
       {help && <div style={{ color: '#5f6b7c', marginTop: 4 }}>{help}</div>}
       {error && <Callout intent={Intent.DANGER}>{error}</Callout>}
       {taskId && !shown && <Button minimal small icon="eye-open" text={t('importShow')} onClick={() => setShown(true)} />}
@@ -204,6 +211,7 @@ export function ResourceImportCard({ url, libraryId, accept, languages, defaultL
       {report && (
         <Callout intent={report.rejected ? Intent.WARNING : Intent.SUCCESS} data-testid={`${testIdPrefix}-import-report`} style={{ marginTop: 8 }}>
           {reportText(report)}
+          {report.duplicates && <div data-testid={`${testIdPrefix}-import-duplicate-counts`}>{t('importDuplicateCounts', report.duplicates)}</div>}
           {report.rejected > report.rejections.length && <div>{t('importFirstRejections', { count: report.rejections.length })}</div>}
           {report.rejections.length > 0 && (
             <ul style={{ maxHeight: 160, overflowY: 'auto' }}>

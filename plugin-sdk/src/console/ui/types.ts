@@ -209,7 +209,12 @@ export interface ResourceImportReport {
   rejections: { file: string; row: number; reason: string }[];
   /** Imported rows with something to say (a memory took another variant of the language asked). */
   notices?: { file: string; row: number; reason: string }[];
+  /** How the rows landed when some were already in the library (same source and translation). */
+  duplicates?: { mode: ResourceImportDuplicates; added: number; skipped: number; overwritten: number; keptBoth: number };
 }
+
+/** What an import does with an entry the library already holds: skip it (the default), overwrite it, or keep both. */
+export type ResourceImportDuplicates = 'skip' | 'overwrite' | 'keepBoth';
 
 export interface LanguageVariantPickerProps {
   /** A BCP 47 tag (`en-GB`, `zh-Hans-CN`). */
@@ -224,7 +229,7 @@ export interface LanguageVariantPickerProps {
 }
 
 export interface ResourceImportCardProps {
-  /** The area's import call (`/TM/import`): multipart `libraryId`, `sourceLang`, `targetLang`, `files`. */
+  /** The area's import call (`/TM/import`): multipart `libraryId`, `sourceLang`, `targetLang`, `duplicates`, `files`. */
   url: string;
   libraryId: number;
   /** File name endings offered by the chooser: ['.tmx', '.txt']. */
