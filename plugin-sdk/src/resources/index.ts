@@ -10,3 +10,4 @@ export { createLibraryKit, type LibraryKit, type LibraryKitOptions } from './kit
 export { defineResourceImport, IMPORT_TEXT_MAX_BYTES, IMPORT_STREAMED_MAX_BYTES, IMPORT_MAX_FILES, IMPORT_BATCH, IMPORT_MAX_REJECTIONS, IMPORT_DUPLICATE_MODES, type ImportDuplicates, type ImportDuplicateCounts, type ImportDuplicateRules, type ResourceImportOptions, type ImportRow, type ImportRejection, type ImportResult, type ImportSource, type ImportTarget, type ImportFormat, type ImportTaskView } from './imports.js';
 export { commitInBatches, removeInBatches, yieldToEventLoop, IMPORT_WRITE_BATCH } from './import-writer.js';
 export { spreadsheetPairs, readSpreadsheet, spreadsheetLimits, SPREADSHEET_DEFAULT_LIMITS, type SpreadsheetLimits } from './spreadsheet.js';
+export { bilingualRows, BILINGUAL_FORMATS, type BilingualRow } from './bilingual.js';

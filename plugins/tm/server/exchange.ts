@@ -5,12 +5,13 @@ import { sql, type Kysely, type Transaction } from 'kysely';
 import * as XLSX from '@e965/xlsx';
 import { ApiError, Codes, say, type ServerPluginContext } from '@linguaport/sdk/server';
 import { hasReservedMarker, idSchema, isOnlySpecialOrDigits, languageBase, variantMatch, type InlineTag } from '@linguaport/sdk/shared';
-import { readTmx, TmxDatatype, tmxProblemReason, variantsFor, writeTmx, XmlError, type TmxHeader, type TmxUnit, type TmxVariant } from '@linguaport/sdk/interchange';
-import { defineResourceImport, IMPORT_STREAMED_MAX_BYTES, spreadsheetLimits, spreadsheetPairs, type ImportRejection, type SpreadsheetLimits } from '@linguaport/sdk/resources';
+import { readTmx, TmxDatatype, tmxProblemReason, variantsFor, writeTmx, writeXliff, XmlError, type TmxHeader, type TmxUnit, type TmxVariant } from '@linguaport/sdk/interchange';
+import { BILINGUAL_FORMATS, defineResourceImport, IMPORT_STREAMED_MAX_BYTES, spreadsheetLimits, spreadsheetPairs, type ImportRejection, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import type { Libraries } from './libraries.js';
 import { exactKey, normalise } from './match/text.js';
 import { metaOf, unitOf, type EntryMeta } from './metadata.js';
 import type { TmDatabase } from './tables.js';
+import { bilingualMemoryRows, xliffUnitOf } from './xliff.js';
 
 /**
  * Import and export of a memory's entries. In: TMX 1.4b (any tool's, levels 1 and 2), TXT with a tab
@@ -162,12 +163,12 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
     access: libraries,
     route: '/TM/import',
     permission: keys.import,
-    summary: 'Import TMX, TXT (tab-separated), XLS or XLSX files into a memory',
+    summary: 'Import TMX, XLIFF (1.2, 2.x), PO, TXT (tab-separated), XLS or XLSX files into a memory',
     task: 'import-memory',
     languages: 'tags',
-    formats: { tmx: { maxBytes: TMX_MAX_BYTES, streamed: true }, txt: { maxBytes: TXT_MAX_BYTES }, xlsx: { maxBytes: FILE_MAX_BYTES }, xls: { maxBytes: FILE_MAX_BYTES } },
-    unsupported: (file, t) => t(`${file}：不支持的格式（可导入 TMX、TXT、XLS、XLSX）`, `${file}: not a supported format (TMX, TXT, XLS and XLSX can be imported)`),
-    rows: (f, langs, t) => (f.ext === 'tmx' ? tmxRows(f.stream(), f.file, langs.sourceLang, langs.targetLang, t) : f.ext === 'txt' ? txtRows(f.path, f.file, t) : sheetRows(f.path, f.file, t, spreadsheetLimits(ctx.config))),
+    formats: { tmx: { maxBytes: TMX_MAX_BYTES, streamed: true }, txt: { maxBytes: TXT_MAX_BYTES }, xlsx: { maxBytes: FILE_MAX_BYTES }, xls: { maxBytes: FILE_MAX_BYTES }, xlf: { maxBytes: FILE_MAX_BYTES }, xliff: { maxBytes: FILE_MAX_BYTES }, po: { maxBytes: FILE_MAX_BYTES } },
+    unsupported: (file, t) => t(`${file}：不支持的格式（可导入 TMX、XLIFF、PO、TXT、XLS、XLSX）`, `${file}: not a supported format (TMX, XLIFF, PO, TXT, XLS and XLSX can be imported)`),
+    rows: (f, langs, t) => (BILINGUAL_FORMATS[f.ext] ? bilingualMemoryRows(ctx, f.path, f.file, f.ext, langs, t) : f.ext === 'tmx' ? tmxRows(f.stream(), f.file, langs.sourceLang, langs.targetLang, t) : f.ext === 'txt' ? txtRows(f.path, f.file, t) : sheetRows(f.path, f.file, t, spreadsheetLimits(ctx.config))),
     reject: rejectionOf,
     async insert(trx, rows, to) {
       await (trx as Transaction<TmDatabase>)
@@ -270,8 +271,8 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
     method: 'GET',
     url: '/TM/export',
     access: { permission: keys.export },
-    summary: 'Export the entries of a memory (checked only, or all with their review state) as TMX or XLSX',
-    schema: { query: exportQuery.extend({ format: z.enum(['tmx', 'xlsx']).default('tmx') }) },
+    summary: 'Export the entries of a memory (checked only, or all with their review state) as TMX, XLIFF 1.2, XLIFF 2.1 or XLSX',
+    schema: { query: exportQuery.extend({ format: z.enum(['tmx', 'xlsx', 'xliff12', 'xliff21']).default('tmx') }) },
     response: { envelope: false, contentType: 'application/x-tmx+xml', errors: [400, 404] },
     async handler({ query, caller, headers }) {
       await libraries.assert(caller!, query.libraryId, 'use', headers);
@@ -304,6 +305,20 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<TmDatabase>,
         XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(rows), 'Memory');
         const body = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer;
         return { raw: true, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', body, headers: { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(safe)}.xlsx` } };
+      }
+      if (query.format === 'xliff12' || query.format === 'xliff21') {
+        // One language pair per file: the memory's, as its first entry has it (TMX's srclang likewise).
+        const first = await entriesOf(query.libraryId, query.scope).select(['source_lang', 'target_lang']).orderBy('id').limit(1).executeTakeFirstOrThrow();
+        const units = async function* () {
+          for await (const e of checked()) yield xliffUnitOf(e, (e.tags ?? {}) as Record<string, InlineTag>);
+        };
+        const version = query.format === 'xliff21' ? '2.1' : '1.2';
+        return {
+          raw: true,
+          contentType: 'application/xliff+xml; charset=utf-8',
+          body: Readable.from(writeXliff(units(), { version, sourceLanguage: first.source_lang, targetLanguage: first.target_lang, original: lib.name })),
+          headers: { 'content-disposition': `attachment; filename*=UTF-8''${encodeURIComponent(safe)}${version === '2.1' ? '.xliff2' : ''}.xlf` },
+        };
       }
       let srclang = 'en';
       const sideTags = (tags: Record<string, InlineTag>, prefix: string) => Object.fromEntries(Object.entries(tags).filter(([k]) => k.startsWith(prefix)).map(([k, v]) => [k.slice(1), v]));
