@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { Kysely, Transaction } from 'kysely';
-import { commitInBatches, removeInBatches, spreadsheetLimits, spreadsheetPairs, yieldToEventLoop, type SpreadsheetLimits } from '@linguaport/sdk/resources';
+import { BILINGUAL_FORMATS, bilingualRows, commitInBatches, removeInBatches, spreadsheetLimits, spreadsheetPairs, yieldToEventLoop, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import { ApiError, Codes, say, type ServerPluginContext, uploadedFilesSchema, type UploadedFile } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
@@ -11,7 +11,7 @@ import type { CorpusDatabase } from './tables.js';
 
 /**
  * Import and export of a corpus's pairs (spec 02 section 9: 20 MB a file, at most 5 files a call).
- * In: TMX, TXT with a tab between source and target, XLSX (first two columns), or two monolingual TXT
+ * In: TMX, XLIFF (1.2, 2.x) and PO (read by the format registry's readers), TXT with a tab between source and target, XLSX (first two columns), or two monolingual TXT
  * files aligned line by line (`mode=parallel`: the first file the source language, the second the
  * target). Text files must be UTF-8 without a BOM. Rejected rows are reported (file, row, reason) and
  * the accepted ones land in batches (`appendPairs`). Out: TMX 1.4b or tab-separated TXT, streamed.
@@ -90,6 +90,11 @@ async function* tmxRows(f: Uploaded, sourceLang: string, targetLang: string, t: 
   }
 }
 
+/** The pairs of an XLIFF or PO file (the format registry's readers, by the SDK): texts as a TMX's are kept, placeholders and all. */
+async function* pairsOf(rows: AsyncIterable<Row & { tags?: unknown } | Rejection>): AsyncGenerator<Row | Rejection> {
+  for await (const r of rows) yield 'reason' in r ? r : { file: r.file, row: r.row, source: r.source, target: r.target };
+}
+
 /** A text handed to a streaming reader in pieces, with a turn of the event loop between them. */
 async function* inPieces(text: string, size = 256 * 1024): AsyncGenerator<string> {
   for (let i = 0; i < text.length; i += size) {
@@ -161,7 +166,7 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDataba
     method: 'POST',
     url: '/corpus/import',
     access: { permission: KEYS.edit },
-    summary: 'Import TMX, TXT (tab-separated), XLSX, or two line-aligned monolingual TXT files into a corpus',
+    summary: 'Import TMX, XLIFF (1.2, 2.x), PO, TXT (tab-separated), XLSX, or two line-aligned monolingual TXT files into a corpus',
     upload: { maxBytes: MAX_FILES * FILE_MAX_BYTES + 1024 * 1024 },
     schema: {
       body: z.object({
@@ -193,8 +198,9 @@ export function exchangeRoutes(ctx: ServerPluginContext, db: Kysely<CorpusDataba
             ext === 'tmx' ? tmxRows(f, corpus.source_lang, corpus.target_lang, t)
             : ext === 'txt' ? txtRows(f, t)
             : ext === 'xlsx' ? sheetRows(f, t, spreadsheetLimits(ctx.config))
+            : BILINGUAL_FORMATS[ext] ? pairsOf(bilingualRows(ctx.formats, f.path, f.filename, ext, { sourceLang: corpus.source_lang, targetLang: corpus.target_lang }, t))
             : null;
-          if (!rows) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不支持的格式（可导入 TMX、TXT、XLSX）`, `${f.filename}: not a supported format (TMX, TXT and XLSX can be imported)`));
+          if (!rows) throw new ApiError(Codes.BAD_REQUEST, t(`${f.filename}：不支持的格式（可导入 TMX、XLIFF、PO、TXT、XLSX）`, `${f.filename}: not a supported format (TMX, XLIFF, PO, TXT and XLSX can be imported)`));
           sources.push(rows);
         }
       }
