@@ -1,4 +1,5 @@
 import { escapeXml, writeZip } from '@linguaport/sdk/interchange';
+import { markPieces } from './marks.js';
 
 /**
  * The editable document a translated PDF becomes: plain WordprocessingML that Word and LibreOffice
@@ -20,6 +21,8 @@ export interface PositionedText {
   text: string;
   /** The text that stood there, whose length the font size was measured against. */
   original: string;
+  /** A table (then `text` is unused): written as a Word table at the same place, one cell a unit. */
+  table?: { columns: Array<{ x: number; w: number }>; rows: Array<{ y: number; h: number; cells: Array<{ text: string; original: string }> }> };
 }
 
 export interface DocxPage {
@@ -70,17 +73,54 @@ function frameWidth(block: PositionedText, page: DocxPage): number {
   return Math.max(block.w, Math.min(wanted, limit));
 }
 
-/** A paragraph's runs: line breaks and tabs a translator typed become Word's own. */
+/** A paragraph's runs: line breaks and tabs a translator typed become Word's own; footnote marks superscript runs. */
 function runs(text: string, rPr: string): string {
   const out: string[] = [];
-  text.split(/\r\n|\n|\r/).forEach((line, i) => {
-    if (i) out.push(`<w:r>${rPr}<w:br/></w:r>`);
-    line.split('\t').forEach((piece, j) => {
-      if (j) out.push(`<w:r>${rPr}<w:tab/></w:r>`);
-      if (piece) out.push(`<w:r>${rPr}<w:t xml:space="preserve">${escapeXml(piece)}</w:t></w:r>`);
+  const raised = rPr.replace('</w:rPr>', '<w:vertAlign w:val="superscript"/></w:rPr>');
+  for (const { text: part, superscript } of markPieces(text)) {
+    if (superscript) {
+      out.push(`<w:r>${raised}<w:t xml:space="preserve">${escapeXml(part)}</w:t></w:r>`);
+      continue;
+    }
+    part.split(/\r\n|\n|\r/).forEach((line, i) => {
+      if (i) out.push(`<w:r>${rPr}<w:br/></w:r>`);
+      line.split('\t').forEach((piece, j) => {
+        if (j) out.push(`<w:r>${rPr}<w:tab/></w:r>`);
+        if (piece) out.push(`<w:r>${rPr}<w:t xml:space="preserve">${escapeXml(piece)}</w:t></w:r>`);
+      });
     });
-  });
+  }
   return out.join('');
+}
+
+const rPrOf = (size: number) => {
+  const halfPoints = Math.max(2, Math.round(size * 2));
+  return `<w:rPr><w:sz w:val="${halfPoints}"/><w:szCs w:val="${halfPoints}"/></w:rPr>`;
+};
+
+/**
+ * A table where the PDF's stood: a floating table anchored to the page (as the frames are), fixed
+ * column widths from the PDF's columns, rows at least as tall as they were, thin borders so the grid
+ * shows (the PDF's own rules are not read), each cell's text shrunk on its own when it grew.
+ */
+function tableXml(block: PositionedText): string {
+  const t = block.table!;
+  const border = (side: string) => `<w:${side} w:val="single" w:sz="4" w:space="0" w:color="999999"/>`;
+  const borders = `<w:tblBorders>${['top', 'left', 'bottom', 'right', 'insideH', 'insideV'].map(border).join('')}</w:tblBorders>`;
+  const widths = t.columns.map((c) => twips(c.w));
+  const total = widths.reduce((a, b) => a + b, 0);
+  const pos = `<w:tblpPr w:leftFromText="0" w:rightFromText="0" w:topFromText="0" w:bottomFromText="0" w:vertAnchor="page" w:horzAnchor="page" w:tblpX="${twips(t.columns[0]!.x - 3)}" w:tblpY="${twips(block.y - 2)}"/>`;
+  const tblPr = `<w:tblPr>${pos}<w:tblW w:w="${total}" w:type="dxa"/>${borders}<w:tblLayout w:type="fixed"/><w:tblCellMar><w:left w:w="57" w:type="dxa"/><w:right w:w="57" w:type="dxa"/></w:tblCellMar></w:tblPr>`;
+  const grid = `<w:tblGrid>${widths.map((w) => `<w:gridCol w:w="${w}"/>`).join('')}</w:tblGrid>`;
+  const rows = t.rows.map((row) => {
+    const cells = row.cells.map((cell, c) => {
+      const rPr = rPrOf(fittedFontSize(block.fontSize, cell.original, cell.text));
+      return `<w:tc><w:tcPr><w:tcW w:w="${widths[c]}" w:type="dxa"/></w:tcPr><w:p><w:pPr><w:spacing w:before="0" w:after="0" w:line="240" w:lineRule="auto"/>${rPr}</w:pPr>${runs(cell.text, rPr)}</w:p></w:tc>`;
+    });
+    return `<w:tr><w:trPr><w:trHeight w:val="${twips(row.h + 2)}" w:hRule="atLeast"/></w:trPr>${cells.join('')}</w:tr>`;
+  });
+  // LibreOffice drops a framed paragraph that directly precedes a floating table: a hairline empty paragraph keeps them apart.
+  return `<w:p><w:pPr><w:spacing w:before="0" w:after="0" w:line="20" w:lineRule="exact"/></w:pPr></w:p><w:tbl>${tblPr}${grid}${rows.join('')}</w:tbl>`;
 }
 
 function framed(block: PositionedText, page: DocxPage): string {
@@ -101,7 +141,7 @@ function sectionProperties(page: DocxPage): string {
 export function documentXml(pages: DocxPage[]): string {
   const body: string[] = [];
   pages.forEach((page, i) => {
-    for (const block of page.blocks) body.push(framed(block, page));
+    for (const block of page.blocks) body.push(block.table ? tableXml(block) : framed(block, page));
     // A section ends in the properties of its last paragraph; the last section's are the body's own.
     if (i < pages.length - 1) body.push(`<w:p><w:pPr>${sectionProperties(page)}</w:pPr></w:p>`);
     else body.push(`<w:p/>${sectionProperties(page)}`);

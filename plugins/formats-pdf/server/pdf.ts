@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
 import { restoreTags } from '@linguaport/sdk/shared';
 import { pagesDocx, type DocxPage } from './docx.js';
-import { defineWorkerTask, DOCUMENT_BUDGETS, inScratch, isFolio, mapLimited, ocrLanguagesToRead, paragraphsOf, readBboxLayout, renderDpi, runTool, ToolError, WorkerTaskError, type Block, type DocumentBudgets, type OcrService, type PageText } from '@linguaport/sdk/server';
+import { markFootnotes, withMarkTags } from './marks.js';
+import { findTables } from './tables.js';
+import { defineWorkerTask, DOCUMENT_BUDGETS, inScratch, isFolio, mapLimited, ocrLanguagesToRead, paragraphsOf, readBboxLayout, renderDpi, runTool, toBlock, ToolError, WorkerTaskError, type Block, type DocumentBudgets, type OcrService, type PageText } from '@linguaport/sdk/server';
 
 /**
  * PDF documents. Read from the text layer (`pdftotext -bbox-layout`: every word with its box), or,
@@ -58,6 +60,8 @@ export interface PdfBlock {
   h: number;
   fontSize: number;
   lines: number;
+  /** A table: its columns (left, width) and rows (top, height), each cell a unit or empty (null). */
+  table?: { columns: Array<{ x: number; w: number }>; rows: Array<{ y: number; h: number; cells: Array<string | null> }> };
 }
 
 export interface PdfSkeleton {
@@ -86,6 +90,8 @@ const OCR_EM_PER_LINE = 0.9;
 const SCANNED_BELOW = 20;
 
 const round = (n: number) => Math.round(n * 10) / 10;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+type TablePiece = { table: ReturnType<typeof findTables>['tables'][number] };
 
 /** Whether any page of a parsed PDF was read by OCR (its text may hold recognition errors). */
 export function isScanned(parsed: ParsedFile): boolean {
@@ -186,10 +192,48 @@ export function createPdfFormat(ocr: OcrService, options: PdfFormatOptions = {})
         pages.forEach((page, i) => {
           const number = i + 1;
           const ocr = ocrBlocks.get(number);
-          const blocks = ocr ?? paragraphsOf(page.lines, TEXT_EM_PER_LINE);
+          // Text pages: footnote marks made marks, tables found on the lines, the rest read as paragraphs.
+          const found = ocr ? { tables: [], rest: page.lines } : findTables(markFootnotes(page.lines, page.height));
+          const paragraphs = ocr ?? paragraphsOf(found.rest, TEXT_EM_PER_LINE);
+          // A table takes its place in reading order before the first paragraph below its top that overlaps it horizontally (same column).
+          const blocks: Array<Block | TablePiece> = [...paragraphs];
+          for (const table of found.tables) {
+            const at = blocks.findIndex((p) => {
+              const b = 'table' in p ? p.table : p;
+              return b.y0 >= table.y0 && b.x0 < table.x1 && table.x0 < b.x1;
+            });
+            blocks.splice(at === -1 ? blocks.length : at, 0, { table });
+          }
           const placed: PdfBlock[] = [];
           let position = 0;
+          const addUnit = (text: string, box: { x: number; y: number; w: number; h: number; fontSize: number; lines: number }, style?: string): string => {
+            const id = `${number}.${++position}`;
+            const { source, tags } = withMarkTags(text);
+            // The page's size goes with the box, so a view can place the block over the page's image.
+            const meta = { x: String(box.x), y: String(box.y), w: String(box.w), h: String(box.h), fontSize: String(box.fontSize), lines: String(box.lines), pageWidth: String(round(page.width)), pageHeight: String(round(page.height)) };
+            units.push({ id, source, tags, context: { part: `page ${number}`, position, ...(style ? { style } : {}), meta } });
+            return id;
+          };
           for (const block of blocks) {
+            if ('table' in block) {
+              const { table } = block;
+              const box = { x: round(table.x0), y: round(table.y0), w: round(table.x1 - table.x0), h: round(table.y1 - table.y0), lines: table.rows.length };
+              const fontSize = Math.round((median(table.rows.flatMap((r) => r.cells.flatMap((c) => c?.lines.map((l) => l.y1 - l.y0) ?? []))) / TEXT_EM_PER_LINE) * 2) / 2 || 10;
+              const rows = table.rows.map((row) => ({
+                y: round(row.y0),
+                h: round(row.y1 - row.y0),
+                cells: row.cells.map((cell) => {
+                  if (!cell) return null;
+                  const b = toBlock(cell.lines, TEXT_EM_PER_LINE);
+                  const text = b.text.trim();
+                  return text ? addUnit(text, { x: round(b.x0), y: round(b.y0), w: round(b.x1 - b.x0), h: round(b.y1 - b.y0), fontSize: b.fontSize, lines: b.lines.length }, 'table cell') : null;
+                }),
+              }));
+              // Columns run from one strip's left edge to the next one's, so cells keep their width.
+              const columns = table.columns.map(([x0], c) => ({ x: round(x0), w: round((table.columns[c + 1]?.[0] ?? table.x1 + 4) - x0) }));
+              placed.push({ ...box, fontSize: Math.max(fontSize, 1), table: { columns, rows } });
+              continue;
+            }
             const text = block.text.trim();
             if (!text) continue;
             const box = { x: round(block.x0), y: round(block.y0), w: round(block.x1 - block.x0), h: round(block.y1 - block.y0), fontSize: block.fontSize, lines: block.lines.length };
@@ -197,11 +241,7 @@ export function createPdfFormat(ocr: OcrService, options: PdfFormatOptions = {})
               placed.push({ ...box, text });
               continue;
             }
-            const id = `${number}.${++position}`;
-            placed.push({ ...box, unit: id });
-            // The page's size goes with the box, so a view can place the block over the page's image.
-            const meta = { x: String(box.x), y: String(box.y), w: String(box.w), h: String(box.h), fontSize: String(box.fontSize), lines: String(box.lines), pageWidth: String(round(page.width)), pageHeight: String(round(page.height)) };
-            units.push({ id, source: text, tags: {}, context: { part: `page ${number}`, position, ...(ocr ? { style: 'ocr' } : {}), meta } });
+            placed.push({ ...box, unit: addUnit(text, box, ocr ? 'ocr' : undefined) });
           }
           skeleton.pages.push({ number, width: round(page.width), height: round(page.height), blocks: placed });
         });
@@ -213,14 +253,17 @@ export function createPdfFormat(ocr: OcrService, options: PdfFormatOptions = {})
       const skeleton = file.skeleton as PdfSkeleton;
       const byId = new Map(file.units.map((u) => [u.id, u]));
       for (const u of units) byId.set(u.id, u);
+      const texts = (id: string | null | undefined, fallback = '') => {
+        const unit = id ? byId.get(id) : undefined;
+        return unit ? { text: restoreTags(unit.target ?? unit.source, unit.tags), original: restoreTags(unit.source, unit.tags) } : { text: fallback, original: fallback };
+      };
       const pages: DocxPage[] = skeleton.pages.map((page) => ({
         width: page.width,
         height: page.height,
         blocks: page.blocks.map((b) => {
-          const unit = b.unit ? byId.get(b.unit) : undefined;
-          const text = unit ? restoreTags(unit.target ?? unit.source, unit.tags) : (b.text ?? '');
-          const original = unit ? restoreTags(unit.source, unit.tags) : (b.text ?? '');
-          return { x: b.x, y: b.y, w: b.w, h: b.h, fontSize: b.fontSize, lines: b.lines, text, original };
+          const base = { x: b.x, y: b.y, w: b.w, h: b.h, fontSize: b.fontSize, lines: b.lines };
+          if (b.table) return { ...base, ...texts(null), table: { columns: b.table.columns, rows: b.table.rows.map((r) => ({ y: r.y, h: r.h, cells: r.cells.map((id) => texts(id)) })) } };
+          return { ...base, ...texts(b.unit, b.text ?? '') };
         }),
       }));
       const title = (skeleton.fileName ?? 'document.pdf').replace(/\.pdf$/i, '');

@@ -62,3 +62,31 @@ export function printedByOffice(dir: string, bytes: Uint8Array, name: string): B
   office(dir, ['--convert-to', 'pdf', '--outdir', join(dir, 'printed'), join(dir, `${name}.docx`)]);
   return readFileSync(join(dir, 'printed', `${name}.pdf`));
 }
+
+export const NOTE_SENTENCE = ['The harvest grew in every region', ' and prices stayed low all year.'];
+export const NOTE_TEXT = 'Figures from the national office.';
+export const TABLE = [
+  ['Region', 'Wheat harvest', 'Price change'],
+  ['North coast', 'Twelve tonnes', 'Lower'],
+  ['South valley', 'Nine tonnes', 'Higher'],
+];
+export const AFTER_TABLE = 'The report ends here with thanks.';
+
+/** A paragraph with a footnote, a bordered 3 × 3 table, a closing paragraph. */
+export const FLAT_TABLE = `<?xml version="1.0" encoding="UTF-8"?>
+<office:document ${ODF_NS} xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0" office:mimetype="application/vnd.oasis.opendocument.text">
+<office:automatic-styles><style:style style:name="Cell" style:family="table-cell"><style:table-cell-properties fo:border="0.5pt solid #000000" fo:padding="0.1cm"/></style:style></office:automatic-styles>
+<office:body><office:text>
+<text:p>${NOTE_SENTENCE[0]}<text:note text:id="n1" text:note-class="footnote"><text:note-citation>1</text:note-citation><text:note-body><text:p>${NOTE_TEXT}</text:p></text:note-body></text:note>${NOTE_SENTENCE[1]}</text:p>
+<table:table table:name="Harvest"><table:table-column table:number-columns-repeated="3"/>
+${TABLE.map((row) => `<table:table-row>${row.map((c) => `<table:table-cell table:style-name="Cell"><text:p>${c}</text:p></table:table-cell>`).join('')}</table:table-row>`).join('\n')}
+</table:table>
+<text:p>${AFTER_TABLE}</text:p>
+</office:text></office:body></office:document>`;
+
+/** The table-and-footnote PDF, as LibreOffice writes it. */
+export function makeTableFixture(dir: string): Buffer {
+  writeFileSync(join(dir, 'harvest.fodt'), FLAT_TABLE);
+  office(dir, ['--convert-to', 'pdf', '--outdir', dir, join(dir, 'harvest.fodt')]);
+  return readFileSync(join(dir, 'harvest.pdf'));
+}
