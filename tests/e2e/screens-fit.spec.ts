@@ -109,8 +109,10 @@ test('the last language pair and the chosen memory survive a reload; select-all 
   const selectAll = grid.locator('.bp6-table-quadrant-top').getByTestId('tm-entry-select-all');
   await selectAll.click({ force: true });
   await expect(grid).toContainText('3 selected');
+  await expect(selectAll).toBeChecked();
   await expect(page.getByTestId('tm-delete-entries')).toBeEnabled();
   await selectAll.click({ force: true });
   await expect(grid).not.toContainText('selected');
+  await expect(selectAll).not.toBeChecked();
   await expect(page.getByTestId('tm-delete-entries')).toBeDisabled();
 });

@@ -304,7 +304,16 @@ export function entryRoutes<F extends z.ZodRawShape>({ ctx, db, access, routes, 
       for (const r of after) if (r.creator_id !== caller!.userId) byCreator.set(r.creator_id, [...(byCreator.get(r.creator_id) ?? []), r]);
       const [zh, en] = REVIEW_TEXT[body.action]!;
       for (const [creator, list] of byCreator) {
-        await ctx.messages.send({ userIds: [creator], type: 'check', content: `${caller!.username} ${en} ${list.length} ${list.length === 1 ? noun.entryEn : noun.entriesEn}: ${list.slice(0, 3).map((r) => r.source).join(' | ')} / ${caller!.username} ${zh}了 ${list.length} 条${noun.entryZh}` });
+        // Both languages stored apart: each reader gets the notice whole, in their language.
+        const sources = list.slice(0, 3).map((r) => r.source).join(' | ');
+        await ctx.messages.send({
+          userIds: [creator],
+          type: 'check',
+          content: {
+            'zh-CN': `${caller!.username} ${zh}了 ${list.length} 条${noun.entryZh}：${sources}`,
+            'en-US': `${caller!.username} ${en} ${list.length} ${list.length === 1 ? noun.entryEn : noun.entriesEn}: ${sources}`,
+          },
+        });
       }
       for (const libraryId of new Set(after.map((r) => r.library_id))) changed(libraryId);
       return after.map(view);

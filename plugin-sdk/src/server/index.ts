@@ -290,7 +290,11 @@ export type MessageType = 'check' | 'proofreading' | 'feedback' | 'alert' | 'cat
 
 /** The message centre (`/messageRemind/*`): stored per user and pushed live as `message.created`. */
 export interface MessageCenter {
-  send(message: { userIds: number[]; type: MessageType; content: string; departmentId?: number | null }): Promise<void>;
+  /**
+   * `content` in both languages is stored as both and read in the reader's language (a message is
+   * never "中文 / English" cut to fit); a plain string is user text (a reply, a quote) shown as written.
+   */
+  send(message: { userIds: number[]; type: MessageType; content: string | LocalizedText; departmentId?: number | null }): Promise<void>;
 }
 
 export interface ServerPluginContext {

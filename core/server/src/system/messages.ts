@@ -29,6 +29,9 @@ interface MessageRow {
   department_id: number | null;
   type: MessageType;
   content: string;
+  /** Both languages of a message the platform wrote (null: user text, `content` as written). */
+  content_zh: string | null;
+  content_en: string | null;
   is_read: boolean;
   created_at: Date | string;
 }
@@ -54,7 +57,7 @@ function present(row: MessageRow, zh: boolean) {
     departmentId: row.department_id,
     type: row.type,
     typeName: t ? (zh ? t.zh : t.en) : row.type,
-    content: row.content,
+    content: (zh ? row.content_zh : row.content_en) ?? row.content,
     isRead: row.is_read,
     createTime: new Date(row.created_at).toISOString(),
   };
@@ -62,9 +65,12 @@ function present(row: MessageRow, zh: boolean) {
 
 export function createMessageCenter(db: Kysely<any>, bus: EventBus, now: () => Date): MessageCenter {
   return {
-    async send({ userIds, type, content, departmentId = null }) {
+    async send({ userIds, type, content: given, departmentId = null }) {
+      const localized = typeof given === 'string' ? null : given;
+      // `content` keeps the English text: what a reader with neither language column gets.
+      const content = localized ? localized['en-US'] : (given as string);
       if (!typeValues.includes(type)) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `无效的消息类型 ${type}；可选值：${typeValues.join(', ')}`, 'en-US': `Invalid message type ${type}; one of ${typeValues.join(', ')}` });
-      if (!content.trim()) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '消息内容不能为空', 'en-US': 'A message needs content' });
+      if (!content.trim() || (localized && !localized['zh-CN'].trim())) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '消息内容不能为空', 'en-US': 'A message needs content' });
       const recipients = [...new Set(userIds)];
       if (recipients.length === 0) return;
       const known = new Set((await db.selectFrom('users').select('id').where('id', 'in', recipients).execute()).map((r) => r.id as number));
@@ -73,7 +79,7 @@ export function createMessageCenter(db: Kysely<any>, bus: EventBus, now: () => D
       const at = now();
       const rows: MessageRow[] = await db
         .insertInto('messages')
-        .values(recipients.map((user_id) => ({ user_id, department_id: departmentId, type, content, created_at: at })))
+        .values(recipients.map((user_id) => ({ user_id, department_id: departmentId, type, content, content_zh: localized?.['zh-CN'] ?? null, content_en: localized?.['en-US'] ?? null, created_at: at })))
         .returningAll()
         .$castTo<MessageRow>()
         .execute();

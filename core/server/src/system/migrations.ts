@@ -165,4 +165,12 @@ export const systemMigrations: Migration[] = [
       );
     },
   },
+  {
+    // A message the platform writes (a review notice) is kept in both languages and read in the
+    // reader's, instead of one "English / 中文" text that the lists cut.
+    name: '005_message_languages',
+    async up(db) {
+      await run(db, `alter table messages add column content_zh text`, `alter table messages add column content_en text`);
+    },
+  },
 ];

@@ -1,6 +1,6 @@
 import { Button, Callout, Checkbox, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
 import { Cell, Column, ColumnHeaderCell, Regions, RenderMode, SelectionModes, Table, type Region } from '@blueprintjs/table';
-import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
 import { GridPageCache, nextRow } from './gridPages.js';
 import type { DataGridProps, SortOrder } from './types.js';
 import { useKitText } from './useKitText.js';
@@ -139,9 +139,23 @@ export function DataGrid<T>(props: DataGridProps<T>): ReactNode {
     for (let r = Math.max(0, start); r <= Math.min(end, total - 1) && rows.length < MAX_REPORTED; r++) if (cache.rowAt(r) !== undefined) rows.push(r);
     return rows;
   };
-  const shown = windowRows();
-  const allShownSelected = shown.length > 0 && shown.every((r) => selected.includes(r));
-  const toggleAll = () => (allShownSelected ? select([], null) : select(shown, shown[0] ?? null));
+  const selectedRef = useRef(selected);
+  selectedRef.current = selected;
+  const shownState = (rows = windowRows(), chosen = selectedRef.current) => {
+    const all = rows.length > 0 && rows.every((r) => chosen.includes(r));
+    return { checked: all, indeterminate: !all && rows.some((r) => chosen.includes(r)) };
+  };
+  // Blueprint keeps header cells it has drawn: the checkbox reads its state from this store, not from props.
+  const headerBox = useMemo(() => new BoxState(), []);
+  useEffect(() => headerBox.set(shownState()));
+  const toggleAll = () => {
+    const rows = windowRows();
+    if (shownState(rows).checked) select([], null);
+    else select(rows, rows[0] ?? null);
+  };
+
+  const toggleAllRef = useRef(toggleAll);
+  toggleAllRef.current = toggleAll;
 
   const scrollTo = (row: number) => {
     const { start } = visible.current;
@@ -269,14 +283,7 @@ export function DataGrid<T>(props: DataGridProps<T>): ReactNode {
                       >
                         {columnIndex === 0 && onSelectionChange && (
                           <span style={{ pointerEvents: 'auto', display: 'inline-block', verticalAlign: 'middle' }} onMouseDown={(e) => e.stopPropagation()} onClick={(e) => e.stopPropagation()}>
-                            <Checkbox
-                              aria-label={t('selectShown')}
-                              data-testid={`${prefix}-select-all`}
-                              checked={allShownSelected}
-                              indeterminate={!allShownSelected && shown.some((r) => selected.includes(r))}
-                              onChange={toggleAll}
-                              style={{ margin: '0 6px 0 0', display: 'inline-block' }}
-                            />
+                            <SelectShown box={headerBox} label={t('selectShown')} testId={`${prefix}-select-all`} onToggle={() => toggleAllRef.current()} />
                           </span>
                         )}
                         {c.title}
@@ -306,5 +313,28 @@ export function DataGrid<T>(props: DataGridProps<T>): ReactNode {
         <span data-testid={`${prefix}-total`}>{t('total', { total })}</span>
       </div>
     </div>
+  );
+}
+
+/** The header checkbox's state, outside React props (Blueprint caches the header cells it drew). */
+class BoxState {
+  private value = { checked: false, indeterminate: false };
+  private listeners = new Set<() => void>();
+  get = () => this.value;
+  subscribe = (listener: () => void) => {
+    this.listeners.add(listener);
+    return () => void this.listeners.delete(listener);
+  };
+  set(next: { checked: boolean; indeterminate: boolean }) {
+    if (next.checked === this.value.checked && next.indeterminate === this.value.indeterminate) return;
+    this.value = next;
+    for (const l of this.listeners) l();
+  }
+}
+
+function SelectShown({ box, label, testId, onToggle }: { box: BoxState; label: string; testId: string; onToggle(): void }): ReactNode {
+  const state = useSyncExternalStore(box.subscribe, box.get);
+  return (
+    <Checkbox aria-label={label} data-testid={testId} checked={state.checked} indeterminate={state.indeterminate} onChange={onToggle} style={{ margin: '0 6px 0 0', display: 'inline-block' }} />
   );
 }
