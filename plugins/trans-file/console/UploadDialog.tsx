@@ -127,6 +127,7 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
         >
           <div>{t('dropHere')}</div>
           <div style={{ fontSize: 12, color: '#5f6b7c', marginTop: 4 }}>{t('limits', { files: setup.limits.maxFiles, mb: setup.limits.maxFileMb, formats: setup.formats.flatMap((f) => f.extensions).join(', ') })}</div>
+          {setup.formats.some((f) => f.extensions.includes('pdf')) && <div data-testid="pdf-result-note" style={{ fontSize: 12, color: '#5f6b7c', marginTop: 4 }}>{t('pdfResult')}</div>}
           <input ref={input} data-testid="file-input" type="file" multiple accept={accept} style={{ display: 'none' }} onChange={(e) => { add(e.currentTarget.files); e.currentTarget.value = ''; }} />
         </div>
         {files.length > 0 && (
