@@ -63,7 +63,7 @@ function useLanguageOptions() {
 
 const download = (api: ReturnType<typeof useApi>, corpus: Corpus, format: 'tmx' | 'txt') => downloadFile(api, '/corpus/export', `${corpus.name}.${format}`, { corpusId: corpus.id, format });
 
-/** Import: bilingual files (TMX, TXT, XLSX; at most 5) or two line-aligned TXT files, with the rejection report. */
+/** Import: bilingual files (TMX, XLIFF, PO, TXT, XLSX; at most 5) or two line-aligned TXT files, with the rejection report. */
 function ImportDialog({ corpus, isOpen, onClose, onDone }: { corpus: Corpus; isOpen: boolean; onClose(): void; onDone(): void }) {
   const { t } = useTranslation();
   const api = useApi();
@@ -99,7 +99,7 @@ function ImportDialog({ corpus, isOpen, onClose, onDone }: { corpus: Corpus; isO
           <Radio value="parallel" label={t('importParallel')} />
         </RadioGroup>
         <p>{mode === 'bilingual' ? t('importBilingualHelp') : t('importParallelHelp')}</p>
-        <FileInput fill text={files.length ? files.map((f) => f.name).join(', ') : t('chooseFiles')} inputProps={{ multiple: true, accept: mode === 'bilingual' ? '.tmx,.txt,.xlsx' : '.txt' }} onInputChange={(e) => setFiles(Array.from((e.target as HTMLInputElement).files ?? []))} />
+        <FileInput fill text={files.length ? files.map((f) => f.name).join(', ') : t('chooseFiles')} inputProps={{ multiple: true, accept: mode === 'bilingual' ? '.tmx,.xlf,.xliff,.po,.txt,.xlsx' : '.txt' }} onInputChange={(e) => setFiles(Array.from((e.target as HTMLInputElement).files ?? []))} />
         {tooMany && files.length > 0 && <Callout intent={Intent.WARNING}>{mode === 'parallel' ? t('parallelNeedsTwo') : t('atMostFive')}</Callout>}
         {tooBig && <Callout intent={Intent.WARNING}>{t('tooBig', { name: tooBig.name })}</Callout>}
         {error && <Callout intent={Intent.DANGER}>{error}</Callout>}

@@ -57,7 +57,7 @@ function ImportCard({ memory, onDone }: { memory: Memory; onDone(): void }) {
     <ResourceImportCard
       url="/TM/import"
       libraryId={memory.id}
-      accept={['.tmx', '.txt', '.xls', '.xlsx']}
+      accept={['.tmx', '.xlf', '.xliff', '.po', '.txt', '.xls', '.xlsx']}
       languages={languages}
       defaultLanguages={{ sourceLang: 'en', targetLang: 'es' }}
       // A memory keeps language variants: en-US to en-GB is a memory of its own.
@@ -164,7 +164,7 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
   // A new entry (no id) or the one being edited.
   const [editing, setEditing] = useState<Partial<Entry> | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const [exporting, setExporting] = useState<'tmx' | 'xlsx' | null>(null);
+  const [exporting, setExporting] = useState<'tmx' | 'xlsx' | 'xliff12' | 'xliff21' | null>(null);
   const reload = () => {
     setRefresh((n) => n + 1);
     onChanged();
@@ -241,6 +241,8 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
               <>
                 <Button icon="export" text="TMX" onClick={() => setExporting('tmx')} data-testid="tm-export-tmx" />
                 <Button icon="export" text="XLSX" onClick={() => setExporting('xlsx')} />
+                <Button icon="export" text="XLIFF 1.2" title={t('exportXliffHelp')} onClick={() => setExporting('xliff12')} data-testid="tm-export-xliff12" />
+                <Button icon="export" text="XLIFF 2.1" title={t('exportXliffHelp')} onClick={() => setExporting('xliff21')} data-testid="tm-export-xliff21" />
               </>
             )}
           </>
@@ -290,6 +292,7 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
           url="/TM/export"
           libraryId={memory.id}
           format={exporting}
+          {...(exporting === 'xliff12' ? { label: 'XLIFF 1.2', extension: 'xlf' } : exporting === 'xliff21' ? { label: 'XLIFF 2.1', extension: 'xliff2.xlf' } : {})}
           fileName={memory.name}
           texts={{ checked: (count) => t('exportChecked', { count }), all: (count) => t('exportAll', { count }), noneChecked: (count) => t('exportNoneChecked', { count }), empty: t('exportEmpty') }}
           testIdPrefix="tm"

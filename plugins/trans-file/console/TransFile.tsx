@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Dialog, Classes, FormGroup, Intent, NumericInput, Switch, Tag, Tooltip } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Dialog, Classes, FormGroup, Intent, Menu, MenuItem, NumericInput, Popover, Switch, Tag, Tooltip } from '@blueprintjs/core';
 import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
 import { actionsFrom, documentFile, formatDate, formatSize, type Actor } from '@linguaport/sdk/shared';
 import type { FileRow, Settings } from '../shared/schemas.js';
@@ -184,6 +184,26 @@ export function TransFile() {
                   <Tooltip content={t('download')}>
                     <Button icon="download" intent={Intent.PRIMARY} data-testid={`download-${r.id}`} aria-label={t('download')} onClick={() => void download(api, `/transFile/download/${r.id}`, r.resultName ?? r.name).catch((e: ApiErrorInfo) => notify.error(e.msg))} />
                   </Tooltip>
+                  {/* The units as XLIFF, for any CAT tool: source, target, state, notes and inline codes. */}
+                  <Popover
+                    placement="bottom-end"
+                    content={
+                      <Menu>
+                        {(['xliff12', 'xliff21'] as const).map((kind) => (
+                          <MenuItem
+                            key={kind}
+                            text={t(kind === 'xliff12' ? 'downloadXliff12' : 'downloadXliff21')}
+                            data-testid={`download-${kind}-${r.id}`}
+                            onClick={() => void download(api, `/transFile/download/${r.id}?kind=${kind}`, `${r.name.replace(/\.[^.]+$/, '')}_${r.sourceLang}_${r.targetLang}${kind === 'xliff21' ? '.xliff2' : ''}.xlf`).catch((e: ApiErrorInfo) => notify.error(e.msg))}
+                          />
+                        ))}
+                      </Menu>
+                    }
+                  >
+                    <Tooltip content={t('downloadXliff')}>
+                      <Button icon="translate" data-testid={`download-xliff-${r.id}`} aria-label={t('downloadXliff')} />
+                    </Tooltip>
+                  </Popover>
                   {r.pdfStatus === 'converted' && (
                     <Tooltip content={t('downloadPdf')}>
                       <Button icon="document" data-testid={`download-pdf-${r.id}`} aria-label={t('downloadPdf')} onClick={() => void download(api, `/transFile/download/${r.id}?kind=pdf`, `${(r.resultName ?? r.name).replace(/\.[^.]+$/, '')}.pdf`).catch((e: ApiErrorInfo) => notify.error(e.msg))} />

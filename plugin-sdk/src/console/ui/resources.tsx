@@ -244,7 +244,7 @@ export function ResourceImportCard({ url, libraryId, accept, languages, defaultL
  * What an export holds before it is downloaded: checked entries only (the default) or all with their
  * review state, with the count of each; an empty choice is said, and Download disabled, instead of an empty file.
  */
-export function ResourceExportDialog({ url, libraryId, format, fileName, texts, testIdPrefix, onClose }: ResourceExportDialogProps): ReactNode {
+export function ResourceExportDialog({ url, libraryId, format, label, extension, fileName, texts, testIdPrefix, onClose }: ResourceExportDialogProps): ReactNode {
   const { t } = useKitText();
   const api = useApi();
   const notify = useNotify();
@@ -263,7 +263,7 @@ export function ResourceExportDialog({ url, libraryId, format, fileName, texts, 
   const n = counts ? counts[scope] : null;
   const id = (part: string) => `${testIdPrefix}-export-${part}`;
   return (
-    <Dialog isOpen title={t('exportTitle', { format: format.toUpperCase() })} onClose={onClose}>
+    <Dialog isOpen title={t('exportTitle', { format: label ?? format.toUpperCase() })} onClose={onClose}>
       <div className={Classes.DIALOG_BODY} data-testid={id('dialog')}>
         <RadioGroup selectedValue={scope} onChange={(e) => setScope(e.currentTarget.value as ResourceExportScope)}>
           <Radio value="checked" label={texts.checked(counts?.checked ?? 0)} data-testid={id('checked')} />
@@ -280,7 +280,7 @@ export function ResourceExportDialog({ url, libraryId, format, fileName, texts, 
             text={t('download')}
             disabled={!n}
             data-testid={id('download')}
-            onClick={() => void downloadFile(api, url, `${fileName}.${format}`, { libraryId, format, scope }).then(onClose, (err: ApiErrorInfo) => notify.error(err.msg))}
+            onClick={() => void downloadFile(api, url, `${fileName}.${extension ?? format}`, { libraryId, format, scope }).then(onClose, (err: ApiErrorInfo) => notify.error(err.msg))}
           />
         </div>
       </div>

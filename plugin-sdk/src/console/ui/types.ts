@@ -255,6 +255,9 @@ export interface ResourceExportDialogProps {
   libraryId: number;
   /** The format asked for (`tmx`, `xlsx`…): sent as is, upper-cased in the title, and the file name's ending. */
   format: string;
+  /** The format's name in the title and the file name's ending when they are not the format's id (`XLIFF 2.1`, `xliff2.xlf` for `xliff21`). */
+  label?: string;
+  extension?: string;
   /** The saved file's name without its ending (the library's name). */
   fileName: string;
   /** The choices and warnings in the area's own words ("Checked terms only (3 terms)"). */
