@@ -203,6 +203,34 @@ export function refinePasswordPair<T extends z.ZodType<{ password: string; confi
 export const idNumberSchema = z.number({ error: ValidationKeys.id }).int(ValidationKeys.id).min(1, ValidationKeys.id).max(MAX_ID, ValidationKeys.id);
 export const idSchema = z.coerce.number({ error: ValidationKeys.id }).pipe(idNumberSchema);
 
+/**
+ * Ids of chosen resources (memories, term bases), as a form sends them: a JSON list, a comma list, a
+ * number, or repeated multipart fields. Missing or empty is `[]`; at most 20 distinct ids.
+ */
+export const resourceIdsSchema = z
+  .union([z.array(z.union([z.string(), z.number()])), z.string(), z.number()])
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === '') return [] as number[];
+    let list: unknown[] = Array.isArray(v) ? v : typeof v === 'number' ? [v] : v.trim().startsWith('[') ? jsonList(v) : v.split(',');
+    list = list.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '');
+    const ids = list.map(Number);
+    if (ids.some((n) => !idNumberSchema.safeParse(n).success)) {
+      ctx.addIssue({ code: 'custom', message: ValidationKeys.id });
+      return z.NEVER;
+    }
+    return [...new Set(ids)].slice(0, 20);
+  });
+
+function jsonList(text: string): unknown[] {
+  try {
+    const v = JSON.parse(text);
+    return Array.isArray(v) ? v : [v];
+  } catch {
+    return [text];
+  }
+}
+
 /** Whether text holds a NUL character, which PostgreSQL text cannot store (requests carrying one are refused). */
 export function hasNul(text: string): boolean {
   return text.includes('\u0000');

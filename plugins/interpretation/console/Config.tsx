@@ -1,41 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, Intent, NumericInput, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
-import { useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { ResourcePickers, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
 import { KEYS, type EnginesAnswer, type InterpretationConfig } from '../shared/schemas.js';
 import { languageLabel, NS, type ConfigAnswer } from './common.js';
-
-interface Library {
-  id: number;
-  name: string;
-}
-
-/** Memories and term bases the user may pick, from their areas when the user reaches them. */
-function useLibraries(url: string | null): Library[] {
-  const api = useApi();
-  const [list, setList] = useState<Library[]>([]);
-  useEffect(() => {
-    if (!url) return;
-    api.get<{ records: Library[] }>(url, { params: { pageNum: 1, pageSize: 200 }, silent: true }).then((r) => setList(r.records ?? []), () => setList([]));
-  }, [api, url]);
-  return list;
-}
-
-function Libraries({ label, list, value, onChange, testId }: { label: string; list: Library[]; value: number[]; onChange(v: number[]): void; testId: string }) {
-  const { t } = useTranslation(NS);
-  return (
-    <FormGroup label={label}>
-      {list.length === 0 ? (
-        <span className="bp6-text-muted">{t('noLibraries')}</span>
-      ) : (
-        <div data-testid={testId} style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
-          {list.map((l) => (
-            <Checkbox key={l.id} inline label={l.name} checked={value.includes(l.id)} onChange={() => onChange(value.includes(l.id) ? value.filter((x) => x !== l.id) : [...value, l.id])} />
-          ))}
-        </div>
-      )}
-    </FormGroup>
-  );
-}
 
 /** The speech nodes and translation engines the user may name for the pair and domain (re-read when they change). */
 function useEngineOptions(source: string | undefined, target: string | undefined, domain: string | undefined): EnginesAnswer | null {
@@ -87,8 +54,6 @@ export function SimultaneousInterpretingConfiguration() {
   const [loadError, setLoadError] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
-  const memories = useLibraries(permissions.hasRoute('/TM') ? '/TM/library/list' : null);
-  const termBases = useLibraries(permissions.hasRoute('/term') ? '/term/library/list' : null);
   const engines = useEngineOptions(config?.source, config?.target, config?.domain);
   useEffect(() => {
     api.get<ConfigAnswer>('/interpretation/config', { silent: true }).then(
@@ -139,8 +104,7 @@ export function SimultaneousInterpretingConfiguration() {
       </FormGroup>
       <EngineSelect id="si-speech-engine" label={t('speechEngine')} help={t('speechEngineHelp')} options={engines?.speech} value={config.speechNodeId} disabled={!mayEdit} onChange={(v) => set({ speechNodeId: v })} testId="interpretation-config-speech-engine" />
       <EngineSelect id="si-translation-engine" label={t('translationEngine')} help={t('translationEngineHelp')} options={engines?.translation} value={config.engineId} disabled={!mayEdit} onChange={(v) => set({ engineId: v })} testId="interpretation-config-translation-engine" />
-      <Libraries label={t('memories')} list={memories} value={config.memories} onChange={(v) => set({ memories: v })} testId="interpretation-config-memories" />
-      <Libraries label={t('termBases')} list={termBases} value={config.termBases} onChange={(v) => set({ termBases: v })} testId="interpretation-config-terms" />
+      <ResourcePickers value={{ memories: config.memories, termBases: config.termBases }} onChange={(v) => set(v)} disabled={!mayEdit} testIds={{ memories: 'interpretation-config-memories', termBases: 'interpretation-config-terms' }} />
       <FormGroup label={t('speakerLabels')} helperText={answer.voiceprints.available ? (answer.voiceprints.enrolled ? t('voiceprintsReady') : t('voiceprintsNone')) : t('voiceprintsOff')}>
         <Checkbox label={t('speakerLabelsOn')} checked={config.speakerLabels} disabled={!mayEdit} onChange={() => set({ speakerLabels: !config.speakerLabels })} />
       </FormGroup>

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { documentFile, pdfConversion, previewStatus, idNumberSchema, idSchema } from '@linguaport/sdk/shared';
+import { documentFile, pdfConversion, previewStatus, idNumberSchema, idSchema, resourceIdsSchema } from '@linguaport/sdk/shared';
 
 /**
  * The document area's shapes, shared by the server (validation) and the console (forms, lists).
@@ -15,30 +15,8 @@ export const RESULT_TYPES = ['translated', 'bilingual', 'table'] as const;
 export type ResultType = (typeof RESULT_TYPES)[number];
 
 const languageCode = z.string().trim().min(2, 'validation.required').max(20);
-/** Ids of term bases or memories, sent as a JSON list, a comma list, or repeated fields in a multipart form. */
-const resourceIds = z
-  .union([z.array(z.union([z.string(), z.number()])), z.string(), z.number()])
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v === '') return [];
-    let list: unknown[] = Array.isArray(v) ? v : typeof v === 'number' ? [v] : v.trim().startsWith('[') ? safeJson(v) : v.split(',');
-    list = list.map((x) => (typeof x === 'string' ? x.trim() : x)).filter((x) => x !== '');
-    const ids = list.map(Number);
-    if (ids.some((n) => !idNumberSchema.safeParse(n).success)) {
-      ctx.addIssue({ code: 'custom', message: 'ids must be positive whole numbers' });
-      return z.NEVER;
-    }
-    return [...new Set(ids)].slice(0, 20);
-  });
-
-function safeJson(text: string): unknown[] {
-  try {
-    const v = JSON.parse(text);
-    return Array.isArray(v) ? v : [v];
-  } catch {
-    return [text];
-  }
-}
+/** Ids of term bases or memories (the SDK's rule for every upload form). */
+const resourceIds = resourceIdsSchema;
 
 /**
  * What happens to translations a bilingual file (PO, XLIFF) already holds: `keepUsable` (the default)

@@ -43,6 +43,12 @@ function mimeOf(format: string, hasVideo: boolean): string {
   return 'audio/wav';
 }
 
+/** A job's chosen memories and term bases; none chosen leaves the pipeline to the owner's defaults. */
+function resourcesOf(j: Job): { memories?: number[]; termBases?: number[] } {
+  const ids = (v: unknown) => (Array.isArray(v) && v.length ? v.map(Number) : undefined);
+  return { memories: ids(j.memories), termBases: ids(j.term_bases) };
+}
+
 const sameBase = (a: string, b: string) => a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
 
 /** `attachment` with the name in ASCII and in UTF-8 (RFC 6266). */
@@ -192,6 +198,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
             format: 'text',
             callerId: job.owner_id,
             channel: 'document',
+            resources: resourcesOf(job),
             signal,
           });
           targets = new Map(result.segments.map((s) => [s.id, s.target]));
@@ -293,6 +300,8 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       if (!info.hasAudio) throw badRequest(messages.noAudio(file.name));
       if (info.duration > limits.maxDurationSeconds) throw badRequest(messages.tooLong(file.name, limits.maxDurationSeconds));
       if (body.burn && !info.hasVideo) throw badRequest(messages.burnNeedsVideo);
+      // Memories and term bases the caller may not use are refused before anything is stored.
+      await ctx.pipeline.checkResources(caller!.userId, { memories: body.memories, termBases: body.termBases });
       const row = await db
         .insertInto('tv_jobs')
         .values({
@@ -314,6 +323,8 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
           burn_task_id: null,
           burn_key: null,
           burn_error: null,
+          memories: JSON.stringify(body.memories),
+          term_bases: JSON.stringify(body.termBases),
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -439,7 +450,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
         source = body.source.trim().replace(/\s+/g, ' ');
         if (!source) throw badRequest(messages.emptySource);
         if (body.target === undefined) {
-          const result = await ctx.engines.translateSegments({ segments: [{ id: 'cue', source }], source: j.source_language, target: j.target_language, format: 'text', callerId: caller!.userId, channel: 'document' });
+          const result = await ctx.engines.translateSegments({ segments: [{ id: 'cue', source }], source: j.source_language, target: j.target_language, format: 'text', callerId: caller!.userId, channel: 'document', resources: resourcesOf(j) });
           target = result.segments[0]?.target ?? source;
         }
       }

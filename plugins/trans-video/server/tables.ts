@@ -28,6 +28,9 @@ export interface TransVideoDatabase {
     burn_stale: ColumnType<boolean, boolean | undefined, boolean>;
     created_at: ColumnType<Date, never, never>;
     finished_at: ColumnType<Date | null, never, Date | null>;
+    /** The memories and term bases chosen at upload (ids; empty: the owner's defaults when translated). */
+    memories: ColumnType<number[], string | undefined, string>;
+    term_bases: ColumnType<number[], string | undefined, string>;
   };
   tv_cues: {
     job_id: number;
@@ -95,6 +98,14 @@ export const transVideoMigrations: Migration[] = [
         .addColumn('key', 'text', (c) => c.primaryKey())
         .addColumn('value', 'jsonb', (c) => c.notNull())
         .execute();
+    },
+  },
+  {
+    name: '002_resources',
+    async up(raw: Kysely<any>) {
+      const db = raw as Db;
+      await db.schema.alterTable('tv_jobs').addColumn('memories', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`)).execute();
+      await db.schema.alterTable('tv_jobs').addColumn('term_bases', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`)).execute();
     },
   },
 ];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { resourceIdsSchema } from '@linguaport/sdk/shared';
 
 /** What the audio/video translation area (`/transVideo`) shares between its server and its console. */
 
@@ -39,6 +40,9 @@ export const uploadSchema = z.object({
   targetLanguage: language,
   /** Burn these subtitles into the video once translated (videos only). */
   burn: z.preprocess(blankToUndefined, z.enum(TRACKS).optional()),
+  /** Memories and term bases for the translation (none chosen: the owner's defaults). */
+  memories: resourceIdsSchema,
+  termBases: resourceIdsSchema,
 });
 export type UploadRequest = z.output<typeof uploadSchema>;
 

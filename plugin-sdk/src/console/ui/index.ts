@@ -13,6 +13,7 @@ import type {
   ResourceImportCardProps,
   ResourceExportDialogProps,
   LanguageVariantPickerProps,
+  ResourcePickersProps,
   TagEditorProps,
   TaggedTextProps,
 } from './types.js';
@@ -68,6 +69,7 @@ export const PageHeader = wrap<PageHeaderProps>((k) => k.PageHeader);
 export const LibraryUserRights = wrap<LibraryUserRightsProps>((k) => k.LibraryUserRights);
 export const ResourceImportCard = wrap<ResourceImportCardProps>((k) => k.ResourceImportCard);
 export const LanguageVariantPicker = wrap<LanguageVariantPickerProps>((k) => k.LanguageVariantPicker);
+export const ResourcePickers = wrap<ResourcePickersProps>((k) => k.ResourcePickers);
 export const ResourceExportDialog = wrap<ResourceExportDialogProps>((k) => k.ResourceExportDialog);
 export const TagEditor = wrap<TagEditorProps>((k) => k.TagEditor);
 export const TaggedText = wrap<TaggedTextProps>((k) => k.TaggedText);

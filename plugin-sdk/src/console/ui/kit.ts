@@ -8,5 +8,5 @@ export { UploadButton } from './UploadButton.js';
 export { StatusTag } from './StatusTag.js';
 export { EmptyState } from './EmptyState.js';
 export { PageHeader } from './PageHeader.js';
-export { LanguageVariantPicker, LibraryUserRights, ResourceExportDialog, ResourceImportCard } from './resources.js';
+export { LanguageVariantPicker, LibraryUserRights, ResourceExportDialog, ResourceImportCard, ResourcePickers } from './resources.js';
 export { TagEditor, TaggedText } from './TagEditor.js';

@@ -2,9 +2,9 @@ import { Button, ButtonGroup, Callout, Card, Checkbox, Classes, Dialog, FileInpu
 import { useEffect, useState, type ReactNode } from 'react';
 import { downloadFile } from '../download.js';
 import { taskFraction, useTask } from '../tasks.js';
-import { useApi, useNotify, type ApiErrorInfo } from '../index.js';
+import { useApi, useNotify, usePermission, type ApiErrorInfo } from '../index.js';
 import { languageTag } from '../../shared/language-tags.js';
-import type { LanguageVariantPickerProps, LibraryUserRight, ResourceExportDialogProps, ResourceExportScope, ResourceImportCardProps, ResourceImportDuplicates, ResourceImportReport, LibraryUserRightsProps } from './types.js';
+import type { ChosenResources, ResourcePickersProps, LanguageVariantPickerProps, LibraryUserRight, ResourceExportDialogProps, ResourceExportScope, ResourceImportCardProps, ResourceImportDuplicates, ResourceImportReport, LibraryUserRightsProps } from './types.js';
 import { useKitText } from './useKitText.js';
 
 /**
@@ -285,5 +285,72 @@ export function ResourceExportDialog({ url, libraryId, format, label, extension,
         </div>
       </div>
     </Dialog>
+  );
+}
+
+interface Library {
+  id: number;
+  name: string;
+  isDefault?: boolean;
+}
+
+/** The libraries of an area the user reaches (memories at `/TM`, term bases at `/term`); none when the area is not theirs. */
+function useLibraries(route: string, url: string): Library[] | null {
+  const api = useApi();
+  const reaches = usePermission().hasRoute(route);
+  const [list, setList] = useState<Library[] | null>(null);
+  useEffect(() => {
+    if (!reaches) return setList([]);
+    let live = true;
+    api.get<{ records: Library[] }>(url, { params: { pageNum: 1, pageSize: 200 }, silent: true }).then(
+      (r) => live && setList(r.records ?? []),
+      () => live && setList([]),
+    );
+    return () => {
+      live = false;
+    };
+  }, [api, reaches, url]);
+  return list;
+}
+
+/**
+ * The memories and term bases a piece of work uses (a document, a picture, a recording, a live
+ * session), each ticked or not; the user's defaults come preselected on a new upload, and an empty
+ * choice says that the defaults are used.
+ */
+export function ResourcePickers({ value, onChange, preselectDefaults, disabled, testIds }: ResourcePickersProps): ReactNode {
+  const { t } = useKitText();
+  const memories = useLibraries('/TM', '/TM/library/list');
+  const termBases = useLibraries('/term', '/term/library/list');
+  const [preselected, setPreselected] = useState(false);
+  useEffect(() => {
+    if (!preselectDefaults || preselected || memories === null || termBases === null) return;
+    setPreselected(true);
+    if (value.memories.length || value.termBases.length) return;
+    const chosen: ChosenResources = { memories: memories.filter((l) => l.isDefault).map((l) => l.id), termBases: termBases.filter((l) => l.isDefault).map((l) => l.id) };
+    if (chosen.memories.length || chosen.termBases.length) onChange(chosen);
+  }, [preselectDefaults, preselected, memories, termBases, value, onChange]);
+  const group = (label: string, list: Library[] | null, chosen: number[], set: (ids: number[]) => void, testId: string) => {
+    if (!list?.length) return null;
+    const note = chosen.length === 0 && list.some((l) => l.isDefault) ? t('noneChosenDefaults') : undefined;
+    return (
+      <div className="bp6-form-group">
+        <label className="bp6-label">{label}</label>
+        <div className="bp6-form-content">
+          <div data-testid={testId} style={{ display: 'flex', flexWrap: 'wrap', gap: 6 }}>
+            {list.map((l) => (
+              <Checkbox key={l.id} inline label={l.name} disabled={disabled} checked={chosen.includes(l.id)} onChange={() => set(chosen.includes(l.id) ? chosen.filter((x) => x !== l.id) : [...chosen, l.id])} />
+            ))}
+          </div>
+          {note && <div className="bp6-form-helper-text">{note}</div>}
+        </div>
+      </div>
+    );
+  };
+  return (
+    <>
+      {group(t('memories'), memories, value.memories, (ids) => onChange({ ...value, memories: ids }), testIds?.memories ?? 'memories')}
+      {group(t('termBases'), termBases, value.termBases, (ids) => onChange({ ...value, termBases: ids }), testIds?.termBases ?? 'term-bases')}
+    </>
   );
 }

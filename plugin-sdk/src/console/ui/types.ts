@@ -216,6 +216,25 @@ export interface ResourceImportReport {
 /** What an import does with an entry the library already holds: skip it (the default), overwrite it, or keep both. */
 export type ResourceImportDuplicates = 'skip' | 'overwrite' | 'keepBoth';
 
+/** The memories and term bases chosen for a piece of work (ids). */
+export interface ChosenResources {
+  memories: number[];
+  termBases: number[];
+}
+
+export interface ResourcePickersProps {
+  value: ChosenResources;
+  onChange(value: ChosenResources): void;
+  /**
+   * Choose the user's default memories and term bases once the lists arrive, while nothing is chosen
+   * (a new upload); off where a saved choice is shown.
+   */
+  preselectDefaults?: boolean;
+  disabled?: boolean;
+  /** Test ids of the two groups (default `memories` and `term-bases`). */
+  testIds?: { memories: string; termBases: string };
+}
+
 export interface LanguageVariantPickerProps {
   /** A BCP 47 tag (`en-GB`, `zh-Hans-CN`). */
   value: string;
