@@ -22,11 +22,31 @@ export interface BuiltResult {
 
 const DOCX = '.docx';
 
-/** `report.docx` -> `report_es.docx` (or another extension when the result changes format). */
+/**
+ * `report.docx` -> `report_es.docx`. A result in another format keeps the original's extension before
+ * its own (`report.pdf` -> `report_es.pdf.docx`), so it says where it came from and never takes the name
+ * of the result of `report.docx`. Two uploads of the same file are told apart by `uniqueResultName`.
+ */
 export function resultName(original: string, target: string, ext?: string): string {
   const own = extname(original);
   const base = own ? original.slice(0, -own.length) : original;
+  if (ext && own && ext.toLowerCase() !== own.toLowerCase()) return `${base}_${target}${own}${ext}`;
   return `${base}_${target}${ext ?? own}`;
+}
+
+/**
+ * `name`, or `name` with ` (2)`, ` (3)` … before its extensions when another of the owner's files
+ * already has that result name (two uploads of `report.pdf` to Spanish: `report_es.pdf.docx`,
+ * `report_es (2).pdf.docx`), so two results in one download folder never share a name.
+ */
+export async function uniqueResultName(db: Db, ownerId: number, fileId: number, name: string): Promise<string> {
+  const rows = await db.selectFrom('trans_file_files').select('result_name').where('owner_id', '=', ownerId).where('id', '!=', fileId).where('result_name', 'is not', null).execute();
+  const taken = new Set(rows.map((r) => r.result_name!.toLowerCase()));
+  const cut = /^(.*?_[^._]+(?:_[^._]+)*)((?:\.[^.]+)*)$/.exec(name);
+  const [stem, exts] = cut ? [cut[1]!, cut[2]!] : [name, ''];
+  let candidate = name;
+  for (let n = 2; taken.has(candidate.toLowerCase()); n++) candidate = `${stem} (${n})${exts}`;
+  return candidate;
 }
 
 export interface StoredTarget {

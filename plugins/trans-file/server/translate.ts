@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError, Codes, type SegmentOrigin, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
 import { pdfConversion, nextState, sentencePieces, type SentencePiece } from '@linguaport/sdk/shared';
 import { convertWithOffice } from '@linguaport/sdk/server';
-import { buildResult, keys, readUnits, removeStored, withTargets } from './result.js';
+import { buildResult, keys, readUnits, removeStored, uniqueResultName, withTargets } from './result.js';
 import type { Store, File } from './store.js';
 import { hasWords, needsHtml } from './tags.js';
 import type { UnitSentence } from '../shared/schemas.js';
@@ -261,6 +261,7 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
     const parsed = await format.parse(bytes, { fileName: file.name, sourceLanguage: file.source_lang });
     const units = withTargets(parsed, await readUnits(db, file.id));
     const built = await buildResult({ file, format, parsed, units }, deps.languageName);
+    built.name = await uniqueResultName(db, file.owner_id, file.id, built.name);
     signal.throwIfAborted();
     const resultKey = keys.result(file.id, built.name);
     const stored = await ctx.storage.put(resultKey, Buffer.from(built.bytes));

@@ -58,7 +58,10 @@ describe('PDFs in the document area', () => {
   it('translates a text PDF into an editable docx', async () => {
     const { id, file } = await translate('report.pdf', fixtures.text);
     expect(file.ocr).toBe(false);
-    expect(file.resultName).toBe('report_es.docx');
+    expect(file.resultName).toBe('report_es.pdf.docx');
+    // The same file uploaded again: a result name of its own.
+    const again = await translate('report.pdf', fixtures.text);
+    expect(again.file.resultName).toBe('report_es (2).pdf.docx');
     const res = await kernel.app.inject({ method: 'GET', url: `/api/transFile/download/${id}?kind=result`, headers: { jwt: token } });
     expect(res.statusCode).toBe(200);
     // The peer answers "[es] " and the words reversed.
