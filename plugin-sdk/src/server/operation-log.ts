@@ -20,11 +20,14 @@ export function fillOperationTitle(title: string, params: unknown): string {
   return title.replace(/\{(\w+)\}/g, (whole, name: string) => (values && values[name] != null ? String(values[name]) : whole));
 }
 
-/** The line as the reader reads it: the operation's title in their language, then method and address. */
+/**
+ * The line as the reader reads it: the operation's name in their language, nothing more. The method
+ * and address stay in the row's own `method` and `url` fields: a reader is not shown a raw route.
+ */
 export function operationLine(row: OperationLineRow, locale: Locale): string {
   const title = locale === 'en-US' ? row.op_title_en : row.op_title_zh;
   if (typeof title !== 'string' || !title) return String(row.message);
-  return `${fillOperationTitle(title, row.op_params)} (${String(row.method)} ${String(row.url)})`;
+  return fillOperationTitle(title, row.op_params);
 }
 
 /**

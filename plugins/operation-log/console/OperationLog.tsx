@@ -43,7 +43,8 @@ export function OperationLog() {
   const columns: PagedColumn<OperationLogRow>[] = [
     { key: 'createdAt', title: t('time'), render: (r) => formatDate(r.createdAt) },
     { key: 'module', title: t('module'), render: (r) => r.moduleName },
-    { key: 'message', title: t('message') },
+    // The line is the action's name; its route is there on hover for whoever needs it.
+    { key: 'message', title: t('message'), render: (r) => <span title={`${r.method} ${r.url}`}>{r.message}</span> },
     { key: 'operatorName', title: t('operator') },
     { key: 'outcome', title: t('outcome'), render: (r) => <StatusTag value={r.outcome} states={{ success: { label: t('success'), intent: 'success' }, failure: { label: t('failure'), intent: 'danger' } }} /> },
     { key: 'ip', title: t('ip') },
