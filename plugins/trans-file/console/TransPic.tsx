@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, HTMLSelect, Intent, NumericInput, ProgressBar, Switch, Tag, Tooltip } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useLastLanguagePair, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { ResourcePickers, type ChosenResources, PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useLastLanguagePair, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
 import { actionsFrom, documentFile, formatDate, formatSize, type Actor } from '@linguaport/sdk/shared';
 import type { FileRow } from '../shared/schemas.js';
 import { download, NS, Progress, useLanguageName, useLiveFiles, useStates, type Load } from './common.js';
@@ -51,6 +51,7 @@ function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boole
   const { pair: lastPair, remember } = useLastLanguagePair('pictures');
   const [source, setSource] = useState('');
   const [target, setTarget] = useState('');
+  const [resources, setResources] = useState<ChosenResources>({ memories: [], termBases: [] });
   const [progress, setProgress] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
 
@@ -94,6 +95,8 @@ function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boole
     remember(source, target);
     form.set('sourceLang', source);
     form.set('targetLang', target);
+    form.set('memories', JSON.stringify(resources.memories));
+    form.set('termBases', JSON.stringify(resources.termBases));
     for (const f of files) form.append('files', f);
     setRefreshBefore(true);
     setProgress(0);
@@ -167,6 +170,8 @@ function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boole
             </HTMLSelect>
           </FormGroup>
         </div>
+        {/* The picture's text is translated with these (the user's defaults preselected). */}
+        <ResourcePickers value={resources} onChange={setResources} preselectDefaults testIds={{ memories: 'pic-memories', termBases: 'pic-term-bases' }} />
         {setup.languages.length === 0 && <Callout intent={Intent.WARNING}>{t('noEngine')}</Callout>}
         {setup.formats.length === 0 && <Callout intent={Intent.WARNING}>{t('pic.noFormats')}</Callout>}
         {progress !== null && <ProgressBar value={progress} intent={Intent.PRIMARY} />}
