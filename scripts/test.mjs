@@ -4,10 +4,13 @@
 //   2. vitest, server integration again on a real PostgreSQL started here on loopback (not the files
 //      marked `// Database: none`)
 //   3. Playwright end-to-end in Debian's Chromium
-// and a last line `N passed, N failed` adding all suites up.
+// and a last line `N passed, N failed` adding all suites up. Stages 2 and 3 run at the same time (on
+// 2 cores the browser stage mostly waits on the page and the server, so the PostgreSQL files use what
+// it leaves); the PostgreSQL stage's output is kept in .tmp/reports/postgres.log and printed when it
+// ends, so the two logs never interleave. `--serial` runs them one after the other.
 // `npm test -- --only pglite,postgres,e2e` runs a subset.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { databaseFreeTests } from './lib/database-free.mjs';
 import { ROOT, setup, SetupError } from './setup.mjs';
@@ -20,11 +23,19 @@ const wants = (stage) => !only || only.includes(stage);
 const grepArg = process.argv.indexOf('--grep');
 const e2eGrep = grepArg > 0 ? ['--grep', process.argv[grepArg + 1]] : [];
 
-function runStage(cmd, args, env = {}) {
+const serial = process.argv.includes('--serial');
+
+/** Runs a stage; with `logFile`, its output goes there (printed by the caller) instead of to the terminal. */
+function runStage(cmd, args, env = {}, logFile = null) {
   return new Promise((resolveStage) => {
-    const child = spawn(cmd, args, { cwd: ROOT, stdio: 'inherit', env: { ...process.env, ...env } });
-    child.on('exit', (code) => resolveStage(code ?? 1));
-    child.on('error', () => resolveStage(127));
+    const out = logFile ? openSync(logFile, 'w') : 'inherit';
+    const child = spawn(cmd, args, { cwd: ROOT, stdio: logFile ? ['ignore', out, out] : 'inherit', env: { ...process.env, ...env } });
+    const done = (code) => {
+      if (logFile) closeSync(out);
+      resolveStage(code);
+    };
+    child.on('exit', (code) => done(code ?? 1));
+    child.on('error', () => done(127));
   });
 }
 
@@ -81,34 +92,46 @@ async function main() {
     add('unit + server (PGlite)', vitestCounts(out), code);
   }
 
-  if (wants('postgres')) {
+  const postgresStage = async () => {
     const { startPostgres } = await import('./lib/postgres.mjs');
     let pg = null;
+    const log = serial || !wants('e2e') ? null : join(reports, 'postgres.log');
     try {
       pg = await startPostgres();
       const out = join(reports, 'vitest-postgres.json');
       const code = await runStage(
         process.execPath,
         [vitest, 'run', '--project', 'server', ...databaseFreeTests().flatMap((f) => ['--exclude', f]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
-        { DATABASE_URL: pg.url },
+        { DATABASE_URL: pg.url, ...(log ? { FORCE_COLOR: '1' } : {}) },
+        log,
       );
-      add('server (PostgreSQL)', vitestCounts(out), code);
+      return () => add('server (PostgreSQL)', vitestCounts(out), code);
     } catch (err) {
-      process.stderr.write(`PostgreSQL suite could not run: ${err.message}\n`);
-      add('server (PostgreSQL)', null, 1);
+      return () => {
+        process.stderr.write(`PostgreSQL suite could not run: ${err.message}\n`);
+        add('server (PostgreSQL)', null, 1);
+      };
     } finally {
       await pg?.stop();
+      if (log && existsSync(log)) process.stdout.write(`\n--- server (PostgreSQL), run beside the end-to-end stage ---\n${readFileSync(log, 'utf8')}\n`);
     }
-  }
+  };
 
-  if (wants('e2e')) {
+  const e2eStage = async () => {
     const out = join(reports, 'playwright.json');
     const cli = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
     const code = await runStage(process.execPath, [cli, 'test', '-c', 'tests/e2e/playwright.config.ts', ...e2eGrep], {
       PLAYWRIGHT_JSON_OUTPUT_NAME: out,
     });
-    add('end-to-end (Chromium)', existsSync(out) ? playwrightCounts(out) : null, code);
-  }
+    return () => add('end-to-end (Chromium)', existsSync(out) ? playwrightCounts(out) : null, code);
+  };
+
+  // Results are added in stage order whatever order the stages end in.
+  const stages = [wants('postgres') ? postgresStage : null, wants('e2e') ? e2eStage : null].filter(Boolean);
+  const report = [];
+  if (serial) for (const stage of stages) report.push(await stage());
+  else report.push(...(await Promise.all(stages.map((stage) => stage()))));
+  for (const addResult of report) addResult();
 
   process.stdout.write(`\n${lines.join('\n')}\ntime: ${Math.round((Date.now() - started) / 1000)} s\n`);
   const summary = `${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`;
