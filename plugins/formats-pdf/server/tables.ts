@@ -18,6 +18,7 @@ export interface FoundTable extends Box {
   rows: Array<{ y0: number; y1: number; cells: Array<TableCell | null> }>;
 }
 
+const LIST_MARK = /^([\u2022\u00b7\u25aa\u25ab\u25e6\u2023\u25cb\u25cf\u25a0\u25a1\u2013\u2014\u2212\-*+>\u2192\u2713\u2714]|\(?(\d{1,3}|[a-z]|[ivxlc]{1,5})[.)])$/iu;
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 const height = (b: Box) => b.y1 - b.y0;
 const words = (l: Line) => l.words.length;
@@ -74,6 +75,8 @@ function tableOf(run: Line[][], lineHeight: number): FoundTable | null {
   if (rows.some((r, i) => filled[i]!.size !== r.length || filled[i]!.has(-1))) return null;
   if (filled.filter((f) => f.size >= 2).length < 2) return null;
   if (isRunningText(rows, columns)) return null;
+  // A column of bullets or item numbers only is a list, read as paragraphs.
+  if (rows.flat().filter((p) => columnOf(p, columns) === 0).every((p) => LIST_MARK.test(p.words.map((w) => w.text).join(' ')))) return null;
   const out: FoundTable = { x0: columns[0]![0], x1: columns.at(-1)![1], y0: Infinity, y1: -Infinity, columns, rows: [] };
   for (const r of rows) {
     const y0 = Math.min(...r.map((p) => p.y0));

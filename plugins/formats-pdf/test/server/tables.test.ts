@@ -6,7 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeEntities, readZip } from '@linguaport/sdk/interchange';
 import type { OcrService } from '@linguaport/sdk/server';
 import type { ParsedFile } from '@linguaport/sdk/shared';
+import type { Line } from '@linguaport/sdk/server';
 import { createPdfFormat } from '../../server/pdf.js';
+import { findTables } from '../../server/tables.js';
 import { AFTER_TABLE, makeTableFixture, NOTE_SENTENCE, NOTE_TEXT, printedByOffice, TABLE } from './samples.js';
 
 // A text PDF (LibreOffice's, made here) with a bordered table and a footnote: the table comes back as a
@@ -63,4 +65,31 @@ describe('tables and footnotes in a text PDF', () => {
     expect(cells).toEqual(TABLE.flat().map((c) => `ES ${c}`));
     expect(printed.units[0]!.source).toBe(`ES ${NOTE_SENTENCE[0]}<1/>${NOTE_SENTENCE[1]}`);
   }, 180_000);
+});
+
+/** A line of words at `y` (12 pt high), each word `[x, text]`, 6 pt a letter. */
+const line = (y: number, ...words: Array<[number, string]>): Line => {
+  const ws = words.map(([x, text]) => ({ x0: x, x1: x + 6 * text.length, y0: y, y1: y + 12, text }));
+  return { x0: ws[0]!.x0, x1: ws.at(-1)!.x1, y0: y, y1: y + 12, words: ws };
+};
+const sentence = (x: number, y: number, text: string) => line(y, ...text.split(' ').reduce<Array<[number, string]>>((out, w) => [...out, [out.length ? out.at(-1)![0] + 6 * out.at(-1)![1].length + 3 : x, w]], []));
+
+describe('what is not a table', () => {
+  it('a bulleted or numbered list is not a table; aligned cells are', () => {
+    const bullets = [0, 1, 2, 3].map((i) => line(100 + 16 * i, [60, '\u2022'], [90, 'an'], [105, 'item'], [132, 'of'], [147, 'the'], [168, 'list']));
+    expect(findTables(bullets).tables).toEqual([]);
+    const numbered = [0, 1, 2].map((i) => line(100 + 16 * i, [60, `${i + 1}.`], [90, 'step'], [117, 'number'], [158, String(i)]));
+    expect(findTables(numbered).tables).toEqual([]);
+    const cells = [0, 1, 2, 3].map((i) => line(100 + 16 * i, [60, `name${i}`], [200, `kind${i}`], [340, `${i * 10}`]));
+    const found = findTables(cells);
+    expect(found.tables.map((t) => [t.rows.length, t.columns.length])).toEqual([[4, 3]]);
+    expect(found.rest).toEqual([]);
+  });
+
+  it('two columns of running text are not a table', () => {
+    const left = 'the harbour sees ships arrive every morning with goods from far away markets';
+    const right = 'the mountains keep their sheep on green hills through the long quiet summer';
+    const lines = [0, 1, 2, 3, 4].flatMap((i) => [sentence(60, 100 + 14 * i, left.slice(0, 70)), sentence(320, 100 + 14 * i, right.slice(0, 70))]);
+    expect(findTables(lines).tables).toEqual([]);
+  });
 });
