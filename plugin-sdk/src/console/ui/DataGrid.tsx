@@ -282,9 +282,7 @@ export function DataGrid<T>(props: DataGridProps<T>): ReactNode {
                         aria-sort={sort.by === c.key ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined}
                       >
                         {columnIndex === 0 && onSelectionChange && (
-                          <span style={{ pointerEvents: 'auto', display: 'inline-block', verticalAlign: 'middle' }} onMouseDown={(e) => e.stopPropagation()} onClick={(e) => e.stopPropagation()}>
-                            <SelectShown box={headerBox} label={t('selectShown')} testId={`${prefix}-select-all`} onToggle={() => toggleAllRef.current()} />
-                          </span>
+                          <SelectShown box={headerBox} label={t('selectShown')} testId={`${prefix}-select-all`} onToggle={() => toggleAllRef.current()} />
                         )}
                         {c.title}
                         {c.sortable && <span aria-hidden> {sort.by === c.key ? (sort.order === 'asc' ? '▲' : '▼') : '↕'}</span>}
@@ -334,7 +332,20 @@ class BoxState {
 
 function SelectShown({ box, label, testId, onToggle }: { box: BoxState; label: string; testId: string; onToggle(): void }): ReactNode {
   const state = useSyncExternalStore(box.subscribe, box.get);
+  const wrap = useRef<HTMLSpanElement>(null);
+  // Blueprint's header listens natively for the press (a column selection, which would select every
+  // row): stop it at the checkbox, natively, since React's stopPropagation comes after native listeners.
+  useEffect(() => {
+    const el = wrap.current;
+    if (!el) return;
+    const stop = (e: Event) => e.stopPropagation();
+    const kinds = ['mousedown', 'pointerdown', 'touchstart'];
+    for (const k of kinds) el.addEventListener(k, stop);
+    return () => { for (const k of kinds) el.removeEventListener(k, stop); };
+  }, []);
   return (
-    <Checkbox aria-label={label} data-testid={testId} checked={state.checked} indeterminate={state.indeterminate} onChange={onToggle} style={{ margin: '0 6px 0 0', display: 'inline-block' }} />
+    <span ref={wrap} style={{ pointerEvents: 'auto', display: 'inline-block', verticalAlign: 'middle' }} onClick={(e) => e.stopPropagation()}>
+      <Checkbox aria-label={label} data-testid={testId} checked={state.checked} indeterminate={state.indeterminate} onChange={onToggle} style={{ margin: '0 6px 0 0', display: 'inline-block' }} />
+    </span>
   );
 }
