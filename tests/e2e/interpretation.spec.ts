@@ -94,7 +94,7 @@ test('live captions from the microphone: refused permission shows the note; gran
 
   await page.goto(`${baseUrl()}/simultaneousInterpretationLog`);
   const row = page.getByTestId('interpretation-session-table').locator('tbody tr').first();
-  await expect(row).toContainText('en → es');
+  await expect(row).toContainText('English → Spanish');
   await expect(row).toContainText(/playing in the park/i);
   await expect(row).toContainText('Mira Lane');
   await expect(row).not.toContainText('Tomas Berg');

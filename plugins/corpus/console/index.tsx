@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, H5, HTMLSelect, HTMLTable, Checkbox, InputGroup, Intent, ProgressBar, Radio, RadioGroup, Tag, TextArea } from '@blueprintjs/core';
 import { PageHeader, ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, taskFraction, useApi, useLanguages, useNotify, usePermission, useQueryParam, useTask, useTranslation, type ApiErrorInfo, type FormField, type PageResult, downloadFile } from '@linguaport/sdk/console';
-import { formatDate } from '@linguaport/sdk/shared';
+import { formatDate, languageDisplayName } from '@linguaport/sdk/shared';
 import { CLEANING_RULES, corpusSchema, type Bead } from '../shared/schemas.js';
 
 interface Corpus {
@@ -280,7 +280,7 @@ function AlignDialog({ corpus, isOpen, onClose, onDone }: { corpus: Corpus; isOp
 
 /** One corpus: its pairs (search, paging, inline edit, batch delete), import, export, cleaning, alignment. */
 function CorpusPage({ corpus, onChanged, onBack }: { corpus: Corpus; onChanged(): void; onBack(): void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const api = useApi();
   const perms = usePermission();
   const mayEdit = perms.hasButton('corpus:edit');
@@ -304,7 +304,7 @@ function CorpusPage({ corpus, onChanged, onBack }: { corpus: Corpus; onChanged()
     <div style={{ display: 'grid', gap: 12 }} data-testid="corpus-page">
       <div style={{ display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
         <Button minimal icon="arrow-left" text={t('back')} onClick={onBack} />
-        <H5 style={{ margin: 0 }}>{corpus.name} ({corpus.sourceLang} → {corpus.targetLang}) · {t('pairCount', { count: corpus.pairs })}</H5>
+        <H5 style={{ margin: 0 }}>{corpus.name} ({languageDisplayName(corpus.sourceLang, i18n.language)} → {languageDisplayName(corpus.targetLang, i18n.language)}) · {t('pairCount', { count: corpus.pairs })}</H5>
         {mayEdit && <Button icon="import" text={t('import')} onClick={() => setImporting(true)} />}
         {mayEdit && <Button icon="align-justify" text={t('align')} onClick={() => setAligning(true)} />}
         <Button icon="export" text={t('exportTmx')} onClick={() => void download(api, corpus, 'tmx')} />
@@ -366,7 +366,7 @@ function CorpusPage({ corpus, onChanged, onBack }: { corpus: Corpus; onChanged()
 
 /** `/corpus`: the corpora the user owns (every one with corpus:manage), and the chosen one's page. */
 function Corpora() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const api = useApi();
   const perms = usePermission();
   const languages = useLanguageOptions();
@@ -432,7 +432,7 @@ function Corpora() {
                     {c.name}
                   </a>
                 ) },
-              { key: 'langs', title: t('languages'), render: (c) => `${c.sourceLang} → ${c.targetLang}` },
+              { key: 'langs', title: t('languages'), render: (c) => `${languageDisplayName(c.sourceLang, i18n.language)} → ${languageDisplayName(c.targetLang, i18n.language)}` },
               { key: 'domain', title: t('domain'), render: (c) => c.domain ?? '—' },
               { key: 'pairs', title: t('pairs') },
               ...(mayManage ? [{ key: 'ownerName', title: t('owner'), render: (c: Corpus) => c.ownerName ?? t('formerUser', { id: c.ownerId }) }] : []),

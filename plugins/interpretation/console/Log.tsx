@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, Intent, Spinner, Tag } from '@blueprintjs/core';
 import { ConfirmDialog, PagedTable, SearchBar, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type PageResult } from '@linguaport/sdk/console';
-import { formatDate } from '@linguaport/sdk/shared';
+import { formatDate, languageDisplayName } from '@linguaport/sdk/shared';
 import { EXPORT_FORMATS, EXPORT_TRACKS, KEYS, type SessionView, type UtteranceView } from '../shared/schemas.js';
 import { download, NS } from './common.js';
 
@@ -82,7 +82,7 @@ function SessionDialog({ session, onClose }: { session: SessionView | null; onCl
 
 /** The log: every session with its start, end, speakers and first words; search by text and day. */
 export function SimultaneousInterpretationLog() {
-  const { t } = useTranslation(NS);
+  const { t, i18n } = useTranslation(NS);
   const api = useApi();
   const permissions = usePermission();
   const mayAll = permissions.hasButton(KEYS.logAll);
@@ -118,7 +118,7 @@ export function SimultaneousInterpretationLog() {
           { key: 'startedAt', title: t('startedAt'), render: (s) => (s.startedAt ? formatDate(s.startedAt) : '—') },
           { key: 'endedAt', title: t('endedAt'), render: (s) => (s.status === 'live' ? <Tag intent={Intent.SUCCESS}>{t('live')}</Tag> : s.endedAt ? formatDate(s.endedAt) : '—') },
           ...(all ? [{ key: 'ownerName', title: t('owner') }] : []),
-          { key: 'languages', title: t('languagesColumn'), render: (s: SessionView) => `${s.source} → ${s.target}` },
+          { key: 'languages', title: t('languagesColumn'), render: (s: SessionView) => `${languageDisplayName(s.source, i18n.language)} → ${languageDisplayName(s.target, i18n.language)}` },
           { key: 'speakers', title: t('speakers'), render: (s: SessionView) => (s.speakers.length ? s.speakers.join(', ') : '—') },
           { key: 'utterances', title: t('utterances') },
           { key: 'preview', title: t('preview'), render: (s: SessionView) => (s.preview ? `${s.preview}${s.preview.length >= 80 ? '…' : ''}` : '—') },

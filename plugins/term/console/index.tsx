@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useQueryParam, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
-import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
+import { actionsFrom, entryReview, formatDate, languageDisplayName } from '@linguaport/sdk/shared';
 import { termEntrySchema } from '../shared/schemas.js';
 
 interface TermBase {
@@ -128,7 +128,7 @@ function Recognise({ termBase }: { termBase: TermBase }) {
 type ReviewAction = 'pass' | 'reject' | 'enable' | 'disable';
 
 function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onChanged(): void; outerRefresh: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const api = useApi();
   const notify = useNotify();
   const perms = usePermission();
@@ -176,7 +176,7 @@ function Terms({ termBase, onChanged, outerRefresh }: { termBase: TermBase; onCh
     () => [
       { key: 'source', title: t('source'), sortable: true, width: 220 },
       { key: 'target', title: t('target'), sortable: true, width: 220, render: (r) => (r.forbidden ? <><Tag intent={Intent.DANGER} minimal>{t('forbidden')}</Tag> {r.target}</> : r.target) },
-      { key: 'langs', title: t('direction'), width: 100, render: (r) => `${r.sourceLang} → ${r.targetLang}` },
+      { key: 'langs', title: t('direction'), width: 100, render: (r) => `${languageDisplayName(r.sourceLang, i18n.language)} → ${languageDisplayName(r.targetLang, i18n.language)}` },
       { key: 'partOfSpeech', title: t('partOfSpeech'), width: 100, render: (r) => r.partOfSpeech ?? '' },
       { key: 'domain', title: t('domain'), sortable: true, width: 120, render: (r) => r.domain ?? '' },
       { key: 'status', title: t('status'), sortable: true, width: 110, render: (r) => <Tag minimal intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },

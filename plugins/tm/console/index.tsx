@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, LanguageVariantPicker, PagedTable, recordsLoader, SearchBar, TaggedText, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useQueryParam, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
-import { actionsFrom, entryReview, formatDate } from '@linguaport/sdk/shared';
+import { actionsFrom, entryReview, formatDate, languageDisplayName } from '@linguaport/sdk/shared';
 
 interface Memory {
   id: number;
@@ -153,7 +153,7 @@ export function EntryDetails({ entry }: { entry: Entry }) {
 }
 
 function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChanged(): void; outerRefresh: number }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const api = useApi();
   const notify = useNotify();
   const perms = usePermission();
@@ -186,7 +186,7 @@ function Entries({ memory, onChanged, outerRefresh }: { memory: Memory; onChange
       // Placeholders of imported or document entries as the editors' chips, not raw `<1>`.
       { key: 'source', title: t('source'), sortable: true, width: 320, render: (r) => <TaggedText text={r.source} /> },
       { key: 'target', title: t('target'), sortable: true, width: 320, render: (r) => <TaggedText text={r.target} /> },
-      { key: 'langs', title: t('direction'), width: 90, render: (r) => `${r.sourceLang} → ${r.targetLang}` },
+      { key: 'langs', title: t('direction'), width: 90, render: (r) => `${languageDisplayName(r.sourceLang, i18n.language)} → ${languageDisplayName(r.targetLang, i18n.language)}` },
       { key: 'status', title: t('status'), sortable: true, width: 110, render: (r) => <Tag minimal intent={r.status === 'checked' ? Intent.SUCCESS : r.status === 'failed' ? Intent.DANGER : Intent.NONE}>{t(`status_${r.status}`)}</Tag> },
       { key: 'enabled', title: t('enabled'), width: 80, render: (r) => (r.enabled ? t('yes') : t('no')) },
       { key: 'createdAt', title: t('createdAt'), sortable: true, width: 160, render: (r) => formatDate(r.createdAt) },
