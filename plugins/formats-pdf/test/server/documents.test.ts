@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readZip } from '@linguaport/sdk/interchange';
 import { ADMIN_PASSWORD, startLibrePeer, startTestKernel, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
-import { HEADING, makeFixtures } from './samples.js';
+import { HEADING, makeFixtures, makeTableFixture, TABLE } from './samples.js';
 
 // PDFs in the document area: a text PDF and a scanned one go through /transFile (the real queue and
 // pipeline; a LibreTranslate-compatible peer on loopback as the engine) and come back as editable
@@ -66,6 +66,20 @@ describe('PDFs in the document area', () => {
     expect(res.statusCode).toBe(200);
     // The peer answers "[es] " and the words reversed.
     expect(bodyOf(res.rawPayload)).toContain(`[es] ${HEADING.split(' ').reverse().join(' ')}`);
+  }, 180_000);
+
+  it('gives a PDF table back as a Word table and its footnote mark as a superscript, through the queue and the engine', async () => {
+    const { id, file } = await translate('harvest.pdf', makeTableFixture(dir));
+    expect(file.resultName).toBe('harvest_es.pdf.docx');
+    const xml = bodyOf((await kernel.app.inject({ method: 'GET', url: `/api/transFile/download/${id}?kind=result`, headers: { jwt: token } })).rawPayload);
+    const table = /<w:tbl>(.*?)<\/w:tbl>/.exec(xml)?.[1] ?? '';
+    const rows = [...table.matchAll(/<w:tr>(.*?)<\/w:tr>/g)].map((r) => [...r[1]!.matchAll(/<w:tc>(.*?)<\/w:tc>/g)].map((c) => [...c[1]!.matchAll(/<w:t xml:space="preserve">([^<]*)<\/w:t>/g)].map((m) => m[1]).join('')));
+    expect(rows).toEqual(TABLE.map((row) => row.map((c) => `[es] ${c.split(' ').reverse().join(' ')}`)));
+    expect(xml).toMatch(/<w:vertAlign w:val="superscript"\/><\/w:rPr><w:t xml:space="preserve">1<\/w:t>/);
+    // The engine was sent the mark as a placeholder, never as a digit glued to its word.
+    const units = (await kernel.app.inject({ method: 'GET', url: `/api/transFile/units/${id}?pageNum=1&pageSize=50`, headers: { jwt: token } })).json();
+    expect(JSON.stringify(units)).toContain("region<1/> and");
+    expect(JSON.stringify(units)).not.toMatch(/region ?1/);
   }, 180_000);
 
   it('marks a scanned PDF as OCR and shows its recognised blocks over the page', async () => {
