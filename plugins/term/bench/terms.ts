@@ -10,7 +10,7 @@
  *   now       free translation, then the term hook's apply step (apply.ts) with the pair's morphology.
  * Figures: terms applied (the term's translation in the output), agreement errors next to the term's
  * noun (a determiner before it, an adjective right after it, a predicate adjective after es/está when
- * nothing but determiners precedes it), checked with the Spanish analyser of the installed pair, and
+ * nothing but determiners precedes it, also across a complement of the noun: `de la oficina está`), checked with the Spanish analyser of the installed pair, and
  * double spaces. Run: `npm run bench -- terms`.
  */
 import { execFileSync } from 'node:child_process';
@@ -102,7 +102,15 @@ async function errors(texts: string[], nouns: string[][]): Promise<number> {
       if (after < 0) continue;
       const next = words[after]!;
       if (only(next, ['adj', 'pp']) && !agrees(next, g, n)) count++;
-      if (subject && /^(es|está)$/i.test(next.surface) && words[after + 1] && only(words[after + 1]!, ['adj', 'pp']) && !agrees(words[after + 1]!, g, n)) count++;
+      // The verb right after the noun, or after its complement (`de la oficina`).
+      let v = after;
+      if (has(next, 'pr')) {
+        let m = after + 1;
+        while (words[m] && only(words[m]!, ['det', 'predet', 'num', 'adj'])) m++;
+        if (words[m] && has(words[m]!, 'n')) v = m + 1;
+      }
+      const verb = words[v];
+      if (subject && verb && /^(es|está)$/i.test(verb.surface) && words[v + 1] && only(words[v + 1]!, ['adj', 'pp']) && !agrees(words[v + 1]!, g, n)) count++;
     }
   });
   return count;

@@ -155,10 +155,21 @@ function dependants(words: MorphWord[], start: number, end: number): Array<{ wor
     if (w.readings.some((x) => has(last(x), 'cnjcoo')) && words[j + 1] && pick(words[j + 1]!, ['adj', 'pp']) && j > after) continue;
     break;
   }
+  // A complement of the noun between it and its verb (`la computadora de la oficina está rota`): skipped, once.
+  let v = j;
+  if (words[v]?.readings.some((r) => r.some((u) => has(u, 'pr')))) {
+    let m = v + 1;
+    while (words[m] && pick(words[m]!, ['det', 'predet', 'num', 'adj'])) m++;
+    if (words[m]?.readings.some((r) => has(last(r), 'n', 'np'))) {
+      m++;
+      while (words[m] && pick(words[m]!, ['adj', 'pp'])) m++;
+      v = m;
+    }
+  }
   // A predicate after ser or estar (`está rota`), when the phrase is the subject (no preposition before it).
-  const verb = words[j];
+  const verb = words[v];
   if (subject && verb && verb.readings.some((r) => (has(last(r), 'vbser') || last(r).lemma.toLowerCase() === 'estar') && !has(last(r), 'inf', 'ger', 'pp'))) {
-    let k = j + 1;
+    let k = v + 1;
     while (words[k] && words[k]!.readings.some((r) => has(last(r), 'adv')) && !pick(words[k]!, ['adj', 'pp'])) k++;
     const w = words[k];
     const r = w && pick(w, ['adj', 'pp']);

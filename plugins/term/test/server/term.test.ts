@@ -397,6 +397,8 @@ describe('every translation', () => {
     // The term's gender differs from the engine's word (ordenador, m): article and adjectives follow the term.
     expect((await run('The new computer is broken.')).text).toBe('La computadora nueva está rota.');
     expect((await run('Check the screen of the old computer.')).text).toBe('Control el monitor de la computadora vieja.');
+    // Across a complement of the noun to its predicate: 'roto' for the engine's ordenador becomes 'rota'.
+    expect((await run('The computer of the office is broken.')).text).toBe('La computadora de la oficina está rota.');
     expect((await run('The hard disk is full.')).text).toBe('La unidad de disco es llena.');
     // Case follows the source: a cell opening with the term keeps its capital, capitals stay capitals.
     expect((await run('Printer')).text).toBe('Impresora');
