@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ApiError, Codes, deletedSchema, like, pageOf, pageQuery, pageSchema, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idNumberSchema } from '@linguaport/sdk/shared';
 import { messages } from './messages.js';
+import { pdfNameOf } from './result.js';
 import type { Quotas } from './quota.js';
 import { fileReply } from './routes.js';
 import type { FileService } from './service.js';
@@ -74,7 +75,7 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
   const stored = (userId: number) => sql`
     select 'file:' || id || ':source' as item, 'source' as kind, name, size, created_at, 'document' as job_type, id as job_id, name as job_name, status from trans_file_files where owner_id = ${userId} and source_key <> ''
     union all select 'file:' || id || ':result', 'result', result_name, result_size, coalesce(finished_at, created_at), 'document', id, name, status from trans_file_files where owner_id = ${userId} and result_key is not null
-    union all select 'file:' || id || ':pdf', 'pdf', regexp_replace(coalesce(result_name, name), '\\.[^.]+$', '') || '.pdf', pdf_size, coalesce(finished_at, created_at), 'document', id, name, status from trans_file_files where owner_id = ${userId} and pdf_key is not null
+    union all select 'file:' || id || ':pdf', 'pdf', regexp_replace(coalesce(result_name, name), '(\\.pdf)?\\.[^.]+$', '', 'i') || '.pdf', pdf_size, coalesce(finished_at, created_at), 'document', id, name, status from trans_file_files where owner_id = ${userId} and pdf_key is not null
     union all select 'job:' || id || ':archive', 'archive', name, size, created_at, 'archive', id, name, status from trans_file_jobs where owner_id = ${userId}
     union all select 'job:' || id || ':archiveResult', 'archiveResult', regexp_replace(name, '\\.[^.]+$', '') || '_translated.zip', result_size, coalesce(finished_at, created_at), 'archive', id, name, status from trans_file_jobs where owner_id = ${userId} and result_key is not null
     union all select 'conversion:' || id || ':conversionSource', 'conversionSource', name, size, created_at, 'conversion', id, name, status from trans_file_conversions where owner_id = ${userId}
@@ -121,7 +122,6 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
     const table = item.type === 'file' ? 'trans_file_files' : item.type === 'job' ? 'trans_file_jobs' : 'trans_file_conversions';
     const row = (await (db as any).selectFrom(table).selectAll().where('id', '=', item.id).where('owner_id', '=', caller.userId).executeTakeFirst()) as Record<string, any> | undefined;
     if (!row) throw new ApiError(Codes.NOT_FOUND, messages.notFound(item.id));
-    const base = String(row.result_name ?? row.name).replace(/\.[^.]+$/, '');
     switch (item.kind) {
       case 'source':
       case 'archive':
@@ -131,7 +131,7 @@ export function fileManagerPart(ctx: ServerPluginContext, db: Db, deps: { quotas
       case 'conversionResult':
         return { key: row.result_key, name: row.result_name ?? row.name, row };
       case 'pdf':
-        return { key: row.pdf_key, name: `${base}.pdf`, row };
+        return { key: row.pdf_key, name: pdfNameOf(String(row.result_name ?? row.name)), row };
       case 'archiveResult':
         return { key: row.result_key, name: `${String(row.name).replace(/\.[^.]+$/, '')}_translated.zip`, row };
     }

@@ -49,6 +49,9 @@ export async function uniqueResultName(db: Db, ownerId: number, fileId: number, 
   return candidate;
 }
 
+/** The name of a result's PDF: `report_es.docx` -> `report_es.pdf`, `report_es.pdf.docx` -> `report_es.pdf` (not `.pdf.pdf`). */
+export const pdfNameOf = (resultName: string): string => `${resultName.replace(/(\.pdf)?\.[^.]+$/i, '')}.pdf`;
+
 export interface StoredTarget {
   target: string | null;
   origin: string | null;

@@ -8,6 +8,7 @@ import { messages, notFound, stateRefusal } from './messages.js';
 import type { FileService, IncomingFile } from './service.js';
 import type { AreaSettings } from './settings.js';
 import { MANAGE, type Store } from './store.js';
+import { pdfNameOf } from './result.js';
 import { xliffOf } from './xliff.js';
 
 /** The routes of /transFile (upload, list, terminate, retry, download, delete, settings). */
@@ -156,7 +157,7 @@ export function fileRoutes(ctx: ServerPluginContext, service: FileService, store
         return { raw: true, contentType: 'application/xliff+xml; charset=utf-8', body, headers: { 'content-disposition': attachment(name) } };
       }
       const key = query.kind === 'pdf' ? file.pdf_key : file.result_key;
-      const name = query.kind === 'pdf' ? `${(file.result_name ?? file.name).replace(/\.[^.]+$/, '')}.pdf` : file.result_name;
+      const name = query.kind === 'pdf' ? pdfNameOf(file.result_name ?? file.name) : file.result_name;
       if (!key || !name || !(await ctx.storage.exists(key))) throw new ApiError(Codes.FILE_NOT_FOUND, messages.notFound(file.name));
       return fileReply(ctx, key, name);
     },

@@ -136,7 +136,7 @@ describe('document upload and translation', () => {
 
     const table = await upload(d.kernel, alice.token, { ...OPTIONS, resultType: 'table', withPdf: 'true' }, [{ name: 'table.txt', content: 'Good morning.\n\nSee you soon.\n' }]);
     const done = await waitForFile(d.kernel, alice.token, table.body.data[0].id, (f) => f.status === 'completed', 90_000);
-    expect(done).toMatchObject({ resultName: 'table_es_table.docx', pdfStatus: 'converted' });
+    expect(done).toMatchObject({ resultName: 'table_es_table.txt.docx', pdfStatus: 'converted' });
     const docx = (await call(d.kernel, 'GET', `/api/transFile/download/${done.id}`, alice.token)).raw;
     expect(docx.subarray(0, 2).toString()).toBe('PK');
     const pdf = await call(d.kernel, 'GET', `/api/transFile/download/${done.id}?kind=pdf`, alice.token);
