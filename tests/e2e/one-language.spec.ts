@@ -233,7 +233,8 @@ async function sweep(page: Page, locale: 'en-US' | 'zh-CN', offendersOf: (seen: 
 
   // The log line of this very sign-in reads in the console's language, module and operation.
   await open(page, '/operationLog');
-  const row = page.locator('tr[data-testid^="oplog-row-"]').filter({ hasText: '(POST /api/login)' }).first();
+  // The line is the action's name alone; its route is on hover (the message cell's title).
+  const row = page.locator('tr[data-testid^="oplog-row-"]').filter({ has: page.locator('span[title="POST /api/login"]') }).first();
   await expect(row).toBeVisible();
   await expect(row.locator('td').nth(1)).toHaveText(locale === 'en-US' ? 'Sign-in' : '登录认证');
   await expect(row.locator('td').nth(2)).toHaveText(locale === 'en-US' ? 'Sign in' : '登录');
