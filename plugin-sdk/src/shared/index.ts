@@ -15,6 +15,7 @@ export * from './file-format.js';
 export type { TaskInfo, TaskProgress } from './tasks.js';
 export * from './seeded.js';
 export * from './qa/tags.js';
+export * from './qa/issues.js';
 export * from './language-tags.js';
 export * from './language-names.js';
 export * from './sentences.js';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, Classes, Dialog, H5, HTMLSelect, HTMLTable, InputGroup, Intent, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import { PageHeader, ConfirmDialog, DataGrid, definePlugin, FormDialog, PagedTable, recordsLoader, SearchBar, useApi, useLanguageOptions, LibraryUserRights, ResourceExportDialog, ResourceImportCard, useNotify, usePermission, usePlatform, useQueryParam, useTranslation, type ApiErrorInfo, type FormField, type PagedColumn, type SlotViewProps } from '@linguaport/sdk/console';
-import { actionsFrom, entryReview, formatDate, languageDisplayName } from '@linguaport/sdk/shared';
+import { actionsFrom, entryReview, formatDate, issueText, languageDisplayName } from '@linguaport/sdk/shared';
 import { termEntrySchema } from '../shared/schemas.js';
 
 interface TermBase {
@@ -445,12 +445,10 @@ interface PanelProps {
   segments?: Array<{ id: string; issues: Array<{ hook: string; severity?: string; code: string; message: string; params?: Record<string, string> }> }>;
 }
 
-/** The term hook's issue codes (apply.ts) and their texts. */
-const ISSUE_KEYS: Record<string, string> = { 'term-missing': 'issueMissing', 'term-forbidden': 'issueForbidden', 'term-not-applied': 'issueNotApplied', 'term-agreement-unchecked': 'issueAgreementUnchecked' };
 
 /** Beside a text translation: the terms of the user's default term bases found in the source, with the translation each requires. */
 function TermsPanel({ props }: SlotViewProps<PanelProps>) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const api = useApi();
   const [hits, setHits] = useState<Hit[]>([]);
   const key = `${props.source}|${props.target}|${props.text}`;
@@ -484,7 +482,7 @@ function TermsPanel({ props }: SlotViewProps<PanelProps>) {
       ))}
       {issues.map((i) => (
         <Callout key={i.key} intent={i.severity === 'info' ? Intent.NONE : Intent.WARNING} compact data-testid="term-panel-issue" style={{ marginTop: 6 }}>
-          {i.params && ISSUE_KEYS[i.code] ? t(ISSUE_KEYS[i.code]!, i.params) : i.message}
+          {issueText(i, i18n.language)}
         </Callout>
       ))}
     </Card>

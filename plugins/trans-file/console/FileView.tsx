@@ -1,6 +1,6 @@
 import { Fragment, useCallback, useEffect, useState } from 'react';
 import { Button, ButtonGroup, Callout, Checkbox, H4, HTMLSelect, InputGroup, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
-import { sentencePairs } from '@linguaport/sdk/shared';
+import { issueText, sentencePairs } from '@linguaport/sdk/shared';
 import { Slot, TagEditor, TaggedText, useApi, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type ViewProps } from '@linguaport/sdk/console';
 import type { FileRow, UnitRow } from '../shared/schemas.js';
 import { download, NS, queryId, useLanguageName } from './common.js';
@@ -37,7 +37,7 @@ export function UnitText({ text }: { text: string }) {
  * also go into one of the file's memories (the memory area checks the right to add to it).
  */
 export function FileView({ query }: ViewProps) {
-  const { t } = useTranslation(NS);
+  const { t, i18n } = useTranslation(NS);
   const api = useApi();
   const notify = useNotify();
   const permissions = usePermission();
@@ -191,6 +191,11 @@ export function FileView({ query }: ViewProps) {
                             <Tag minimal intent={originKind(s.origin) === 'tm' ? Intent.SUCCESS : Intent.NONE} style={{ marginLeft: 4 }}>
                               {originLabel(t, s.origin)}
                             </Tag>
+                            {s.issues?.map((issue, n) => (
+                              <Tag key={n} minimal intent={issue.severity === 'error' ? Intent.DANGER : Intent.WARNING} icon="warning-sign" data-testid={`sentence-issue-${u.idx}-${k}`} data-code={issue.code} style={{ marginLeft: 4, whiteSpace: 'normal' }}>
+                                {issueText(issue, i18n.language)}
+                              </Tag>
+                            ))}
                           </span>
                         ))
                       ) : (

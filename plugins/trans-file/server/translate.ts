@@ -203,12 +203,16 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
     // Stored as `engine:<name>` and `tm:<score>`, so the written file can say which engine or how good a match (see result.ts).
     const originOf = (o: SegmentOrigin) =>
       o.kind === 'engine' ? `engine:${names.get(o.engineId) ?? o.engineId}` : o.kind === 'hook' ? (o.hook === 'tm' && o.score !== undefined ? `tm:${o.score}` : (o.hook ?? 'hook')) : o.kind;
-    const done = new Map<string, { target: string; origin: string }>();
+    const done = new Map<string, { target: string; origin: string; issues?: UnitSentence['issues'] }>();
     await Promise.all(
       ([['text', plain], ['placeholders', marked]] as const).map(([format, segments]) =>
         segments.length
           ? ctx.engines.translateSegments({ ...request, format, segments }).then((r) => {
-              for (const s of r.segments) done.set(s.id, { target: s.target, origin: originOf(s.origin) });
+              for (const s of r.segments) {
+                // The hooks' findings (term warnings) stay with the sentence, to be shown where it is shown.
+                const issues = s.issues.filter((i) => i.severity !== 'info').map(({ code, severity, message, params }) => ({ code, severity, message, ...(params ? { params: { ...params } } : {}) }));
+                done.set(s.id, { target: s.target, origin: originOf(s.origin), ...(issues.length ? { issues } : {}) });
+              }
             })
           : null,
       ),
@@ -222,7 +226,8 @@ export async function defineTranslateTask(deps: TranslateDeps): Promise<TaskHand
         target += got.target;
         sentences.push({ source: p.sentence, ...got });
       });
-      out.push({ idx, target, origin: paragraphOrigin(sentences), sentences: sentences.length > 1 ? sentences : null });
+      // Kept for a paragraph of several sentences, or one whose sentence has a finding to show.
+      out.push({ idx, target, origin: paragraphOrigin(sentences), sentences: sentences.length > 1 || sentences.some((x) => x.issues) ? sentences : null });
     }
     return out;
   }

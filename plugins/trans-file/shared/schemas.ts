@@ -116,7 +116,9 @@ export type FileChanged = Pick<FileRow, 'id' | 'ownerId' | 'status' | 'previewSt
 export const FILE_CHANGED = 'transFile.changed';
 
 /** One paragraph of a file with its translation (the preview). */
-export const unitSentenceSchema = z.object({ source: z.string(), target: z.string(), origin: z.string() });
+/** A pipeline hook's finding on a sentence (term warnings...), worded in the reader's language by the SDK's `issueText`. */
+export const unitIssueSchema = z.object({ code: z.string(), severity: z.enum(['info', 'warning', 'error']), message: z.string(), params: z.record(z.string(), z.string()).optional() });
+export const unitSentenceSchema = z.object({ source: z.string(), target: z.string(), origin: z.string(), issues: z.array(unitIssueSchema).optional() });
 export type UnitSentence = z.infer<typeof unitSentenceSchema>;
 
 export const unitRowSchema = z.object({
