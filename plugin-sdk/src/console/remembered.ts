@@ -40,7 +40,7 @@ export function writeLanguagePair(userId: number | string, area: string, pair: L
  */
 export function useLastLanguagePair(area: string): { pair: LanguagePair | null; remember: (source: string, target: string) => void } {
   const services = useContext(PlatformContext);
-  const userId = services?.session.current().user?.id ?? 'anonymous';
+  const userId = services?.session?.current?.().user?.id ?? 'anonymous';
   const [pair] = useState(() => readLanguagePair(userId, area));
   const remember = useCallback(
     (source: string, target: string) => {
