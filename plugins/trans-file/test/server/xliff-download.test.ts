@@ -67,7 +67,7 @@ describe('XLIFF downloads of a document job', () => {
       const res = await call(d.kernel, 'GET', `/api/transFile/download/${id}?kind=xliff12`, alice.token);
       expect(res.status).toBe(200);
       expect(String(res.headers['content-type'])).toMatch(/^application\/xliff\+xml/);
-      expect(String(res.headers['content-disposition'])).toMatch(/_en_es\.xlf/);
+      expect(String(res.headers['content-disposition'])).toMatch(name === 'app.xlf' ? /app_en_es\.xlf/ : /page_en_es\.html\.xlf/);
       const xml = res.raw.toString('utf8');
       const read = withToolkit(xml);
       expect([read.source, read.target]).toEqual(['en', 'es']);
