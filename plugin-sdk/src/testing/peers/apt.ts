@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -25,6 +25,16 @@ export interface AptRepository {
   remove(): void;
 }
 
+/** Folders 0755 and files 0644 below `dir`, as a package builder expects. */
+function publicModes(dir: string): void {
+  chmodSync(dir, 0o755);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) publicModes(path);
+    else chmodSync(path, 0o644);
+  }
+}
+
 export function buildAptRepository(packages: AptPackage[]): AptRepository {
   const dir = mkdtempSync(join(tmpdir(), 'apt-repo-'));
   const repo = join(dir, 'repo');
@@ -40,6 +50,10 @@ export function buildAptRepository(packages: AptPackage[]): AptRepository {
     }
     const control = [`Package: ${p.name}`, `Version: ${version}`, 'Architecture: all', 'Maintainer: Test <test@example.org>', `Description: ${p.description}`];
     writeFileSync(join(tree, 'DEBIAN', 'control'), `${control.join('\n')}\n`);
+    // dpkg-deb refuses a control folder outside 0755..0775, and the package installs its files with the
+    // modes they have here: set them, whatever umask the process has (a server started in the same
+    // test process sets a private one).
+    publicModes(tree);
     const file = `${p.name}_${version}_all.deb`;
     execFileSync('dpkg-deb', ['--root-owner-group', '--build', tree, join(repo, file)], { stdio: 'ignore' });
     const sha256 = createHash('sha256').update(readFileSync(join(repo, file))).digest('hex');
