@@ -18,10 +18,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MorphWord } from '@linguaport/sdk/server';
-import { protectTerms } from '../../engine-apertium/server/adapter.js';
-import { ApertiumMorphology } from '../../engine-apertium/server/morphology.js';
-import { applyTerms, findPhrase } from '../server/apply.js';
-import { TermMatcher } from '../server/matcher.js';
+import { protectTerms } from '../../plugins/engine-apertium/server/adapter.js';
+import { ApertiumMorphology } from '../../plugins/engine-apertium/server/morphology.js';
+import { applyTerms, findPhrase } from '../../plugins/term/server/apply.js';
+import { TermMatcher } from '../../plugins/term/server/matcher.js';
 
 const TERMS: Array<[string, string]> = [
   ['computer', 'computadora'], ['screen', 'monitor'], ['folder', 'directorio'], ['printer', 'impresora'], ['warranty', 'garantía'],
