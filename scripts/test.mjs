@@ -4,13 +4,15 @@
 //   2. vitest, server integration again on a real PostgreSQL started here on loopback (not the files
 //      marked `// Database: none`)
 //   3. Playwright end-to-end in Debian's Chromium
-// and a last line `N passed, N failed` adding all suites up. Stages 2 and 3 run at the same time (on
-// 2 cores the browser stage mostly waits on the page and the server, so the PostgreSQL files use what
-// it leaves); the PostgreSQL stage's output is kept in .tmp/reports/postgres.log and printed when it
-// ends, so the two logs never interleave. `--serial` runs them one after the other.
+// and a last line `N passed, N failed` adding all suites up. On 4 cores or more, stages 2 and 3 run at
+// the same time (the PostgreSQL stage's output is then kept in .tmp/reports/postgres.log and printed
+// when it ends, so the two logs never interleave); on fewer they run one after the other: measured on
+// 2 cores, side by side they slowed each other down several times over (a server file 26 s -> 238 s).
+// `--serial` and `--parallel-stages` choose either way.
 // `npm test -- --only pglite,postgres,e2e` runs a subset.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { databaseFreeTests } from './lib/database-free.mjs';
 import { ROOT, setup, SetupError } from './setup.mjs';
@@ -23,7 +25,7 @@ const wants = (stage) => !only || only.includes(stage);
 const grepArg = process.argv.indexOf('--grep');
 const e2eGrep = grepArg > 0 ? ['--grep', process.argv[grepArg + 1]] : [];
 
-const serial = process.argv.includes('--serial');
+const serial = process.argv.includes('--serial') || (!process.argv.includes('--parallel-stages') && availableParallelism() < 4);
 
 /** Runs a stage; with `logFile`, its output goes there (printed by the caller) instead of to the terminal. */
 function runStage(cmd, args, env = {}, logFile = null) {
