@@ -24,18 +24,21 @@ export function OperationsTile() {
         list.length === 0 ? (
           <span className="bp6-text-muted">{t('noOperations')}</span>
         ) : (
+          // Long names and messages wrap, and what still cannot scrolls inside the card, never past it.
+          <div style={{ overflowX: 'auto' }}>
           <HTMLTable compact style={{ width: '100%' }}>
             <tbody>
               {list.map((o) => (
                 <tr key={o.id}>
                   <td><Tag minimal intent={o.outcome === 'success' ? Intent.SUCCESS : Intent.DANGER}>{o.moduleName ?? o.module}</Tag></td>
-                  <td>{o.message}</td>
+                  <td style={{ overflowWrap: 'anywhere' }}>{o.message}</td>
                   <td>{o.operatorName}</td>
                   <td className="bp6-text-muted" style={{ whiteSpace: 'nowrap' }}>{formatDate(o.createdAt)}</td>
                 </tr>
               ))}
             </tbody>
           </HTMLTable>
+          </div>
         )
       }
     </Tile>
