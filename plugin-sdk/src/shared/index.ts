@@ -20,3 +20,4 @@ export * from './language-tags.js';
 export * from './language-names.js';
 export * from './sentences.js';
 export * from './tagged-html.js';
+export type { MessageRow } from './messages.js';

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, Callout, Card, H5, HTMLTable, Intent, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { useApi, useBus, usePlatform, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
-import { formatDate } from '@linguaport/sdk/shared';
+import { formatDate, type MessageRow } from '@linguaport/sdk/shared';
 
 export type TileLoad<T> = { state: 'loading' } | { state: 'absent' } | { state: 'failed'; msg: string } | { state: 'ready'; data: T };
 
@@ -88,13 +88,7 @@ export function ShortcutsTile() {
   );
 }
 
-interface Message {
-  id: number;
-  typeName: string;
-  content: string;
-  isRead: boolean;
-  createTime: string;
-}
+type Message = MessageRow;
 
 export function MessagesTile() {
   const { t } = useTranslation();

@@ -1,17 +1,10 @@
 import { useCallback, useEffect, useState } from 'react';
 import { Button, ButtonGroup, HTMLSelect, Intent, Tag } from '@blueprintjs/core';
 import { ConfirmDialog, PageHeader, PagedTable, useBus, usePlatform, useTranslation, type PageQuery, type PageResult } from '@linguaport/sdk/console';
-import { formatDate } from '@linguaport/sdk/shared';
+import { formatDate, type MessageRow } from '@linguaport/sdk/shared';
 
 /** One message of `GET /api/messageRemind/messagesByPage` (kernel message centre). */
-interface Message {
-  id: number;
-  type: string;
-  typeName: string;
-  content: string;
-  isRead: boolean;
-  createTime: string;
-}
+type Message = MessageRow;
 
 interface MessagePage {
   records: Message[];

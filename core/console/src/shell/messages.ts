@@ -1,14 +1,8 @@
+import type { MessageRow } from '@linguaport/sdk/shared';
 import type { Kernel } from '../container.js';
 
-/** A message of the caller's own (spec 02 section 3 Message), as `/messageRemind/*` answers it. */
-export interface Message {
-  id: number;
-  type: string;
-  typeName: string;
-  content: string;
-  isRead: boolean;
-  createTime: string;
-}
+/** A message of the caller's own (the SDK's shape of `/messageRemind/*` answers). */
+export type Message = MessageRow;
 
 /** Server pushes (and local events) after which the lists and the unread count reload. */
 export const MESSAGE_EVENTS = ['message.created', 'messages.changed', 'message.read', 'message.deleted'] as const;
