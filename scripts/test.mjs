@@ -90,6 +90,8 @@ async function main() {
     const out = join(reports, 'vitest-pglite.json');
     const code = await runStage(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
       DATABASE_URL: '',
+      // Tests that need PostgreSQL skip here by design (the next stage runs them); see requirePostgres.
+      LINGUAPORT_TEST_DATABASE: 'pglite',
     });
     add('unit + server (PGlite)', vitestCounts(out), code);
   }
@@ -104,7 +106,7 @@ async function main() {
       const code = await runStage(
         process.execPath,
         [vitest, 'run', '--project', 'server', ...databaseFreeTests().flatMap((f) => ['--exclude', f]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
-        { DATABASE_URL: pg.url, ...(log ? { FORCE_COLOR: '1' } : {}) },
+        { DATABASE_URL: pg.url, LINGUAPORT_TEST_DATABASE: 'postgres', ...(log ? { FORCE_COLOR: '1' } : {}) },
         log,
       );
       return () => add('server (PostgreSQL)', vitestCounts(out), code);
