@@ -132,6 +132,25 @@ export class LibraryAccess {
     }
   }
 
+  /**
+   * The libraries a service call (`tm.memories`, `term.bases`) acts on: each named one checked for the
+   * right (404, 403 in both languages), else the caller's defaults it may use. The rights are read once
+   * for all the named libraries.
+   */
+  async forService(caller: Caller, named: readonly number[] | undefined, need: 'use' | 'edit'): Promise<number[]> {
+    if (!named?.length) return this.defaultsFor(caller);
+    const usable = await this.usable(caller);
+    const ids = [...new Set(named)];
+    for (const id of ids) {
+      const rights = usable.get(id);
+      if (rights?.[need]) continue;
+      // Not usable: the precise refusal (does not exist, or may not use) comes from assertUsable.
+      if (!rights) await this.assertUsable(caller, [id]);
+      throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': `权限不足：您不能编辑${this.noun.zh} ${id}`, 'en-US': `Insufficient permission: you may not edit ${this.noun.en} ${id}` });
+    }
+    return ids;
+  }
+
   /** The caller's default libraries among those it may use. */
   async defaultsFor(caller: Caller): Promise<number[]> {
     const usable = await this.usable(caller);

@@ -513,7 +513,10 @@ export type {
   TranslationRequestBase,
   TranslationResources,
 } from './pipeline.js';
-export { defineService, type PluginServices, type ServiceToken } from './services.js';
+export { defineService, type PluginServices, type ServiceToken, type ServiceCaller } from './services.js';
+export { serviceCallerOf, serviceInput } from './library-services.js';
+export * from './memories.js';
+export * from './termbases.js';
 export { morphologyService, type Morphology, type MorphUnit, type MorphReading, type MorphWord } from './morphology.js';
 export { documentTranslationService, type DocumentTranslationService } from './documents.js';
 export { uploadedFileSchema, uploadedFilesSchema, optionalUploadedFilesSchema, isUploadedFile, uploadPath, registerUploadedFile, NotAnUploadError, type UploadedFile } from './uploads.js';

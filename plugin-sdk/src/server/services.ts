@@ -27,3 +27,14 @@ export interface PluginServices {
   /** An optional service, or null when no plugin provides it now. */
   find<T>(token: ServiceToken<T>): T | null;
 }
+
+/**
+ * Who a service call is for, when the service guards a user's data (memories, term bases): the user,
+ * and the department they work in now (a route's `caller.departmentId`; left out, their first one).
+ * The provider reads the rest (super administrator, membership) from the kernel's user directory, so
+ * a consumer cannot widen what the user may reach.
+ */
+export interface ServiceCaller {
+  userId: number;
+  departmentId?: number | null;
+}

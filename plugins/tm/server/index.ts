@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { defineServerPlugin } from '@linguaport/sdk/server';
+import { defineServerPlugin, memoryService } from '@linguaport/sdk/server';
 import { createLibraryKit } from '@linguaport/sdk/resources';
-import { memoryService } from '../shared/services.js';
 import { memoryEntries } from './entries.js';
 import { exchangeRoutes } from './exchange.js';
 import { FuzzyIndex } from './fuzzy-index.js';
 import { MemoryLookup, lookupRoutes } from './lookup.js';
+import { createMemoryService } from './service.js';
 import { createTmSettings, settingsRoutes } from './settings.js';
 import { tmMigrations, type TmDatabase } from './tables.js';
 
@@ -39,18 +39,7 @@ export default defineServerPlugin({
     settingsRoutes(ctx, settings, { view: KEYS.view, settings: KEYS.settings });
     lookupRoutes(ctx, libraries, lookup, { view: KEYS.view }, settings);
 
-    const usableBy = async (userId: number, named?: number[]) => {
-      const caller = { userId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set<string>(), via: 'session' as const };
-      const usable = await libraries.usable(caller);
-      return named?.length ? named.filter((id) => usable.has(id)) : libraries.defaultsFor(caller);
-    };
-    ctx.services.provide(memoryService, {
-      exact: async (i) => lookup.exact(await usableBy(i.userId, i.memories), i.sourceLang, i.targetLang, i.texts),
-      fuzzy: async (i) => lookup.fuzzy(await usableBy(i.userId, i.memories), i.sourceLang, i.targetLang, i.text, i.limit, (await settings.get()).showThreshold),
-      registerUsage(check) {
-        usage.push(check);
-        return () => void usage.splice(usage.indexOf(check), 1);
-      },
-    });
+    // Other areas (CAT) reach the memories through the SDK's token, never this plugin's code.
+    ctx.services.provide(memoryService, createMemoryService({ ctx, db, libraries, lookup, settings, usage, changed }));
   },
 });

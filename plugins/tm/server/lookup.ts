@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, type Caller, type PipelineSegment, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, type Caller, type MemoryContext, type PipelineSegment, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idNumberSchema, languageBase, languageTagSchema, VARIANT_PREFERENCE, variantMatch, worseMatch, type VariantMatch } from '@linguaport/sdk/shared';
 import type { FuzzyIndex } from './fuzzy-index.js';
 import type { Libraries } from './libraries.js';
@@ -8,8 +8,11 @@ import { highlights } from './match/concordance.js';
 import { scoreText, type DiffOp } from './match/score.js';
 import { exactKey, normalise } from './match/text.js';
 import type { TmSettingsStore } from './settings.js';
-import { notesOf } from './metadata.js';
+import { contextOf, notesOf, type EntryMeta } from './metadata.js';
 import type { TmDatabase } from './tables.js';
+
+/** Candidate ids read from the database in one query: well under PostgreSQL's 65,535 parameters. */
+const ID_CHUNK = 5000;
 
 /**
  * Looking things up in memories: exact and fuzzy matches of a segment, a concordance search, and
@@ -23,7 +26,34 @@ import type { TmDatabase } from './tables.js';
  * `variantPenalty` points. Each match says its entry's tags and how they answered.
  */
 
-export interface MemoryMatch {
+/** What an entry carries besides its texts, as a match or a concordance line answers it (the `tm.memories` contract). */
+export interface EntryFacts {
+  createdBy: number;
+  createdAt: string;
+  updatedAt: string;
+  reviewState: 'unchecked' | 'checked';
+  notes: string[];
+  context: MemoryContext | null;
+  attrs: Record<string, string>;
+}
+
+const FACT_COLUMNS = ['creator_id', 'created_at', 'updated_at', 'status', 'meta'] as const;
+
+function factsOf(r: { creator_id: number; created_at: Date; updated_at: Date; status: string; meta: unknown }): EntryFacts {
+  const iso = (d: Date | string) => new Date(d).toISOString();
+  return {
+    createdBy: r.creator_id,
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    // Failed entries are never offered.
+    reviewState: r.status === 'checked' ? 'checked' : 'unchecked',
+    notes: notesOf(r.meta),
+    context: contextOf(r.meta),
+    attrs: { ...((r.meta as EntryMeta | null)?.attrs ?? {}) },
+  };
+}
+
+export interface MemoryMatch extends EntryFacts {
   entryId: number;
   libraryId: number;
   score: number;
@@ -36,13 +66,12 @@ export interface MemoryMatch {
   variant: VariantMatch;
   /** Points the score lost for another variant of the language (0 for the exact variant or the generic tag). */
   penalty: number;
-  /** The entry's notes (its TMX unit's, then its sides'), for the translator to see beside the match. */
-  notes: string[];
 }
 
-export interface ExactMatch {
+export interface ExactMatch extends EntryFacts {
   entryId: number;
   libraryId: number;
+  source: string;
   target: string;
   /** 100, less the penalty for another variant. */
   score: number;
@@ -50,7 +79,6 @@ export interface ExactMatch {
   targetLang: string;
   variant: VariantMatch;
   penalty: number;
-  notes: string[];
 }
 
 /** How an entry's tags answer the ones asked (the worse of its two sides), or null for other languages. */
@@ -90,7 +118,7 @@ export class MemoryLookup {
     if (!libraryIds.length || !texts.length) return out;
     const hashes = [...new Set(texts.map(exactKey))];
     const rows = await this.live(libraryIds, sourceLang, targetLang)
-      .select(['id', 'library_id', 'source', 'target', 'source_hash', 'status', 'source_lang', 'target_lang', 'meta'])
+      .select(['id', 'library_id', 'source', 'target', 'source_hash', 'source_lang', 'target_lang', ...FACT_COLUMNS])
       .where('source_hash', 'in', hashes)
       .orderBy(sql`case when status = 'checked' then 0 else 1 end`)
       .orderBy('id', 'desc')
@@ -109,59 +137,100 @@ export class MemoryLookup {
       const { row: r, variant } = found;
       const off = variant === 'variant' ? penalty : 0;
       // The hash is of the normalised text: confirm it, so a collision never passes as a match.
-      if (normalise(r.source) === normalise(text)) out.set(text, { entryId: r.id, libraryId: r.library_id, target: r.target, score: 100 - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off, notes: notesOf(r.meta) });
+      if (normalise(r.source) === normalise(text)) out.set(text, { entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, score: 100 - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off, ...factsOf(r) });
     }
     return out;
   }
 
   /** The top `limit` matches of `text` scoring at least `minScore` (after the variant penalty), best first. */
   async fuzzy(libraryIds: number[], sourceLang: string, targetLang: string, text: string, limit = 5, minScore = SHOW_THRESHOLD): Promise<MemoryMatch[]> {
-    if (!libraryIds.length || !text.trim()) return [];
-    const bases = [languageBase(sourceLang), languageBase(targetLang)] as const;
-    // Disabled and failed entries, and every variant of the languages, are in the index too (it holds sources only): ask for more than shown.
-    const hits = (await Promise.all(libraryIds.map((id) => this.index.search(id, bases[0], bases[1], text, limit * 4, minScore)))).flat();
-    const ids = hits.map((h) => h.id);
-    if (!ids.length) return [];
-    const rows = await this.live(libraryIds, sourceLang, targetLang).select(['id', 'library_id', 'source', 'target', 'source_lang', 'target_lang', 'meta']).where('id', 'in', ids).execute();
-    const penalty = await this.variantPenalty();
-    const out: MemoryMatch[] = [];
-    for (const r of rows) {
-      const variant = variantOf(sourceLang, targetLang, r);
-      if (!variant) continue;
-      const scored = scoreText(text, r.source);
-      const off = variant === 'variant' ? Math.min(penalty, scored.score) : 0;
-      out.push({ entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, ...scored, score: scored.score - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off, notes: notesOf(r.meta) });
-    }
-    return out
-      .filter((m) => m.score >= minScore)
-      .sort((a, b) => b.score - a.score || VARIANT_PREFERENCE[a.variant] - VARIANT_PREFERENCE[b.variant] || b.entryId - a.entryId)
-      .slice(0, limit);
+    return (await this.fuzzyMany(libraryIds, sourceLang, targetLang, [text], limit, minScore))[0]!;
   }
 
-  async concordance(libraryIds: number[], phrase: string, limit = 50) {
-    if (!libraryIds.length) return [];
+  /**
+   * `fuzzy` for many texts at once: the index is searched for each text (in memory), then the
+   * candidates of all of them are read from the database together, in chunks of `ID_CHUNK`, not per text.
+   */
+  async fuzzyMany(libraryIds: number[], sourceLang: string, targetLang: string, texts: readonly string[], limit = 5, minScore = SHOW_THRESHOLD): Promise<MemoryMatch[][]> {
+    const out = texts.map((): MemoryMatch[] => []);
+    if (!libraryIds.length) return out;
+    const bases = [languageBase(sourceLang), languageBase(targetLang)] as const;
+    const wanted: number[][] = [];
+    const all = new Set<number>();
+    for (const text of texts) {
+      if (!text.trim()) {
+        wanted.push([]);
+        continue;
+      }
+      // Disabled and failed entries, and every variant of the languages, are in the index too (it holds sources only): ask for more than shown.
+      const hits = (await Promise.all(libraryIds.map((id) => this.index.search(id, bases[0], bases[1], text, limit * 4, minScore)))).flat();
+      wanted.push(hits.map((h) => h.id));
+      for (const h of hits) all.add(h.id);
+    }
+    if (!all.size) return out;
+    const ids = [...all];
+    const rows = new Map<number, Awaited<ReturnType<typeof this.candidates>>[number]>();
+    for (let i = 0; i < ids.length; i += ID_CHUNK) for (const r of await this.candidates(libraryIds, sourceLang, targetLang, ids.slice(i, i + ID_CHUNK))) rows.set(r.id, r);
+    const penalty = await this.variantPenalty();
+    texts.forEach((text, i) => {
+      const found: MemoryMatch[] = [];
+      for (const id of wanted[i]!) {
+        const r = rows.get(id);
+        if (!r) continue;
+        const variant = variantOf(sourceLang, targetLang, r);
+        if (!variant) continue;
+        const scored = scoreText(text, r.source);
+        const off = variant === 'variant' ? Math.min(penalty, scored.score) : 0;
+        found.push({ entryId: r.id, libraryId: r.library_id, source: r.source, target: r.target, ...scored, score: scored.score - off, sourceLang: r.source_lang, targetLang: r.target_lang, variant, penalty: off, ...factsOf(r) });
+      }
+      out[i] = found
+        .filter((m) => m.score >= minScore)
+        .sort((a, b) => b.score - a.score || VARIANT_PREFERENCE[a.variant] - VARIANT_PREFERENCE[b.variant] || b.entryId - a.entryId)
+        .slice(0, limit);
+    });
+    return out;
+  }
+
+  private candidates(libraryIds: number[], sourceLang: string, targetLang: string, ids: number[]) {
+    return this.live(libraryIds, sourceLang, targetLang).select(['id', 'library_id', 'source', 'target', 'source_lang', 'target_lang', ...FACT_COLUMNS]).where('id', 'in', ids).execute();
+  }
+
+  /**
+   * Entries holding `phrase` (case ignored) in their source, target or either, newest first: a page of
+   * them and how many there are; optionally only entries of these languages (any variant of each).
+   */
+  async concordance(libraryIds: number[], phrase: string, o: { side?: 'source' | 'target' | 'both'; sourceLang?: string; targetLang?: string; limit?: number; offset?: number } = {}) {
+    if (!libraryIds.length) return { total: 0, entries: [] };
     const pattern = `%${phrase.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-    const rows = await this.db
+    const side = o.side ?? 'both';
+    let q = this.db
       .selectFrom('tm_entries')
-      .select(['id', 'library_id', 'source', 'target', 'source_lang', 'target_lang', 'status'])
       .where('library_id', 'in', libraryIds)
       .where('enabled', '=', true)
       .where('status', '!=', 'failed')
-      .where((eb) => eb.or([eb('source', 'ilike', pattern), eb('target', 'ilike', pattern)]))
+      .where((eb) => eb.or([...(side !== 'target' ? [eb('source', 'ilike', pattern)] : []), ...(side !== 'source' ? [eb('target', 'ilike', pattern)] : [])]));
+    if (o.sourceLang) q = q.where('source_base', '=', languageBase(o.sourceLang));
+    if (o.targetLang) q = q.where('target_base', '=', languageBase(o.targetLang));
+    // The route's top 50 needs no count: only a paged caller (the service) asks for one.
+    const total = o.offset === undefined ? null : Number((await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const rows = await q
+      .select(['id', 'library_id', 'source', 'target', 'source_lang', 'target_lang', 'status'])
       .orderBy('id', 'desc')
-      .limit(limit)
+      .limit(o.limit ?? 50)
+      .offset(o.offset ?? 0)
       .execute();
-    return rows.map((r) => ({
+    const entries = rows.map((r) => ({
       entryId: r.id,
       libraryId: r.library_id,
       source: r.source,
       target: r.target,
       sourceLang: r.source_lang,
       targetLang: r.target_lang,
-      status: r.status,
+      status: r.status as 'unchecked' | 'checked',
       sourceHighlights: highlights(r.source, phrase),
       targetHighlights: highlights(r.target, phrase),
     }));
+    return { total: total ?? entries.length, entries };
   }
 }
 
@@ -243,7 +312,7 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
     },
     async handler({ query, caller, headers }) {
       const memories = await memoriesFor(libraries, caller!, query.libraryIds, headers);
-      return { memories, entries: await lookup.concordance(memories, query.q) };
+      return { memories, entries: (await lookup.concordance(memories, query.q)).entries };
     },
   });
 
@@ -287,9 +356,11 @@ export function lookupRoutes(ctx: ServerPluginContext, libraries: Libraries, loo
         if (m.penalty) s.issues.push(variantUsed(m.score, s.source.trim(), m.targetLang));
       }
       if (autoUseThreshold >= 100) return;
-      for (const s of open) {
-        if (s.target !== undefined) continue;
-        const [best] = await lookup.fuzzy(memories, pctx.source, pctx.target, s.source.trim(), 1, autoUseThreshold);
+      const left = open.filter((s) => s.target === undefined);
+      // One read of the candidates for all the segments left, not one per segment.
+      const near = await lookup.fuzzyMany(memories, pctx.source, pctx.target, left.map((s) => s.source.trim()), 1, autoUseThreshold);
+      for (const [i, s] of left.entries()) {
+        const [best] = near[i]!;
         if (!best) continue;
         const lead = /^\s*/.exec(s.source)![0];
         const tail = /\s*$/.exec(s.source)![0];

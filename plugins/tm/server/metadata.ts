@@ -47,6 +47,35 @@ export function notesOf(meta: unknown): string[] {
   return [...(m.notes ?? []), ...(m.source?.notes ?? []), ...(m.target?.notes ?? [])];
 }
 
+/** The TMX props a confirmed pair's context is kept in (the source segments before and after it). */
+export const CONTEXT_PROPS = { before: 'x-context-before', after: 'x-context-after' } as const;
+
+/** The context an entry keeps, or null. */
+export function contextOf(meta: unknown): { before?: string; after?: string } | null {
+  const props = ((meta ?? {}) as EntryMeta).props ?? [];
+  const before = props.find((p) => p.type === CONTEXT_PROPS.before)?.value;
+  const after = props.find((p) => p.type === CONTEXT_PROPS.after)?.value;
+  return before === undefined && after === undefined ? null : { ...(before !== undefined ? { before } : {}), ...(after !== undefined ? { after } : {}) };
+}
+
+/**
+ * The metadata of a pair written through `tm.memories`: its context replaced when one is given, and
+ * `changedate`/`changeid` (the author's user id) set; a new entry also gets `creationdate`/`creationid`.
+ */
+export function writtenMeta(meta: unknown, author: number, context: { before?: string; after?: string } | undefined, now = new Date()): EntryMeta {
+  const m = (meta ?? {}) as EntryMeta;
+  const fresh = !Object.keys(m).length;
+  const attrs = { ...(fresh ? { creationdate: tmxDate(now), creationid: String(author) } : m.attrs), changedate: tmxDate(now), changeid: String(author) };
+  let props = m.props ?? [];
+  if (context) {
+    props = props.filter((p) => p.type !== CONTEXT_PROPS.before && p.type !== CONTEXT_PROPS.after);
+    if (context.before !== undefined) props = [...props, { type: CONTEXT_PROPS.before, value: context.before }];
+    if (context.after !== undefined) props = [...props, { type: CONTEXT_PROPS.after, value: context.after }];
+  }
+  const { props: _replaced, ...rest } = m;
+  return { ...rest, attrs, ...(props.length ? { props } : {}) };
+}
+
 /** An edit changes the text: the kept `changedate` becomes now (the editor's TMX id is not known, so `changeid` goes). */
 export function editedMeta(meta: unknown, now = new Date()): EntryMeta | null {
   const m = (meta ?? {}) as EntryMeta;
