@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@linguaport/sdk/testing';
 import WebSocket from 'ws';
 import { ADMIN_PASSWORD, createUserWithRole, FIXTURES, startKernel, type TestKernel } from './support/kernel.js';
 
@@ -61,14 +62,8 @@ async function connect(token: string): Promise<Socket> {
   await expect.poll(() => received.some((m) => m.type === 'ws.ready'), { timeout: 10_000, interval: 20 }).toBe(true);
   return {
     received,
-    async waitFor(type, match = () => true) {
-      for (let i = 0; i < 100; i++) {
-        const hit = received.find((m) => m.type === type && match(m.payload));
-        if (hit) return hit;
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      throw new Error(`no ${type} within 5 s; got ${JSON.stringify(received)}`);
-    },
+    waitFor: (type, match = () => true) =>
+      until(() => received.find((m) => m.type === type && match(m.payload)), { timeout: 5000, what: () => `a ${type} message (received: ${JSON.stringify(received)})` }),
     close: () => socket.close(),
   };
 }
@@ -464,7 +459,7 @@ describe('operation log', () => {
     await k.app.inject({ method: 'POST', url: '/api/login', headers: { 'content-type': `multipart/form-data; boundary=${boundary}` }, payload: form });
     await k.call('POST', '/api/logout?api_key=secret-in-query', session);
     // Records are written after the response: wait for all eight.
-    for (let i = 0; i < 100 && (await count('operation_log')) < before + 8; i++) await new Promise((r) => setTimeout(r, 50));
+    await until(async () => (await count('operation_log')) >= before + 8, { timeout: 5000, what: 'eight operation log records' });
     const rows = await k.database.query<any>(`select module, message, operator_name, method, url, outcome, code from operation_log order by id offset $1`, [before]);
     // Written after each response, so two calls close together may land in either order: compared as a set.
     const key = (r: object) => JSON.stringify(r);

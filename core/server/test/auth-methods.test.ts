@@ -2,6 +2,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { inflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@linguaport/sdk/testing';
 import { hashApiKey, resolveApiKeyCaller } from '../src/auth/api-keys.js';
 import { drawPuzzle, PIECE_HEIGHT, PIECE_WIDTH, WIDTH, HEIGHT } from '../src/auth/slider.js';
 import { ADMIN_PASSWORD, createUserWithRole, encryptFor, startKernel, type TestKernel } from './support/kernel.js';
@@ -317,11 +318,10 @@ describe('password expiry and change', () => {
     const wrong = new URLSearchParams({ username: 'ager', oldPassword: encryptFor(pk2, 'nope-nope-1'), newPassword: encryptFor(pk2, 'Ager-pass-3'), publicKey: pk2 });
     expect((await enCall('GET', `/api/user/updatePasswordForced?${wrong}`)).body.msg).toBe('Bad credentials');
     // Both attempts are in the operation log under the account they were for, passwords not stored.
-    let rows: { outcome: string; url: string }[] = [];
-    for (let i = 0; i < 40 && rows.length < 2; i++) {
-      rows = (await k.database.db.selectFrom('operation_log').select(['outcome', 'url', 'message']).where('operator_name', '=', 'ager').where('method', '=', 'GET').execute()) as typeof rows;
-      if (rows.length < 2) await new Promise((r) => setTimeout(r, 25));
-    }
+    const rows = await until(async () => {
+      const found = (await k.database.db.selectFrom('operation_log').select(['outcome', 'url', 'message']).where('operator_name', '=', 'ager').where('method', '=', 'GET').execute()) as { outcome: string; url: string }[];
+      return found.length >= 2 && found;
+    }, { timeout: 5000, what: "two operation log records of ager's password changes" });
     expect(rows.map((r) => r.outcome).sort()).toEqual(['failure', 'success']);
     expect(rows.every((r) => r.url === '/api/user/updatePasswordForced')).toBe(true);
     await setConfig('PASSWORD_MAX_AGE_DAYS', '90');

@@ -1,11 +1,13 @@
 import type { DomainEvent } from '@linguaport/sdk/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requirePostgres } from '@linguaport/sdk/testing';
 import { createEventBus, MAX_INLINE_BYTES, type KernelEventBus } from '../src/bus/events.js';
 import { coreMigrations } from '../src/db/core-migrations.js';
 import { runMigrations } from '../src/db/migrations.js';
 import { openTestDatabase, type TestDatabase } from './support/test-database.js';
 
-const onPostgres = Boolean(process.env.DATABASE_URL);
+// Two instances on one database need PostgreSQL (PGlite is one process's own): skipped in the PGlite stage.
+const onPostgres = requirePostgres();
 let t: TestDatabase;
 let bus: KernelEventBus;
 const errors: string[] = [];

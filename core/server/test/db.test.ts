@@ -72,6 +72,8 @@ describe(`database (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () =>
     });
     // Issued while the transaction is open: must not see or join it.
     const outside = database.db.insertInto('note').values({ body: 'outside row' }).execute();
+    // Held open a moment so the outside statement arrives while it runs (PGlite queues it, PostgreSQL runs
+    // it on another connection): this delay is the scenario, nothing waits on it for a result.
     setTimeout(release, 50);
     await expect(tx).rejects.toThrow('roll back');
     await outside;
@@ -109,8 +111,12 @@ describe(`database (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () =>
     await database.notify('test_channel', 'one');
     await expect.poll(() => seen, { timeout: 5000 }).toEqual(['one']);
     await stop();
+    // A listener added after the stop sees 'two' arrive: only then is "the first one did not" a finding.
+    const witness: string[] = [];
+    const stopWitness = await database.listen('test_channel', (p) => witness.push(p));
     await database.notify('test_channel', 'two');
-    await new Promise((r) => setTimeout(r, 200));
+    await expect.poll(() => witness, { timeout: 5000 }).toEqual(['two']);
+    await stopWitness();
     expect(seen).toEqual(['one']);
   });
 });

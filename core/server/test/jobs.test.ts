@@ -140,9 +140,16 @@ describe(`job queue (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () =
     const own = await openTestDatabase();
     // Completion statements take a while, as on a busy server: pg-boss sends one it does not await.
     const slow = Object.create(own.database) as typeof own.database;
+    let inFlight = 0;
     slow.query = async (text, values) => {
-      if (/state = 'completed'|completed_on/i.test(text)) await new Promise((r) => setTimeout(r, 400));
-      return own.database.query(text, values);
+      inFlight++;
+      try {
+        // The delay is the scenario (a busy server), not a wait in the test.
+        if (/state = 'completed'|completed_on/i.test(text)) await new Promise((r) => setTimeout(r, 400));
+        return await own.database.query(text, values);
+      } finally {
+        inFlight--;
+      }
     };
     const rejections: unknown[] = [];
     const onRejection = (reason: unknown) => void rejections.push(reason);
@@ -164,7 +171,10 @@ describe(`job queue (${process.env.DATABASE_URL ? 'postgres' : 'pglite'})`, () =
       release();
       await stopping;
       await own.database.close();
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Every statement pg-boss sent has answered (or failed), and a rejection is reported after the
+      // macrotask that made it: only then is "no unhandled rejection" a finding.
+      await waitFor(() => inFlight).toBe(0);
+      await new Promise((r) => setImmediate(r));
       expect(rejections).toEqual([]);
       const reopened = await own.open();
       const rows = await reopened.query<{ state: string }>(`SELECT state FROM pgboss.job WHERE id = $1`, [id]);

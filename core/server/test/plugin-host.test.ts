@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@linguaport/sdk/testing';
 import { syncPermissionTree } from '../src/access/permission-tree.js';
 import { createServer } from '../src/server.js';
 import { ADMIN_PASSWORD, FIXTURES, createUserWithRole, startKernel, testConfig, writeDist, type TestKernel } from './support/kernel.js';
@@ -56,13 +57,10 @@ describe('loading a plugin server part', () => {
     const added = await k.call('POST', '/api/notes/add', admin, { text: 'first note' });
     expect(added.body.code).toBe(200);
     const id = added.body.data.id;
-    const deadline = Date.now() + 30_000;
-    let note: any;
-    do {
-      note = (await k.call('GET', `/api/notes/${id}`, admin)).body.data;
-      if (note.indexed) break;
-      await new Promise((r) => setTimeout(r, 200));
-    } while (Date.now() < deadline);
+    const note = await until(async () => {
+      const row = (await k.call('GET', `/api/notes/${id}`, admin)).body.data;
+      return row?.indexed && row;
+    }, { timeout: 30_000, interval: 200, what: `note ${id} to be indexed by its job` });
     expect(note).toMatchObject({ id, text: 'first note', indexed: true });
   });
 

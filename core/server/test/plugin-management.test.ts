@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@linguaport/sdk/testing';
 import {
   FILES_LIST,
   generatePublisherKey,
@@ -451,11 +452,7 @@ describe('a server part from a key trusted for server code', () => {
     expect(bad.body).toMatchObject({ code: 400 });
     expect(bad.body.msg).toMatch(/text/);
     expect((await enCall('POST', '/api/partner-server/echo/7', admin, { text: 'hi' })).body).toMatchObject({ code: 200, data: { id: '7', text: 'hi' } });
-    let row: Record<string, unknown> | undefined;
-    for (let i = 0; i < 40 && !row; i++) {
-      row = await k.database.db.selectFrom('operation_log').selectAll().where('url', '=', '/api/partner-server/echo/7').where('outcome', '=', 'success').executeTakeFirst();
-      if (!row) await new Promise((r) => setTimeout(r, 25));
-    }
+    const row = await until(() => k.database.db.selectFrom('operation_log').selectAll().where('url', '=', '/api/partner-server/echo/7').where('outcome', '=', 'success').executeTakeFirst(), { timeout: 5000 });
     expect(row).toMatchObject({ method: 'POST', operator_name: 'admin' });
   });
 
