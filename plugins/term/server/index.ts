@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { defineServerPlugin } from '@linguaport/sdk/server';
+import { defineServerPlugin, termBaseService } from '@linguaport/sdk/server';
 import { createLibraryKit } from '@linguaport/sdk/resources';
-import { termService } from '../shared/services.js';
 import { termEntries } from './entries.js';
 import { exchangeRoutes } from './exchange.js';
 import { recogniseRoutes, TermRecognition } from './recognise.js';
+import { createTermBaseService } from './service.js';
 import { termMigrations, type TermDatabase } from './tables.js';
 
 /**
@@ -35,17 +35,7 @@ export default defineServerPlugin({
     exchangeRoutes(ctx, db, access, { import: KEYS.import, export: KEYS.export }, changed);
     recogniseRoutes(ctx, access, recognition, { view: KEYS.view });
 
-    ctx.services.provide(termService, {
-      async recognise(i) {
-        const caller = { userId: i.userId, username: '', departmentId: null, isSuperAdmin: false, permissions: new Set<string>(), via: 'session' as const };
-        const usable = await access.usable(caller);
-        const bases = i.termBases?.length ? i.termBases.filter((id) => usable.has(id)) : await access.defaultsFor(caller);
-        return recognition.recognise(bases, i.sourceLang, i.targetLang, i.text);
-      },
-      registerUsage(check) {
-        usage.push(check);
-        return () => void usage.splice(usage.indexOf(check), 1);
-      },
-    });
+    // Other areas (CAT) reach the term bases through the SDK's token, never this plugin's code.
+    ctx.services.provide(termBaseService, createTermBaseService({ ctx, access, recognition, usage }));
   },
 });

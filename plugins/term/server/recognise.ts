@@ -57,6 +57,13 @@ export class TermRecognition {
     const matchers = await Promise.all(libraryIds.map((id) => this.matcher(id, sourceLang, targetLang)));
     return findAll(text, matchers);
   }
+
+  /** `recognise` for many texts: the matchers are fetched once (built on first use), then each text is searched in memory. */
+  async recogniseMany(libraryIds: number[], sourceLang: string, targetLang: string, texts: readonly string[]): Promise<TermHit[][]> {
+    if (!libraryIds.length) return texts.map(() => []);
+    const matchers = await Promise.all(libraryIds.map((id) => this.matcher(id, sourceLang, targetLang)));
+    return texts.map((text) => (text.trim() ? findAll(text, matchers) : []));
+  }
 }
 
 /** The term bases a request may read: those it names (each checked), else the caller's defaults. */
