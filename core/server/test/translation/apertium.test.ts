@@ -1,6 +1,5 @@
 // Database: none
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { failsNode } from '../../src/translation/adapter.js';
 import { createApertiumAdapter, protectTerms } from '../../../../plugins/engine-apertium/server/adapter.js';
@@ -8,9 +7,10 @@ import { ApyProcess, type ApyExit } from '../../../../plugins/engine-apertium/se
 import { processGroupMembers } from '../../src/translation/engine-processes.js';
 import { translateText } from '../../src/translation/pipeline.js';
 import { pathWithout, prng } from '../support/engine-env.js';
+import { requireTool } from '@linguaport/sdk/testing';
 
 // The real engine: Debian's apertium-apy and pairs (scripts/setup.mjs installs them).
-const installed = existsSync('/usr/bin/apertium-apy') && existsSync('/usr/share/apertium/modes/eng-spa.mode');
+const installed = requireTool('apertium-apy', { files: ['/usr/share/apertium/modes/eng-spa.mode'], debian: 'apertium-apy apertium-eng-spa' });
 
 function listeners(port: number): string {
   return execFileSync('ss', ['-ltnH', `sport = :${port}`], { encoding: 'utf8' });

@@ -1,6 +1,6 @@
 // Database: none
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -8,10 +8,11 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { probePort } from '../../src/preflight.js';
 import { EngineProcessRegistry, processGroupMembers } from '../../src/translation/engine-processes.js';
+import { requireTool } from '@linguaport/sdk/testing';
 
 // Engine processes die with the server that started them: the launcher watches its parent, and
 // the next start ends any group a killed server left recorded in DATA_DIR.
-const installed = existsSync('/usr/bin/apertium-apy') && existsSync('/usr/share/apertium/modes/eng-spa.mode');
+const installed = requireTool('apertium-apy', { files: ['/usr/share/apertium/modes/eng-spa.mode'], debian: 'apertium-apy apertium-eng-spa' });
 const OWNER = fileURLToPath(new URL('../support/apy-owner.ts', import.meta.url));
 
 const portFree = (port: number) => probePort(port, '127.0.0.1').then(() => true, () => false);

@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '@linguaport/sdk/server';
 import { runMigrations } from '../../src/db/migrations.js';
@@ -10,14 +9,14 @@ import { pathWithout } from '../support/engine-env.js';
 import { libreTranslateDefinition } from '../../../../plugins/engine-libretranslate/server/adapter.js';
 import { apertiumDefinition } from '../../../../plugins/engine-apertium/server/definition.js';
 import type { ApyExit, ApyOptions } from '../../../../plugins/engine-apertium/server/apy-process.js';
-import { startLibrePeer, type LibrePeer } from '@linguaport/sdk/testing';
+import { requireTool, startLibrePeer, type LibrePeer } from '@linguaport/sdk/testing';
 import { createAdapterRegistry } from '../../src/translation/adapters.js';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 // Nodes under faults, through the service: a request that fails because of its own content
 // fails alone and never marks a node unhealthy; only the node's own failures do. The health
 // loop never overlaps itself on a node, and restarts a crashed node with a bounded backoff.
-const installed = existsSync('/usr/bin/apertium-apy') && existsSync('/usr/share/apertium/modes/eng-spa.mode');
+const installed = requireTool('apertium-apy', { files: ['/usr/share/apertium/modes/eng-spa.mode'], debian: 'apertium-apy apertium-eng-spa' });
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 
 describe('translation nodes under faults', () => {
@@ -227,8 +226,7 @@ describe('translation nodes under faults', () => {
     expect(Math.max(...gaps)).toBeLessThan(2000);
   });
 
-  it('answers an html request 400 when this machine lacks transfuse, naming it, and keeps serving text', async () => {
-    if (!installed) return;
+  it.skipIf(!installed)('answers an html request 400 when this machine lacks transfuse, naming it, and keeps serving text', async () => {
     const id = await addNode({ kind: 'apertium-local', container_name: 'fault-apy' });
     await addEngine('fault-apy', [id]);
     const tools = checkExternalTools().map((tool) => (tool.debianPackage === 'transfuse' ? { ...tool, ok: false } : tool));
@@ -240,8 +238,7 @@ describe('translation nodes under faults', () => {
     expect((await s.translate({ text: 'The red car.', source: 'en', target: 'es', callerId: 2, channel: 'api' })).text).toMatch(/coche rojo/);
   }, 120_000);
 
-  it('keeps a real APy healthy when it answers 500 to one html request (no tf-extract on its PATH)', async () => {
-    if (!installed) return;
+  it.skipIf(!installed)('keeps a real APy healthy when it answers 500 to one html request (no tf-extract on its PATH)', async () => {
     const id = await addNode({ kind: 'apertium-local', container_name: 'fault-apy' });
     await addEngine('fault-apy', [id]);
     const path = pathWithout(['tf-extract', 'tf-inject']);

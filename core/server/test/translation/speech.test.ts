@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,11 +10,15 @@ import { createAdapterRegistry } from '../../src/translation/adapters.js';
 import { createTranslationService, type TranslationService } from '../../src/translation/service.js';
 import { pocketsphinxDefinition } from '../../../../plugins/engine-pocketsphinx/server/definition.js';
 import { openTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { requireTool } from '@linguaport/sdk/testing';
 
 // Speech routing (ctx.engines.speech) on real speech: espeak-ng says a sentence, ffmpeg makes it 16 kHz
 // mono, Debian's pocketsphinx (its kind registered as the engine-pocketsphinx plugin registers it)
 // recognises it on the seeded node. The adapter's own tests are in plugins/engine-pocketsphinx.
-const installed = existsSync('/usr/bin/pocketsphinx_continuous') && existsSync('/usr/share/pocketsphinx/model/en-us/en-us/mdef') && existsSync('/usr/bin/espeak-ng');
+const installed =
+  requireTool('pocketsphinx_continuous', { files: ['/usr/share/pocketsphinx/model/en-us/en-us/mdef'], debian: 'pocketsphinx pocketsphinx-en-us' }) &&
+  requireTool('espeak-ng', { debian: 'espeak-ng' }) &&
+  requireTool('ffmpeg', { debian: 'ffmpeg' });
 const quiet = { debug() {}, info() {}, warn() {}, error() {} };
 const SENTENCE = 'The children are playing in the park.';
 
