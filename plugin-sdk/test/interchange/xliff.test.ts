@@ -1,8 +1,9 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { writeXliff, xliffInline, type XliffUnit } from '../../src/interchange/index.js';
+import { requireTool } from '../../src/testing/requirements.js';
 import { readXliffWithToolkit } from '../../src/testing/translate-toolkit.js';
 import type { InlineTag } from '../../src/shared/file-format.js';
 
@@ -12,7 +13,7 @@ import type { InlineTag } from '../../src/shared/file-format.js';
 const paired = (n: string): InlineTag => ({ kind: 'paired', original: `<b${n}>`, closing: '</b>' });
 const standalone: InlineTag = { kind: 'standalone', original: '<br/>' };
 const tags: Record<string, InlineTag> = { 1: paired('1'), 2: standalone, 3: paired('3'), 4: paired('4') };
-const toolkit = existsSync('/usr/bin/python3') && existsSync('/usr/bin/po2tmx');
+const toolkit = requireTool('po2tmx', { files: ['/usr/bin/python3'], debian: 'translate-toolkit' });
 
 async function text(units: XliffUnit[], version: '1.2' | '2.1'): Promise<string> {
   let out = '';

@@ -9,6 +9,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('startWarmTool', () => {
   it('hands the input over later, through a pipe the tool opens by path', async () => {
     const tool = startWarmTool('wc', ['-c', '/dev/stdin'], { idleMs: 60_000 });
+    // The delay is the scenario ("later": the tool is already running when the input comes), not a wait for a result.
     await wait(100);
     expect(tool.ready).toBe(true);
     const { stdout } = await tool.run(new TextEncoder().encode('twelve bytes'), { timeoutMs: 10_000 });
