@@ -83,8 +83,7 @@ describe('HTTP client', () => {
   it('cancels every pending request on navigation', async () => {
     const { http, toasts } = client();
     const pending = http.get('/slow').catch((e: unknown) => e);
-    await new Promise((r) => setTimeout(r, 50));
-    expect(http.cancel.size).toBe(1);
+    await expect.poll(() => http.cancel.size).toBe(1);
     http.cancel.cancelAll();
     const error = (await pending) as ApiCallError;
     expect(error.code).toBe(ClientCodes.CANCELED);

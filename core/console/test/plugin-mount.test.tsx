@@ -5,6 +5,7 @@ import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router-dom';
 import type { AxiosAdapter } from 'axios';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { until, type UntilOptions } from '@linguaport/sdk/testing';
 import type { RegistryPlugin } from '@linguaport/sdk/shared';
 import { AccessService } from '../src/auth/access.js';
 import { PermissionStore } from '../src/auth/permissions.js';
@@ -121,26 +122,20 @@ async function mount(k: Kernel, ids: string[]): Promise<{ root: Root; el: HTMLEl
   return { root, el };
 }
 
-// Deadlines generous enough for a machine under load; a passing run returns as soon as the condition holds.
-async function until(check: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await act(async () => { await new Promise((r) => setTimeout(r, 20)); });
-  }
-}
+// Pauses inside act() so React's updates land; deadlines generous for a machine under load.
+const inAct: UntilOptions = { timeout: 10_000, interval: 20, pause: (wait) => act(wait) };
 
 describe('PluginMount', { timeout: 30_000 }, () => {
   it('renders a plugin view with its platform services and the host React', async () => {
     const { el, root } = await mount(await kernel(), ['hello']);
-    await until(() => el.querySelector('[data-testid="hello-view"]') !== null);
+    await until(() => el.querySelector('[data-testid="hello-view"]') !== null, inAct);
     expect(el.textContent).toContain('plugin hello true');
     await act(async () => root.unmount());
   });
 
   it('keeps failures in their room: a missing bundle and a throwing view show their own panels, the other plugin renders', async () => {
     const { el, root } = await mount(await kernel(), ['missing', 'thrower', 'hello']);
-    await until(() => el.querySelectorAll('[data-testid="plugin-error"]').length === 2 && el.querySelector('[data-testid="hello-view"]') !== null);
+    await until(() => el.querySelectorAll('[data-testid="plugin-error"]').length === 2 && el.querySelector('[data-testid="hello-view"]') !== null, inAct);
     const kind = (id: string) => el.querySelector(`[data-slot="${id}"] [data-testid="plugin-error"]`)?.getAttribute('data-error-kind');
     expect(kind('missing')).toBe('http');
     expect(kind('thrower')).toBe('render');
@@ -155,21 +150,21 @@ describe('PluginMount', { timeout: 30_000 }, () => {
 
   it('holds a view that suspends inside its own mount while the other plugin renders', async () => {
     const { el, root } = await mount(await kernel(), ['lazy', 'hello']);
-    await until(() => el.querySelector('[data-testid="hello-view"]') !== null && typeof (window as { __LP_RELEASE_LAZY__?: unknown }).__LP_RELEASE_LAZY__ === 'function');
+    await until(() => el.querySelector('[data-testid="hello-view"]') !== null && typeof (window as { __LP_RELEASE_LAZY__?: unknown }).__LP_RELEASE_LAZY__ === 'function', inAct);
     expect(el.querySelector('[data-testid="lazy-view"]')).toBeNull();
     expect(el.querySelector('[data-slot="lazy"] [data-testid="plugin-error"]')).toBeNull();
     await act(async () => (window as unknown as { __LP_RELEASE_LAZY__(): void }).__LP_RELEASE_LAZY__());
-    await until(() => el.querySelector('[data-testid="lazy-view"]') !== null);
+    await until(() => el.querySelector('[data-testid="lazy-view"]') !== null, inAct);
     expect(el.querySelector('[data-slot="lazy"]')!.textContent).toContain('lazy ready');
     await act(async () => root.unmount());
   });
 
   it('fetches again when the user retries a failed load', async () => {
     const { el, root } = await mount(await kernel(), ['missing']);
-    await until(() => el.querySelector('[data-testid="plugin-error"]') !== null);
+    await until(() => el.querySelector('[data-testid="plugin-error"]') !== null, inAct);
     const before = hits;
     await act(async () => (el.querySelector('[data-testid="plugin-retry"]') as HTMLButtonElement).click());
-    await until(() => hits > before && el.querySelector('[data-testid="plugin-error"]') !== null);
+    await until(() => hits > before && el.querySelector('[data-testid="plugin-error"]') !== null, inAct);
     expect(hits).toBe(before + 1);
     await act(async () => root.unmount());
   });
@@ -177,8 +172,8 @@ describe('PluginMount', { timeout: 30_000 }, () => {
   it('reports each failing plugin to the server with its kind and version', async () => {
     reports.length = 0;
     const { el, root } = await mount(await kernel(), ['missing', 'thrower']);
-    await until(() => el.querySelectorAll('[data-testid="plugin-error"]').length === 2);
-    await until(() => reports.length >= 2);
+    await until(() => el.querySelectorAll('[data-testid="plugin-error"]').length === 2, inAct);
+    await until(() => reports.length >= 2, inAct);
     const byId = Object.fromEntries(reports.map((r) => [r.pluginId, r]));
     expect(byId.missing).toMatchObject({ pluginId: 'missing', version: '0.3.0', kind: 'http' });
     expect(byId.thrower).toMatchObject({ pluginId: 'thrower', version: '0.3.0', kind: 'render' });

@@ -4,6 +4,7 @@ import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router-dom';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { until, type UntilOptions } from '@linguaport/sdk/testing';
 import type { Registry, RegistryPlugin, RegistrySlot } from '@linguaport/sdk/shared';
 import { AccessService } from '../src/auth/access.js';
 import { PermissionStore } from '../src/auth/permissions.js';
@@ -105,13 +106,8 @@ async function render(k: Kernel, node: React.ReactNode): Promise<{ root: Root; e
   return { root, el };
 }
 
-async function until(check: () => boolean, ms = 10_000) {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await act(async () => { await new Promise((r) => setTimeout(r, 20)); });
-  }
-}
+// Pauses inside act() so React's updates land; deadlines generous for a machine under load.
+const inAct: UntilOptions = { timeout: 10_000, interval: 20, pause: (wait) => act(wait) };
 
 const grantButtons = (k: Kernel, keys: string[]) =>
   k.permissions.set({ menusPermissionMenus: [], buttonsPermissionMenus: keys.map((permissionKey, i) => ({ id: i + 1, permissionKey }) as never), systemConfigPermissionMenus: [] });
@@ -123,7 +119,7 @@ describe('console slots', { timeout: 30_000 }, () => {
       slots: { 'host.tiles': [tile('beta', 'BetaTile', 10), tile('alpha', 'AlphaTile', 20)] },
     });
     const { el, root } = await render(k, <PluginMount pluginId="host" view="Main" path="/host" />);
-    await until(() => el.querySelector('[data-testid="alpha-tile"]') !== null && el.querySelector('[data-testid="beta-tile"]') !== null);
+    await until(() => el.querySelector('[data-testid="alpha-tile"]') !== null && el.querySelector('[data-testid="beta-tile"]') !== null, inAct);
     const items = [...el.querySelectorAll('[data-slot="host.tiles"]')].map((e) => e.getAttribute('data-slot-item'));
     expect(items).toEqual(['beta/BetaTile', 'alpha/AlphaTile']);
     expect(el.querySelector('[data-testid="alpha-tile"]')!.textContent).toBe('alpha alpha host.tiles world');
@@ -135,7 +131,7 @@ describe('console slots', { timeout: 30_000 }, () => {
     const k = await kernel({ plugins: { host: plugin('host', []) }, slots: {} });
     fetched.length = 0;
     const { el, root } = await render(k, <PluginMount pluginId="host" view="Main" path="/host" />);
-    await until(() => el.querySelector('[data-testid="slot-empty"]') !== null);
+    await until(() => el.querySelector('[data-testid="slot-empty"]') !== null, inAct);
     expect(el.querySelector('[data-slot="host.tiles"]')).toBeNull();
     expect(fetched).toEqual(['/p/host.js']);
     await act(async () => root.unmount());
@@ -150,14 +146,14 @@ describe('console slots', { timeout: 30_000 }, () => {
     grantButtons(k, []);
     fetched.length = 0;
     const { el, root } = await render(k, <SlotOutlet name="host.tiles" props={{ who: 'you' }} />);
-    await until(() => el.querySelector('[data-testid="alpha-tile"]') !== null);
+    await until(() => el.querySelector('[data-testid="alpha-tile"]') !== null, inAct);
     expect(el.querySelector('[data-testid="alpha-secret"]')).toBeNull();
     expect(el.querySelector('[data-testid="beta-tile"]')).toBeNull();
     expect(fetched).not.toContain('/p/beta.js');
     await act(async () => grantButtons(k, ['alpha:secret']));
-    await until(() => el.querySelector('[data-testid="alpha-secret"]') !== null);
+    await until(() => el.querySelector('[data-testid="alpha-secret"]') !== null, inAct);
     await act(async () => grantButtons(k, []));
-    await until(() => el.querySelector('[data-testid="alpha-secret"]') === null);
+    await until(() => el.querySelector('[data-testid="alpha-secret"]') === null, inAct);
     expect(el.querySelector('[data-testid="alpha-tile"]')).not.toBeNull();
     await act(async () => root.unmount());
   });
@@ -173,7 +169,7 @@ describe('console slots', { timeout: 30_000 }, () => {
       slots: { 'host.tiles': [tile('thrower', 'Tile', 1), tile('alpha', 'AlphaTile', 2), tile('forged', 'Tile', 3), tile('beta', 'BetaTile', 4)] },
     });
     const { el, root } = await render(k, <SlotOutlet name="host.tiles" props={{ who: 'all' }} />);
-    await until(() => el.querySelectorAll('[data-testid="plugin-error"]').length === 2 && el.querySelector('[data-testid="beta-tile"]') !== null);
+    await until(() => el.querySelectorAll('[data-testid="plugin-error"]').length === 2 && el.querySelector('[data-testid="beta-tile"]') !== null, inAct);
     const kind = (item: string) => el.querySelector(`[data-slot-item="${item}"] [data-testid="plugin-error"]`)?.getAttribute('data-error-kind');
     expect(kind('thrower/Tile')).toBe('render');
     expect(kind('forged/Tile')).toBe('integrity');

@@ -5,6 +5,7 @@ import i18next from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PlatformContext, type ApiClient, type PlatformServices, type ViewProps } from '@linguaport/sdk/console';
+import { until, type UntilOptions } from '@linguaport/sdk/testing';
 import plugin from '../../console/index.js';
 import en from '../../locales/en-US.json' with { type: 'json' };
 import zh from '../../locales/zh-CN.json' with { type: 'json' };
@@ -64,14 +65,8 @@ async function draw(api: ApiClient, lng = 'en-US') {
 
 const q = <T extends Element = HTMLElement>(id: string) => document.querySelector<T>(`[data-testid="${id}"]`);
 
-/** Polls (inside act, so React's updates land) until `check` passes or the deadline is reached. */
-async function until(check: () => void, ms = 3000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try { check(); return; } catch (e) { if (Date.now() > deadline) throw e; }
-    await act(async () => { await new Promise((r) => setTimeout(r, 10)); });
-  }
-}
+// Pauses inside act() so React's updates land.
+const inAct: UntilOptions = { timeout: 3000, interval: 10, pause: (wait) => act(wait) };
 
 async function type(id: string, value: string) {
   const el = q<HTMLTextAreaElement>(id)!;
@@ -96,14 +91,14 @@ describe('text translation explains itself', () => {
     expect(q('trans-loading')?.textContent).toContain('Loading the languages');
     expect(q<HTMLButtonElement>('translate')!.disabled).toBe(true);
     await act(async () => languages.resolve({ languages: [ENGLISH], defaultSource: 'en', defaultTarget: 'de', cap: 5000 }));
-    await until(() => expect(q('trans-loading')).toBeNull());
+    await until(() => q('trans-loading') === null, inAct);
     expect(q<HTMLButtonElement>('translate')!.disabled).toBe(false);
     expect(q('no-engine-running')).toBeNull();
   });
 
   it('says no engine is running, and what to do, when no language is offered', async () => {
     await draw(fakeApi(Promise.resolve({ languages: [], defaultSource: null, defaultTarget: null, cap: 5000 }), () => Promise.reject(new Error('no'))));
-    await until(() => expect(q('no-engine-running')).not.toBeNull());
+    await until(() => q('no-engine-running'), inAct);
     expect(q('no-engine-running')!.textContent).toContain('No translation engine is running');
     expect(q('no-engine-running')!.textContent).toContain('Engines');
     expect(q<HTMLButtonElement>('translate')!.disabled).toBe(true);
@@ -111,16 +106,16 @@ describe('text translation explains itself', () => {
 
   it('says it in Chinese too', async () => {
     await draw(fakeApi(Promise.resolve({ languages: [], defaultSource: null, defaultTarget: null, cap: 5000 }), () => Promise.reject(new Error('no'))), 'zh-CN');
-    await until(() => expect(q('no-engine-running')?.textContent).toContain('没有正在运行的翻译引擎'));
+    await until(() => q('no-engine-running')?.textContent?.includes('没有正在运行的翻译引擎'), inAct);
   });
 
   it('clears the previous error when the text changes', async () => {
     const setup = { languages: [ENGLISH], defaultSource: 'en', defaultTarget: 'de', cap: 5000 };
     await draw(fakeApi(Promise.resolve(setup), () => Promise.reject({ code: 500, msg: 'The engine failed', status: 200 })));
-    await until(() => expect(q<HTMLButtonElement>('translate')!.disabled).toBe(false));
+    await until(() => q<HTMLButtonElement>('translate')!.disabled === false, inAct);
     await type('source-text', 'Hello');
     await click('translate');
-    await until(() => expect(q('trans-error')?.textContent).toBe('The engine failed'));
+    await until(() => q('trans-error')?.textContent === 'The engine failed', inAct);
     await type('source-text', 'Hello there');
     expect(q('trans-error')).toBeNull();
   });
@@ -128,10 +123,10 @@ describe('text translation explains itself', () => {
   it('marks the previous result stale when the text or a language changes, and fresh again when they match it', async () => {
     const setup = { languages: [ENGLISH], defaultSource: 'en', defaultTarget: 'de', cap: 5000 };
     await draw(fakeApi(Promise.resolve(setup), (b) => Promise.resolve({ id: 1, text: `[${b.target}] ${b.text}`, source: b.source, target: b.target, detected: null })));
-    await until(() => expect(q<HTMLButtonElement>('translate')!.disabled).toBe(false));
+    await until(() => q<HTMLButtonElement>('translate')!.disabled === false, inAct);
     await type('source-text', 'Hello');
     await click('translate');
-    await until(() => expect(q<HTMLTextAreaElement>('target-text')!.value).toBe('[de] Hello'));
+    await until(() => q<HTMLTextAreaElement>('target-text')!.value === '[de] Hello', inAct);
     expect(q('result-stale')).toBeNull();
 
     await type('source-text', 'Hello world');
@@ -144,7 +139,7 @@ describe('text translation explains itself', () => {
     await choose('target-language', 'zh');
     expect(q('result-stale')).not.toBeNull();
     await click('translate');
-    await until(() => expect(q<HTMLTextAreaElement>('target-text')!.value).toBe('[zh] Hello'));
+    await until(() => q<HTMLTextAreaElement>('target-text')!.value === '[zh] Hello', inAct);
     expect(q('result-stale')).toBeNull();
   });
 });
@@ -181,30 +176,30 @@ describe('memories and term bases on text translation', () => {
   it('preselects the default memory and term base, sends the choice, and marks the sentence that came from the memory with its score', async () => {
     const sent: unknown[] = [];
     await draw(apiWithLibraries(sent));
-    await until(() => expect(q('pick-memories')).not.toBeNull());
+    await until(() => q('pick-memories'), inAct);
     const boxes = () => [...q('pick-memories')!.querySelectorAll<HTMLInputElement>('input[type=checkbox]')];
-    await until(() => expect(boxes().map((b) => b.checked)).toEqual([true, false]));
+    await until(() => boxes().map((b) => b.checked).join() === 'true,false', inAct);
     expect(q('pick-term-bases')!.querySelector<HTMLInputElement>('input')!.checked).toBe(true);
     await type('source-text', 'Hello. World.');
     await click('translate');
-    await until(() => expect(sent).toHaveLength(1));
+    await until(() => sent.length === 1, inAct);
     expect(sent[0]).toMatchObject({ resources: { memories: [1], termBases: [5] } });
-    await until(() => expect(q('segment-origins')).not.toBeNull());
+    await until(() => q('segment-origins'), inAct);
     const rows = [...q('segment-origins')!.querySelectorAll('[data-origin]')].map((r) => r.textContent);
     expect(rows).toEqual(['Memory 100% Hallo.', 'Engine Welt.']);
     // Unticking the memory is no memory at all, not the defaults.
     await act(async () => boxes()[0]!.click());
     await type('source-text', 'Hello. World!');
     await click('translate');
-    await until(() => expect(sent).toHaveLength(2));
+    await until(() => sent.length === 2, inAct);
     expect(sent[1]).toMatchObject({ resources: { memories: [], termBases: [5] } });
   });
 
   it('says where a sentence came from in Chinese too', async () => {
     await draw(apiWithLibraries([]), 'zh-CN');
-    await until(() => expect(q('pick-memories')?.textContent).toContain('记忆库'));
+    await until(() => q('pick-memories')?.textContent?.includes('记忆库'), inAct);
     await type('source-text', 'Hello. World.');
     await click('translate');
-    await until(() => expect(q('segment-origins')?.textContent).toContain('记忆库 100%'));
+    await until(() => q('segment-origins')?.textContent?.includes('记忆库 100%'), inAct);
   });
 });
