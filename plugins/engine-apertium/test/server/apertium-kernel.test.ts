@@ -1,11 +1,11 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, requireTool, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // The plugin inside a real kernel: it brings the kind the seeded Apertium node needs; without it the
 // node reads unavailable with the reason and translation says the service is interrupted.
-const installed = existsSync('/usr/bin/apertium-apy') && existsSync('/usr/share/apertium/modes/eng-spa.mode');
+const installed = requireTool('apertium-apy', { files: ['/usr/share/apertium/modes/eng-spa.mode'], debian: 'apertium-apy apertium-eng-spa' });
 
 const kernels: TestKernel[] = [];
 afterAll(async () => {

@@ -1,10 +1,10 @@
 // Database: none
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seededRandom } from '@linguaport/sdk/testing';
+import { requireTool, seededRandom } from '@linguaport/sdk/testing';
 import { createApertiumAdapter } from '../../server/adapter.js';
 import { ApyProcess } from '../../server/apy-process.js';
 import { apertiumDefinition, type ApertiumNodeProcess } from '../../server/definition.js';
@@ -12,7 +12,7 @@ import { PipelinePool } from '../../server/pipelines.js';
 
 // The warm null-flush pipelines that take documents' batches: the same translation as APy's, tags kept,
 // no unknown-word marks, and they come and go with their node. Real Apertium (eng-spa) throughout.
-const installed = existsSync('/usr/bin/apertium-apy') && existsSync('/usr/share/apertium/modes/eng-spa.mode');
+const installed = requireTool('apertium-apy', { files: ['/usr/share/apertium/modes/eng-spa.mode'], debian: 'apertium-apy apertium-eng-spa' });
 
 /** Live members of a process group (zombies do not count), from /proc. */
 function groupMembers(pgid: number): number[] {

@@ -2,12 +2,12 @@
 // state, and a target written with a state is marked in the file's own way. Results are read back by
 // Debian's gettext (`msgfmt -c`) and translate-toolkit (`xliff2po`, `translate.storage`).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapeXml } from '@linguaport/sdk/interchange';
 import type { ParsedFile, TargetState, TranslationUnit } from '@linguaport/sdk/shared';
-import { randomText, seededRandom } from '@linguaport/sdk/testing';
+import { randomText, requireTool, seededRandom } from '@linguaport/sdk/testing';
 import { afterAll, describe, expect, it } from 'vitest';
 import { poFormat, poString } from '../../server/formats/po.js';
 import { xliffFormat } from '../../server/formats/xliff.js';
@@ -19,8 +19,8 @@ const TM_EXACT: TargetState = { stage: 'translated', origin: 'tm', detail: '100'
 const TM_FUZZY: TargetState = { stage: 'draft', origin: 'tm', detail: '87' };
 
 const PYTHON = '/usr/bin/python3';
-const toolkit = existsSync('/usr/bin/xliff2po') && existsSync(PYTHON);
-const msgfmt = existsSync('/usr/bin/msgfmt');
+const toolkit = requireTool('xliff2po', { files: [PYTHON], debian: 'translate-toolkit' });
+const msgfmt = requireTool('msgfmt', { debian: 'gettext' });
 const dir = mkdtempSync(join(tmpdir(), 'existing-targets-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

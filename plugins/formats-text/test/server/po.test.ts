@@ -1,10 +1,10 @@
 // Database: none
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
-import { checkIdentityRoundTrip, randomText, seededRandom } from '@linguaport/sdk/testing';
+import { checkIdentityRoundTrip, randomText, requireTool, seededRandom } from '@linguaport/sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { poFormat } from '../../server/formats/po.js';
 
@@ -67,7 +67,7 @@ async function translate(bytes: Uint8Array, to: (unit: TranslationUnit) => strin
 }
 
 const PYTHON = '/usr/bin/python3';
-const toolkit = existsSync(PYTHON) && existsSync('/usr/bin/po2tmx');
+const toolkit = requireTool('po2tmx', { files: [PYTHON], debian: 'translate-toolkit' });
 
 function readWithToolkit(po: string): { language: string; units: Array<[string, string | string[], boolean, string]> } {
   const dir = mkdtempSync(join(tmpdir(), 'po-test-'));

@@ -1,11 +1,11 @@
 // Database: none
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { escapeXml } from '@linguaport/sdk/interchange';
 import type { TranslationUnit } from '@linguaport/sdk/shared';
-import { checkIdentityRoundTrip, randomText, seededRandom } from '@linguaport/sdk/testing';
+import { checkIdentityRoundTrip, randomText, requireTool, seededRandom } from '@linguaport/sdk/testing';
 import { describe, expect, it } from 'vitest';
 import { xliffFormat } from '../../server/formats/xliff.js';
 
@@ -74,7 +74,7 @@ async function translate(bytes: Uint8Array, to: (unit: TranslationUnit) => strin
   return { written: text(written), back };
 }
 
-const toolkit = existsSync('/usr/bin/python3') && existsSync('/usr/bin/po2tmx');
+const toolkit = requireTool('po2tmx', { files: ['/usr/bin/python3'], debian: 'translate-toolkit' });
 
 function readWithToolkit(xml: string): { source: string; target: string; units: Array<[string, string | null]> } {
   const dir = mkdtempSync(join(tmpdir(), 'xliff-test-'));

@@ -28,8 +28,8 @@ async function setCaps(values: Record<string, string>) {
   const entries = Object.entries(values).map(([configKey, configValue]) => ({ configKey, configValue }));
   const res = await k.call('PUT', '/api/systemConfig/updateConfig', admin, { entries });
   expect(res.body.code, res.body.msg).toBe(200);
-  // The change event travels through the bus; give it a moment.
-  await new Promise((r) => setTimeout(r, 100));
+  // Nothing to wait for: the bus hands the change event to this instance's subscribers (the service's
+  // cached caps) inside publish, before the configuration call answers.
 }
 
 beforeAll(async () => {
@@ -121,13 +121,8 @@ describe('translation service', () => {
     expect(auto.body.detectedLanguage).toMatchObject({ language: 'en' });
     // Usage is written off the request path, within about 100 ms.
     const expected = SENTENCE.length * 2 + 'The red car.'.length + 'The dog is small.'.length;
-    let usage: Record<string, any> | undefined;
-    for (let i = 0; i < 40; i++) {
-      usage = await k.database.db.selectFrom('usage_records').selectAll().where('user_id', '=', user.userId).where('channel', '=', 'api').executeTakeFirst();
-      if (Number(usage?.characters) === expected) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(Number(usage!.characters)).toBe(expected);
+    const usage = () => k.database.db.selectFrom('usage_records').select('characters').where('user_id', '=', user.userId).where('channel', '=', 'api').executeTakeFirst();
+    await expect.poll(async () => Number((await usage())?.characters), { timeout: 5000 }).toBe(expected);
     const records = await k.call('GET', '/api/transRecords/list?username=translator', admin);
     expect(records.body.data.records[0]).toMatchObject({ username: 'translator', apiCharacters: expected, textCharacters: SENTENCE.length * 2 });
   }, 30_000);

@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserWithRole, readXliffWithToolkit, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
+import { createUserWithRole, readXliffWithToolkit, requireTool, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // Issue 23 item 5: a memory exports as XLIFF 1.2 and 2.1 (its entries' texts, inline codes as g/x and
 // pc/ph, review state, notes), read by translate-toolkit, and imports XLIFF (1.2, 2.x) and PO as well as
@@ -11,7 +11,7 @@ import { createUserWithRole, readXliffWithToolkit, startTestKernel, type TestKer
 let k: TestKernel;
 let token: string;
 const dir = mkdtempSync(join(tmpdir(), 'tm-xliff-'));
-const toolkit = existsSync('/usr/bin/python3') && existsSync('/usr/bin/po2tmx');
+const toolkit = requireTool('po2tmx', { files: ['/usr/bin/python3'], debian: 'translate-toolkit' });
 
 async function call(method: string, url: string, payload?: unknown, locale = 'en-US') {
   const res = await k.app.inject({ method: method as 'GET', url, headers: { jwt: token, cookie: `locale=${locale}` }, ...(payload === undefined ? {} : { payload: payload as object }) });

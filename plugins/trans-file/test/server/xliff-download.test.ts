@@ -1,8 +1,8 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readXliffWithToolkit } from '@linguaport/sdk/testing';
+import { readXliffWithToolkit, requireTool } from '@linguaport/sdk/testing';
 import { call, EN, startDocKernel, upload, userWith, waitForFile, ZH, type DocKernel } from './support.js';
 
 // Every document job downloads as XLIFF 1.2 and 2.1 (issue 23 item 5): the same units, sources,
@@ -11,7 +11,7 @@ import { call, EN, startDocKernel, upload, userWith, waitForFile, ZH, type DocKe
 
 let d: DocKernel;
 let alice: { userId: number; token: string };
-const toolkit = existsSync('/usr/bin/python3') && existsSync('/usr/bin/po2tmx');
+const toolkit = requireTool('po2tmx', { files: ['/usr/bin/python3'], debian: 'translate-toolkit' });
 
 beforeAll(async () => {
   d = await startDocKernel({ plugins: ['formats-text'] });
