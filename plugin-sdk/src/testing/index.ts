@@ -33,6 +33,8 @@ export { textPicture, type PictureLine, type TextPictureOptions } from './pictur
 // Reading interchange files back with Debian's translate-toolkit (TMX -> PO, pocount).
 export { tmx2po, readXliffWithToolkit, type ToolkitReading, type ToolkitXliffUnit } from './translate-toolkit.js';
 export { sheetXlsx } from './spreadsheets.js';
+// Debian's LibreOffice making sample files (cached per machine) and reading ours back, many in one start.
+export { madeByLibreOffice, openedByLibreOffice, textSeenByLibreOffice } from './libreoffice.js';
 // A memory's or term base's import behind a kernel of its own (the spreadsheet-limit tests of both areas).
 export { startResourceImportKernel, type ResourceArea, type ResourceImportKernel } from './resource-imports.js';
 // Zip archives that unpack to hundreds of MB, made by streaming deflate (budget tests).

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findElements, parseXml, readZip, serializeXml, type XElement } from '@linguaport/sdk/interchange';
 import type { FileFormat } from '@linguaport/sdk/shared';
-import { seededRandom } from '@linguaport/sdk/testing';
+import { madeByLibreOffice, seededRandom } from '@linguaport/sdk/testing';
 import { odtFormat } from '../../server/odf.js';
 import { docxFormat, pptxFormat, xlsxFormat } from '../../server/ooxml/formats.js';
 import { readRunParagraph, WORD } from '../../server/ooxml/runs.js';
@@ -278,18 +278,11 @@ describe('the translation says its language', () => {
   const made: Record<string, Buffer> = {};
 
   beforeAll(() => {
-    writeFileSync(join(dir, 'text.fodt'), FLAT_TEXT);
-    writeFileSync(join(dir, 'slides.fodp'), FLAT_SLIDES);
-    writeFileSync(join(dir, 'sheet.fods'), FLAT_SHEET);
-    for (const [source, ext, filter] of [
-      ['text.fodt', 'odt', 'odt'],
-      ['slides.fodp', 'pptx', 'pptx:Impress MS PowerPoint 2007 XML'],
-      ['sheet.fods', 'xlsx', 'xlsx:Calc MS Excel 2007 XML'],
-    ] as const) {
-      office(['--convert-to', filter, '--outdir', dir, join(dir, source)]);
-      made[ext] = readFileSync(join(dir, source.replace(/\.\w+$/, `.${ext}`)));
-    }
-  }, 300_000);
+    // The same samples office.test.ts has LibreOffice write: made once per machine.
+    made.odt = madeByLibreOffice({ name: 'text.fodt', content: FLAT_TEXT }, 'odt');
+    made.pptx = madeByLibreOffice({ name: 'slides.fodp', content: FLAT_SLIDES }, 'pptx:Impress MS PowerPoint 2007 XML');
+    made.xlsx = madeByLibreOffice({ name: 'sheet.fods', content: FLAT_SHEET }, 'xlsx:Calc MS Excel 2007 XML');
+  }, 600_000);
 
   // Each LibreOffice conversion takes seconds, tens of them on a busy machine shared by the test run.
   /** The flat OpenDocument LibreOffice makes of a written file: its text and its styles, as LibreOffice read them. */

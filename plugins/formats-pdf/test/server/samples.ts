@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { madeByLibreOffice } from '@linguaport/sdk/testing';
 
 // Fixture PDFs made at test time by LibreOffice from a flat OpenDocument source, so the PDFs are the
 // kind real users upload (embedded subset fonts, LibreOffice's own layout), and a scan made from one.
@@ -39,17 +40,14 @@ ${PARAGRAPHS.map((p) => `<text:p>${p}</text:p>`).join('\n')}
 export const office = (dir: string, args: string[]) =>
   execFileSync('soffice', ['--headless', '--norestore', ...args], { cwd: dir, env: { ...process.env, HOME: dir }, timeout: 180_000, stdio: 'ignore' });
 
-/** The text PDF, a scan of its first page (a picture only, no text layer) and a password-protected copy. */
+/** The text PDF, a scan of its first page (a picture only, no text layer) and a password-protected copy (made once per machine, shared by the test files). */
 export function makeFixtures(dir: string): { text: Buffer; scanned: Buffer; encrypted: Buffer } {
-  writeFileSync(join(dir, 'report.fodt'), FLAT_REPORT);
-  office(dir, ['--convert-to', 'pdf', '--outdir', dir, join(dir, 'report.fodt')]);
-  const text = readFileSync(join(dir, 'report.pdf'));
+  const text = madeByLibreOffice({ name: 'report.fodt', content: FLAT_REPORT }, 'pdf');
+  writeFileSync(join(dir, 'report.pdf'), text);
   execFileSync('pdftoppm', ['-png', '-r', '150', '-f', '1', '-l', '1', '-singlefile', join(dir, 'report.pdf'), join(dir, 'scan')]);
-  office(dir, ['--convert-to', 'pdf', '--outdir', dir, join(dir, 'scan.png')]);
-  const scanned = readFileSync(join(dir, 'scan.pdf'));
+  const scanned = madeByLibreOffice({ name: 'scan.png', content: readFileSync(join(dir, 'scan.png')) }, 'pdf');
   const secret = '{"EncryptFile":{"type":"boolean","value":"true"},"DocumentOpenPassword":{"type":"string","value":"secret"}}';
-  office(dir, ['--convert-to', `pdf:writer_pdf_Export:${secret}`, '--outdir', join(dir, 'locked'), join(dir, 'report.fodt')]);
-  const encrypted = readFileSync(join(dir, 'locked', 'report.pdf'));
+  const encrypted = madeByLibreOffice({ name: 'report.fodt', content: FLAT_REPORT }, `pdf:writer_pdf_Export:${secret}`);
   return { text, scanned, encrypted };
 }
 
@@ -85,8 +83,6 @@ ${TABLE.map((row) => `<table:table-row>${row.map((c) => `<table:table-cell table
 </office:text></office:body></office:document>`;
 
 /** The table-and-footnote PDF, as LibreOffice writes it. */
-export function makeTableFixture(dir: string): Buffer {
-  writeFileSync(join(dir, 'harvest.fodt'), FLAT_TABLE);
-  office(dir, ['--convert-to', 'pdf', '--outdir', dir, join(dir, 'harvest.fodt')]);
-  return readFileSync(join(dir, 'harvest.pdf'));
+export function makeTableFixture(_dir?: string): Buffer {
+  return madeByLibreOffice({ name: 'harvest.fodt', content: FLAT_TABLE }, 'pdf');
 }
