@@ -61,6 +61,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
   const cueCount = async (jobId: number) => Number((await db.selectFrom('tv_cues').select((eb) => eb.fn.countAll<string>().as('n')).where('job_id', '=', jobId).executeTakeFirst())?.n ?? 0);
 
   async function present(j: Job): Promise<JobRow> {
+    const { memories = [], termBases = [] } = resourcesOf(j);
     return {
       id: j.id,
       ownerId: j.owner_id,
@@ -71,6 +72,8 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       hasVideo: j.has_video,
       sourceLanguage: j.source_language,
       targetLanguage: j.target_language,
+      memories,
+      termBases,
       status: j.status,
       stage: j.stage,
       progress: j.progress,

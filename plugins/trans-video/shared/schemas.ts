@@ -76,6 +76,9 @@ export const jobRowSchema = z.object({
   hasVideo: z.boolean(),
   sourceLanguage: z.string(),
   targetLanguage: z.string(),
+  /** The memories and term bases chosen at upload (empty: the owner's defaults when translated). */
+  memories: z.array(z.number().int()),
+  termBases: z.array(z.number().int()),
   status: z.enum(JOB_STATES),
   stage: z.enum(STAGES),
   progress: z.number().min(0).max(1),

@@ -75,6 +75,10 @@ describe('memories chosen for a recording', () => {
 
     const chosen = await upload(owner, { sourceLanguage: 'en', targetLanguage: 'es', memories: JSON.stringify([memoryId]) });
     expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
+    // The job says what it keeps, in the upload's answer and in its details.
+    expect(chosen.body.data).toMatchObject({ memories: [memoryId], termBases: [] });
+    const details = await call('GET', `/api/transVideo/get/${chosen.body.data.id}`, owner);
+    expect(details.body.data?.job, JSON.stringify(details.body)).toMatchObject({ memories: [memoryId], termBases: [] });
     const cues = await finished(owner, chosen.body.data.id);
     expect(cues[0]).toMatchObject({ source: line.source, target: 'LÍNEA DE LA MEMORIA' });
 
