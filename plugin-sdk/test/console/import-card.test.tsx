@@ -65,6 +65,24 @@ describe('ResourceImportCard duplicates', () => {
     expect(q('tm-import-duplicate-counts')?.textContent).toBe('1 added, 0 skipped as duplicates, 1 overwritten, 0 kept both');
   });
 
+  it('empties the file input once read, so the same file chosen again for another import is taken', async () => {
+    const { post } = await open();
+    const input = q('tm-import-files') as HTMLInputElement;
+    // A browser fires change only when the input's value changes; the card must clear it after reading.
+    const assigned: string[] = [];
+    Object.defineProperty(input, 'value', { get: () => '', set: (v: string) => void assigned.push(v), configurable: true });
+    await chooseFile();
+    expect(assigned).toEqual(['']);
+    await act(async () => q('tm-import-submit')!.click());
+    await flush();
+    await chooseFile();
+    await act(async () => q('tm-import-keep-both')!.click());
+    await act(async () => q('tm-import-submit')!.click());
+    await flush();
+    expect(post).toHaveBeenCalledTimes(2);
+    expect(post.mock.calls[1]![1].get('duplicates')).toBe('keepBoth');
+  });
+
   it('says the choice and the counts in Chinese', async () => {
     await i18next.changeLanguage('zh-CN');
     await open();

@@ -182,7 +182,12 @@ export function ResourceImportCard({ url, libraryId, accept, languages, defaultL
         <FileInput
           text={files.length ? files.map((f) => f.name).join(', ') : t('chooseFiles')}
           inputProps={{ multiple: true, accept: accept.join(','), 'data-testid': `${testIdPrefix}-import-files` } as never}
-          onInputChange={(e) => setFiles([...((e.target as HTMLInputElement).files ?? [])].slice(0, 5))}
+          onInputChange={(e) => {
+            const input = e.target as HTMLInputElement;
+            setFiles([...(input.files ?? [])].slice(0, 5));
+            // Emptied once read: a browser fires no change for the same file chosen again (the next import of it, with another duplicates choice).
+            input.value = '';
+          }}
         />
         <Button intent={Intent.PRIMARY} icon="import" loading={busy} disabled={!files.length || !!taskId} onClick={() => void submit()} text={t('importNow')} data-testid={`${testIdPrefix}-import-submit`} />
       </div>
