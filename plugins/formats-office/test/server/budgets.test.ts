@@ -1,7 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, DOCX_FRAME, docxOfRepeats, startLibrePeer, startTestKernel, useOnlyLibreEngine, zipOfRepeats, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, DOCX_FRAME, docxOfRepeats, startLibrePeer, startTestKernel, until, useOnlyLibreEngine, zipOfRepeats, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
 import { DOCX_PARTS, zipOf } from './samples.js';
 
 // Office files made to exhaust the server (issue 21 item 5): a 1 MB docx holding 300 MB of paragraphs,
@@ -48,12 +48,10 @@ async function upload(name: string, content: Buffer): Promise<number> {
 }
 
 async function settled(id: number): Promise<{ status: string; error: string | null }> {
-  const deadline = Date.now() + 90_000;
-  for (;;) {
+  return until(async () => {
     const file = (await kernel.app.inject({ method: 'GET', url: `/api/transFile/get/${id}`, headers: { jwt: token } })).json().data;
-    if (['completed', 'parseFailed', 'failed'].includes(file.status) || Date.now() > deadline) return file;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+    return ['completed', 'parseFailed', 'failed'].includes(file?.status) && file;
+  }, { timeout: 90_000, interval: 100, what: `file ${id} to settle` });
 }
 
 async function healthy(): Promise<void> {

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readZip } from '@linguaport/sdk/interchange';
-import { ADMIN_PASSWORD, startLibrePeer, startTestKernel, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, startLibrePeer, startTestKernel, until, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
 import { HEADING, makeFixtures, makeTableFixture, TABLE } from './samples.js';
 
 // PDFs in the document area: a text PDF and a scanned one go through /transFile (the real queue and
@@ -41,13 +41,10 @@ async function translate(name: string, content: Buffer): Promise<{ id: number; f
   const up = await kernel.app.inject({ method: 'POST', url: '/api/transFile/upload', headers: { jwt: token, 'content-type': `multipart/form-data; boundary=${boundary}` }, payload });
   expect(up.statusCode, up.body).toBe(200);
   const id = up.json().data[0].id as number;
-  const deadline = Date.now() + 120_000;
-  let file: any = null;
-  while (Date.now() < deadline) {
-    file = (await kernel.app.inject({ method: 'GET', url: `/api/transFile/get/${id}`, headers: { jwt: token } })).json().data;
-    if (['completed', 'failed', 'parseFailed', 'unknown'].includes(file.status)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const file = await until(async () => {
+    const row = (await kernel.app.inject({ method: 'GET', url: `/api/transFile/get/${id}`, headers: { jwt: token } })).json().data;
+    return ['completed', 'failed', 'parseFailed', 'unknown'].includes(row?.status) && row;
+  }, { timeout: 120_000, interval: 100, what: `file ${id} to settle` });
   expect(file.status, JSON.stringify(file)).toBe('completed');
   return { id, file };
 }

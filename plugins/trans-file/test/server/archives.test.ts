@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { zipOfRepeats } from '@linguaport/sdk/testing';
+import { until, zipOfRepeats } from '@linguaport/sdk/testing';
 import { call, multipart, peerEs, startDocKernel, userWith, type DocKernel } from './support.js';
 
 // /transFileDog: a zip archive (or a folder) translated in one go and downloaded as one archive with
@@ -27,12 +27,11 @@ async function send(token: string, fields: Record<string, string | string[]>, fi
   return res.json();
 }
 
-async function finished(id: number) {
-  for (const deadline = Date.now() + 60_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 150))) {
+function finished(id: number) {
+  return until(async () => {
     const job = (await call(d.kernel, 'GET', `/api/transFileDog/get/${id}`, u.token)).body.data;
-    if (job.status === 'completed' || job.status === 'failed') return job;
-  }
-  throw new Error(`archive ${id} did not finish`);
+    return (job.status === 'completed' || job.status === 'failed') && job;
+  }, { timeout: 60_000, interval: 150, what: `archive ${id} to finish` });
 }
 
 /** A zip made by Debian's own zip tool, so our reader is checked against another implementation. */

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@linguaport/sdk/testing';
 import { call, multipart, startDocKernel, userWith, type DocKernel } from './support.js';
 
 // /pdf: a PDF becomes an editable docx and a document becomes a PDF, through headless LibreOffice,
@@ -25,12 +26,11 @@ async function send(token: string, direction: string, files: Array<{ name: strin
   return res.json();
 }
 
-async function finished(token: string, id: number) {
-  for (const deadline = Date.now() + 90_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
+function finished(token: string, id: number) {
+  return until(async () => {
     const row = (await call(d.kernel, 'GET', '/api/pdf/list?pageSize=50', token)).body.data.records.find((r: { id: number }) => r.id === id);
-    if (row && row.status !== 'converting') return row;
-  }
-  throw new Error(`conversion ${id} did not finish`);
+    return row && row.status !== 'converting' && row;
+  }, { timeout: 90_000, interval: 200, what: `conversion ${id} to finish` });
 }
 
 describe('PDF conversion', () => {

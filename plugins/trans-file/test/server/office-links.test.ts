@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas, loadImage } from '@napi-rs/canvas';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { until } from '@linguaport/sdk/testing';
 import { call, multipart, startDocKernel, upload, userWith, waitForFile, type DocKernel } from './support.js';
 
 // Converting a user's HTML (to PDF, the PDF of a translated document, the rendered preview) makes
@@ -68,12 +69,11 @@ describe('LibreOffice behind the document routes', () => {
     const res = await d.kernel.app.inject({ method: 'POST', url: '/api/pdf/upload', headers: { jwt: u.token, 'content-type': body.contentType }, payload: body.payload });
     expect(res.statusCode).toBe(200);
     const id = res.json().data[0].id;
-    let row: { status: string } | undefined;
-    for (const deadline = Date.now() + 240_000; Date.now() < deadline; await new Promise((r) => setTimeout(r, 200))) {
-      row = (await call(d.kernel, 'GET', '/api/pdf/list?pageSize=50', u.token)).body.data.records.find((r: { id: number }) => r.id === id);
-      if (row && row.status !== 'converting') break;
-    }
-    expect(row?.status).toBe('converted');
+    const row = await until(async () => {
+      const found: { status: string } | undefined = (await call(d.kernel, 'GET', '/api/pdf/list?pageSize=50', u.token)).body.data.records.find((r: { id: number }) => r.id === id);
+      return found && found.status !== 'converting' && found;
+    }, { timeout: 240_000, interval: 200, what: `conversion ${id} to finish` });
+    expect(row.status).toBe('converted');
     const pdf = (await call(d.kernel, 'GET', `/api/pdf/download/${id}`, u.token)).raw;
     expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
     expect(pictures(pdf)).toEqual([]);

@@ -1,5 +1,5 @@
 import WebSocket from 'ws';
-import { ADMIN_PASSWORD, createUserWithRole, startLibrePeer, startTestKernel, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, createUserWithRole, startLibrePeer, startTestKernel, until, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
 
 /**
  * A kernel with the document area and one LibreTranslate-compatible engine on loopback (the SDK's
@@ -69,15 +69,12 @@ export async function call(k: TestKernel, method: string, url: string, token: st
 }
 
 /** Polls a file until `until` holds (or fails after `timeoutMs`, naming its last state), returning its last row. */
-export async function waitForFile(k: TestKernel, token: string, id: number, until: (f: any) => boolean, timeoutMs = 30_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  let last: any = null;
-  for (;;) {
-    last = (await call(k, 'GET', `/api/transFile/get/${id}`, token)).body.data;
-    if (last && until(last)) return last;
-    if (Date.now() > deadline) throw new Error(`file ${id} did not reach the awaited state within ${timeoutMs} ms; last: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+export function waitForFile(k: TestKernel, token: string, id: number, reached: (f: any) => boolean, timeoutMs = 30_000): Promise<any> {
+  let last: unknown = null;
+  return until(async () => {
+    const file = (last = (await call(k, 'GET', `/api/transFile/get/${id}`, token)).body.data);
+    return file && reached(file) ? file : null;
+  }, { timeout: timeoutMs, interval: 100, what: () => `file ${id} to reach the awaited state (last: ${JSON.stringify(last)})` });
 }
 
 export async function userWith(k: TestKernel, name: string, keys: string[]) {
