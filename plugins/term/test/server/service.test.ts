@@ -21,9 +21,9 @@ async function termQueries<T>(work: () => Promise<T>): Promise<{ result: T; quer
   const executor = k.database.db.getExecutor();
   const original = executor.executeQuery.bind(executor);
   let queries = 0;
-  executor.executeQuery = ((q: CompiledQuery, id: unknown) => {
+  executor.executeQuery = ((q: CompiledQuery) => {
     if (/\bterm_/.test(q.sql)) queries++;
-    return original(q, id as never);
+    return original(q);
   }) as typeof executor.executeQuery;
   try {
     return { result: await work(), queries };

@@ -25,10 +25,10 @@ async function tmQueries<T>(work: () => Promise<T>): Promise<{ result: T; querie
   const executor = k.database.db.getExecutor();
   const original = executor.executeQuery.bind(executor);
   let queries = 0;
-  executor.executeQuery = ((q: CompiledQuery, id: unknown) => {
+  executor.executeQuery = ((q: CompiledQuery) => {
     // The area's settings are cached a while and read again now and then: not a read of the batch.
     if (/\btm_/.test(q.sql) && !/\btm_settings\b/.test(q.sql)) queries++;
-    return original(q, id as never);
+    return original(q);
   }) as typeof executor.executeQuery;
   try {
     return { result: await work(), queries };
