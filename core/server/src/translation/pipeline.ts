@@ -10,6 +10,7 @@ import type {
 import { EngineError, type EngineAdapter, type TranslateBatch } from './adapter.js';
 import { mapLimit } from './http.js';
 import { segmentText, type Piece } from './segment-text.js';
+import { countCharacters } from './usage.js';
 
 export type { TranslateHook } from '@linguaport/sdk/server';
 
@@ -164,11 +165,4 @@ export async function translateText(request: TranslateRequest & RequestParty, op
   let n = 0;
   for (const p of pieces) text += 'raw' in p ? p.raw : segments[n++]!.target;
   return { text, segments, characters };
-}
-
-function countCharacters(source: string, format: 'text' | 'html'): number {
-  const visible = format === 'html' ? source.replace(/<[^>]*>/g, '') : source;
-  let n = 0;
-  for (const _ of visible) n++;
-  return n;
 }

@@ -1,7 +1,8 @@
 // Database: none
 import { describe, expect, it } from 'vitest';
 import { EngineError, type EngineAdapter, type TranslateBatch } from '../../src/translation/adapter.js';
-import { translateText, type TranslateHook } from '../../src/translation/pipeline.js';
+import { translateText, translateUnits, type TranslateHook } from '../../src/translation/pipeline.js';
+import { countCharacters } from '../../src/translation/usage.js';
 
 /** A real adapter with a trivial rule; it records the batches it was given. */
 function ruleEngine(rule: (s: string) => string) {
@@ -72,6 +73,14 @@ describe('translateText', () => {
     expect(out.segments.every((s) => s.from === 'engine')).toBe(true);
     expect(batches[0]).toMatchObject({ source: 'en', target: 'es', format: 'text', domain: 'news' });
     expect(out.characters).toBe('Hello there.'.length + 'Dr. Who is here!'.length + 'Last one'.length);
+  });
+
+  it('counts characters as usage and caps do: a line break inside a unit costs nothing', async () => {
+    const { engine } = ruleEngine((s) => s);
+    const source = 'One line\nand the next.';
+    const out = await translateUnits([{ id: '1', source }], { source: 'en', target: 'es', format: 'text' }, { engine });
+    expect(out.characters).toBe(countCharacters(source, 'text'));
+    expect(out.characters).toBe('One lineand the next.'.length);
   });
 
   it('sends html sentences with their inline tags and leaves block markup alone', async () => {
