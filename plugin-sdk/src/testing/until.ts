@@ -5,8 +5,8 @@ export interface UntilOptions {
   timeout?: number;
   /** Pause between two asks, in ms (default 50). */
   interval?: number;
-  /** What is awaited, for the failure message (default: the source of `fn`). */
-  what?: string;
+  /** What is awaited, for the failure message (default: the source of `fn`); a function is asked at the deadline. */
+  what?: string | (() => string);
   /**
    * Runs each pause: React tests pass `(pause) => act(pause)` so the updates that land while waiting
    * are inside act().
@@ -37,7 +37,7 @@ export async function until<T>(fn: () => T | Promise<T>, options: UntilOptions =
     if (Date.now() >= deadline) break;
     await pause(() => new Promise<void>((resolve) => setTimeout(resolve, Math.max(0, Math.min(interval, deadline - Date.now())))));
   }
-  const what = options.what ?? fn.toString().replace(/\s+/g, ' ').slice(0, 300);
+  const what = typeof options.what === 'function' ? options.what() : (options.what ?? fn.toString().replace(/\s+/g, ' ').slice(0, 300));
   const where = 'error' in last ? `last error: ${last.error instanceof Error ? last.error.message : show(last.error)}` : `last value: ${show(last.value)}`;
   throw new Error(`timed out after ${timeout} ms waiting for ${what}; ${where}`);
 }

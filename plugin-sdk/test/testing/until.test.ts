@@ -29,6 +29,10 @@ describe('until', () => {
     expect(err.message).toMatch(/last value: false$/);
     const thrown = (await until(() => { throw new Error('connection refused'); }, { timeout: 30, interval: 5, what: 'the peer' }).catch((e: unknown) => e)) as Error;
     expect(thrown.message).toBe('timed out after 30 ms waiting for the peer; last error: connection refused');
+    const seen: string[] = [];
+    setTimeout(() => seen.push('ws.ready'), 5);
+    const late = (await until(() => seen.includes('task.changed'), { timeout: 40, interval: 5, what: () => `task.changed (received: ${seen.join(', ')})` }).catch((e: unknown) => e)) as Error;
+    expect(late.message).toBe('timed out after 40 ms waiting for task.changed (received: ws.ready); last value: false');
   });
 
   it('runs each pause through the given wrapper (React act)', async () => {
