@@ -7,63 +7,63 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync, mkdirSync, accessSync, constants } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { readDeploymentSet } from './lib/deployment.mjs';
+
+export class SetupError extends Error {}
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Debian packages by purpose. `runtime` features degrade when missing; `test` ones are needed by `npm test`. */
-export const SYSTEM_PACKAGES = {
-  runtime: [
-    { pkg: 'apertium', check: '/usr/bin/apertium', feature: 'built-in Apertium translation engine' },
-    { pkg: 'apertium-apy', check: '/usr/bin/apertium-apy', feature: 'built-in Apertium translation engine' },
-    { pkg: 'apertium-eng-spa', feature: 'built-in Apertium translation engine' },
-    { pkg: 'apertium-eng-cat', feature: 'built-in Apertium translation engine' },
-    { pkg: 'apertium-fr-es', feature: 'built-in Apertium translation engine' },
-    // The default language packs: English, Spanish, Catalan, French, Portuguese, Italian, Romanian, Basque and
-    // Galician, through the pairs Debian has (the others are installed from the engines screen).
-    ...['apertium-spa-cat', 'apertium-es-pt', 'apertium-spa-ita', 'apertium-es-ro', 'apertium-eu-es', 'apertium-eu-en', 'apertium-es-gl', 'apertium-en-gl', 'apertium-fra-cat', 'apertium-por-cat'].map(
-      (pkg) => ({ pkg, feature: 'built-in Apertium translation engine (default language packs)' }),
-    ),
-    // Apertium's html and rtf formats run through transfuse (tf-extract, tf-inject).
-    { pkg: 'transfuse', check: '/usr/bin/tf-extract', feature: 'html and rtf input to the built-in Apertium engine' },
-    // Documents: legacy office formats and PDF output through headless LibreOffice; PDF reading; OCR.
-    { pkg: 'libreoffice-writer-nogui', check: '/usr/bin/soffice', feature: 'doc, rtf and odt conversion, PDF output' },
-    { pkg: 'libreoffice-calc-nogui', feature: 'xls and ods conversion' },
-    { pkg: 'libreoffice-impress-nogui', feature: 'ppt and odp conversion' },
-    { pkg: 'poppler-utils', check: '/usr/bin/pdftotext', feature: 'PDF reading and page images' },
-    { pkg: 'tesseract-ocr', check: '/usr/bin/tesseract', feature: 'OCR of scanned documents and pictures' },
-    { pkg: 'tesseract-ocr-eng', feature: 'OCR of English' },
-    { pkg: 'tesseract-ocr-chi-sim', feature: 'OCR of Chinese' },
-    // Translated pictures are drawn with a font that has Chinese and Latin glyphs.
-    { pkg: 'fonts-noto-cjk', check: '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc', feature: 'translated pictures (CJK-capable font)' },
-    { pkg: 'fonts-dejavu-core', feature: 'translated pictures (Latin font)' },
-    // Audio and video: probing, audio extraction, conversion and burned-in subtitles; English speech recognition.
-    { pkg: 'ffmpeg', check: '/usr/bin/ffmpeg', feature: 'audio and video translation and conversion (ffmpeg, ffprobe)' },
-    { pkg: 'pocketsphinx', check: '/usr/bin/pocketsphinx_continuous', feature: 'built-in speech recognition (English)' },
-    { pkg: 'pocketsphinx-en-us', feature: 'built-in speech recognition (English model)' },
-  ],
+/**
+ * The kernel's own Debian packages, by stage: what no plugin owns. Plugins declare theirs in their
+ * manifests (`tools` in plugin.json); `systemPackages()` adds those. `runtime` features degrade when
+ * missing; `test` ones are needed by `npm test`.
+ */
+export const KERNEL_PACKAGES = {
+  runtime: [],
   test: [
-    { pkg: 'chromium', check: '/usr/bin/chromium', feature: 'end-to-end tests in Chromium' },
-    // Test speech: distinct, repeatable voices for speech recognition, interpretation and voiceprint tests.
-    { pkg: 'espeak-ng', check: '/usr/bin/espeak-ng', feature: 'test speech for the speech and voiceprint tests' },
-    { pkg: 'postgresql', check: '/usr/lib/postgresql', feature: 'integration tests against PostgreSQL' },
-    { pkg: 'slapd', check: '/usr/sbin/slapd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
-    { pkg: 'ldap-utils', check: '/usr/bin/ldapadd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
-    // The engine tests check which address APy listens on with ss.
-    { pkg: 'iproute2', check: '/usr/bin/ss', feature: 'listening-socket checks in the Apertium engine tests (ss)' },
-    // Interchange checks: our TMX, TBX, XLIFF and PO read back by another tool; XML checked against DTDs and schemas.
-    { pkg: 'translate-toolkit', check: '/usr/bin/po2tmx', feature: 'TMX, TBX, XLIFF and PO read back by translate-toolkit in the tests' },
-    // PO files written by the platform are checked with msgfmt -c.
-    { pkg: 'gettext', check: '/usr/bin/msgfmt', feature: 'PO results checked by msgfmt -c in the tests' },
-    { pkg: 'libxml2-utils', check: '/usr/bin/xmllint', feature: 'TMX and TBX validated against their DTD and schema in the tests' },
-    // Archives and office packages written by the platform are read back by Info-ZIP in the tests.
-    { pkg: 'zip', check: '/usr/bin/zip', feature: 'archive translation tests (zip)' },
-    { pkg: 'unzip', check: '/usr/bin/unzip', feature: 'archive and office package checks in the tests (unzip)' },
+    { pkg: 'chromium', feature: 'end-to-end tests in Chromium' },
+    { pkg: 'postgresql', feature: 'integration tests against PostgreSQL' },
+    { pkg: 'slapd', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
+    { pkg: 'ldap-utils', feature: 'directory (LDAP) sign-in tests against OpenLDAP' },
   ],
 };
 
+/**
+ * The packages the enabled plugins of `registryFile` declare (`tools[].package`), by stage, in
+ * registry order. Read from the manifests' JSON directly: this runs before anything is built.
+ */
+export function manifestPackages(registryFile = join(ROOT, process.env.REGISTRY_FILE || 'registry.json')) {
+  const out = { runtime: [], test: [] };
+  for (const plugin of readDeploymentSet(registryFile).filter((p) => p.enabled)) {
+    const file = join(plugin.dir, 'plugin.json');
+    const tools = JSON.parse(readFileSync(file, 'utf8')).tools ?? [];
+    if (!Array.isArray(tools)) throw new SetupError(`${file}: tools must be a list`);
+    for (const t of tools) {
+      if (!t || typeof t.package !== 'string') continue;
+      const stage = t.stage ?? 'runtime';
+      if (!(stage in out)) throw new SetupError(`${file}: tool ${t.command ?? t.package} has stage ${stage}, not runtime or test`);
+      out[stage].push({ pkg: t.package, feature: t.purpose ?? t.feature, plugin: plugin.id });
+    }
+  }
+  return out;
+}
+
+/** Debian packages by stage: the kernel's and the enabled plugins', each package once (its first purpose). */
+export function systemPackages(registryFile) {
+  const fromPlugins = manifestPackages(registryFile);
+  const out = {};
+  for (const stage of ['runtime', 'test']) {
+    const seen = new Set();
+    out[stage] = [...KERNEL_PACKAGES[stage], ...fromPlugins[stage]].filter((p) => !seen.has(p.pkg) && seen.add(p.pkg));
+  }
+  // A package a runtime feature needs is installed at runtime already: `--test` adds only the others.
+  const runtime = new Set(out.runtime.map((p) => p.pkg));
+  out.test = out.test.filter((p) => !runtime.has(p.pkg));
+  return out;
+}
+
 const say = (line) => process.stdout.write(`[setup] ${line}\n`);
 
-export class SetupError extends Error {}
 
 function run(cmd, args, opts = {}) {
   const res = spawnSync(cmd, args, { stdio: 'inherit', cwd: ROOT, ...opts });
@@ -110,8 +110,9 @@ function dpkgInstalled(pkg) {
  * apt-get line and returns the features that stay unavailable, instead of failing.
  */
 export function ensureSystemPackages(kinds) {
-  const wanted = kinds.flatMap((k) => SYSTEM_PACKAGES[k]);
-  const missing = wanted.filter((p) => !(p.check ? existsSync(p.check) && dpkgInstalled(p.pkg) : dpkgInstalled(p.pkg)));
+  const packages = systemPackages();
+  const wanted = kinds.flatMap((k) => packages[k]);
+  const missing = wanted.filter((p) => !dpkgInstalled(p.pkg));
   if (missing.length === 0) return [];
   const names = missing.map((p) => p.pkg);
   const line = `apt-get install -y ${names.join(' ')}`;

@@ -2,6 +2,9 @@ import { spawnSync } from 'node:child_process';
 import { accessSync, constants, mkdirSync, statSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { delimiter, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PluginManifest } from '@linguaport/sdk/shared';
+import { readDeploymentSet } from './plugins/deployment.js';
 
 /**
  * Checks made before anything is created, so that a start that cannot succeed fails in one clear
@@ -48,16 +51,20 @@ export function probePort(port: number, host: string): Promise<void> {
 }
 
 /**
- * External programs the server's features run, each with the Debian package that provides it
- * (`scripts/setup.mjs` installs the same packages). A missing one is reported by name at start
- * and in `GET /api/health`, and makes only its feature unavailable: the server still starts.
+ * External programs the server's features run. Plugins declare them in their manifests (`tools`:
+ * command, Debian package, the feature it switches); `scripts/setup.mjs` installs the same packages.
+ * A missing one is reported by name at start and in `GET /api/health`, and makes only its feature
+ * unavailable: the server still starts.
  */
-export type ToolFeature = 'apertium' | 'apertium-html' | 'office' | 'pdf' | 'ocr';
+export type ToolFeature = string;
 
 export interface ExternalTool {
+  /** The command, with the probe's arguments when it has one (`/usr/bin/python3 -c import tornado`). */
   name: string;
   debianPackage: string;
   feature: ToolFeature;
+  /** What the feature is, for the log line (`the built-in Apertium engine`). */
+  purpose: string;
   /** Found on PATH by name, or a custom probe (an interpreter with a module). */
   probe?: (env: NodeJS.ProcessEnv) => boolean;
 }
@@ -66,38 +73,34 @@ export interface ToolStatus {
   name: string;
   debianPackage: string;
   feature: ToolFeature;
+  purpose?: string;
   ok: boolean;
 }
 
-/** Debian's interpreter: the first `python3` on PATH may be another one, without tornado. */
-export const APY_PYTHON = '/usr/bin/python3';
+/** The checks for the runtime tools the given manifests declare, each command once per feature. */
+export function declaredTools(manifests: Iterable<Pick<PluginManifest, 'tools'>>): ExternalTool[] {
+  const out = new Map<string, ExternalTool>();
+  for (const m of manifests) {
+    // A tool without a package is not set-up's to install (a driver's, the base system's): the plugin copes without it.
+    for (const t of m.tools) {
+      if (t.stage !== 'runtime' || !t.command || !t.package) continue;
+      const { command, probe: args } = t;
+      const name = args ? `${command} ${args.join(' ')}` : command;
+      const key = `${t.feature} ${name}`;
+      if (out.has(key)) continue;
+      const probe = args ? (env: NodeJS.ProcessEnv) => spawnSync(command, args, { env, stdio: 'ignore', timeout: 10_000 }).status === 0 : undefined;
+      out.set(key, { name, debianPackage: t.package, feature: t.feature, purpose: t.purpose, ...(probe ? { probe } : {}) });
+    }
+  }
+  return [...out.values()];
+}
 
-export const EXTERNAL_TOOLS: readonly ExternalTool[] = [
-  { name: 'apertium', debianPackage: 'apertium', feature: 'apertium' },
-  { name: 'apertium-wblank-mode', debianPackage: 'apertium', feature: 'apertium' },
-  { name: 'lt-proc', debianPackage: 'lttoolbox', feature: 'apertium' },
-  { name: 'apertium-apy', debianPackage: 'apertium-apy', feature: 'apertium' },
-  {
-    name: `${APY_PYTHON} with tornado and apertium_apy`,
-    debianPackage: 'apertium-apy',
-    feature: 'apertium',
-    probe: (env) => spawnSync(APY_PYTHON, ['-c', 'import tornado, apertium_apy'], { env, stdio: 'ignore', timeout: 10_000 }).status === 0,
-  },
-  { name: 'tf-extract', debianPackage: 'transfuse', feature: 'apertium-html' },
-  { name: 'tf-inject', debianPackage: 'transfuse', feature: 'apertium-html' },
-  { name: 'soffice', debianPackage: 'libreoffice-writer-nogui', feature: 'office' },
-  { name: 'pdftotext', debianPackage: 'poppler-utils', feature: 'pdf' },
-  { name: 'pdftoppm', debianPackage: 'poppler-utils', feature: 'pdf' },
-  { name: 'tesseract', debianPackage: 'tesseract-ocr', feature: 'ocr' },
-];
+let repositoryTools: ExternalTool[] | null = null;
 
-export const FEATURE_NAMES: Record<ToolFeature, string> = {
-  apertium: 'the built-in Apertium engine',
-  'apertium-html': 'html translation with the built-in Apertium engine',
-  office: 'legacy office formats (doc, xls, ppt, rtf) and conversion to PDF through LibreOffice',
-  pdf: 'reading PDF documents (poppler)',
-  ocr: 'text recognition in scanned documents and pictures (tesseract)',
-};
+/** The tools of the plugins `registry.json` enables (the server passes its own deployment set). */
+export function deploymentTools(registryFile = fileURLToPath(new URL('../../../registry.json', import.meta.url))): ExternalTool[] {
+  return (repositoryTools ??= declaredTools(readDeploymentSet(registryFile).filter((p) => p.enabled).map((p) => p.manifest)));
+}
 
 /** An executable called `name` in one of PATH's directories. */
 export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): boolean {
@@ -115,8 +118,8 @@ export function onPath(name: string, env: NodeJS.ProcessEnv = process.env): bool
   return false;
 }
 
-export function checkExternalTools(env: NodeJS.ProcessEnv = process.env, tools: readonly ExternalTool[] = EXTERNAL_TOOLS): ToolStatus[] {
-  return tools.map((t) => ({ name: t.name, debianPackage: t.debianPackage, feature: t.feature, ok: t.probe ? t.probe(env) : onPath(t.name, env) }));
+export function checkExternalTools(env: NodeJS.ProcessEnv = process.env, tools: readonly ExternalTool[] = deploymentTools()): ToolStatus[] {
+  return tools.map((t) => ({ name: t.name, debianPackage: t.debianPackage, feature: t.feature, purpose: t.purpose, ok: t.probe ? t.probe(env) : onPath(t.name, env) }));
 }
 
 /** Why `feature` is unavailable (`tf-extract, tf-inject missing (Debian package transfuse)`), or null when it is available. */
@@ -130,5 +133,6 @@ export function featureUnavailable(feature: ToolFeature, statuses: readonly Tool
 /** One log line per unavailable feature, naming the missing tools; empty when all are there. */
 export function describeMissingTools(statuses: readonly ToolStatus[]): string[] {
   const features = [...new Set(statuses.filter((t) => !t.ok).map((t) => t.feature))];
-  return features.map((f) => `${FEATURE_NAMES[f]} is unavailable: ${featureUnavailable(f, statuses)}`);
+  // The feature's first declared tool names it (the later ones may say more, "default language packs").
+  return features.map((f) => `${statuses.find((t) => t.feature === f && t.purpose)?.purpose ?? f} is unavailable: ${featureUnavailable(f, statuses)}`);
 }

@@ -56,6 +56,7 @@ import { createSystemSettings } from './system/settings.js';
 import { documentTranslationService, type RouteDefinition, type ServiceToken } from '@linguaport/sdk/server';
 import type { RouteOwner } from './http/app.js';
 import { join } from 'node:path';
+import { checkExternalTools, declaredTools } from './preflight.js';
 
 /**
  * The server kernel, assembled: database -> migrations -> first administrator -> plugins ->
@@ -182,7 +183,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // The translation service before the plugins: they get it as ctx.engines and close first.
     await runMigrations(database, 'core.translation', translationMigrations);
     const hooks = createHookRegistry();
-    const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db, bus), now, autostart: options.engineAutostart, hooks });
+    // The external tools the enabled plugins declare in their manifests, checked once at start.
+    const tools = checkExternalTools(process.env, declaredTools(plugins.filter((p) => p.enabled).map((p) => p.manifest)));
+    const engines = createTranslationService({ db, dataDir: config.dataDir, logger, readSetting: systemConfigReader(db, bus), now, autostart: options.engineAutostart, hooks, tools });
     await engines.start();
     cleanups.push(() => engines.close());
     registerRoute(healthRoute(database, jobs, () => engines.overview(), () => engines.tools()), core);

@@ -146,6 +146,36 @@ export const consumedServiceSchema = z
   })
   .strict();
 
+/** A feature key a plugin's tools switch (`ocr`, `apertium-html`); `featureUnavailable(key)` asks about it. */
+export const toolFeatureSchema = z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'tool features read like ocr or apertium-html');
+
+/**
+ * An external program (or a Debian package) a plugin needs. Set-up (`scripts/setup.mjs`) installs the
+ * `package` of every enabled plugin's entries; the server checks each `command` at start and in
+ * `GET /api/health`, and a missing one makes only its `feature` unavailable.
+ */
+export const toolSchema = z
+  .object({
+    /** A program name found on PATH, or an absolute path. */
+    command: z
+      .string()
+      .regex(/^(\/[A-Za-z0-9._+-]+)+$|^[A-Za-z0-9._+-]+$/, 'a tool command is a program name or an absolute path')
+      .max(200)
+      .optional(),
+    /** Run the command with these arguments to check it: present when it exits 0 (an interpreter with its modules). */
+    probe: z.array(z.string().max(200)).min(1).max(8).optional(),
+    /** The Debian package providing it; absent when set-up does not install it (a driver's tool, the base system's). */
+    package: z.string().regex(/^[a-z0-9][a-z0-9+.-]+$/, 'a Debian package name').optional(),
+    feature: toolFeatureSchema,
+    /** What a missing one costs, in English, for set-up's and the server's log lines. */
+    purpose: z.string().min(1).max(200),
+    /** runtime: the feature needs it; test: only the tests do (`npm test` installs it). */
+    stage: z.enum(['runtime', 'test']).default('runtime'),
+  })
+  .strict()
+  .refine((t) => t.command || t.package, { message: 'a tool needs a command, a package or both' })
+  .refine((t) => !t.probe || t.command, { message: 'a probe runs the command: name it' });
+
 export const manifestSchema = z
   .object({
     id: pluginIdSchema,
@@ -176,6 +206,8 @@ export const manifestSchema = z
     provides: z.array(serviceNameSchema).default([]),
     /** Typed services it uses (`ctx.services.use`); their providers start first. */
     consumes: z.array(consumedServiceSchema).default([]),
+    /** External programs and Debian packages it needs (set-up installs them, the server checks them). */
+    tools: z.array(toolSchema).max(100).default([]),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -218,6 +250,10 @@ export const manifestSchema = z
     m.consumes.forEach((c, i) => {
       if (m.consumes.findIndex((x) => x.service === c.service) !== i) ctx.addIssue({ code: 'custom', message: `service ${c.service} is consumed twice`, path: ['consumes', i, 'service'] });
     });
+    m.tools.forEach((t, i) => {
+      const same = m.tools.findIndex((x) => x.command === t.command && x.package === t.package && x.feature === t.feature && x.stage === t.stage && String(x.probe) === String(t.probe));
+      if (same !== i) ctx.addIssue({ code: 'custom', message: `tool ${t.command ?? t.package} is declared twice for ${t.feature}`, path: ['tools', i] });
+    });
     const offered = new Set<string>();
     m.offers.forEach((o, i) => {
       if (offered.has(o.slot)) ctx.addIssue({ code: 'custom', message: `slot ${o.slot} is offered twice`, path: ['offers', i, 'slot'] });
@@ -230,6 +266,7 @@ export type ManifestRoute = PluginManifest['routes'][number];
 export type ManifestPermission = PluginManifest['permissions'][number];
 export type ManifestSlot = PluginManifest['slots'][number];
 export type ManifestSlotOffer = PluginManifest['offers'][number];
+export type ManifestTool = PluginManifest['tools'][number];
 
 /** Parse a manifest, throwing one readable error that names every problem. */
 export function parseManifest(input: unknown, source = 'plugin.json'): PluginManifest {
