@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { codeFiles } from './support/imports.js';
+
+// Each plugin owns its tables; the kernel's (users, roles, engines, usage, the operation log...) are
+// reached through the SDK's typed services (ctx.users, ctx.organisation, ctx.usage, ...), so the kernel
+// may change them. This test names every plugin server file that still queries a kernel table, as the
+// import-boundary test names imports. OFFENDERS is today's list: it may only shrink, and it stays exact
+// (a file that no longer offends must leave it, a new one fails).
+
+const ROOT = join(import.meta.dirname, '..', '..');
+
+/** The kernel's tables, read from its migrations (`create table x`, `.createTable('x')`). */
+export function kernelTables(): Set<string> {
+  const names = new Set<string>();
+  for (const abs of codeFiles(join(ROOT, 'core', 'server', 'src'))) {
+    const text = readFileSync(abs, 'utf8');
+    for (const m of text.matchAll(/create\s+table\s+(?:if\s+not\s+exists\s+)?"?(\w+)/gi)) names.add(m[1]!.toLowerCase());
+    for (const m of text.matchAll(/\.createTable\(\s*['"](\w+)/g)) names.add(m[1]!.toLowerCase());
+  }
+  return names;
+}
+
+const BUILDER_CALLS = new Set(['selectFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto', 'innerJoin', 'leftJoin', 'rightJoin', 'fullJoin', 'crossJoin', 'using', 'alterTable', 'dropTable', 'createIndex']);
+/** SDK helpers that read kernel tables with the plugin's own `db`: they count as the plugin's query. */
+const KERNEL_HELPERS = new Set(['operationTitleJoin', 'operationTitleColumns', 'operationModuleNames']);
+const SQL_TABLE = /\b(?:from|join|update|into|table)\s+(?:only\s+)?(?:public\.)?"?([a-z_][a-z0-9_]*)"?/gi;
+
+/** A table name as a builder takes it: `users`, `users as u`, `public.users`. */
+function tableOf(literal: string): string {
+  return literal.trim().split(/\s+/)[0]!.replace(/^public\./, '').replace(/"/g, '').toLowerCase();
+}
+
+/** Every place in `text` that queries one of `tables`, as `line: table (how)`. */
+export function kernelQueries(path: string, text: string, tables: ReadonlySet<string>): { line: number; table: string; how: string }[] {
+  // Parsing is the slow part: a file that names no kernel table (nor a helper) cannot query one.
+  const words = new RegExp(`\\b(${[...tables, ...KERNEL_HELPERS].join('|')})\\b`, 'i');
+  if (!words.test(text)) return [];
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, path.endsWith('x') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const out: { line: number; table: string; how: string }[] = [];
+  const hit = (node: ts.Node, table: string, how: string) => {
+    if (tables.has(table)) out.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, table, how });
+  };
+  const literalsOf = (node: ts.Node | undefined): string[] => {
+    if (!node) return [];
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) return [node.text];
+    if (ts.isArrayLiteralExpression(node)) return node.elements.flatMap((e) => literalsOf(e));
+    return [];
+  };
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
+      const name = node.expression.name.text;
+      const target = node.expression.expression;
+      if (BUILDER_CALLS.has(name)) for (const lit of literalsOf(node.arguments[0])) hit(node.arguments[0]!, tableOf(lit), name);
+      if (ts.isIdentifier(target) && target.text === 'sql' && (name === 'table' || name === 'id')) for (const lit of literalsOf(node.arguments[0])) hit(node, tableOf(lit), `sql.${name}`);
+      if (ts.isIdentifier(target) && target.text === 'sql' && name === 'raw') for (const lit of literalsOf(node.arguments[0])) for (const m of lit.matchAll(SQL_TABLE)) hit(node, m[1]!.toLowerCase(), 'sql.raw');
+    }
+    if (ts.isTaggedTemplateExpression(node) && ts.isIdentifier(node.tag) && node.tag.text === 'sql') {
+      const t = node.template;
+      const parts = ts.isNoSubstitutionTemplateLiteral(t) ? [t.text] : [t.head.text, ...t.templateSpans.map((s) => s.literal.text)];
+      // A substitution splits the text; `from ${x}` names no table here (x is checked where it is built).
+      for (const m of parts.join(' \u0000 ').matchAll(SQL_TABLE)) hit(node, m[1]!.toLowerCase(), 'sql``');
+    }
+    if (ts.isIdentifier(node) && KERNEL_HELPERS.has(node.text) && !ts.isImportSpecifier(node.parent)) {
+      out.push({ line: source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1, table: node.text === 'operationModuleNames' ? 'permissions' : 'operation_titles', how: node.text });
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  // One line may name several kernel tables; it is one query line.
+  const seen = new Set<string>();
+  out.sort((a, b) => a.line - b.line);
+  return out.filter((q) => !seen.has(`${q.line}:${q.table}`) && seen.add(`${q.line}:${q.table}`));
+}
+
+/** Plugin server code (not tests, not console), repository-relative. */
+function pluginServerFiles(): string[] {
+  return codeFiles(join(ROOT, 'plugins'))
+    .map((abs) => relative(ROOT, abs).split(sep).join('/'))
+    .filter((p) => /^plugins\/[^/]+\/(server|shared)\//.test(p));
+}
+
+/** Lines per file that query a kernel table, today; the number of distinct lines in each. */
+const OFFENDERS: Record<string, number> = {
+  'plugins/api-manager/server/index.ts': 3,
+  'plugins/department/server/index.ts': 13,
+  'plugins/home/server/index.ts': 8,
+  'plugins/operation-log/server/index.ts': 10,
+  'plugins/role/server/index.ts': 8,
+  'plugins/service/server/index.ts': 20,
+  'plugins/trans-records/server/index.ts': 1,
+  'plugins/trans-text/server/index.ts': 5,
+  'plugins/user/server/index.ts': 27,
+  'plugins/user/server/list.ts': 7,
+};
+
+describe('kernel tables are not queried by plugins', () => {
+  it('finds builder calls, sql templates and the kernel-reading helpers, and passes the plugin\'s own tables', () => {
+    const tables = new Set(['users', 'roles', 'operation_log', 'operation_titles', 'permissions']);
+    const text = [
+      `const a = await db.selectFrom('users').selectAll().execute();`,
+      `const b = await db.selectFrom('users as u').innerJoin('roles as r', 'r.id', 'u.id').execute();`,
+      `const c = await db.selectFrom('terms').selectAll().execute();`,
+      'const d = await sql`select count(*) from operation_log where ${w}`.execute(db);',
+      'const e = await sql<{ n: number }>`select 1 from term_entries t left join public.roles r on true`.execute(db);',
+      '// db.selectFrom(\'users\') in a comment is no query',
+      "const f = 'select * from users'; // a plain string is no query either",
+      'const g = sql`from ${operationTitleJoin}`;',
+      `await db.updateTable('terms').set({ a: 1 }).where('id', 'in', db.selectFrom('users').select('id')).execute();`,
+    ].join('\n');
+    expect(kernelQueries('plugins/x/server/index.ts', text, tables).map((q) => `${q.line}:${q.table}:${q.how}`)).toEqual([
+      '1:users:selectFrom',
+      '2:roles:innerJoin',
+      '2:users:selectFrom',
+      '4:operation_log:sql``',
+      '5:roles:sql``',
+      '8:operation_titles:operationTitleJoin',
+      '9:users:selectFrom',
+    ]);
+  });
+
+  it('reads the kernel\'s tables from its migrations', () => {
+    const tables = kernelTables();
+    for (const t of ['users', 'roles', 'departments', 'user_department_roles', 'permissions', 'role_permissions', 'engines', 'engine_nodes', 'usage_records', 'operation_log', 'operation_titles', 'system_config', 'messages', 'sessions', 'tasks']) expect(tables).toContain(t);
+  });
+
+  it('no plugin server file queries a kernel table beyond the shrinking list of today\'s offenders', () => {
+    const tables = kernelTables();
+    const files = pluginServerFiles();
+    expect(files.length).toBeGreaterThan(50);
+    const found: Record<string, number> = {};
+    const where: string[] = [];
+    for (const path of files) {
+      const queries = kernelQueries(path, readFileSync(join(ROOT, path), 'utf8'), tables);
+      const lines = new Set(queries.map((q) => q.line));
+      if (lines.size) found[path] = lines.size;
+      if (!(path in OFFENDERS)) where.push(...queries.map((q) => `${path}:${q.line} ${q.table} (${q.how})`));
+    }
+    // A new offender: reach the data through an SDK service (see plugin-sdk/src/server, ctx.users and the rest).
+    expect(where).toEqual([]);
+    // A file that queries fewer kernel tables than listed: lower (or drop) its entry, so the list stays exact.
+    expect(found).toEqual(OFFENDERS);
+    // It parses every plugin server file that names a kernel table: seconds on a loaded 2-core machine.
+  }, 30_000);
+});
