@@ -15,7 +15,7 @@ export function assembleRegistry(plugins, sdk) {
   for (const p of plugins.filter((x) => x.enabled)) {
     registry.plugins[p.id] = registryEntry(p);
     for (const r of p.manifest.routes) {
-      registry.routes[r.path] = { plugin: p.id, view: r.view, title: r.title, ...(r.parent ? { parent: r.parent } : {}), fluid: r.fluid };
+      registry.routes[r.path] = { plugin: p.id, view: r.view, title: r.title, ...(r.parent ? { parent: r.parent } : {}), fluid: r.fluid, ...(r.crumb ? { crumb: r.crumb } : {}) };
     }
   }
   // The server cuts routes and slots down per caller and recomputes both; `paths` stays whole.

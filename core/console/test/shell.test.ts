@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { addView, afterClose, closeAll, closeOthers, closeView, type VisitedView } from '../src/shell/tags.js';
-import { breadcrumbs, readDictTypeName } from '../src/shell/breadcrumb.js';
+import { breadcrumbs } from '../src/shell/breadcrumb.js';
+import { readCrumb } from '../src/shell/page.js';
 import { DEFAULT_SETTINGS, loadSettings, saveSettings, SETTINGS_KEY } from '../src/shell/settings.js';
 import { shouldShowEngineNotice, snoozed } from '../src/shell/engine-notice.js';
 import { clearLoginExpired, LOGIN_EXPIRED_KEY, loginExpiredRecently, markLoginExpired } from '../src/auth/expired.js';
@@ -59,14 +60,14 @@ describe('breadcrumbs', () => {
   });
 
   it('adds the selected dictionary type on dictionarySetting', () => {
-    const crumbs = breadcrumbs({ tree, path: '/dictionarySetting', parent: '/dictionary', screen: 'Settings', dictTypeName: 'Medical' });
+    const crumbs = breadcrumbs({ tree, path: '/dictionarySetting', parent: '/dictionary', screen: 'Settings', crumb: 'Medical' });
     expect(crumbs.map((c) => c.text)).toEqual(['Resources', 'Dictionary', 'Medical', 'Settings']);
   });
 
   it('reads the dictionary type from session storage as JSON or text', () => {
-    expect(readDictTypeName(JSON.stringify({ dictTypeName: 'Legal' }))).toBe('Legal');
-    expect(readDictTypeName('Plain')).toBe('Plain');
-    expect(readDictTypeName(null)).toBeNull();
+    expect(readCrumb(JSON.stringify({ dictTypeName: 'Legal' }), 'dictTypeName')).toBe('Legal');
+    expect(readCrumb('Plain', 'dictTypeName')).toBe('Plain');
+    expect(readCrumb(null, 'dictTypeName')).toBeNull();
   });
 });
 

@@ -73,10 +73,19 @@ export const routeSchema = z
     parent: routePathSchema.optional(),
     /** The page has no minimum width (spec 01 section 2.7). */
     fluid: z.boolean().default(false),
+    /**
+     * A detail page's breadcrumb adds what its parent page chose, kept in session storage under
+     * `session`: the JSON object's `field`, or the stored text (spec 01 2.7, dictionarySetting).
+     */
+    crumb: z
+      .object({ session: z.string().regex(/^[A-Za-z][A-Za-z0-9._-]{0,63}$/, 'a session storage key'), field: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/).optional() })
+      .strict()
+      .optional(),
   })
   .strict()
   .refine((r) => !(r.menu && r.parent), { message: 'a route is either a menu route (menu) or a detail route (parent), not both' })
-  .refine((r) => r.menu || r.parent, { message: 'a route needs menu defaults (menu) or a parent menu (parent)' });
+  .refine((r) => r.menu || r.parent, { message: 'a route needs menu defaults (menu) or a parent menu (parent)' })
+  .refine((r) => !r.crumb || r.parent, { message: 'only a detail route (parent) adds a crumb from its parent page' });
 
 export const permissionSchema = z
   .object({
@@ -308,6 +317,13 @@ export interface RegistryRoute {
   /** Parent menu path for a detail route. */
   parent?: string;
   fluid: boolean;
+  /** The crumb a detail page adds from its parent page's choice (the manifest route's `crumb`). */
+  crumb?: { session: string; field?: string };
+}
+
+/** A manifest route as the registry sends it to the console: what the shell needs to lay the page out. */
+export function registryRouteOf(plugin: string, r: ManifestRoute): RegistryRoute {
+  return { plugin, view: r.view, title: r.title, ...(r.parent ? { parent: r.parent } : {}), fluid: r.fluid, ...(r.crumb ? { crumb: r.crumb } : {}) };
 }
 
 /** One contribution to a slot, as the registry sends it. */

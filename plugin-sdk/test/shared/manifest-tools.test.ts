@@ -30,3 +30,18 @@ describe('manifest tools', () => {
     expect(() => parseManifest({ ...base, tools: [tool, tool] })).toThrow(/tools\.1: tool ffmpeg is declared twice for media/);
   });
 });
+
+describe('manifest route crumb', () => {
+  const routes = (crumb: unknown) => [
+    { path: '/notes', view: 'Notes', title: 'ocrArea:notes', menu: {} },
+    { path: '/noteHistory', view: 'NoteHistory', title: 'ocrArea:history', parent: '/notes', crumb },
+  ];
+  it("takes a detail route's crumb from a session storage key and field", () => {
+    expect(parseManifest({ ...base, routes: routes({ session: 'noteBook', field: 'name' }) }).routes[1]!.crumb).toEqual({ session: 'noteBook', field: 'name' });
+  });
+  it('refuses a crumb on a menu route and a malformed key', () => {
+    expect(() => parseManifest({ ...base, routes: [{ path: '/notes', view: 'Notes', title: 'x', menu: {}, crumb: { session: 'k' } }] })).toThrow(/only a detail route/);
+    expect(() => parseManifest({ ...base, routes: routes({ session: 'a key' }) })).toThrow(/a session storage key/);
+    expect(() => parseManifest({ ...base, routes: routes({ session: 'k', script: 'x' }) })).toThrow(/routes\.1\.crumb/);
+  });
+});

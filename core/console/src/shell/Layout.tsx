@@ -10,13 +10,14 @@ import { switchLocale } from '../i18n.js';
 import { useAccessVersion } from '../router/useAccessVersion.js';
 import { ProgressBar } from '../router/ProgressBar.js';
 import { AccountDialog, type AccountTab } from './AccountDialog.js';
-import { breadcrumbs, readDictTypeName } from './breadcrumb.js';
+import { breadcrumbs } from './breadcrumb.js';
 import { EngineNotice } from './EngineNotice.js';
 import { Footer } from './Footer.js';
 import { SettingsPanel } from './SettingsPanel.js';
 import { loadSettings, saveSettings, type ShellSettings } from './settings.js';
 import { Sidebar } from './Sidebar.js';
 import { MESSAGES_PATH } from './messages.js';
+import { pageBehaviour } from './page.js';
 import { addView, afterClose, closeAll, closeOthers, closeView, type VisitedView } from './tags.js';
 import { TagsView } from './TagsView.js';
 import { TopBar } from './TopBar.js';
@@ -24,8 +25,6 @@ import { useDocumentTitle } from './title.js';
 import { useLiveAccess } from './live-access.js';
 
 export const MOBILE_BREAKPOINT = 992;
-/** Pages without the 1150 px minimum width (spec 01 2.7); a manifest can also mark a route fluid. */
-export const FLUID_PATHS = ['/transText', '/clause', '/participle', '/language'];
 
 const VIEWS_KEY = 'visitedViews';
 
@@ -91,7 +90,8 @@ export function Layout() {
   };
   const screen = titleOf(path, search);
   useDocumentTitle(screen, company.siteTitle);
-  const crumbs = breadcrumbs({ tree, path, parent: route?.parent, screen, dictTypeName: readDictTypeName(sessionStore()?.getItem('dictType') ?? null) })
+  const page = pageBehaviour(route, path, sessionStore());
+  const crumbs = breadcrumbs({ tree, path, parent: route?.parent, screen, crumb: page.crumb })
     .map((c) => (c.href ? { text: c.text, onClick: () => void navigate(c.href!) } : { text: c.text }));
 
   const themeColor = settings.themeColor ?? company.themeColor;
@@ -123,7 +123,7 @@ export function Layout() {
     if (p === path) void navigate(afterClose(next, home));
   };
   const state = session.current();
-  const fluid = route?.fluid || FLUID_PATHS.includes(path) || path === '/custom';
+  const { fluid } = page;
 
   return (
     <div className={`lp-layout${!opened ? ' lp-sidebar-collapsed' : ''}${mobile ? ' lp-is-mobile' : ''}${settings.fixedHeader ? ' lp-fixed-header' : ''}`} data-testid="layout" data-device={mobile ? 'mobile' : 'desktop'}>

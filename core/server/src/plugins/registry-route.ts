@@ -30,7 +30,10 @@ const registryPlugin = z.object({
 const registryAnswer = z.object({
   sdkVersion: z.string(),
   plugins: z.record(z.string(), registryPlugin),
-  routes: z.record(z.string(), z.object({ plugin: z.string(), view: z.string(), title: z.string(), parent: z.string().optional(), fluid: z.boolean() })),
+  routes: z.record(
+    z.string(),
+    z.object({ plugin: z.string(), view: z.string(), title: z.string(), parent: z.string().optional(), fluid: z.boolean(), crumb: z.object({ session: z.string(), field: z.string().optional() }).optional() }),
+  ),
   paths: z.array(z.string()).optional(),
   slots: z.record(z.string(), z.array(z.object({ plugin: z.string(), view: z.string(), order: z.number(), permission: z.string().optional() }))).optional(),
 });

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Caller, EventBus, Logger } from '@linguaport/sdk/server';
-import { slotTable, type Registry, type RegistryPlugin } from '@linguaport/sdk/shared';
+import { registryRouteOf, slotTable, type Registry, type RegistryPlugin } from '@linguaport/sdk/shared';
 import { menuKey, syncPermissionTree } from '../access/permission-tree.js';
 import { routeTitles, type DeployedPlugin } from './deployment.js';
 
@@ -267,7 +267,7 @@ export class PluginRuntime {
     const reached = [...all.values()].filter((p) => caller.isSuperAdmin || p.routes.some((r) => r.menu && caller.permissions.has(menuKey(r.path))));
     const routes: Registry['routes'] = {};
     for (const p of reached) {
-      for (const r of p.routes) routes[r.path] = { plugin: p.id, view: r.view, title: r.title, ...(r.parent ? { parent: r.parent } : {}), fluid: r.fluid };
+      for (const r of p.routes) routes[r.path] = registryRouteOf(p.id, r);
     }
     // A plugin without menu routes has nothing to be reached by: its slot contributions count on their own permission.
     const menuless = [...all.values()].filter((p) => !reached.includes(p) && !p.routes.some((r) => r.menu) && p.slots?.length);
