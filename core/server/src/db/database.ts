@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { openPglite } from './pglite.js';
+import type { KernelTables } from './schema.js';
 import { openPostgres } from './postgres.js';
 
 /**
@@ -16,7 +17,7 @@ import { openPostgres } from './postgres.js';
  */
 export interface Database {
   kind: 'pglite' | 'postgres';
-  db: Kysely<any>;
+  db: Kysely<KernelTables>;
   query<T = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   exec(sql: string): Promise<void>;
   /** LISTEN on a channel; resolves to the function that stops listening. */
