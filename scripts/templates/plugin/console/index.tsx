@@ -1,62 +1,43 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Button, Callout, H3, HTMLTable, Intent, NonIdealState, Spinner } from '@blueprintjs/core';
-import { definePlugin, useApi, usePermission, useTranslation, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { Button } from '@blueprintjs/core';
+import { useState } from 'react';
+import { definePlugin, FormDialog, PageHeader, PagedTable, recordsLoader, useApi, useNotify, usePermission, useTranslation, type PagedColumn } from '@linguaport/sdk/console';
+import { formatDate } from '@linguaport/sdk/shared';
+import { itemFields, type Item } from '../shared/schemas.js';
 
-/** One row of `GET /api/__ID__/items`. */
-interface Item {
-  id: number;
-  name: string;
-  createdAt: string;
-}
-
-type Load = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; items: Item[] };
-
-function __PASCAL__() {
+/**
+ * The __ID__ screen: a paged list of items and an add dialog. The kit's pieces give the loading,
+ * empty and error states, paging and the form's checks (the same schema the server applies).
+ */
+export function __PASCAL__() {
   const { t } = useTranslation();
   const api = useApi();
+  const notify = useNotify();
   const permissions = usePermission();
-  const [load, setLoad] = useState<Load>({ state: 'loading' });
+  const [adding, setAdding] = useState(false);
+  const [refresh, setRefresh] = useState(0);
 
-  const refresh = useCallback(() => {
-    setLoad({ state: 'loading' });
-    api
-      .get<Item[]>('/__ID__/items', { silent: true })
-      .then((items) => setLoad({ state: 'ready', items }))
-      .catch((err: ApiErrorInfo) => setLoad({ state: 'failed', msg: err.msg }));
-  }, [api]);
+  const load = recordsLoader<Item>(api, '/__ID__/list', {});
+  const columns: PagedColumn<Item>[] = [
+    { key: 'name', title: t('name') },
+    { key: 'createdAt', title: t('createdAt'), render: (r) => formatDate(r.createdAt) },
+  ];
 
-  useEffect(refresh, [refresh]);
+  async function add(values: Record<string, unknown>) {
+    const item = await api.post<Item>('/__ID__/add', values, { silent: true });
+    notify.success(t('added', { name: item.name }));
+    setAdding(false);
+    setRefresh((n) => n + 1);
+  }
 
   return (
-    <div data-testid="__ID__-view" style={{ padding: 20, display: 'grid', gap: 16 }}>
-      <H3>{t('heading')}</H3>
-      {/* The button shows only with the permission; the server checks the same key on the call. */}
-      {permissions.hasButton('__ID__:view') && (
-        <div>
-          <Button icon="refresh" onClick={refresh} text={t('refresh')} />
-        </div>
-      )}
-      {load.state === 'loading' && <NonIdealState icon={<Spinner size={24} />} description={t('loading')} />}
-      {load.state === 'failed' && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: load.msg })}</Callout>}
-      {load.state === 'ready' && load.items.length === 0 && <NonIdealState icon="inbox" description={t('empty')} />}
-      {load.state === 'ready' && load.items.length > 0 && (
-        <HTMLTable striped compact>
-          <thead>
-            <tr>
-              <th>{t('name')}</th>
-              <th>{t('createdAt')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {load.items.map((item) => (
-              <tr key={item.id}>
-                <td>{item.name}</td>
-                <td>{new Date(item.createdAt).toLocaleString()}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      )}
+    <div data-testid="__ID__-view" style={{ padding: 16 }}>
+      <PageHeader
+        title={t('heading')}
+        // The button shows only with the permission; the server checks the same key on the call.
+        actions={permissions.hasButton('__ID__:add') && <Button intent="primary" icon="add" text={t('add')} onClick={() => setAdding(true)} data-testid="__ID__-add" />}
+      />
+      <PagedTable<Item> columns={columns} rowKey={(r) => r.id} load={load} refreshKey={refresh} emptyText={t('empty')} testId="__ID__-row" />
+      <FormDialog isOpen={adding} title={t('add')} fields={[{ name: 'name', label: t('name'), required: true }]} schema={itemFields} onSubmit={add} onClose={() => setAdding(false)} />
     </div>
   );
 }

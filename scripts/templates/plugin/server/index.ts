@@ -1,31 +1,53 @@
-import { sql } from 'kysely';
-import { defineServerPlugin } from '@linguaport/sdk/server';
+import type { Kysely } from 'kysely';
+import { defineServerPlugin, pageOf, pageOffset, pageQuery, pageSchema, type ServerPluginContext } from '@linguaport/sdk/server';
+import { z } from 'zod';
+import { itemFields, itemSchema, type Item } from '../shared/schemas.js';
+import { __CAMEL__Migrations, type __PASCAL__Database } from './tables.js';
 
-/** The server part of __ID__: its table and the API the console view calls. */
-export default defineServerPlugin({
-  migrations: [
-    {
-      name: '001_create___TABLE__',
-      async up(db) {
-        await db.schema
-          .createTable('__TABLE__')
-          .addColumn('id', 'serial', (c) => c.primaryKey())
-          .addColumn('name', 'text', (c) => c.notNull())
-          .addColumn('created_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
-          .execute();
-      },
+type Db = Kysely<__PASCAL__Database>;
+
+const present = (r: { id: number; name: string; created_at: Date }): Item => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString() });
+
+/** `GET /api/__ID__/list`: a page of items, oldest first. */
+function listRoute(ctx: ServerPluginContext, db: Db): void {
+  ctx.route({
+    method: 'GET',
+    url: '/__ID__/list',
+    access: { permission: '__ID__:view' },
+    summary: 'A page of items, oldest first',
+    schema: { query: z.object(pageQuery) },
+    response: { data: pageSchema(itemSchema) },
+    async handler({ query }) {
+      const [rows, total] = await Promise.all([
+        db.selectFrom('__TABLE__').selectAll().orderBy('id').limit(query.pageSize).offset(pageOffset(query)).execute(),
+        db.selectFrom('__TABLE__').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+      ]);
+      return pageOf(query, rows.map(present), total?.n);
     },
-  ],
+  });
+}
 
+/** `POST /api/__ID__/add`: a new item; bad input is a 400 naming the field, and nothing is stored. */
+function addRoute(ctx: ServerPluginContext, db: Db): void {
+  ctx.route({
+    method: 'POST',
+    url: '/__ID__/add',
+    access: { permission: '__ID__:add' },
+    summary: 'Add an item',
+    schema: { body: itemFields },
+    response: { data: itemSchema },
+    async handler({ body }) {
+      return present(await db.insertInto('__TABLE__').values({ name: body.name }).returningAll().executeTakeFirstOrThrow());
+    },
+  });
+}
+
+/** The server part of __ID__: its tables, and the API its console view calls. */
+export default defineServerPlugin({
+  migrations: __CAMEL__Migrations,
   setup(ctx) {
-    ctx.route({
-      method: 'GET',
-      url: '/__ID__/items',
-      access: { permission: '__ID__:view' },
-      async handler() {
-        const rows = await ctx.db.selectFrom('__TABLE__').select(['id', 'name', 'created_at']).orderBy('id').execute();
-        return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString() }));
-      },
-    });
+    const db = ctx.db as Kysely<__PASCAL__Database>;
+    listRoute(ctx, db);
+    addRoute(ctx, db);
   },
 });
