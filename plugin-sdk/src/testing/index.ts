@@ -1,7 +1,7 @@
 // `@linguaport/sdk/testing`: what a plugin's own tests use. Runner-neutral: checks throw an Error that
 // says what differs.
 // Waiting for a condition with a deadline, and tests that need a tool or PostgreSQL (skipped here, failed under CI).
-export { until, type UntilOptions } from './until.js';
+export { until, type Truthy, type UntilOptions } from './until.js';
 export { available, requirePostgres, requireTool, type ToolRequirement } from './requirements.js';
 export { checkIdentityRoundTrip, checkTranslatedRoundTrip, randomText, seededRandom } from './formats.js';
 // A whole kernel in-process with a database of its own, and what tests do with it.

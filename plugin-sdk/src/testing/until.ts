@@ -14,6 +14,9 @@ export interface UntilOptions {
   pause?: (wait: () => Promise<void>) => unknown;
 }
 
+/** What `until` resolves with: the answer, never a falsy one. */
+export type Truthy<T> = Exclude<T, false | 0 | 0n | '' | null | undefined>;
+
 const show = (value: unknown) => inspect(value, { depth: 4, breakLength: Infinity, maxStringLength: 400, maxArrayLength: 20 });
 
 /**
@@ -22,14 +25,14 @@ const show = (value: unknown) => inspect(value, { depth: 4, breakLength: Infinit
  * the last error), so a failing wait says where it stood. One helper instead of a fixed sleep or a
  * loop of its own in each test.
  */
-export async function until<T>(fn: () => T | Promise<T>, options: UntilOptions = {}): Promise<NonNullable<T>> {
+export async function until<T>(fn: () => T | Promise<T>, options: UntilOptions = {}): Promise<Truthy<T>> {
   const { timeout = 15_000, interval = 50, pause = (wait) => wait() } = options;
   const deadline = Date.now() + timeout;
   let last: { value: unknown } | { error: unknown } = { value: undefined };
   for (;;) {
     try {
       const value = await fn();
-      if (value) return value as NonNullable<T>;
+      if (value) return value as Truthy<T>;
       last = { value };
     } catch (error) {
       last = { error };
