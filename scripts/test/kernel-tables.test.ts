@@ -91,7 +91,6 @@ const OFFENDERS: Record<string, number> = {
   'plugins/role/server/index.ts': 8,
   'plugins/service/server/index.ts': 20,
   'plugins/trans-records/server/index.ts': 1,
-  'plugins/trans-text/server/index.ts': 5,
   'plugins/user/server/index.ts': 27,
   'plugins/user/server/list.ts': 7,
 };

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { sql, type Generated, type Kysely } from 'kysely';
 import { ApiError, defineServerPlugin, detectedLanguageSchema, engineLanguageSchema, requestLocale, translatedSegmentSchema, type NoEngineForSource } from '@linguaport/sdk/server';
 import { DEFAULT_TEXT_TRANSLATION_CAP, idNumberSchema, idSchema } from '@linguaport/sdk/shared';
 
 /**
  * Text translation (/transText): the console's translate call goes through `ctx.engines`, the
  * same service as the public API, counted on the `text` channel; each translation is kept in
- * the user's history (kernel table `translation_history`), which the user may edit.
+ * the user's history (this area's table `trans_text_history`), which the user may edit.
  */
 const USE = { permission: 'transText:use' } as const;
 const HISTORY_KEEP = 50;
@@ -28,9 +29,42 @@ const translated = z.object({
 });
 const historyEntry = z.object({ id: z.number().int(), source: z.string(), target: z.string(), sourceText: z.string(), targetText: z.string(), createdAt: z.string() });
 
+/** This area's own table: the newest translations of each user. */
+interface HistoryTables {
+  trans_text_history: {
+    id: Generated<number>;
+    user_id: number;
+    source_language: string;
+    target_language: string;
+    source_text: string;
+    target_text: string;
+    created_at: Generated<Date>;
+  };
+}
+
 export default defineServerPlugin({
+  migrations: [
+    {
+      // The history was the kernel's `translation_history` until this area owned it: a database made
+      // before keeps its rows under the new name; a new one gets the table here.
+      name: '001_history',
+      async up(db) {
+        await sql`alter table if exists translation_history rename to trans_text_history`.execute(db);
+        await sql`create table if not exists trans_text_history (
+          id serial primary key,
+          user_id integer not null,
+          source_language text not null,
+          target_language text not null,
+          source_text text not null,
+          target_text text not null,
+          created_at timestamptz not null default now())`.execute(db);
+        await sql`alter index if exists translation_history_user_idx rename to trans_text_history_user_idx`.execute(db);
+        await sql`create index if not exists trans_text_history_user_idx on trans_text_history (user_id, id desc)`.execute(db);
+      },
+    },
+  ],
   setup(ctx) {
-    const { db } = ctx;
+    const db = ctx.db as Kysely<HistoryTables>;
 
     ctx.route({
       method: 'GET',
@@ -76,15 +110,15 @@ export default defineServerPlugin({
             throw noEngineInLocale(err, headers);
           });
         const row = await db
-          .insertInto('translation_history')
+          .insertInto('trans_text_history')
           .values({ user_id: caller!.userId, source_language: r.source, target_language: r.target, source_text: body.text, target_text: r.text })
           .returning('id')
           .executeTakeFirstOrThrow();
         // Keep the newest few per user.
         await db
-          .deleteFrom('translation_history')
+          .deleteFrom('trans_text_history')
           .where('user_id', '=', caller!.userId)
-          .where('id', 'not in', db.selectFrom('translation_history').select('id').where('user_id', '=', caller!.userId).orderBy('id', 'desc').limit(HISTORY_KEEP))
+          .where('id', 'not in', db.selectFrom('trans_text_history').select('id').where('user_id', '=', caller!.userId).orderBy('id', 'desc').limit(HISTORY_KEEP))
           .execute();
         // Each sentence with where its translation came from (an engine, a memory's exact match) and the issues the hooks found.
         return { id: row.id, text: r.text, source: r.source, target: r.target, detected: r.detected ?? null, characters: r.characters, segments: r.segments ?? [] };
@@ -115,7 +149,7 @@ export default defineServerPlugin({
       schema: { query: z.object({ limit: z.coerce.number().int().positive().max(HISTORY_KEEP).default(20) }) },
       response: { data: z.array(historyEntry) },
       async handler({ query, caller }) {
-        const rows = await db.selectFrom('translation_history').selectAll().where('user_id', '=', caller!.userId).orderBy('id', 'desc').limit(query.limit).execute();
+        const rows = await db.selectFrom('trans_text_history').selectAll().where('user_id', '=', caller!.userId).orderBy('id', 'desc').limit(query.limit).execute();
         return rows.map((r) => ({ id: r.id, source: r.source_language, target: r.target_language, sourceText: r.source_text, targetText: r.target_text, createdAt: new Date(r.created_at).toISOString() }));
       },
     });
@@ -129,7 +163,7 @@ export default defineServerPlugin({
       schema: { params: z.object({ id: idSchema }), body: z.object({ targetText: z.string().refine((s) => s.trim() !== '', 'An edit needs a translation') }) },
       response: { data: z.object({ id: z.number().int(), targetText: z.string() }), errors: [404] },
       async handler({ params, body, caller }) {
-        const res = await db.updateTable('translation_history').set({ target_text: body.targetText }).where('id', '=', params.id).where('user_id', '=', caller!.userId).executeTakeFirst();
+        const res = await db.updateTable('trans_text_history').set({ target_text: body.targetText }).where('id', '=', params.id).where('user_id', '=', caller!.userId).executeTakeFirst();
         if (Number(res.numUpdatedRows) === 0) throw new ApiError(404, { 'zh-CN': `您的历史记录中没有译文 ${params.id}`, 'en-US': `No translation ${params.id} in your history` });
         return { id: params.id, targetText: body.targetText };
       },

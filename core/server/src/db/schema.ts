@@ -322,16 +322,6 @@ export interface TasksTable {
   finished_at: Date | null;
 }
 
-export interface TranslationHistoryTable {
-  id: Generated<number>;
-  user_id: number;
-  source_language: string;
-  target_language: string;
-  source_text: string;
-  target_text: string;
-  created_at: Generated<Date>;
-}
-
 export interface TrustedLicenceKeysTable {
   id: Generated<number>;
   name: string;
@@ -411,7 +401,6 @@ export interface KernelTables {
   sso_providers: SsoProvidersTable;
   system_config: SystemConfigTable;
   tasks: TasksTable;
-  translation_history: TranslationHistoryTable;
   trusted_licence_keys: TrustedLicenceKeysTable;
   usage_records: UsageRecordsTable;
   user_department_roles: UserDepartmentRolesTable;

@@ -69,15 +69,8 @@ export const translationMigrations: Migration[] = [
           documents integer not null default 0,
           last_used_at timestamptz not null,
           primary key (user_id, day, channel))`,
-        `create table translation_history (
-          id serial primary key,
-          user_id integer not null,
-          source_language text not null,
-          target_language text not null,
-          source_text text not null,
-          target_text text not null,
-          created_at timestamptz not null default now())`,
-        `create index translation_history_user_idx on translation_history (user_id, id desc)`,
+        // The text-translation history is the trans-text plugin's own table now (its migration takes over
+        // `translation_history` on databases made before, or creates `trans_text_history`).
         `create table trusted_licence_keys (
           id serial primary key,
           name text not null,
