@@ -57,6 +57,7 @@ import { documentTranslationService, type RouteDefinition, type ServiceToken } f
 import type { RouteOwner } from './http/app.js';
 import { join } from 'node:path';
 import { checkExternalTools, declaredTools } from './preflight.js';
+import { declaredLists } from './plugins/declared-lists.js';
 
 /**
  * The server kernel, assembled: database -> migrations -> first administrator -> plugins ->
@@ -163,7 +164,9 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // Sessions ended through ctx.auth (password change, disable) close their sockets; those are registered just below.
     const auth = createAuthService({ db, now, onSessionEnded: (hash) => sockets.closeSession(hash) });
     const settings = createSystemSettings(db, bus, now);
-    const messages = createMessageCenter(db, bus, now);
+    // The lists plugins extend from their manifests: API key scopes, message types, usage channels.
+    const lists = declaredLists(plugins.filter((p) => p.enabled).map((p) => p.manifest));
+    const messages = createMessageCenter(db, bus, now, lists.messageTypes);
     const accessBridge = bridgeAccessChanged(bus, db, (err) => app.log.error({ err }, 'access.changed bridge failed'));
     cleanups.push(() => accessBridge.unsubscribe());
     const sockets = await registerWebSocket(app, { bus, resolveCaller: caller, pingMs: options.wsPingMs, isPluginEnabled: (id) => runtime?.isEnabled(id) ?? true });
@@ -171,12 +174,12 @@ export async function createServer(config: Config, options: ServerOptions = {}):
     // Core routes first, so a plugin claiming one of their paths is the one named as the intruder.
     const core = { pluginId: CORE_PLUGIN_ID, declaredPermissions: corePermissionKeys };
     const logger = sdkLogger(app.log);
-    for (const route of authRoutes({ db, secret, now, logger, onSessionEnded: (hash) => sockets.closeSession(hash) })) registerRoute(route, core);
+    for (const route of authRoutes({ db, secret, now, logger, onSessionEnded: (hash) => sockets.closeSession(hash), apiKeyScopes: lists.apiKeyScopes })) registerRoute(route, core);
     const coreStorage = createFileStorage(join(config.dataDir, 'files'), CORE_PLUGIN_ID);
     const adminRoutes = [
       ...menuRoutes(db, bus),
       ...configRoutes({ db, bus, storage: coreStorage, now }),
-      ...messageRoutes(db, bus),
+      ...messageRoutes(db, bus, lists.messageTypes),
       expiredEngineRoute(db, now),
     ];
     for (const route of adminRoutes) registerRoute(route, core);

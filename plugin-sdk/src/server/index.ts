@@ -1,3 +1,4 @@
+import type { UsageRecords, OperationLogReader } from './kernel-data.js';
 import type { Kysely } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Observable } from 'rxjs';
@@ -286,7 +287,11 @@ export interface SystemSettings {
   set(key: string, value: string): Promise<void>;
 }
 
-export type MessageType = 'check' | 'proofreading' | 'feedback' | 'alert' | 'cat';
+/**
+ * A message type: the kernel's (`alert`, and spec 02's `proofreading` and `cat` until their areas
+ * exist) or one the sending plugin declares under `messageTypes` in its manifest.
+ */
+export type MessageType = string;
 
 /** The message centre (`/messageRemind/*`): stored per user and pushed live as `message.created`. */
 export interface MessageCenter {
@@ -309,6 +314,10 @@ export interface ServerPluginContext {
   readonly auth: AuthService;
   /** Who users are, for areas that store user ids: departments, names, priority (never the kernel's tables directly). */
   readonly users: UserDirectory;
+  /** The usage ledger, read-only: characters and documents per user, day and channel. */
+  readonly usage: UsageRecords;
+  /** The kernel's operation log, read-only, in the reader's language. */
+  readonly operationLog: OperationLogReader;
   /** The translation service: engines, nodes, usage accounting. */
   readonly engines: EngineService;
   readonly settings: SystemSettings;
@@ -547,6 +556,8 @@ export { pictureKind, pictureSize, MAX_PICTURE_PIXELS, renderDpi, pdfPageSizes, 
 export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';
 // An area's own settings table with configuration and built-in defaults.
 export { createAreaSettings, type AreaSettingsStore } from './area-settings.js';
+// The kernel's records areas show (ctx.usage, ctx.operationLog): typed services instead of its tables.
+export type { UsagePeriod, UsageTotals, UserUsage, UsageByUserQuery, UsageRecords, OperationLogFilter, OperationLogEntry, OperationLogReader } from './kernel-data.js';
 export { operationTitleJoin, operationTitleColumns, operationLine, operationModuleNames, fillOperationTitle, type OperationLineRow } from './operation-log.js';
 // Response schemas of what the SDK's services answer (languages, detection, segments), for routes that pass them on.
 export { engineLanguageSchema, detectedLanguageSchema, segmentIssueSchema, segmentOriginSchema, translatedSegmentSchema, deletedSchema } from './answers.js';

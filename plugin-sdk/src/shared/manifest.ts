@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { apiKeyScopeSchema } from './api-keys.js';
 import { isValidRange, parseVersion } from './semver.js';
 
 /**
@@ -185,6 +186,16 @@ export const toolSchema = z
   .refine((t) => t.command || t.package, { message: 'a tool needs a command, a package or both' })
   .refine((t) => !t.probe || t.command, { message: 'a probe runs the command: name it' });
 
+/** A word a plugin adds to one of the kernel's lists, with its name in both languages. */
+const listWord = z.string().regex(/^[a-z][a-zA-Z0-9]{1,39}$/, 'a camelCase word');
+
+/** An API key scope this plugin's routes offer (`apiKey` on a route names it). */
+export const apiKeyScopeDeclarationSchema = z.object({ scope: apiKeyScopeSchema, name: localized }).strict();
+/** A type of the messages this plugin sends (`ctx.messages.send({ type })`), shown by the message centre. */
+export const messageTypeDeclarationSchema = z.object({ type: listWord, name: localized }).strict();
+/** A usage channel this plugin's translations count under (`channel` of a translation, `recordUsage`). */
+export const usageChannelDeclarationSchema = z.object({ channel: listWord, name: localized }).strict();
+
 export const manifestSchema = z
   .object({
     id: pluginIdSchema,
@@ -217,6 +228,12 @@ export const manifestSchema = z
     consumes: z.array(consumedServiceSchema).default([]),
     /** External programs and Debian packages it needs (set-up installs them, the server checks them). */
     tools: z.array(toolSchema).max(100).default([]),
+    /** API key scopes its routes offer besides the kernel's (`translate`). */
+    apiKeyScopes: z.array(apiKeyScopeDeclarationSchema).max(20).default([]),
+    /** Types of the messages it sends besides the kernel's. */
+    messageTypes: z.array(messageTypeDeclarationSchema).max(20).default([]),
+    /** Usage channels its translations count under besides the kernel's (`api`). */
+    usageChannels: z.array(usageChannelDeclarationSchema).max(20).default([]),
   })
   .strict()
   .superRefine((m, ctx) => {
@@ -263,6 +280,13 @@ export const manifestSchema = z
       const same = m.tools.findIndex((x) => x.command === t.command && x.package === t.package && x.feature === t.feature && x.stage === t.stage && String(x.probe) === String(t.probe));
       if (same !== i) ctx.addIssue({ code: 'custom', message: `tool ${t.command ?? t.package} is declared twice for ${t.feature}`, path: ['tools', i] });
     });
+    const twice = (list: string[], field: string, what: string) =>
+      list.forEach((v, i) => {
+        if (list.indexOf(v) !== i) ctx.addIssue({ code: 'custom', message: `${what} ${v} is declared twice`, path: [field, i] });
+      });
+    twice(m.apiKeyScopes.map((s) => s.scope), 'apiKeyScopes', 'API key scope');
+    twice(m.messageTypes.map((s) => s.type), 'messageTypes', 'message type');
+    twice(m.usageChannels.map((s) => s.channel), 'usageChannels', 'usage channel');
     const offered = new Set<string>();
     m.offers.forEach((o, i) => {
       if (offered.has(o.slot)) ctx.addIssue({ code: 'custom', message: `slot ${o.slot} is offered twice`, path: ['offers', i, 'slot'] });

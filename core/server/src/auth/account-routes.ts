@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError, requestLocale, timestampSchema, type RouteDefinition } from '@linguaport/sdk/server';
-import { API_KEY_SCOPES, chinesePhoneSchema, Codes, emailSchema, idSchema, LOCALES, seededName } from '@linguaport/sdk/shared';
+import { chinesePhoneSchema, Codes, emailSchema, idSchema, LOCALES, seededName } from '@linguaport/sdk/shared';
 import { can, hashPassword, verifyPassword } from '../access/passwords.js';
 import { endSessions, type SessionCaller } from '../access/sessions.js';
 import { checkApiKeyReset, readApiKey, readApiKeyScopes, resetApiKey } from './api-keys.js';
@@ -9,6 +9,7 @@ import { passwordProblem, passwordStatus } from './password-policy.js';
 import { defaultRoleId, NO_LOCAL_PASSWORD, UserType } from './provision.js';
 import { createQuickAccessLink, openQuickAccessToken, QUICK_ACCESS_PATH } from './quick-access.js';
 import type { AuthRouteDeps } from './routes.js';
+import { declaredLists } from '../plugins/declared-lists.js';
 import { ConfigKeys, flagOn } from './settings.js';
 import { consumeTicket } from './slider.js';
 import { recordSuccess } from './throttle.js';
@@ -50,6 +51,8 @@ const ownOr = (permission: string, whatZh: string, what: string) => (caller: Par
 
 export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
   const { db, now, secret } = deps;
+  // The scopes a key may be granted: the kernel's and those the enabled plugins declare.
+  const scopeWords = (deps.apiKeyScopes ?? declaredLists([]).apiKeyScopes).words.map((w) => w.word) as [string, ...string[]];
   const ownOrApiKeyReset = ownOr('apiKey:reset', '重置其他用户的 API 密钥', 'resetting the API key');
   const ownOrUserView = ownOr('user:view', '读取其他用户的密码状态', 'reading the password status');
 
@@ -301,7 +304,7 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/getApiKey',
       access: 'member',
       summary: 'Get own API key',
-      response: { data: z.object({ apiKey: z.string().nullable(), scopes: z.array(z.enum(API_KEY_SCOPES)) }) },
+      response: { data: z.object({ apiKey: z.string().nullable(), scopes: z.array(z.string()) }) },
       handler: async ({ caller }) => ({ apiKey: await readApiKey(db, secret, caller!.userId), scopes: await readApiKeyScopes(db, caller!.userId) }),
     },
     {
@@ -310,10 +313,10 @@ export function accountRoutes(deps: AuthRouteDeps): RouteDefinition[] {
       url: '/user/apiKeyScopes',
       access: 'member',
       summary: 'Set the scopes of own API key',
-      response: { data: z.object({ scopes: z.array(z.enum(API_KEY_SCOPES)) }) },
-      schema: { body: z.object({ scopes: z.array(z.enum(API_KEY_SCOPES)).min(1) }) },
+      response: { data: z.object({ scopes: z.array(z.string()) }) },
+      schema: { body: z.object({ scopes: z.array(z.enum(scopeWords)).min(1) }) },
       async handler({ caller, body }) {
-        const scopes = API_KEY_SCOPES.filter((s) => body.scopes.includes(s));
+        const scopes = scopeWords.filter((s) => body.scopes.includes(s));
         await db.updateTable('users').set({ api_key_scopes: scopes.join(',') }).where('id', '=', caller!.userId).execute();
         return { scopes };
       },

@@ -16,6 +16,7 @@ import type { Secret } from './secret.js';
 import { createPuzzle, verifyPuzzle } from './slider.js';
 import { ssoRoutes } from './sso.js';
 import { departmentsOf, userInfo } from './user-info.js';
+import type { DeclaredList } from '../plugins/declared-lists.js';
 
 /** The kernel's sign-in, user-info, menu and company-config calls (spec 01 sections 7.1-7.3). */
 
@@ -30,6 +31,8 @@ export interface AuthRouteDeps {
   /** One-time key pairs made ahead, and each address's allowance of them (made here when absent). */
   keyPool?: KeyPool;
   keyAllowance?: KeyAllowance;
+  /** The API key scopes a key may be granted: the kernel's and the enabled plugins' (the kernel's alone when absent). */
+  apiKeyScopes?: DeclaredList;
 }
 
 // base64 has no spaces: a '+' that a urlencoded form turned into a space is put back.

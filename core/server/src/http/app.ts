@@ -6,7 +6,7 @@ import fastifyMultipart from '@fastify/multipart';
 import type { ZodType } from 'zod';
 import { en as zodEnglish, zhCN as zodChinese } from 'zod/locales';
 import { ApiError, requestLocale, type Caller, type RawReply, type RequestContext, type RouteAccess, type RouteDefinition } from '@linguaport/sdk/server';
-import { API_KEY_SCOPES, Codes, hasNul, isApiKeyScope, ok, validationMessage, ValidationKeys, type Locale } from '@linguaport/sdk/shared';
+import { Codes, hasNul, KERNEL_API_KEY_SCOPES, ok, validationMessage, ValidationKeys, type Locale } from '@linguaport/sdk/shared';
 import { describeIssues, isLtPath, sendError } from './errors.js';
 import { notMultipart, readMultipart } from './multipart.js';
 import { reachRefusal } from '../access/reach.js';
@@ -44,6 +44,8 @@ declare module 'fastify' {
 export interface RouteOwner {
   pluginId: string;
   declaredPermissions: ReadonlySet<string>;
+  /** API key scopes its manifest declares; its routes may name these and the kernel's. */
+  apiKeyScopes?: ReadonlySet<string>;
 }
 
 export interface AppOptions {
@@ -278,7 +280,10 @@ export async function createApp(options: AppOptions): Promise<KernelApp> {
     const bad = describeAccess(def.access);
     if (bad) throw new Error(`${where}: ${bad}`);
     if (def.sessionCookie && def.method !== 'GET') throw new Error(`${where}: sessionCookie is for GET routes only (a page element reading a file)`);
-    if (def.apiKey !== undefined && !isApiKeyScope(def.apiKey)) throw new Error(`${where}: apiKey must be one of ${API_KEY_SCOPES.join(', ')}, got ${JSON.stringify(def.apiKey)}`);
+    if (def.apiKey !== undefined) {
+      const scopes = [...KERNEL_API_KEY_SCOPES.map((s) => s.scope), ...(owner.apiKeyScopes ?? [])];
+      if (!scopes.includes(def.apiKey)) throw new Error(`${where}: apiKey ${JSON.stringify(def.apiKey)} is neither the kernel's scope nor one the plugin's manifest declares under apiKeyScopes (${scopes.join(', ')})`);
+    }
     for (const key of keysOf(def.access)) {
       if (!owner.declaredPermissions.has(key)) throw new Error(`${where} needs permission ${key}, which the plugin's manifest does not declare`);
     }

@@ -12,6 +12,8 @@ import type { RouteOwner } from '../http/app.js';
 import { sdkLogger } from '../http/logger.js';
 import { readDeploymentSet, type DeployedPlugin } from './deployment.js';
 import { createServiceRegistry } from './services.js';
+import { createUsageRecords } from '../translation/usage-records.js';
+import { createOperationLogReader } from '../oplog/reader.js';
 import { planStart, type BlockedReason } from './start-plan.js';
 
 /**
@@ -33,7 +35,8 @@ export interface PluginHostDeps {
   engines: EngineService & { forPlugin?(pluginId: string): EngineService; dropOwner?(pluginId: string): void };
   /** The system configuration and the message centre (kernel services, shared by every plugin). */
   settings: SystemSettings;
-  messages: MessageCenter;
+  /** `forPlugin` gives each plugin the centre that sends the kernel's types and its manifest's. */
+  messages: MessageCenter & { forPlugin?(pluginId: string): MessageCenter };
   /** The task service and the format registry, each scoped to the plugin that asks. */
   tasks: { forPlugin(pluginId: string): TaskService; forget(pluginId: string): void };
   formats: { forPlugin(pluginId: string): FormatRegistry; dropOwner(pluginId: string): void };
@@ -109,6 +112,9 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
   for (const [id, why] of plan.blocked) deps.logger.warn(`plugin ${id} not started: ${why['en-US']}`);
   const enabled = plan.order;
   const services = createServiceRegistry();
+  // The kernel's records, read through typed services rather than its tables (one of each for every plugin).
+  const usage = createUsageRecords(deps.database.db);
+  const operationLog = createOperationLogReader(deps.database.db);
   const closers: { pluginId: string; fn: () => Promise<void> | void }[] = [];
 
   async function runClosers(list: typeof closers) {
@@ -124,7 +130,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
   async function start(plugin: DeployedPlugin): Promise<void> {
     const part = await importServerPart(plugin);
     if (part.migrations?.length) await runMigrations(deps.database, `plugin:${plugin.id}`, part.migrations);
-    const owner: RouteOwner = { pluginId: plugin.id, declaredPermissions: new Set(plugin.manifest.permissions.map((p) => p.key)) };
+    const owner: RouteOwner = { pluginId: plugin.id, declaredPermissions: new Set(plugin.manifest.permissions.map((p) => p.key)), apiKeyScopes: new Set(plugin.manifest.apiKeyScopes.map((s) => s.scope)) };
     const ctx: ServerPluginContext = {
       pluginId: plugin.id,
       config: Object.freeze(pluginConfig(deps.config.dataDir, plugin.id)),
@@ -135,9 +141,11 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       storage: createFileStorage(join(deps.config.dataDir, 'files'), plugin.id),
       auth: deps.auth,
       users: deps.users,
+      usage,
+      operationLog,
       engines: deps.engines.forPlugin?.(plugin.id) ?? deps.engines,
       settings: deps.settings,
-      messages: deps.messages,
+      messages: deps.messages.forPlugin?.(plugin.id) ?? deps.messages,
       services: services.forPlugin(plugin),
       tasks: deps.tasks.forPlugin(plugin.id),
       formats: deps.formats.forPlugin(plugin.id),

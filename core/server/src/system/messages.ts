@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ApiError, Codes, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema, type EventBus, type MessageCenter, type MessageType, type RouteDefinition } from '@linguaport/sdk/server';
 import { idSchema, MAX_ID } from '@linguaport/sdk/shared';
 import { localeOf } from '../http/locale.js';
+import type { DeclaredList } from '../plugins/declared-lists.js';
 
 /**
  * The message centre (spec 01 section 7.4, spec 02 section 3 Message): per-user messages, read
@@ -10,14 +11,8 @@ import { localeOf } from '../http/locale.js';
  * A caller only ever sees and changes their own messages.
  */
 
-export const MESSAGE_TYPES: { type: MessageType; zh: string; en: string }[] = [
-  { type: 'check', zh: '审核', en: 'Review' },
-  { type: 'proofreading', zh: '校对', en: 'Proofreading' },
-  { type: 'feedback', zh: '反馈', en: 'Feedback' },
-  { type: 'alert', zh: '提醒', en: 'Alert' },
-  { type: 'cat', zh: '辅助翻译', en: 'CAT' },
-];
-const typeValues = MESSAGE_TYPES.map((t) => t.type) as [MessageType, ...MessageType[]];
+/** The message types: the kernel's and those the enabled plugins declare (`messageTypes` in plugin.json). */
+export type MessageTypes = DeclaredList;
 
 export const MESSAGE_CREATED = 'message.created';
 /** Sent to the owner after a read or delete, so other open tabs refresh their unread dot. */
@@ -40,7 +35,7 @@ const messageSchema = z.object({
   id: z.number().int(),
   userId: z.number().int(),
   departmentId: z.number().int().nullable(),
-  type: z.enum(typeValues),
+  type: z.string().describe('One of /messageRemind/types'),
   typeName: z.string().describe("The type's name in the request's language"),
   content: z.string(),
   isRead: z.boolean(),
@@ -49,27 +44,34 @@ const messageSchema = z.object({
 /** Counts after a change, with the caller's unread count for the shell's dot. */
 const unreadAfter = (field: 'updated' | 'deleted') => z.object({ [field]: z.number().int(), unread: z.number().int() });
 
-function present(row: MessageRow, zh: boolean) {
-  const t = MESSAGE_TYPES.find((x) => x.type === row.type);
+function present(row: MessageRow, zh: boolean, types: MessageTypes) {
+  const t = types.words.find((x) => x.word === row.type);
   return {
     id: row.id,
     userId: row.user_id,
     departmentId: row.department_id,
     type: row.type,
-    typeName: t ? (zh ? t.zh : t.en) : row.type,
+    typeName: t ? t.name[zh ? 'zh-CN' : 'en-US'] : row.type,
     content: (zh ? row.content_zh : row.content_en) ?? row.content,
     isRead: row.is_read,
     createTime: new Date(row.created_at).toISOString(),
   };
 }
 
-export function createMessageCenter(db: Kysely<any>, bus: EventBus, now: () => Date): MessageCenter {
-  return {
+/**
+ * The message centre; `forPlugin` gives a plugin the one that sends only the kernel's types and those
+ * its own manifest declares.
+ */
+export function createMessageCenter(db: Kysely<any>, bus: EventBus, now: () => Date, types: MessageTypes): MessageCenter & { forPlugin(pluginId: string): MessageCenter } {
+  const center = (allowed: ReadonlySet<string>): MessageCenter => ({
     async send({ userIds, type, content: given, departmentId = null }) {
       const localized = typeof given === 'string' ? null : given;
       // `content` keeps the English text: what a reader with neither language column gets.
       const content = localized ? localized['en-US'] : (given as string);
-      if (!typeValues.includes(type)) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `无效的消息类型 ${type}；可选值：${typeValues.join(', ')}`, 'en-US': `Invalid message type ${type}; one of ${typeValues.join(', ')}` });
+      if (!allowed.has(type)) {
+        const values = [...allowed].join(', ');
+        throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': `无效的消息类型 ${type}；可选值：${values}`, 'en-US': `Invalid message type ${type}; one of ${values}` });
+      }
       if (!content.trim() || (localized && !localized['zh-CN'].trim())) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '消息内容不能为空', 'en-US': 'A message needs content' });
       const recipients = [...new Set(userIds)];
       if (recipients.length === 0) return;
@@ -85,10 +87,11 @@ export function createMessageCenter(db: Kysely<any>, bus: EventBus, now: () => D
         .execute();
       // One event per recipient: each socket only receives its own message.
       for (const row of rows) {
-        await bus.publish({ type: MESSAGE_CREATED, payload: present(row, false), audience: { userIds: [row.user_id] } });
+        await bus.publish({ type: MESSAGE_CREATED, payload: present(row, false, types), audience: { userIds: [row.user_id] } });
       }
     },
-  };
+  });
+  return { ...center(new Set(types.words.map((t) => t.word))), forPlugin: (pluginId) => center(types.usableBy(pluginId)) };
 }
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '0', '1'])]).transform((v) => v === true || v === 'true' || v === '1');
@@ -104,7 +107,7 @@ const idList = z
     return ids;
   });
 
-export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
+export function messageRoutes(db: Kysely<any>, bus: EventBus, types: MessageTypes): RouteDefinition[] {
   const changed = (userId: number) => bus.publish({ type: MESSAGES_CHANGED, payload: { userId }, audience: { userIds: [userId] } });
   const unread = async (userId: number) =>
     Number((await db.selectFrom('messages').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).where('is_read', '=', false).executeTakeFirstOrThrow()).n);
@@ -125,7 +128,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
         if (query.departmentId !== undefined) q = q.where((eb) => eb.or([eb('department_id', '=', query.departmentId!), eb('department_id', 'is', null)]));
         const rows = await q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(500).execute();
         const zh = localeOf(headers) === 'zh-CN';
-        return rows.map((r) => present(r, zh));
+        return rows.map((r) => present(r, zh, types));
       },
     },
     {
@@ -136,7 +139,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       schema: {
         query: z.object({
           ...pageQuery,
-          type: z.enum(typeValues).optional(),
+          type: z.enum(types.words.map((t) => t.word) as [string, ...string[]]).optional(),
           isRead: flag.optional(),
         }),
       },
@@ -150,7 +153,7 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
           q.selectAll().$castTo<MessageRow>().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute(),
         ]);
         const zh = localeOf(headers) === 'zh-CN';
-        return pageOf(query, rows.map((r) => present(r, zh)), n);
+        return pageOf(query, rows.map((r) => present(r, zh, types)), n);
       },
     },
     {
@@ -158,10 +161,10 @@ export function messageRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[]
       url: '/messageRemind/types',
       access: 'signed-in',
       summary: 'List message types',
-      response: { data: z.array(z.object({ type: z.enum(typeValues), name: z.string(), nameZh: z.string(), nameEn: z.string() })) },
+      response: { data: z.array(z.object({ type: z.string(), name: z.string(), nameZh: z.string(), nameEn: z.string() })) },
       handler: ({ headers }) => {
         const zh = localeOf(headers) === 'zh-CN';
-        return MESSAGE_TYPES.map((t) => ({ type: t.type, name: zh ? t.zh : t.en, nameZh: t.zh, nameEn: t.en }));
+        return types.words.map((t) => ({ type: t.word, name: t.name[zh ? 'zh-CN' : 'en-US'], nameZh: t.name['zh-CN'], nameEn: t.name['en-US'] }));
       },
     },
     {
