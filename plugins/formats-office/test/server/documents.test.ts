@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readZip } from '@linguaport/sdk/interchange';
-import { ADMIN_PASSWORD, startLibrePeer, startTestKernel, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, startLibrePeer, startTestKernel, until, useOnlyLibreEngine, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
 import { DOCX_PARTS, FLAT_SHEET, FLAT_SLIDES, zipOf } from './samples.js';
 
 // The office formats in the document area: a docx with a header, a footer, a footnote, a table, a
@@ -36,19 +36,21 @@ function officeFile(source: string, flat: string, filter: string, ext: string): 
   return readFileSync(join(dir, source.replace(/\.\w+$/, `.${ext}`)));
 }
 
+/** The file's row once it is translated or failed. */
+function settled(id: number): Promise<{ status: string }> {
+  return until(async () => {
+    const file = (await kernel.app.inject({ method: 'GET', url: `/api/transFile/get/${id}`, headers: { jwt: token } })).json().data;
+    return ['completed', 'translateFail', 'parseFail', 'failed', 'parseFailed'].includes(file?.status) && file;
+  }, { timeout: 60_000, interval: 100, what: `file ${id} to settle` });
+}
+
 /** Uploads a file to /transFile, waits for it and answers the translated file's bytes. */
 async function translated(name: string, content: Buffer): Promise<Buffer> {
   const body = multipart({ sourceLang: 'en', targetLang: 'es' }, name, content);
   const up = await kernel.app.inject({ method: 'POST', url: '/api/transFile/upload', ...body });
   expect(up.statusCode, up.body).toBe(200);
   const id = up.json().data[0].id as number;
-  const deadline = Date.now() + 60_000;
-  let file: { status: string } = { status: '' };
-  while (Date.now() < deadline) {
-    file = (await kernel.app.inject({ method: 'GET', url: `/api/transFile/get/${id}`, headers: { jwt: token } })).json().data;
-    if (['completed', 'translateFail', 'parseFail', 'failed', 'parseFailed'].includes(file.status)) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  const file = await settled(id);
   expect(file.status, JSON.stringify(file)).toBe('completed');
   const res = await kernel.app.inject({ method: 'GET', url: `/api/transFile/download/${id}?kind=result`, headers: { jwt: token } });
   expect(res.statusCode).toBe(200);
@@ -77,13 +79,7 @@ describe('office documents in the document area', () => {
     const up = await kernel.app.inject({ method: 'POST', url: '/api/transFile/upload', ...body });
     expect(up.statusCode, up.body).toBe(200);
     const id = up.json().data[0].id as number;
-    const deadline = Date.now() + 60_000;
-    let file: { status: string } = { status: '' };
-    while (Date.now() < deadline) {
-      file = (await kernel.app.inject({ method: 'GET', url: `/api/transFile/get/${id}`, headers: { jwt: token } })).json().data;
-      if (file.status === 'completed' || file.status === 'translateFail' || file.status === 'parseFail') break;
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    const file = await settled(id);
     expect(file.status, JSON.stringify(file)).toBe('completed');
     const res = await kernel.app.inject({ method: 'GET', url: `/api/transFile/download/${id}?kind=result`, headers: { jwt: token } });
     expect(res.statusCode).toBe(200);
