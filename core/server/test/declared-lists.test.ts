@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { parseManifest } from '@linguaport/sdk/shared';
 import type { EventBus } from '@linguaport/sdk/server';
 import { createApp, type KernelApp } from '../src/http/app.js';
-import { declaredLists } from '../src/plugins/declared-lists.js';
+import { declaredLists, withUsageChannels } from '../src/plugins/declared-lists.js';
 import { readDeploymentSet } from '../src/plugins/deployment.js';
 import { createMessageCenter } from '../src/system/messages.js';
 
@@ -59,4 +59,39 @@ describe('API key scopes on routes', () => {
 
 it('the repository manifests parse with the new lists', () => {
   for (const id of ['text-tools', 'trans-text', 'tm', 'term', 'corpus', 'feedback']) parseManifest(JSON.parse(readFileSync(join(root, 'plugins', id, 'plugin.json'), 'utf8')));
+});
+
+describe('usage channels', () => {
+  const engines = () => {
+    const seen: string[] = [];
+    return {
+      seen,
+      service: {
+        translate: async (r: { channel: string }) => (seen.push(`translate ${r.channel}`), { text: 'x' }),
+        translateSegments: async (r: { channel: string }) => (seen.push(`segments ${r.channel}`), { segments: [] }),
+        recordUsage: async (_u: number, channel: string) => void seen.push(`usage ${channel}`),
+        split: (text: string) => [text],
+      },
+    };
+  };
+
+  it("lets a plugin count only under the kernel's channels and those its manifest declares", async () => {
+    const lists = declaredLists([manifest('trans-file', { usageChannels: [{ channel: 'document', name: { 'zh-CN': '文档', 'en-US': 'Documents' } }] })]);
+    expect(lists.usageChannels.words.map((w) => w.word)).toEqual(['text', 'api', 'document']);
+    const { seen, service } = engines();
+    const mine = withUsageChannels(service as never, 'trans-file', lists.usageChannels.usableBy('trans-file')) as typeof service;
+    await mine.recordUsage(1, 'document');
+    await mine.translateSegments({ channel: 'text' });
+    expect(mine.split('a b')).toEqual(['a b']);
+    const other = withUsageChannels(service as never, 'trans-video', lists.usageChannels.usableBy('trans-video')) as typeof service;
+    expect(() => other.recordUsage(1, 'document')).toThrow(/plugin trans-video counts usage under channel "document", which is neither the kernel's nor one its manifest declares under usageChannels \(text, api\)/);
+    expect(() => other.translate({ channel: 'speech' })).toThrow(/channel "speech"/);
+    expect(seen).toEqual(['usage document', 'segments text']);
+  });
+
+  it('the repository declares the spec channels: text and api by the kernel, document by the document areas', () => {
+    const lists = repository();
+    expect(lists.usageChannels.words.map((w) => [w.word, w.plugin])).toEqual([['text', null], ['api', null], ['document', 'trans-file']]);
+    expect(lists.usageChannels.usableBy('trans-video').has('document')).toBe(true);
+  });
 });

@@ -379,8 +379,11 @@ export interface NoEngineForSource {
   language: string;
 }
 
-/** Which way a translation came in; usage records count characters per channel. */
-export type TranslationChannel = 'text' | 'api' | 'document';
+/**
+ * Which way a translation came in; usage records count characters per channel. The kernel's are
+ * `text` and `api`; a plugin declares others under `usageChannels` in its manifest (`document`).
+ */
+export type TranslationChannel = string;
 
 export interface EngineTranslateRequest extends TranslationRequestBase {
   text: string;

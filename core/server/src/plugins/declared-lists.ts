@@ -1,3 +1,4 @@
+import type { EngineService } from '@linguaport/sdk/server';
 import { KERNEL_API_KEY_SCOPES, type Locale, type PluginManifest } from '@linguaport/sdk/shared';
 
 type LocalizedText = Readonly<Record<Locale, string>>;
@@ -44,8 +45,27 @@ export const KERNEL_MESSAGE_TYPES = [
   { word: 'cat', name: { 'zh-CN': '辅助翻译', 'en-US': 'CAT' } },
 ];
 
-/** The usage channel of the kernel's own translation API (`/api/lt`). */
-export const KERNEL_USAGE_CHANNELS = [{ word: 'api', name: { 'zh-CN': '接口', 'en-US': 'API' } }];
+/** The usage channels of the kernel's own translation API (`/api/lt`: with a key, and the keyless web page's text). */
+export const KERNEL_USAGE_CHANNELS = [
+  { word: 'text', name: { 'zh-CN': '文本', 'en-US': 'Text' } },
+  { word: 'api', name: { 'zh-CN': '接口', 'en-US': 'API' } },
+];
+
+/**
+ * A plugin's `ctx.engines`, counting usage only under the channels it may use (the kernel's and its
+ * manifest's `usageChannels`): a translation or a usage record under another channel is refused.
+ */
+export function withUsageChannels<T extends Pick<EngineService, 'translate' | 'translateSegments' | 'recordUsage'>>(engines: T, pluginId: string, allowed: ReadonlySet<string>): T {
+  const check = (channel: string) => {
+    if (!allowed.has(channel)) throw new Error(`plugin ${pluginId} counts usage under channel ${JSON.stringify(channel)}, which is neither the kernel's nor one its manifest declares under usageChannels (${[...allowed].join(', ')})`);
+  };
+  // Delegates everything else to the service as it is (methods and getters alike).
+  const guarded = Object.create(engines) as T;
+  guarded.translate = (request) => (check(request.channel), engines.translate(request));
+  guarded.translateSegments = (request) => (check(request.channel), engines.translateSegments(request));
+  guarded.recordUsage = (userId, channel, ...rest) => (check(channel), engines.recordUsage(userId, channel, ...rest));
+  return guarded;
+}
 
 export interface DeclaredLists {
   apiKeyScopes: DeclaredList;

@@ -15,6 +15,7 @@ import { createServiceRegistry } from './services.js';
 import { createUsageRecords } from '../translation/usage-records.js';
 import { createOperationLogReader } from '../oplog/reader.js';
 import { planStart, type BlockedReason } from './start-plan.js';
+import { declaredLists, withUsageChannels } from './declared-lists.js';
 
 /**
  * The plugin host: validates every plugin of the deployment set, then for each enabled plugin
@@ -143,7 +144,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       users: deps.users,
       usage,
       operationLog,
-      engines: deps.engines.forPlugin?.(plugin.id) ?? deps.engines,
+      engines: withUsageChannels(deps.engines.forPlugin?.(plugin.id) ?? deps.engines, plugin.id, declaredLists([plugin.manifest]).usageChannels.usableBy(plugin.id)),
       settings: deps.settings,
       messages: deps.messages.forPlugin?.(plugin.id) ?? deps.messages,
       services: services.forPlugin(plugin),

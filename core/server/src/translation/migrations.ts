@@ -150,4 +150,12 @@ export const translationMigrations: Migration[] = [
         .execute();
     },
   },
+  {
+    // Usage channels are declared by plugins (usageChannels in plugin.json), no longer a closed list here.
+    name: '006_usage_channels_declared',
+    async up(db) {
+      await sql`alter table usage_records drop constraint if exists usage_records_channel_check`.execute(db);
+      await sql`alter table usage_records add constraint usage_records_channel_word check (channel ~ '^[a-z][a-zA-Z0-9]{1,39}$')`.execute(db);
+    },
+  },
 ];
