@@ -84,6 +84,23 @@ interface HistoryItem {
 
 const AUTO = 'auto';
 
+/**
+ * The text with one segment's translation replaced. The server's text is the segments' translations
+ * with what lay between the source sentences (spaces, line breaks) kept as it was, and the segments do
+ * not hold it: so the segments are found in order in the text, never joined again (that lost the spaces).
+ */
+export function replaceSegment(text: string, segments: ReadonlyArray<{ id: string; target: string }>, segmentId: string, target: string): string {
+  let at = 0;
+  for (const s of segments) {
+    const i = text.indexOf(s.target, at);
+    if (i < 0) break;
+    if (s.id === segmentId) return text.slice(0, i) + target + text.slice(i + s.target.length);
+    at = i + s.target.length;
+  }
+  // The text no longer holds the segments (a result edited by hand): the segments are all there is.
+  return segments.map((s) => (s.id === segmentId ? target : s.target)).join('');
+}
+
 function countChars(text: string): number {
   let n = 0;
   for (const ch of text) if (ch !== '\n' && ch !== '\r') n++;
@@ -241,12 +258,14 @@ function TransText() {
     }
   };
 
-  // A fuzzy match inserted from the side panel replaces its segment; the text is the segments joined again.
+  // A fuzzy match inserted from the side panel replaces its segment's translation in place in the text.
   const insert = useCallback((segmentId: string, value: string, origin: { kind: string; hook?: string; score?: number }) => {
     setResult((r) => {
-      if (!r?.segments) return r;
-      const segments = r.segments.map((s) => (s.id === segmentId ? { ...s, target: `${/^\s*/.exec(s.source)![0]}${value.trim()}${/\s*$/.exec(s.source)![0]}`, origin } : s));
-      return { ...r, segments, text: segments.map((s) => s.target).join('') };
+      const old = r?.segments?.find((s) => s.id === segmentId);
+      if (!r?.segments || !old) return r;
+      const target = `${/^\s*/.exec(old.source)![0]}${value.trim()}${/\s*$/.exec(old.source)![0]}`;
+      const segments = r.segments.map((s) => (s.id === segmentId ? { ...s, target, origin } : s));
+      return { ...r, segments, text: replaceSegment(r.text, r.segments, segmentId, target) };
     });
   }, []);
 
