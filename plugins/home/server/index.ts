@@ -1,18 +1,12 @@
 import { existsSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, defineServerPlugin, operationLine, operationModuleNames, operationTitleColumns, operationTitleJoin, requestLocale } from '@linguaport/sdk/server';
+import { defineServerPlugin, requestLocale } from '@linguaport/sdk/server';
 import { Sampler, type MetricsSnapshot } from './metrics.js';
 
 const INTERVAL_MS = 3000;
 /** A watcher that stops renewing (tab closed, network gone) stops costing samples after this. */
 const LEASE_MS = 20_000;
-
-async function tableExists(db: Kysely<any>, name: string): Promise<boolean> {
-  const r = await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = current_schema() and table_name = ${name}`.execute(db);
-  return Number(r.rows[0]?.n ?? 0) > 0;
-}
 
 const period = z
   .object({ from: z.iso.date(), to: z.iso.date() })
@@ -164,45 +158,29 @@ export default defineServerPlugin({
       schema: { query: period },
       response: { data: usageSchema },
       async handler({ query }) {
-        if (!(await tableExists(ctx.db, 'usage_records'))) return { installed: false };
-        const inPeriod = ctx.db.selectFrom('usage_records').where('day', '>=', query.from).where('day', '<=', query.to);
-        const byChannel = await inPeriod.select(['channel', sql<string>`sum(characters)`.as('characters'), sql<string>`sum(documents)`.as('documents')]).groupBy('channel').execute();
-        const daily = await inPeriod
-          .select([sql<string>`to_char(day, 'YYYY-MM-DD')`.as('day'), 'channel', sql<string>`sum(characters)`.as('characters')])
-          .groupBy(['day', 'channel'])
-          .orderBy('day')
-          .execute();
-        const users = await ctx.db
-          .selectFrom('usage_records as u')
-          .leftJoin('users', 'users.id', 'u.user_id')
-          .where('u.day', '>=', query.from)
-          .where('u.day', '<=', query.to)
-          .select([
-            'u.user_id as userId',
-            'users.username as username',
-            'users.real_name as realName',
-            sql<string>`sum(u.characters)`.as('total'),
-            sql<string>`sum(case when u.channel in ('text', 'api') then u.characters else 0 end)`.as('textApi'),
-            sql<string>`sum(case when u.channel = 'document' then u.characters else 0 end)`.as('document'),
-            sql<string>`sum(u.documents)`.as('documents'),
-            sql<Date>`max(u.last_used_at)`.as('lastUsedAt'),
-          ])
-          .groupBy(['u.user_id', 'users.username', 'users.real_name'])
-          .orderBy(sql`sum(u.characters)`, 'desc')
-          .limit(10)
-          .execute();
-        const sum = (ch: string, field: 'characters' | 'documents') => Number(byChannel.find((r) => r.channel === ch)?.[field] ?? 0);
+        const period = { from: query.from, to: query.to };
+        const [totals, daily, top] = await Promise.all([ctx.usage.totals(period), ctx.usage.daily(period), ctx.usage.byUser({ ...period, order: 'most', deletedUsers: true, limit: 10 })]);
+        const sum = (counts: Record<string, number>) => Object.values(counts).reduce((a, n) => a + n, 0);
         return {
           installed: true,
           totals: {
-            characters: byChannel.reduce((a, r) => a + Number(r.characters), 0),
-            text: sum('text', 'characters'),
-            api: sum('api', 'characters'),
-            document: sum('document', 'characters'),
-            documents: sum('document', 'documents'),
+            characters: sum(totals.characters),
+            text: totals.characters.text ?? 0,
+            api: totals.characters.api ?? 0,
+            document: totals.characters.document ?? 0,
+            documents: totals.documents.document ?? 0,
           },
-          daily: daily.map((d) => ({ day: d.day, channel: d.channel, characters: Number(d.characters) })),
-          users: users.map((u) => ({ ...u, total: Number(u.total), textApi: Number(u.textApi), document: Number(u.document), documents: Number(u.documents), lastUsedAt: new Date(u.lastUsedAt).toISOString() })),
+          daily,
+          users: top.users.map((u) => ({
+            userId: u.userId,
+            username: u.username,
+            realName: u.realName,
+            total: sum(u.characters),
+            textApi: (u.characters.text ?? 0) + (u.characters.api ?? 0),
+            document: u.characters.document ?? 0,
+            documents: sum(u.documents),
+            lastUsedAt: u.lastUsedAt.toISOString(),
+          })),
         };
       },
     });
@@ -215,17 +193,9 @@ export default defineServerPlugin({
       schema: { query: period },
       response: { data: myUsageSchema },
       async handler({ query, caller }) {
-        if (!(await tableExists(ctx.db, 'usage_records'))) return { installed: false };
-        const rows = await ctx.db
-          .selectFrom('usage_records')
-          .where('user_id', '=', caller!.userId)
-          .where('day', '>=', query.from)
-          .where('day', '<=', query.to)
-          .select(['channel', sql<string>`sum(characters)`.as('characters'), sql<string>`sum(documents)`.as('documents')])
-          .groupBy('channel')
-          .execute();
-        const of = (ch: string) => Number(rows.find((r) => r.channel === ch)?.characters ?? 0);
-        return { installed: true, totals: { characters: of('text') + of('api') + of('document'), text: of('text'), api: of('api'), document: of('document'), documents: Number(rows.find((r) => r.channel === 'document')?.documents ?? 0) } };
+        const { characters, documents } = await ctx.usage.totals({ from: query.from, to: query.to, userId: caller!.userId });
+        const of = (ch: string) => characters[ch] ?? 0;
+        return { installed: true, totals: { characters: of('text') + of('api') + of('document'), text: of('text'), api: of('api'), document: of('document'), documents: documents.document ?? 0 } };
       },
     });
 
@@ -237,14 +207,8 @@ export default defineServerPlugin({
       schema: { query: z.object({ limit: z.coerce.number().int().min(1).max(50).default(10) }) },
       response: { data: z.array(operationSchema), errors: [404] },
       async handler({ query, headers }) {
-        if (!(await tableExists(ctx.db, 'operation_log'))) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': '未安装操作日志', 'en-US': 'the operation log is not installed' });
-        // Lines and module names in the reader's language (operation_titles: see the SDK's operationLine).
-        const locale = requestLocale(headers);
-        const rows = (await sql<Record<string, any>>`
-          select id, module, message, operator_name, method, url, outcome, created_at, ${operationTitleColumns}
-          from operation_log ${operationTitleJoin} order by id desc limit ${query.limit}`.execute(ctx.db)).rows;
-        const nameOf = await operationModuleNames(ctx.db, locale);
-        return rows.map((r) => ({ id: Number(r.id), module: r.module, moduleName: nameOf(r.module), message: operationLine(r, locale), operatorName: r.operator_name, method: r.method, outcome: r.outcome, createdAt: new Date(r.created_at).toISOString() }));
+        const lines = await ctx.operationLog.list({ limit: query.limit }, requestLocale(headers));
+        return lines.map((l) => ({ id: l.id, module: l.module, moduleName: l.moduleName, message: l.message, operatorName: l.operatorName, method: l.method, outcome: l.outcome, createdAt: l.createdAt.toISOString() }));
       },
     });
   },

@@ -1,7 +1,5 @@
-import { sql, type Kysely, type RawBuilder } from 'kysely';
 import * as XLSX from '@e965/xlsx';
-import { ApiError, Codes, defineServerPlugin, iso, like, operationLine, operationModuleNames, operationTitleColumns, operationTitleJoin, pageOf, pageOffset, pageQuery, pageSchema, requestLocale, say, timestampSchema } from '@linguaport/sdk/server';
-import type { Locale } from '@linguaport/sdk/shared';
+import { ApiError, Codes, defineServerPlugin, pageOf, pageOffset, pageQuery, pageSchema, requestLocale, say, timestampSchema, type OperationLogEntry, type OperationLogFilter } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 
 /** Rows per export file: an XLSX of this size stays a few MB; narrower filters give the rest. */
@@ -18,15 +16,14 @@ const filterShape = {
 const filterSchema = z.object(filterShape);
 type Filter = z.infer<typeof filterSchema>;
 
-function whereOf(f: Filter): RawBuilder<unknown> {
-  const parts: RawBuilder<unknown>[] = [sql`true`];
-  if (f.module) parts.push(sql`module = ${f.module}`);
-  if (f.operator) parts.push(sql`operator_name ilike ${like(f.operator)}`);
-  if (f.outcome) parts.push(sql`outcome = ${f.outcome}`);
-  if (f.startTime) parts.push(sql`created_at >= ${new Date(f.startTime)}`);
-  if (f.endTime) parts.push(sql`created_at <= ${new Date(f.endTime)}`);
-  return sql.join(parts, sql` and `);
-}
+/** The filter as the kernel's operation log takes it. */
+const filterOf = (f: Filter): OperationLogFilter => ({
+  module: f.module || undefined,
+  operator: f.operator || undefined,
+  outcome: f.outcome,
+  from: f.startTime ? new Date(f.startTime) : undefined,
+  to: f.endTime ? new Date(f.endTime) : undefined,
+});
 
 /** One line of the log as the list answers it. */
 const operationLogRowSchema = z.object({
@@ -48,34 +45,12 @@ const operationLogRowSchema = z.object({
 });
 export type OperationLogRow = z.infer<typeof operationLogRowSchema>;
 
-type ModuleNames = (module: string) => string;
+const toRow = (l: OperationLogEntry): OperationLogRow => ({ ...l, createdAt: l.createdAt.toISOString() });
 
-const toRow = (r: Record<string, unknown>, nameOf: ModuleNames, locale: Locale): OperationLogRow => ({
-  id: Number(r.id),
-  module: String(r.module),
-  moduleName: nameOf(String(r.module)),
-  message: operationLine(r, locale),
-  operatorId: (r.operator_id as number | null) ?? null,
-  operatorName: (r.operator_name as string | null) ?? null,
-  method: String(r.method),
-  url: String(r.url),
-  outcome: r.outcome as OperationLogRow['outcome'],
-  code: Number(r.code),
-  ip: (r.ip as string | null) ?? null,
-  createdAt: iso(r.created_at)!,
-});
-
-async function select(db: Kysely<any>, where: RawBuilder<unknown>, limit: number, offset: number, nameOf: ModuleNames, locale: Locale) {
-  const res = await sql<Record<string, unknown>>`
-    select id, module, message, operator_id, operator_name, method, url, outcome, code, ip, created_at, ${operationTitleColumns}
-    from operation_log ${operationTitleJoin} where ${where} order by created_at desc, id desc limit ${limit} offset ${offset}`.execute(db);
-  return res.rows.map((r) => toRow(r, nameOf, locale));
-}
-
-/** Reads the kernel's operation log (table `operation_log`, written by the kernel for every mutating call). */
+/** Reads the kernel's operation log (`ctx.operationLog`; the kernel writes a line for every mutating call). */
 export default defineServerPlugin({
   setup(ctx) {
-    const { db } = ctx;
+    const log = ctx.operationLog;
     const checkRange = (f: Filter, headers: Record<string, string | string[] | undefined>) => {
       if (f.startTime && f.endTime && new Date(f.startTime) > new Date(f.endTime)) {
         throw new ApiError(Codes.BAD_REQUEST, `endTime: ${say(headers, '结束时间不能早于开始时间', 'The end time cannot be before the start time')}`);
@@ -91,12 +66,9 @@ export default defineServerPlugin({
       response: { data: pageSchema(operationLogRowSchema) },
       async handler({ query, headers }) {
         checkRange(query, headers);
-        const where = whereOf(query);
-        const [count, records] = await Promise.all([
-          sql<{ n: string }>`select count(*) as n from operation_log where ${where}`.execute(db),
-          select(db, where, query.pageSize, pageOffset(query), await operationModuleNames(db, requestLocale(headers)), requestLocale(headers)),
-        ]);
-        return pageOf(query, records, count.rows[0]?.n);
+        const filter = filterOf(query);
+        const [count, lines] = await Promise.all([log.count(filter), log.list({ ...filter, limit: query.pageSize, offset: pageOffset(query) }, requestLocale(headers))]);
+        return pageOf(query, lines.map(toRow), count);
       },
     });
 
@@ -106,9 +78,8 @@ export default defineServerPlugin({
       access: { permission: 'operationLog:list' },
       summary: 'List operation log modules',
       response: { data: z.array(z.string()) },
-      async handler() {
-        const rows = await db.selectFrom('operation_log').select('module').distinct().orderBy('module').execute();
-        return rows.map((r) => r.module as string);
+      async handler({ headers }) {
+        return (await log.modules(requestLocale(headers))).map((m) => m.module);
       },
     });
 
@@ -119,9 +90,7 @@ export default defineServerPlugin({
       summary: 'List operation log modules with their names in the reader\'s language',
       response: { data: z.array(z.object({ module: z.string(), name: z.string() })) },
       async handler({ headers }) {
-        const rows = await db.selectFrom('operation_log').select('module').distinct().orderBy('module').execute();
-        const nameOf = await operationModuleNames(db, requestLocale(headers));
-        return rows.map((r) => ({ module: r.module as string, name: nameOf(r.module as string) }));
+        return log.modules(requestLocale(headers));
       },
     });
 
@@ -134,12 +103,12 @@ export default defineServerPlugin({
       response: { envelope: false, contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' },
       async handler({ query, headers }) {
         checkRange(query, headers);
-        const where = whereOf(query);
-        const total = Number((await sql<{ n: string }>`select count(*) as n from operation_log where ${where}`.execute(db)).rows[0]?.n ?? 0);
+        const filter = filterOf(query);
+        const total = await log.count(filter);
         if (total > EXPORT_MAX_ROWS) {
           throw new ApiError(Codes.BAD_REQUEST, say(headers, `匹配 ${total} 条，超过单次导出上限 ${EXPORT_MAX_ROWS} 条，请缩小时间范围`, `${total} rows match, more than the ${EXPORT_MAX_ROWS} one export allows; narrow the time range`));
         }
-        const rows = await select(db, where, EXPORT_MAX_ROWS, 0, await operationModuleNames(db, requestLocale(headers)), requestLocale(headers));
+        const rows = (await log.list({ ...filter, limit: EXPORT_MAX_ROWS }, requestLocale(headers))).map(toRow);
         const zh = say(headers, 'zh', 'en') === 'zh';
         const header = zh ? ['时间', '模块', '操作', '操作人', '结果', '代码', '方法', '地址', 'IP'] : ['Time', 'Module', 'Operation', 'Operator', 'Outcome', 'Code', 'Method', 'URL', 'IP'];
         const sheet = XLSX.utils.aoa_to_sheet([header, ...rows.map((r) => [r.createdAt, r.moduleName, r.message, r.operatorName ?? '', zh ? (r.outcome === 'success' ? '成功' : '失败') : r.outcome, r.code, r.method, r.url, r.ip ?? ''])]);

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { sql } from 'kysely';
 import * as XLSX from '@e965/xlsx';
 import { defineServerPlugin, pageOf, pageOffset, pageQuery, pageSchema, type ServerPluginContext } from '@linguaport/sdk/server';
 
 /**
- * Usage records (/transRecords): the kernel's daily per-channel rows summed per user over a
+ * Usage records (/transRecords): the kernel's usage ledger (`ctx.usage`) summed per user over a
  * date range. `text/API characters` is text + api; `total` adds documents.
  */
 const filters = z.object({
@@ -42,42 +41,25 @@ export interface UsageRow {
 }
 
 async function summary(ctx: ServerPluginContext, f: z.infer<typeof filters>, limit?: number, offset?: number) {
-  const where = [sql`true`];
-  if (f.username) where.push(sql`(u.username ilike ${`%${f.username}%`} or u.real_name ilike ${`%${f.username}%`})`);
-  if (f.from) where.push(sql`r.day >= ${f.from}::date`);
-  if (f.to) where.push(sql`r.day <= ${f.to}::date`);
-  const cond = sql.join(where, sql` and `);
-  const { rows } = await sql<Record<string, any>>`
-    select u.id, u.username, u.real_name,
-      coalesce(sum(r.characters) filter (where r.channel = 'text'), 0) as text_chars,
-      coalesce(sum(r.characters) filter (where r.channel = 'api'), 0) as api_chars,
-      coalesce(sum(r.characters) filter (where r.channel = 'document'), 0) as doc_chars,
-      coalesce(sum(r.documents), 0) as documents,
-      max(r.last_used_at) as last_used_at,
-      count(*) over () as total_rows
-    from usage_records r join users u on u.id = r.user_id
-    where ${cond}
-    group by u.id, u.username, u.real_name
-    order by max(r.last_used_at) desc, u.id
-    ${limit ? sql`limit ${limit} offset ${offset ?? 0}` : sql``}`.execute(ctx.db);
-  const list: UsageRow[] = rows.map((r) => {
-    const text = Number(r.text_chars);
-    const api = Number(r.api_chars);
-    const doc = Number(r.doc_chars);
+  const { total, users } = await ctx.usage.byUser({ from: f.from, to: f.to, text: f.username || undefined, order: 'recent', limit, offset });
+  const list: UsageRow[] = users.map((u) => {
+    const text = u.characters.text ?? 0;
+    const api = u.characters.api ?? 0;
+    const doc = u.characters.document ?? 0;
     return {
-      userId: r.id,
-      username: r.username,
-      realName: r.real_name,
+      userId: u.userId,
+      username: u.username ?? '',
+      realName: u.realName,
       totalCharacters: text + api + doc,
       textApiCharacters: text + api,
       textCharacters: text,
       apiCharacters: api,
       documentCharacters: doc,
-      documents: Number(r.documents),
-      lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+      documents: Object.values(u.documents).reduce((a, n) => a + n, 0),
+      lastUsedAt: u.lastUsedAt.toISOString(),
     };
   });
-  return { list, total: rows.length ? Number(rows[0].total_rows) : 0 };
+  return { list, total };
 }
 
 export default defineServerPlugin({

@@ -1,4 +1,4 @@
-import type { ColumnType, Generated as KyselyGenerated } from 'kysely';
+import type { Generated as KyselyGenerated } from 'kysely';
 
 /**
  * The kernel's own tables as Kysely sees them, one interface per table, as the kernel's migrations
@@ -11,7 +11,7 @@ import type { ColumnType, Generated as KyselyGenerated } from 'kysely';
 /** A column the database fills when an insert leaves it out (a serial id, a default). */
 export type Generated<T> = KyselyGenerated<T>;
 /** jsonb: written as a JSON text or value, read back parsed. */
-export type Json = ColumnType<unknown, unknown, unknown>;
+export type Json = unknown;
 
 export interface DepartmentRolesTable {
   department_id: number;

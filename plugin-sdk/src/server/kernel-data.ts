@@ -1,0 +1,87 @@
+import type { Locale } from '../shared/manifest.js';
+
+/**
+ * The kernel's records that areas show, as typed services of the context (`ctx.usage`,
+ * `ctx.operationLog`), so no plugin reads `usage_records`, `operation_log` or `users` itself and the
+ * kernel may change those tables (scripts/test/kernel-tables.test.ts holds plugins to it). The routes
+ * that call them still declare their permission; the kernel enforces it before the handler runs.
+ */
+
+/** Days are ISO dates (`2026-05-01`), both ends included; a side left out is open. */
+export interface UsagePeriod {
+  from?: string;
+  to?: string;
+}
+
+/** Counts per usage channel (`text`, `api`, `document`, and any a plugin counts on): characters and documents. */
+export interface UsageTotals {
+  characters: Record<string, number>;
+  documents: Record<string, number>;
+}
+
+/** One user's usage over a period. `username` is null for a user deleted since. */
+export interface UserUsage extends UsageTotals {
+  userId: number;
+  username: string | null;
+  realName: string | null;
+  lastUsedAt: Date;
+}
+
+export interface UsageByUserQuery extends UsagePeriod {
+  /** Users whose account or real name contains it (any case). */
+  text?: string;
+  /** `recent`: last used first (then by id); `most`: most characters first. */
+  order: 'recent' | 'most';
+  /** Also users deleted since (their usage stays); default false. */
+  deletedUsers?: boolean;
+  offset?: number;
+  /** All users when left out. */
+  limit?: number;
+}
+
+/** The usage ledger (`ctx.usage`), read-only: what the translation service counted per user, day and channel. */
+export interface UsageRecords {
+  /** Over all users, or one. */
+  totals(query: UsagePeriod & { userId?: number }): Promise<UsageTotals>;
+  /** Characters per day and channel, by day. */
+  daily(query: UsagePeriod): Promise<{ day: string; channel: string; characters: number }[]>;
+  /** Per user, with the number of users that match (for paging). */
+  byUser(query: UsageByUserQuery): Promise<{ total: number; users: UserUsage[] }>;
+}
+
+export interface OperationLogFilter {
+  /** As stored: a plugin id, `auth`, or a kernel area. */
+  module?: string;
+  /** Part of the operator's user name (any case). */
+  operator?: string;
+  outcome?: 'success' | 'failure';
+  from?: Date;
+  to?: Date;
+}
+
+/** A line of the operation log as a reader reads it. */
+export interface OperationLogEntry {
+  id: number;
+  module: string;
+  /** The module's name in the reader's language. */
+  moduleName: string;
+  /** The operation in the reader's language (older lines: as written, in English). */
+  message: string;
+  operatorId: number | null;
+  operatorName: string | null;
+  method: string;
+  url: string;
+  outcome: 'success' | 'failure';
+  code: number;
+  ip: string | null;
+  createdAt: Date;
+}
+
+/** The kernel's operation log (`ctx.operationLog`), read-only: the kernel writes a line for every mutating call. */
+export interface OperationLogReader {
+  /** Newest first. */
+  list(query: OperationLogFilter & { offset?: number; limit: number }, locale: Locale): Promise<OperationLogEntry[]>;
+  count(query: OperationLogFilter): Promise<number>;
+  /** The modules that have lines, by id, with their names in the reader's language. */
+  modules(locale: Locale): Promise<{ module: string; name: string }[]>;
+}
