@@ -1,5 +1,4 @@
 import type { UsageRecords, OperationLogReader } from './kernel-data.js';
-import type { UsageRecords, OperationLogReader } from './kernel-data.js';
 import type { Kysely } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Observable } from 'rxjs';
@@ -319,10 +318,6 @@ export interface ServerPluginContext {
   readonly usage: UsageRecords;
   /** The kernel's operation log, read-only, in the reader's language. */
   readonly operationLog: OperationLogReader;
-  /** The usage ledger, read-only: characters and documents per user, day and channel. */
-  readonly usage: UsageRecords;
-  /** The kernel's operation log, read-only, in the reader's language. */
-  readonly operationLog: OperationLogReader;
   /** The translation service: engines, nodes, usage accounting. */
   readonly engines: EngineService;
   readonly settings: SystemSettings;
@@ -564,8 +559,6 @@ export { pictureKind, pictureSize, MAX_PICTURE_PIXELS, renderDpi, pdfPageSizes, 
 export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';
 // An area's own settings table with configuration and built-in defaults.
 export { createAreaSettings, type AreaSettingsStore } from './area-settings.js';
-// The kernel's records areas show (ctx.usage, ctx.operationLog): typed services instead of its tables.
-export type { UsagePeriod, UsageTotals, UserUsage, UsageByUserQuery, UsageRecords, OperationLogFilter, OperationLogEntry, OperationLogReader } from './kernel-data.js';
 // The kernel's records areas show (ctx.usage, ctx.operationLog): typed services instead of its tables.
 export type { UsagePeriod, UsageTotals, UserUsage, UsageByUserQuery, UsageRecords, OperationLogFilter, OperationLogEntry, OperationLogReader } from './kernel-data.js';
 export { operationTitleJoin, operationTitleColumns, operationLine, operationModuleNames, fillOperationTitle, type OperationLineRow } from './operation-log.js';

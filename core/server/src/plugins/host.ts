@@ -14,8 +14,6 @@ import { readDeploymentSet, type DeployedPlugin } from './deployment.js';
 import { createServiceRegistry } from './services.js';
 import { createUsageRecords } from '../translation/usage-records.js';
 import { createOperationLogReader } from '../oplog/reader.js';
-import { createUsageRecords } from '../translation/usage-records.js';
-import { createOperationLogReader } from '../oplog/reader.js';
 import { planStart, type BlockedReason } from './start-plan.js';
 import { declaredLists, withUsageChannels } from './declared-lists.js';
 
@@ -118,9 +116,6 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
   // The kernel's records, read through typed services rather than its tables (one of each for every plugin).
   const usage = createUsageRecords(deps.database.db);
   const operationLog = createOperationLogReader(deps.database.db);
-  // The kernel's records, read through typed services rather than its tables (one of each for every plugin).
-  const usage = createUsageRecords(deps.database.db);
-  const operationLog = createOperationLogReader(deps.database.db);
   const closers: { pluginId: string; fn: () => Promise<void> | void }[] = [];
 
   async function runClosers(list: typeof closers) {
@@ -147,8 +142,6 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       storage: createFileStorage(join(deps.config.dataDir, 'files'), plugin.id),
       auth: deps.auth,
       users: deps.users,
-      usage,
-      operationLog,
       usage,
       operationLog,
       engines: withUsageChannels(deps.engines.forPlugin?.(plugin.id) ?? deps.engines, plugin.id, declaredLists([plugin.manifest]).usageChannels.usableBy(plugin.id)),
