@@ -53,4 +53,18 @@ describe('the user directory', () => {
     expect(await users.priority(ann.userId)).toBe(7);
     expect(await users.priority(999_999)).toBeNull();
   });
+
+  it('pages users with the state of their API key (never the key), filtered by key and by name taken literally', async () => {
+    const users = createUserDirectory(k.database.db);
+    const used = new Date('2026-05-01T08:00:00Z');
+    await k.database.db.updateTable('users').set({ api_key_hash: 'h', api_key_updated_at: used, api_key_last_used_at: used }).where('id', '=', bob.userId).execute();
+    const withKey = await users.apiKeys({ hasKey: true, offset: 0, limit: 10 });
+    expect(withKey.users).toEqual([{ id: bob.userId, username: 'bob_stone', realName: 'bob_stone', hasKey: true, updatedAt: used, lastUsedAt: used }]);
+    expect(withKey.total).toBe(1);
+    const without = await users.apiKeys({ hasKey: false, offset: 0, limit: 100 });
+    expect(without.users.map((u) => u.id)).toContain(ann.userId);
+    expect(without.users.every((u) => !u.hasKey && u.updatedAt === null)).toBe(true);
+    expect((await users.apiKeys({ text: 'B_S', offset: 0, limit: 10 })).users.map((u) => u.id)).toEqual([bob.userId]);
+    expect((await users.apiKeys({ text: '%', offset: 0, limit: 10 })).total).toBe(0);
+  });
 });

@@ -277,6 +277,15 @@ export interface UserDirectory {
   list(query: { text?: string; offset: number; limit: number }): Promise<{ total: number; users: UserName[] }>;
   /** The user's file-translation priority (higher runs first), or null for an unknown user. */
   priority(userId: number): Promise<number | null>;
+  /** A page of users (by id) with the state of their API key, never the key: for the API-key administration. */
+  apiKeys(query: { text?: string; hasKey?: boolean; offset: number; limit: number }): Promise<{ total: number; users: UserApiKeyState[] }>;
+}
+
+/** Whether a user has an API key, when it was last reset and last used. */
+export interface UserApiKeyState extends UserName {
+  hasKey: boolean;
+  updatedAt: Date | null;
+  lastUsedAt: Date | null;
 }
 
 /** The system configuration (`/systemConfig/*`) as plugins see it: values are strings, as stored. */

@@ -1,5 +1,4 @@
-import { sql } from 'kysely';
-import { defineServerPlugin, requestLocale, iso, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema } from '@linguaport/sdk/server';
+import { defineServerPlugin, requestLocale, iso, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema } from '@linguaport/sdk/server';
 import { seededName, z } from '@linguaport/sdk/shared';
 
 /** The 24-hour change limit (spec 02 section 6); the kernel enforces it on reset, this only reports it. */
@@ -37,14 +36,12 @@ export default defineServerPlugin({
   migrations: [
     {
       name: '001_api_key_last_used',
-      // Last use of the key; the kernel's API-key sign-in writes it (column added here, not in core).
-      async up(db) {
-        await sql`alter table users add column if not exists api_key_last_used_at timestamptz`.execute(db);
-      },
+      // Kept so databases that ran it agree with the code: the kernel's own migration adds the column
+      // (users.api_key_last_used_at, written by its API-key sign-in), and this area reads it through ctx.users.
+      async up() {},
     },
   ],
   setup(ctx) {
-    const { db } = ctx;
     ctx.route({
       method: 'GET',
       url: '/apiManager/list',
@@ -54,32 +51,21 @@ export default defineServerPlugin({
       response: { data: pageSchema(apiKeyRow) },
       async handler({ query, headers }) {
         const locale = requestLocale(headers);
-        const parts = [sql`true`];
-        if (query.username) parts.push(sql`(u.username ilike ${like(query.username)} or u.real_name ilike ${like(query.username)})`);
-        if (query.hasKey) parts.push(query.hasKey === '1' ? sql`u.api_key_hash is not null` : sql`u.api_key_hash is null`);
-        const where = sql.join(parts, sql` and `);
-        const [count, page] = await Promise.all([
-          sql<{ n: string }>`select count(*) as n from users u where ${where}`.execute(db),
-          sql<Record<string, unknown>>`
-            select u.id, u.username, u.real_name, u.api_key_hash is not null as has_key, u.api_key_updated_at, u.api_key_last_used_at
-            from users u where ${where} order by u.id
-            limit ${query.pageSize} offset ${pageOffset(query)}`.execute(db),
-        ]);
-        const records: ApiKeyRow[] = page.rows.map((r) => {
-          const updated = r.api_key_updated_at ? new Date(r.api_key_updated_at as string) : null;
-          const next = updated ? updated.getTime() + RESET_INTERVAL_MS : null;
+        const { total, users } = await ctx.users.apiKeys({ text: query.username || undefined, hasKey: query.hasKey ? query.hasKey === '1' : undefined, offset: pageOffset(query), limit: query.pageSize });
+        const records: ApiKeyRow[] = users.map((u) => {
+          const next = u.updatedAt ? u.updatedAt.getTime() + RESET_INTERVAL_MS : null;
           return {
-            id: Number(r.id),
-            username: String(r.username),
-            realName: seededName((r.real_name as string | null) ?? null, locale),
-            hasKey: Boolean(r.has_key),
-            maskedKey: r.has_key ? '*'.repeat(16) : null,
-            updatedAt: iso(updated),
+            id: u.id,
+            username: u.username,
+            realName: seededName(u.realName, locale),
+            hasKey: u.hasKey,
+            maskedKey: u.hasKey ? '*'.repeat(16) : null,
+            updatedAt: iso(u.updatedAt),
             nextResetAt: next ? new Date(next).toISOString() : null,
-            lastUsedAt: iso(r.api_key_last_used_at),
+            lastUsedAt: iso(u.lastUsedAt),
           };
         });
-        return pageOf(query, records, count.rows[0]?.n);
+        return pageOf(query, records, total);
       },
     });
   },

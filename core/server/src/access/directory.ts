@@ -1,12 +1,13 @@
 import { sql, type Kysely } from 'kysely';
 import type { UserDirectory, UserName } from '@linguaport/sdk/server';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * `ctx.users`: the kernel's user records as areas need them (departments for department sharing,
  * names for lists, the file priority), so no plugin reads `users`, `roles` or
  * `user_department_roles` itself and the kernel may change those tables.
  */
-export function createUserDirectory(db: Kysely<any>): UserDirectory {
+export function createUserDirectory(db: Kysely<KernelTables>): UserDirectory {
   const escapeLike = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return {
     async membership(userId) {
@@ -43,6 +44,26 @@ export function createUserDirectory(db: Kysely<any>): UserDirectory {
           select id, username, real_name from users where ${where} order by id limit ${Math.max(1, Math.min(limit, 500))} offset ${Math.max(0, offset)}`.execute(db),
       ]);
       return { total: Number(count.rows[0]?.n ?? 0), users: rows.rows.map((r) => ({ id: r.id, username: r.username, realName: r.real_name })) };
+    },
+    async apiKeys({ text, hasKey, offset, limit }) {
+      let q = db.selectFrom('users');
+      if (text?.trim()) q = q.where((eb) => eb.or([eb('username', 'ilike', escapeLike(text.trim())), eb('real_name', 'ilike', escapeLike(text.trim()))]));
+      if (hasKey !== undefined) q = q.where('api_key_hash', hasKey ? 'is not' : 'is', null);
+      const [count, rows] = await Promise.all([
+        q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+        q.select(['id', 'username', 'real_name', 'api_key_hash', 'api_key_updated_at', 'api_key_last_used_at']).orderBy('id').limit(Math.max(1, Math.min(limit, 500))).offset(Math.max(0, offset)).execute(),
+      ]);
+      return {
+        total: Number(count?.n ?? 0),
+        users: rows.map((r) => ({
+          id: r.id,
+          username: r.username,
+          realName: r.real_name,
+          hasKey: r.api_key_hash !== null,
+          updatedAt: r.api_key_updated_at ? new Date(r.api_key_updated_at) : null,
+          lastUsedAt: r.api_key_last_used_at ? new Date(r.api_key_last_used_at) : null,
+        })),
+      };
     },
     async priority(userId) {
       const row = await db.selectFrom('users').select('priority').where('id', '=', userId).executeTakeFirst();
