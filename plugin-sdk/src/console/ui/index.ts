@@ -14,6 +14,11 @@ import type {
   ResourceExportDialogProps,
   LanguageVariantPickerProps,
   ResourcePickersProps,
+  ResourceEntriesProps,
+  ResourceEntry,
+  ResourceHistoryProps,
+  ResourceLibrary,
+  ResourceLibraryScreenProps,
   TagEditorProps,
   TaggedTextProps,
 } from './types.js';
@@ -73,3 +78,7 @@ export const ResourcePickers = wrap<ResourcePickersProps>((k) => k.ResourcePicke
 export const ResourceExportDialog = wrap<ResourceExportDialogProps>((k) => k.ResourceExportDialog);
 export const TagEditor = wrap<TagEditorProps>((k) => k.TagEditor);
 export const TaggedText = wrap<TaggedTextProps>((k) => k.TaggedText);
+// The library screens of the resource areas (memories, term bases): see ./library.tsx.
+export const ResourceLibraryScreen = wrap((k) => k.ResourceLibraryScreen) as <L extends ResourceLibrary>(props: ResourceLibraryScreenProps<L>) => ReactElement | null;
+export const ResourceEntries = wrap((k) => k.ResourceEntries) as <E extends ResourceEntry>(props: ResourceEntriesProps<E>) => ReactElement | null;
+export const ResourceHistory = wrap((k) => k.ResourceHistory) as <E extends ResourceEntry>(props: ResourceHistoryProps<E>) => ReactElement | null;

@@ -318,3 +318,92 @@ export interface TaggedTextProps {
   text: string;
   style?: import('react').CSSProperties;
 }
+
+/**
+ * A library of a resource area (a memory, a term base) as its `<base>/library/list` lists it. The
+ * library screens below read their words from the area's own locale namespace, under the keys both
+ * areas share (`name`, `ownership_*`, `kind_*`, `users`, `isDefault`, `makeDefault`, `historyTitle`,
+ * `readOnlyShared`, `readOnlyRole`, `right_*`, `status_*`, `action_*`, `exportChecked`…).
+ */
+export interface ResourceLibrary {
+  id: number;
+  name: string;
+  entries: number;
+  isDefault: boolean;
+  mayEdit: boolean;
+  ownership?: 'all' | 'department' | 'custom';
+  kind?: 'personal' | 'shared';
+  users?: LibraryUserRight[];
+}
+
+/** An entry of a library (a memory's translation unit, a term) with its review state. */
+export interface ResourceEntry {
+  id: number;
+  source: string;
+  target: string;
+  sourceLang: string;
+  targetLang: string;
+  status: 'unchecked' | 'checked' | 'failed';
+  enabled: boolean;
+  createdAt: string;
+}
+
+/** The area: its API base (`/TM`; history at `/TMHistory`) and its prefix of permissions and test ids (`tm`). */
+export interface ResourceArea {
+  base: string;
+  area: string;
+}
+
+export interface ResourceLibraryScreenProps<L extends ResourceLibrary> extends ResourceArea {
+  /** The word in the library test ids: `memory` gives `tm-memory-<id>` and `tm-add-memory`. */
+  libraryTestWord: string;
+  /** The library buttons' icon (a default library shows a star). */
+  icon: 'database' | 'book';
+  /** The area's words for its libraries. */
+  texts: { add: string; edit: string; delete: string; deleteMessage(library: L): string; none: string; noneHelp: string; noneAsk: string };
+  /** The chosen library's entries (a `ResourceEntries`): `onChanged` re-reads the counts, `outerRefresh` grows after an import. */
+  entries(library: L, screen: { onChanged(): void; outerRefresh: number }): ReactNode;
+  /** The import card's settings (shown to who may edit the library and import). */
+  importCard: Omit<ResourceImportCardProps, 'url' | 'libraryId' | 'testIdPrefix' | 'onDone'>;
+  /** More buttons at the end of the library bar (with their dialogs). */
+  tools?: ReactNode;
+  /** Below the import card (the area's own search of the library). */
+  below?(library: L): ReactNode;
+}
+
+/** The columns every entry grid shows, for the area to place among its own. */
+export interface ResourceEntryColumns<E> {
+  direction: PagedColumn<E>;
+  status: PagedColumn<E>;
+  enabled: PagedColumn<E>;
+  createdAt: PagedColumn<E>;
+}
+
+export interface ResourceEntriesProps<E extends ResourceEntry> extends ResourceArea {
+  library: ResourceLibrary;
+  onChanged(): void;
+  outerRefresh: number;
+  columns(standard: ResourceEntryColumns<E>): PagedColumn<E>[];
+  /** The form's fields between source and target (textareas) and "both directions" (new entries only). */
+  fields(isNew: boolean): FormField[];
+  schema?: ZodType;
+  /** A new entry's first values (its languages). */
+  newEntry: Partial<E>;
+  /** The area's own fields, sent on add and on update beside source and target. */
+  entryBody?(values: Record<string, unknown>): Record<string, unknown>;
+  /** Search fields after the text and the review state. */
+  filters?: SearchField[];
+  /** The export buttons: each opens the export dialog for its format. */
+  exports: Array<{ format: string; text: string; testId?: string; title?: string; label?: string; extension?: string }>;
+  /** Below the grid, for the selected entries (a memory unit's notes). */
+  details?(selected: E[]): ReactNode;
+}
+
+export interface ResourceHistoryProps<E extends ResourceEntry> extends ResourceArea {
+  /** The library select's label. */
+  chooseLabel: string;
+  /** Offer a filter by action (add, edit, delete, pass…). */
+  actionFilter?: boolean;
+  /** More of an entry's state in the before and after columns (`, forbidden`). */
+  describeExtra?(entry: Partial<E>): string;
+}
