@@ -85,3 +85,44 @@ export interface OperationLogReader {
   /** The modules that have lines, by id, with their names in the reader's language. */
   modules(locale: Locale): Promise<{ module: string; name: string }[]>;
 }
+
+/** A role as the role screens show it. Names of the built-in roles are stored seeded (`seededName` reads them). */
+export interface RoleRecord {
+  id: number;
+  name: string;
+  description: string | null;
+  creatorName: string | null;
+  createdAt: Date;
+  /** Users holding it in any department. */
+  userCount: number;
+  isSuper: boolean;
+  isDefault: boolean;
+  /** The built-in role's key (`translator`, ...), null for a role an administrator made. */
+  builtin: string | null;
+}
+
+/** The kernel's roles (`ctx.organisation.roles`); grants stay the kernel's own routes (`/role/permissions/{roleId}`). */
+export interface RoleAdmin {
+  /** Every role, by id. */
+  all(): Promise<RoleRecord[]>;
+  /** A page by id, optionally those whose name contains `name` (any case, taken literally). */
+  page(query: { name?: string; offset: number; limit: number }): Promise<{ total: number; roles: RoleRecord[] }>;
+  byIds(ids: readonly number[]): Promise<RoleRecord[]>;
+  /** Whether a role other than `exceptId` has this name, ignoring case. */
+  nameTaken(name: string, exceptId?: number | null): Promise<boolean>;
+  create(role: { name: string; description: string | null; createdBy: number | null }): Promise<number>;
+  /** False for an unknown id. */
+  update(id: number, role: { name: string; description: string | null }): Promise<boolean>;
+  /** The roles among `ids` that users hold, with how many users hold each. */
+  holders(ids: readonly number[]): Promise<{ name: string; users: number }[]>;
+  /**
+   * Deletes the roles among `ids` that are neither built in nor held by anyone (the caller explains a
+   * refusal first, in the reader's language); returns how many went.
+   */
+  remove(ids: readonly number[]): Promise<number>;
+}
+
+/** The organisation the kernel keeps (`ctx.organisation`). */
+export interface Organisation {
+  readonly roles: RoleAdmin;
+}

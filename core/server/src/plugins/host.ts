@@ -14,6 +14,7 @@ import { readDeploymentSet, type DeployedPlugin } from './deployment.js';
 import { createServiceRegistry } from './services.js';
 import { createUsageRecords } from '../translation/usage-records.js';
 import { createOperationLogReader } from '../oplog/reader.js';
+import { createOrganisation } from '../access/organisation.js';
 import { planStart, type BlockedReason } from './start-plan.js';
 import { declaredLists, withUsageChannels } from './declared-lists.js';
 
@@ -116,6 +117,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
   // The kernel's records, read through typed services rather than its tables (one of each for every plugin).
   const usage = createUsageRecords(deps.database.db);
   const operationLog = createOperationLogReader(deps.database.db);
+  const organisation = createOrganisation(deps.database.db);
   const closers: { pluginId: string; fn: () => Promise<void> | void }[] = [];
 
   async function runClosers(list: typeof closers) {
@@ -144,6 +146,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       users: deps.users,
       usage,
       operationLog,
+      organisation,
       engines: withUsageChannels(deps.engines.forPlugin?.(plugin.id) ?? deps.engines, plugin.id, declaredLists([plugin.manifest]).usageChannels.usableBy(plugin.id)),
       settings: deps.settings,
       messages: deps.messages.forPlugin?.(plugin.id) ?? deps.messages,
