@@ -37,3 +37,30 @@ describe('the organisation service: roles', () => {
     expect((await roles.byIds([free, held.roleId, ...builtIn])).map((r) => r.id).sort((a, b) => a - b)).toEqual([held.roleId, ...builtIn].sort((a, b) => a - b));
   });
 });
+
+describe('the organisation service: departments', () => {
+  it('creates with roles, checks codes ignoring case, pages, replaces roles, and deletes only free departments', async () => {
+    const { departments, roles } = createOrganisation(k.database.db);
+    const adminId = (await k.database.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
+    const r1 = await roles.create({ name: 'Dept role 1', description: null, createdBy: null });
+    const r2 = await roles.create({ name: 'Dept role 2', description: null, createdBy: null });
+    const id = await departments.create({ name: 'Sales_EU', code: 'SALES', description: 'd', headUserId: adminId, roleIds: [r1, r1], createdBy: adminId });
+    expect(await departments.codeTaken('sales')).toBe(true);
+    expect(await departments.codeTaken('sales', id)).toBe(false);
+    const [made] = await departments.byIds([id]);
+    expect(made).toMatchObject({ name: 'Sales_EU', code: 'SALES', headUserId: adminId, headName: 'admin', creatorName: 'admin', isDefault: false, userCount: 0, roles: [{ id: r1, name: 'Dept role 1' }] });
+    expect((await departments.page({ name: 's_e', offset: 0, limit: 50 })).departments.map((d) => d.id)).toEqual([id]);
+    expect((await departments.page({ code: '%', offset: 0, limit: 50 })).total).toBe(0);
+    expect(await departments.update(id, { name: 'Sales', code: 'SALES', description: null, headUserId: null, roleIds: [r2] })).toBe(true);
+    expect((await departments.byIds([id]))[0]).toMatchObject({ name: 'Sales', headUserId: null, roles: [{ id: r2, name: 'Dept role 2' }] });
+    expect(await departments.update(999_999, { name: 'x', code: 'x', description: null, headUserId: null, roleIds: [] })).toBe(false);
+
+    const held = await createUserWithRole(k, 'dept.held', 'Held-passw0rd!', 'Dept holder', []);
+    const defaults = (await departments.all()).filter((d) => d.isDefault).map((d) => d.id);
+    expect(defaults).toContain(held.departmentId);
+    expect(await departments.holders([held.departmentId, id])).toEqual([{ name: expect.any(String), users: expect.any(Number) }]);
+    expect(await departments.remove([id, ...defaults])).toBe(1);
+    expect((await departments.byIds([id, ...defaults])).map((d) => d.id)).toEqual(defaults);
+  });
+});
+

@@ -327,7 +327,7 @@ export interface ServerPluginContext {
   readonly usage: UsageRecords;
   /** The kernel's operation log, read-only, in the reader's language. */
   readonly operationLog: OperationLogReader;
-  /** The kernel's roles, for the area that administers them. */
+  /** The kernel's roles and departments, for the areas that administer them. */
   readonly organisation: Organisation;
   /** The translation service: engines, nodes, usage accounting. */
   readonly engines: EngineService;
@@ -571,7 +571,7 @@ export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';
 // An area's own settings table with configuration and built-in defaults.
 export { createAreaSettings, type AreaSettingsStore } from './area-settings.js';
 // The kernel's records areas show (ctx.usage, ctx.operationLog): typed services instead of its tables.
-export type { UsagePeriod, UsageTotals, UserUsage, UsageByUserQuery, UsageRecords, OperationLogFilter, OperationLogEntry, OperationLogReader, RoleRecord, RoleAdmin, Organisation } from './kernel-data.js';
+export type { UsagePeriod, UsageTotals, UserUsage, UsageByUserQuery, UsageRecords, OperationLogFilter, OperationLogEntry, OperationLogReader, RoleRecord, RoleAdmin, DepartmentRecord, DepartmentInput, DepartmentAdmin, Organisation } from './kernel-data.js';
 export { operationTitleJoin, operationTitleColumns, operationLine, operationModuleNames, fillOperationTitle, type OperationLineRow } from './operation-log.js';
 // Response schemas of what the SDK's services answer (languages, detection, segments), for routes that pass them on.
 export { engineLanguageSchema, detectedLanguageSchema, segmentIssueSchema, segmentOriginSchema, translatedSegmentSchema, deletedSchema } from './answers.js';

@@ -122,7 +122,53 @@ export interface RoleAdmin {
   remove(ids: readonly number[]): Promise<number>;
 }
 
-/** The organisation the kernel keeps (`ctx.organisation`). */
+/** A department as the department screens show it. */
+export interface DepartmentRecord {
+  id: number;
+  name: string;
+  code: string;
+  description: string | null;
+  headUserId: number | null;
+  headName: string | null;
+  creatorName: string | null;
+  createdAt: Date;
+  /** The department imports and registration use; never deleted. */
+  isDefault: boolean;
+  /** Users holding a role in it. */
+  userCount: number;
+  /** The roles assigned to it, by id. */
+  roles: { id: number; name: string }[];
+}
+
+export interface DepartmentInput {
+  name: string;
+  code: string;
+  description: string | null;
+  headUserId: number | null;
+  roleIds: readonly number[];
+}
+
+/** The kernel's departments (`ctx.organisation.departments`). */
+export interface DepartmentAdmin {
+  /** Every department, by id. */
+  all(): Promise<DepartmentRecord[]>;
+  /** A page by id, optionally those whose name and code contain the texts (any case, taken literally). */
+  page(query: { name?: string; code?: string; offset: number; limit: number }): Promise<{ total: number; departments: DepartmentRecord[] }>;
+  byIds(ids: readonly number[]): Promise<DepartmentRecord[]>;
+  /** Whether a department other than `exceptId` has this code, ignoring case. */
+  codeTaken(code: string, exceptId?: number | null): Promise<boolean>;
+  /** Creates it with its roles, in one transaction. */
+  create(department: DepartmentInput & { createdBy: number | null }): Promise<number>;
+  /** Replaces its fields and roles, in one transaction; false for an unknown id. */
+  update(id: number, department: DepartmentInput): Promise<boolean>;
+  /** The departments among `ids` that users belong to, with how many users each. */
+  holders(ids: readonly number[]): Promise<{ name: string; users: number }[]>;
+  /** Deletes those among `ids` that are neither the default nor have users; returns how many went. */
+  remove(ids: readonly number[]): Promise<number>;
+}
+
+/** The organisation the kernel keeps (`ctx.organisation`): roles and departments. */
 export interface Organisation {
   readonly roles: RoleAdmin;
+  readonly departments: DepartmentAdmin;
 }
