@@ -4,7 +4,7 @@ import { act, type ReactElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PlatformContext, ResourceEntries, ResourceHistory, ResourceLibraryScreen, preloadUiKit, type PlatformServices, type ResourceEntry, type ResourceLibrary } from '../../src/console/index.js';
+import { ConfirmDelete, PlatformContext, ResourceEntries, ResourceHistory, ResourceLibraryScreen, preloadUiKit, type PlatformServices, type ResourceEntry, type ResourceLibrary } from '../../src/console/index.js';
 
 // The library screens the memory and term-base areas share: the libraries with their counts and the
 // user's default, the entries toolbar with its read-only note, and the review history, each in the
@@ -192,6 +192,23 @@ describe('ResourceHistory', () => {
     });
     await flush();
     expect(api.get).toHaveBeenLastCalledWith('/GLHistory/list', expect.objectContaining({ params: expect.objectContaining({ libraryId: 1, action: 'pass' }) }));
+  });
+});
+
+describe('ConfirmDelete', () => {
+  it('names what goes, deletes through the area’s call, and keeps the dialog open with the error when it fails', async () => {
+    const { api, value } = services({}, []);
+    const deleted = vi.fn();
+    await render(<ConfirmDelete isOpen title="Delete entries" message="They go for good." items={['invoice', 'receipt']} url="/GL/entry/delete" params={{ ids: '4,5' }} onDeleted={deleted} onClose={() => {}} />, value);
+    expect(q('[data-testid="confirm-items"]')?.textContent).toBe('invoicereceipt');
+    expect(q('[data-testid="confirm-count"]')?.textContent).toContain('2');
+    api.delete.mockRejectedValueOnce({ msg: 'Refused' });
+    await click(q('[data-testid="confirm-ok"]'));
+    expect(deleted).not.toHaveBeenCalled();
+    expect(document.body.textContent).toContain('Refused');
+    await click(q('[data-testid="confirm-ok"]'));
+    expect(api.delete).toHaveBeenLastCalledWith('/GL/entry/delete', { params: { ids: '4,5' }, silent: true });
+    expect(deleted).toHaveBeenCalledOnce();
   });
 });
 

@@ -1,6 +1,7 @@
 import { createElement, useEffect, useState, type ReactElement } from 'react';
 import type {
   ConfirmDialogProps,
+  ConfirmDeleteProps,
   EmptyStateProps,
   PageHeaderProps,
   FormDialogProps,
@@ -82,3 +83,4 @@ export const TaggedText = wrap<TaggedTextProps>((k) => k.TaggedText);
 export const ResourceLibraryScreen = wrap((k) => k.ResourceLibraryScreen) as <L extends ResourceLibrary>(props: ResourceLibraryScreenProps<L>) => ReactElement | null;
 export const ResourceEntries = wrap((k) => k.ResourceEntries) as <E extends ResourceEntry>(props: ResourceEntriesProps<E>) => ReactElement | null;
 export const ResourceHistory = wrap((k) => k.ResourceHistory) as <E extends ResourceEntry>(props: ResourceHistoryProps<E>) => ReactElement | null;
+export const ConfirmDelete = wrap<ConfirmDeleteProps>((k) => k.ConfirmDelete);

@@ -10,4 +10,4 @@ export { EmptyState } from './EmptyState.js';
 export { PageHeader } from './PageHeader.js';
 export { LanguageVariantPicker, LibraryUserRights, ResourceExportDialog, ResourceImportCard, ResourcePickers } from './resources.js';
 export { TagEditor, TaggedText } from './TagEditor.js';
-export { ResourceEntries, ResourceHistory, ResourceLibraryScreen } from './library.js';
+export { ConfirmDelete, ResourceEntries, ResourceHistory, ResourceLibraryScreen } from './library.js';

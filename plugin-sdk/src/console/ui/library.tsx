@@ -13,7 +13,7 @@ import { PageHeader } from './PageHeader.js';
 import { PagedTable } from './PagedTable.js';
 import { SearchBar } from './SearchBar.js';
 import { LibraryUserRights, ResourceExportDialog, ResourceImportCard } from './resources.js';
-import type { FormField, LibraryUserRight, PagedColumn, ResourceEntriesProps, ResourceEntry, ResourceEntryColumns, ResourceHistoryProps, ResourceLibrary, ResourceLibraryScreenProps } from './types.js';
+import type { ConfirmDeleteProps, FormField, LibraryUserRight, PagedColumn, ResourceEntriesProps, ResourceEntry, ResourceEntryColumns, ResourceHistoryProps, ResourceLibrary, ResourceLibraryScreenProps } from './types.js';
 import { recordsLoader } from './useCrudScreen.js';
 
 /**
@@ -38,6 +38,26 @@ function useLibraryNames(api: ReturnType<typeof useApi>, base: string) {
     void api.get<Paged<ResourceLibrary>>(`${base}/library/list`, { params: { pageNum: 1, pageSize: 200 }, silent: true }).then((r) => setList(r.records));
   }, [api, base]);
   return list;
+}
+
+/** The confirmation before rows are deleted: names them, then `DELETE url?params` and `onDeleted` (the dialog shows a failure). */
+export function ConfirmDelete({ isOpen, title, message, items, url, params, onDeleted, onClose }: ConfirmDeleteProps): ReactNode {
+  const api = useApi();
+  return (
+    <ConfirmDialog
+      isOpen={isOpen}
+      title={title}
+      message={message}
+      count={items.length}
+      items={items}
+      intent="danger"
+      onConfirm={async () => {
+        await api.delete(url, { params, silent: true });
+        onDeleted();
+      }}
+      onClose={onClose}
+    />
+  );
 }
 
 /** `/TM`, `/term`: the libraries the user may use, the chosen one (kept in `?libraryId=`) and its entries, import and tools. */
@@ -132,15 +152,14 @@ export function ResourceLibraryScreen<L extends ResourceLibrary>({ base, area, l
         }}
         onClose={() => setEditing(null)}
       />
-      <ConfirmDialog
+      <ConfirmDelete
         isOpen={!!removing}
         title={texts.delete}
         message={removing ? texts.deleteMessage(removing) : ''}
-        count={1}
         items={removing ? [removing.name] : []}
-        intent="danger"
-        onConfirm={async () => {
-          await api.delete(`${base}/library/delete`, { params: { id: removing!.id }, silent: true });
+        url={`${base}/library/delete`}
+        params={{ id: removing?.id }}
+        onDeleted={() => {
           setRemoving(null);
           load();
         }}
@@ -269,15 +288,14 @@ export function ResourceEntries<E extends ResourceEntry>({ base, area, library, 
         }}
         onClose={() => setEditing(null)}
       />
-      <ConfirmDialog
+      <ConfirmDelete
         isOpen={deleting}
         title={t('deleteEntries')}
         message={t('deleteEntriesMessage')}
-        count={selected.length}
         items={selected.map((e) => e.source)}
-        intent="danger"
-        onConfirm={async () => {
-          await api.delete(`${base}/entry/delete`, { params: { ids: selected.map((e) => e.id).join(',') }, silent: true });
+        url={`${base}/entry/delete`}
+        params={{ ids: selected.map((e) => e.id).join(',') }}
+        onDeleted={() => {
           setDeleting(false);
           reload();
         }}

@@ -407,3 +407,16 @@ export interface ResourceHistoryProps<E extends ResourceEntry> extends ResourceA
   /** More of an entry's state in the before and after columns (`, forbidden`). */
   describeExtra?(entry: Partial<E>): string;
 }
+
+export interface ConfirmDeleteProps {
+  isOpen: boolean;
+  title: ReactNode;
+  message: ReactNode;
+  /** The names of the rows deleted (their number is stated). */
+  items: string[];
+  /** The area's delete call and its query (`{ids: '1,2'}`, `{id: 3}`). */
+  url: string;
+  params: Record<string, unknown>;
+  onDeleted(): void;
+  onClose(): void;
+}
