@@ -1,6 +1,6 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FileInput, H5, HTMLSelect, HTMLTable, Checkbox, InputGroup, Intent, ProgressBar, Radio, RadioGroup, Tag, TextArea } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, taskFraction, useApi, useLanguages, useNotify, usePermission, useQueryParam, useTask, useTranslation, type ApiErrorInfo, type FormField, type PageResult, downloadFile } from '@linguaport/sdk/console';
+import { PageHeader, ConfirmDelete, definePlugin, FormDialog, PagedTable, SearchBar, taskFraction, useApi, useLanguageOptions, useNotify, usePermission, useQueryParam, useTask, useTranslation, type ApiErrorInfo, type FormField, type PageResult, downloadFile } from '@linguaport/sdk/console';
 import { formatDate, languageDisplayName } from '@linguaport/sdk/shared';
 import { CLEANING_RULES, corpusSchema, type Bead } from '../shared/schemas.js';
 
@@ -51,15 +51,6 @@ const paged = async <T,>(get: Promise<Paged<T>>): Promise<PageResult<T>> => {
   const r = await get;
   return { rows: r.records, total: r.total };
 };
-
-function useLanguageOptions() {
-  const languages = useLanguages();
-  const { i18n } = useTranslation();
-  return useMemo(
-    () => (languages.state === 'ready' ? languages.languages.map((l) => ({ value: l.code, label: i18n.language === 'zh-CN' ? l.nameZh : l.nameEn })) : []),
-    [languages, i18n.language],
-  );
-}
 
 const download = (api: ReturnType<typeof useApi>, corpus: Corpus, format: 'tmx' | 'txt') => downloadFile(api, '/corpus/export', `${corpus.name}.${format}`, { corpusId: corpus.id, format });
 
@@ -345,15 +336,14 @@ function CorpusPage({ corpus, onChanged, onBack }: { corpus: Corpus; onChanged()
       <Cleaning corpus={corpus} mayEdit={mayEdit} onApplied={reload} />
       <ImportDialog corpus={corpus} isOpen={importing} onClose={() => setImporting(false)} onDone={reload} />
       <AlignDialog corpus={corpus} isOpen={aligning} onClose={() => setAligning(false)} onDone={reload} />
-      <ConfirmDialog
+      <ConfirmDelete
         isOpen={deleting}
         title={t('deletePairs')}
         message={t('deletePairsMessage')}
-        count={selected.length}
         items={selected.map((p) => p.source)}
-        intent="danger"
-        onConfirm={async () => {
-          await api.delete('/corpus/pair/delete', { params: { corpusId: corpus.id, ids: selected.map((p) => p.id).join(',') }, silent: true });
+        url="/corpus/pair/delete"
+        params={{ corpusId: corpus.id, ids: selected.map((p) => p.id).join(',') }}
+        onDeleted={() => {
           setDeleting(false);
           setSelected([]);
           reload();
@@ -467,15 +457,14 @@ function Corpora() {
         }}
         onClose={() => setEditing(null)}
       />
-      <ConfirmDialog
+      <ConfirmDelete
         isOpen={!!removing}
         title={t('deleteCorpus')}
         message={t('deleteCorpusMessage', { name: removing?.name ?? '', count: removing?.pairs ?? 0 })}
-        count={1}
         items={removing ? [removing.name] : []}
-        intent="danger"
-        onConfirm={async () => {
-          await api.delete('/corpus/delete', { params: { id: removing!.id }, silent: true });
+        url="/corpus/delete"
+        params={{ id: removing?.id }}
+        onDeleted={() => {
           setRemoving(null);
           setRefresh((n) => n + 1);
         }}
