@@ -3,6 +3,8 @@ import i18next from 'i18next';
 import { act, type ReactElement } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ConfirmDelete, PlatformContext, ResourceEntries, ResourceHistory, ResourceLibraryScreen, preloadUiKit, type PlatformServices, type ResourceEntry, type ResourceLibrary } from '../../src/console/index.js';
 
@@ -209,6 +211,17 @@ describe('ConfirmDelete', () => {
     await click(q('[data-testid="confirm-ok"]'));
     expect(api.delete).toHaveBeenLastCalledWith('/GL/entry/delete', { params: { ids: '4,5' }, silent: true });
     expect(deleted).toHaveBeenCalledOnce();
+  });
+});
+
+describe('the areas on these screens', () => {
+  it('hold every word the screens read, in both languages (a plural key counts by its forms)', async () => {
+    const { RESOURCE_LIBRARY_WORDS } = await import('../../src/console/ui/library.js');
+    for (const area of ['tm', 'term'])
+      for (const lng of ['en-US', 'zh-CN']) {
+        const ns = JSON.parse(readFileSync(join(process.cwd(), 'plugins', area, 'locales', `${lng}.json`), 'utf8'))[area] as Record<string, string>;
+        expect(RESOURCE_LIBRARY_WORDS.filter((k) => !(k in ns) && !(`${k}_other` in ns)), `${area} ${lng}`).toEqual([]);
+      }
   });
 });
 

@@ -23,6 +23,17 @@ import { recordsLoader } from './useCrudScreen.js';
  * from its base (`/TM`) and prefix (`tm`).
  */
 
+/** The words these screens read from the area's namespace (an area using them holds each, in every language). */
+export const RESOURCE_LIBRARY_WORDS = [
+  ...['title', 'historyTitle', 'loadFailed', 'name', 'ownership', 'kind', 'users', 'isDefault', 'makeDefault', 'unmakeDefault'],
+  ...['ownership_all', 'ownership_department', 'ownership_custom', 'kind_shared', 'kind_personal'],
+  ...['readOnlyShared', 'readOnlyRole', 'right_add', 'right_import', 'right_edit', 'right_delete', 'listSeparator'],
+  ...['searchText', 'status', 'all', 'status_unchecked', 'status_checked', 'status_failed', 'source', 'target', 'direction', 'enabled', 'yes', 'no', 'createdAt'],
+  ...['addEntry', 'editEntry', 'edit', 'pass', 'reject', 'enable', 'disable', 'delete', 'deleteEntries', 'deleteEntriesMessage', 'noEntries', 'bidirectional'],
+  ...['exportChecked', 'exportAll', 'exportNoneChecked', 'exportEmpty'],
+  ...['when', 'who', 'what', 'before', 'after', 'formerUser', 'noHistory', 'disabled', 'action_add', 'action_edit', 'action_delete', 'action_pass', 'action_reject', 'action_enable', 'action_disable'],
+];
+
 type ReviewAction = 'pass' | 'reject' | 'enable' | 'disable';
 const HISTORY_ACTIONS = ['add', 'edit', 'delete', 'pass', 'reject', 'enable', 'disable'];
 
