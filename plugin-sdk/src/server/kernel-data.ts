@@ -172,3 +172,89 @@ export interface Organisation {
   readonly roles: RoleAdmin;
   readonly departments: DepartmentAdmin;
 }
+
+/** An engine as the kernel stores it (column names as stored; jsonb parsed). */
+export interface EngineRecord {
+  id: number;
+  name: string;
+  /** Adapter kind and model, `openai:qwen2.5-7b`. */
+  image_name: string;
+  source_language: string | null;
+  target_language: string | null;
+  domain: string | null;
+  consumer: string | null;
+  node_ids: number[];
+  expires_at: Date | null;
+  enabled: boolean;
+  container_count: number;
+  licence: Record<string, unknown> | null;
+  language_abbreviations: Record<string, string>;
+  created_at: Date;
+}
+
+/** What an engine's add or edit sets (left out: unchanged, or the column's default). */
+export type EngineWrite = Partial<Omit<EngineRecord, 'id' | 'created_at'>>;
+
+/** A node as the kernel stores it; secrets only sealed. */
+export interface EngineNodeRecord {
+  id: number;
+  kind: string;
+  container_name: string;
+  ip: string | null;
+  gpu_card: string | null;
+  ssh_port: number | null;
+  user_name: string | null;
+  password_sealed: string | null;
+  resource_path: string | null;
+  config_path: string | null;
+  incremental_support: boolean;
+  create_service: boolean;
+  authentication_file: string | null;
+  library_address: string | null;
+  model: string | null;
+  base_url: string | null;
+  api_key_sealed: string | null;
+  languages: string[];
+  pairs: { source: string; target: string }[];
+  desired_state: string;
+  health: string;
+  last_error: string | null;
+  last_checked_at: Date | null;
+  created_at: Date;
+  config: Record<string, unknown>;
+}
+
+export type EngineNodeWrite = Pick<EngineNodeRecord, 'kind' | 'container_name' | 'authentication_file' | 'config'> &
+  Partial<Pick<EngineNodeRecord, 'ip' | 'gpu_card' | 'ssh_port' | 'user_name' | 'password_sealed' | 'resource_path' | 'config_path' | 'incremental_support' | 'create_service' | 'library_address'>>;
+
+/**
+ * The translation service's engines, nodes and trusted licence keys (`ctx.engineAdmin`), for the
+ * engine-management area. After a change, `ctx.engines.nodes.reload()` makes the service use it.
+ */
+export interface EngineAdmin {
+  engines: {
+    /** A page by id, optionally those whose name contains `name` (any case, taken literally). */
+    page(query: { name?: string; offset: number; limit: number }): Promise<{ total: number; engines: EngineRecord[] }>;
+    get(id: number): Promise<EngineRecord | null>;
+    create(engine: EngineWrite): Promise<EngineRecord>;
+    update(id: number, engine: EngineWrite): Promise<void>;
+    remove(id: number): Promise<void>;
+    /** Sets the engine's model (`kind:model`) and the model of its nodes whose adapter has one. */
+    setModel(id: number, model: string): Promise<void>;
+  };
+  nodes: {
+    get(id: number): Promise<EngineNodeRecord | null>;
+    /** By id; every node when `ids` is left out. */
+    list(query?: { ids?: readonly number[]; kinds?: readonly string[] }): Promise<EngineNodeRecord[]>;
+    /** Adds the node, and to the engine's nodes when `engineId` is given. */
+    create(node: EngineNodeWrite, engineId?: number): Promise<EngineNodeRecord>;
+    /** Deletes the node and takes it out of every engine's nodes. */
+    remove(id: number): Promise<void>;
+  };
+  trustedKeys: {
+    list(): Promise<{ id: number; name: string; publicKey: string; createdAt: Date }[]>;
+    /** Null when the key is trusted already. */
+    add(key: { name: string; publicKey: string }): Promise<number | null>;
+    remove(id: number): Promise<void>;
+  };
+}

@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { sql } from 'kysely';
-import { ApiError, defineServerPlugin, like, localizedTextSchema, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema, type EngineAdapterDefinition, type ServerPluginContext, uploadedFileSchema } from '@linguaport/sdk/server';
+import { ApiError, defineServerPlugin, localizedTextSchema, pageOf, pageOffset, pageQuery, pageSchema, say, timestampSchema, type EngineAdapterDefinition, type EngineNodeRecord, type EngineRecord, type EngineWrite, type ServerPluginContext, uploadedFileSchema } from '@linguaport/sdk/server';
 import { describeIssues, idSchema } from '@linguaport/sdk/shared';
 import { registerLanguagePacks } from './language-packs.js';
 
 /**
  * Engine management (spec 01 section 7.5): engines, nodes, start/stop, authorization files,
- * language abbreviations and models. The tables belong to the kernel's translation service;
- * this plugin edits them and tells the service to reload (`ctx.engines.nodes.reload`).
+ * language abbreviations and models. The records belong to the kernel's translation service;
+ * this plugin edits them through `ctx.engineAdmin` and tells the service to reload (`ctx.engines.nodes.reload`).
  */
 
 const VIEW = { permission: 'service:view' } as const;
@@ -199,38 +198,39 @@ function nodeView(ctx: ServerPluginContext, r: Record<string, any>) {
 }
 
 /** Reads one row by id, or answers 404 naming what was asked for. */
-const rowOr404 = (table: 'engines' | 'engine_nodes', what: { 'zh-CN': string; 'en-US': string }) => async (ctx: ServerPluginContext, rowId: number) => {
-  const row = await ctx.db.selectFrom(table).selectAll().where('id', '=', rowId).executeTakeFirst();
-  if (!row) throw new ApiError(404, { 'zh-CN': `找不到编号为 ${rowId} 的${what['zh-CN']}`, 'en-US': `No ${what['en-US']} with id ${rowId}` });
+const notFound = (rowId: number, what: { 'zh-CN': string; 'en-US': string }) => new ApiError(404, { 'zh-CN': `找不到编号为 ${rowId} 的${what['zh-CN']}`, 'en-US': `No ${what['en-US']} with id ${rowId}` });
+const engineOr404 = async (ctx: ServerPluginContext, rowId: number): Promise<EngineRecord> => {
+  const row = await ctx.engineAdmin.engines.get(rowId);
+  if (!row) throw notFound(rowId, { 'zh-CN': '引擎', 'en-US': 'engine' });
   return row;
 };
-const engineOr404 = rowOr404('engines', { 'zh-CN': '引擎', 'en-US': 'engine' });
-const nodeOr404 = rowOr404('engine_nodes', { 'zh-CN': '翻译节点', 'en-US': 'translation node' });
+const nodeOr404 = async (ctx: ServerPluginContext, rowId: number): Promise<EngineNodeRecord> => {
+  const row = await ctx.engineAdmin.nodes.get(rowId);
+  if (!row) throw notFound(rowId, { 'zh-CN': '翻译节点', 'en-US': 'translation node' });
+  return row;
+};
 
 /** The adapter kind of an engine: its image name is kind and model (`openai:qwen2.5-7b`). */
-const adapterKind = (engine: Record<string, any>) => String(engine.image_name).split(':')[0];
+const adapterKind = (engine: EngineRecord) => String(engine.image_name).split(':')[0];
 
-/** The engine's node ids for an `in` list (which must not be empty: `[0]` matches no node). */
-const nodeIdsOf = (engine: Record<string, any>): number[] => (engine.node_ids.length ? engine.node_ids : [0]);
-
-function engineColumns(b: Partial<Record<keyof typeof engineFields, unknown>>) {
-  const out: Record<string, unknown> = {};
-  if (b.name !== undefined) out.name = b.name;
-  if (b.imageName !== undefined) out.image_name = b.imageName;
-  if (b.sourceLanguage !== undefined) out.source_language = b.sourceLanguage;
-  if (b.targetLanguage !== undefined) out.target_language = b.targetLanguage;
-  if (b.domain !== undefined) out.domain = b.domain;
-  if (b.consumer !== undefined) out.consumer = b.consumer;
-  if (b.nodeIds !== undefined) out.node_ids = JSON.stringify(b.nodeIds);
-  if (b.expiresAt !== undefined) out.expires_at = b.expiresAt;
-  if (b.enabled !== undefined) out.enabled = b.enabled;
-  if (b.containerCount !== undefined) out.container_count = b.containerCount;
-  return out;
+function engineColumns(b: Partial<z.infer<z.ZodObject<typeof engineFields>>>): EngineWrite {
+  return {
+    name: b.name,
+    image_name: b.imageName,
+    source_language: b.sourceLanguage,
+    target_language: b.targetLanguage,
+    domain: b.domain,
+    consumer: b.consumer,
+    node_ids: b.nodeIds,
+    expires_at: b.expiresAt === undefined ? undefined : b.expiresAt === null ? null : new Date(b.expiresAt),
+    enabled: b.enabled,
+    container_count: b.containerCount,
+  };
 }
 
 export default defineServerPlugin({
   async setup(ctx) {
-    const { db } = ctx;
+    const admin = ctx.engineAdmin;
     await registerLanguagePacks(ctx, { view: VIEW, manage: PACKS });
     // After an edit the translation service reloads its engines; the caller gets the engine as stored now.
     const reloadedEngine = async (engineId: number) => {
@@ -247,11 +247,8 @@ export default defineServerPlugin({
       schema: { query: page },
       response: { data: pageSchema(engineSchema) },
       async handler({ query }) {
-        let q = db.selectFrom('engines');
-        if (query.name) q = q.where('name', 'ilike', like(query.name));
-        const [{ total }] = await q.select(db.fn.countAll<number>().as('total')).execute();
-        const rows = await q.selectAll().orderBy('id').limit(query.pageSize).offset(pageOffset(query)).execute();
-        return pageOf(query, rows.map(engineView), total);
+        const { total, engines } = await admin.engines.page({ name: query.name || undefined, offset: pageOffset(query), limit: query.pageSize });
+        return pageOf(query, engines.map(engineView), total);
       },
     });
 
@@ -263,7 +260,7 @@ export default defineServerPlugin({
       schema: { body: z.object(engineFields) },
       response: { data: engineSchema },
       async handler({ body }) {
-        const row = await db.insertInto('engines').values(engineColumns(body)).returningAll().executeTakeFirstOrThrow();
+        const row = await admin.engines.create(engineColumns(body));
         await ctx.engines.nodes.reload();
         return engineView(row);
       },
@@ -278,8 +275,7 @@ export default defineServerPlugin({
       response: { data: engineSchema, errors: [404] },
       async handler({ body }) {
         await engineOr404(ctx, body.id);
-        const set = engineColumns(body);
-        if (Object.keys(set).length) await db.updateTable('engines').set(set).where('id', '=', body.id).execute();
+        await admin.engines.update(body.id, engineColumns(body));
         return reloadedEngine(body.id);
       },
     });
@@ -293,7 +289,7 @@ export default defineServerPlugin({
       response: { data: z.null(), errors: [404] },
       async handler({ params }) {
         await engineOr404(ctx, params.id);
-        await db.deleteFrom('engines').where('id', '=', params.id).execute();
+        await admin.engines.remove(params.id);
         await ctx.engines.nodes.reload();
         return null;
       },
@@ -308,12 +304,12 @@ export default defineServerPlugin({
       response: { data: z.array(pairSchema.extend({ abbreviation: z.string().nullable() })), errors: [404] },
       async handler({ params }) {
         const engine = await engineOr404(ctx, params.id);
-        const nodes = await db.selectFrom('engine_nodes').select(['id', 'pairs']).where('id', 'in', nodeIdsOf(engine)).execute();
+        const nodes = await admin.nodes.list({ ids: engine.node_ids });
         const seen = new Set<string>();
         const pairs: { source: string; target: string; abbreviation: string | null }[] = [];
         for (const n of nodes) {
           const live = ctx.engines.nodes.status(n.id);
-          for (const p of live.running ? live.pairs : (n.pairs as { source: string; target: string }[])) {
+          for (const p of live.running ? live.pairs : n.pairs) {
             const key = `${p.source}|${p.target}`;
             if (seen.has(key)) continue;
             if ((engine.source_language && engine.source_language !== p.source) || (engine.target_language && engine.target_language !== p.target)) continue;
@@ -335,7 +331,7 @@ export default defineServerPlugin({
       async handler({ body }) {
         const engine = await engineOr404(ctx, body.id);
         const merged = { ...(engine.language_abbreviations ?? {}), ...body.abbreviations };
-        await db.updateTable('engines').set({ language_abbreviations: JSON.stringify(merged) }).where('id', '=', body.id).execute();
+        await admin.engines.update(body.id, { language_abbreviations: merged });
         return merged;
       },
     });
@@ -349,7 +345,7 @@ export default defineServerPlugin({
       response: { data: z.object({ engine: engineSchema, nodes: z.array(nodeSchema) }), errors: [404] },
       async handler({ query }) {
         const engine = await engineOr404(ctx, query.id);
-        const nodes = await db.selectFrom('engine_nodes').selectAll().where('id', 'in', nodeIdsOf(engine)).orderBy('id').execute();
+        const nodes = await admin.nodes.list({ ids: engine.node_ids });
         return { engine: engineView(engine), nodes: nodes.map((n) => nodeView(ctx, n)) };
       },
     });
@@ -362,13 +358,9 @@ export default defineServerPlugin({
       schema: { body: z.object({ id, model: z.string().trim().min(1).max(200) }) },
       response: { data: engineSchema, errors: [404] },
       async handler({ body }) {
-        const engine = await engineOr404(ctx, body.id);
-        // The engine's nodes run the chosen model.
-        await db.updateTable('engines').set({ image_name: `${adapterKind(engine)}:${body.model}` }).where('id', '=', body.id).execute();
-        // Nodes whose adapter has a model field (the others run no chosen model).
-        if (engine.node_ids.length) {
-          await sql`update engine_nodes set config = jsonb_set(config, '{model}', ${JSON.stringify(body.model)}::jsonb) where id in (${sql.join(engine.node_ids)}) and config ? 'model'`.execute(db);
-        }
+        await engineOr404(ctx, body.id);
+        // The engine and those of its nodes whose adapter has a model field run the chosen model.
+        await admin.engines.setModel(body.id, body.model);
         return reloadedEngine(body.id);
       },
     });
@@ -382,7 +374,7 @@ export default defineServerPlugin({
       response: { data: engineSchema, errors: [404] },
       async handler({ body }) {
         await engineOr404(ctx, body.id);
-        await db.updateTable('engines').set({ source_language: body.sourceLanguage, target_language: body.targetLanguage }).where('id', '=', body.id).execute();
+        await admin.engines.update(body.id, { source_language: body.sourceLanguage, target_language: body.targetLanguage });
         return reloadedEngine(body.id);
       },
     });
@@ -414,9 +406,8 @@ export default defineServerPlugin({
         }
         const config = nodeConfig(ctx, def, body);
         if (body.engineId) await engineOr404(ctx, body.engineId);
-        const row = await db
-          .insertInto('engine_nodes')
-          .values({
+        const row = await admin.nodes.create(
+          {
             kind: body.kind,
             container_name: body.containerName,
             ip: body.ip ?? null,
@@ -430,13 +421,10 @@ export default defineServerPlugin({
             create_service: body.createService ?? false,
             authentication_file: body.authenticationFile,
             library_address: body.libraryAddress ?? null,
-            config: JSON.stringify(config),
-          })
-          .returningAll()
-          .executeTakeFirstOrThrow();
-        if (body.engineId) {
-          await sql`update engines set node_ids = node_ids || ${JSON.stringify([row.id])}::jsonb where id = ${body.engineId}`.execute(db);
-        }
+            config,
+          },
+          body.engineId,
+        );
         await ctx.engines.nodes.reload();
         return nodeView(ctx, row);
       },
@@ -452,8 +440,7 @@ export default defineServerPlugin({
       async handler({ query }) {
         await nodeOr404(ctx, query.id);
         await ctx.engines.nodes.stop(query.id);
-        await db.deleteFrom('engine_nodes').where('id', '=', query.id).execute();
-        await sql`update engines set node_ids = coalesce((select jsonb_agg(e) from jsonb_array_elements(node_ids) e where e <> ${JSON.stringify(query.id)}::jsonb), '[]'::jsonb) where node_ids @> ${JSON.stringify([query.id])}::jsonb`.execute(db);
+        await admin.nodes.remove(query.id);
         await ctx.engines.nodes.reload();
         return null;
       },
@@ -483,10 +470,10 @@ export default defineServerPlugin({
         async handler() {
           const kinds = ctx.engines.adapterKinds().filter((k) => k.capability === capability).map((k) => k.kind);
           if (!kinds.length) return [];
-          const rows = await db.selectFrom('engine_nodes').selectAll().where('kind', 'in', kinds).orderBy('id').execute();
+          const rows = await admin.nodes.list({ kinds });
           return rows.map((r) => {
             const view = nodeView(ctx, r);
-            return { ...view, languages: Array.isArray(r.languages) && r.languages.length ? (r.languages as string[]) : view.languages };
+            return { ...view, languages: Array.isArray(r.languages) && r.languages.length ? r.languages : view.languages };
           });
         },
       });
@@ -500,7 +487,7 @@ export default defineServerPlugin({
       schema: { query: z.object({ sourceLanguage: lang, targetLanguage: lang }) },
       response: { data: z.array(nodeSchema) },
       async handler({ query }) {
-        const rows = await db.selectFrom('engine_nodes').selectAll().orderBy('id').execute();
+        const rows = await admin.nodes.list();
         return rows
           .map((r) => nodeView(ctx, r))
           .filter((n) => (n.pairs as { source: string; target: string }[]).some((p) => p.source === query.sourceLanguage && p.target === query.targetLanguage));
@@ -545,11 +532,7 @@ export default defineServerPlugin({
         if (engine.node_ids.length > verdict.licence.nodeLimit) {
           throw new ApiError(400, { 'zh-CN': `该许可证允许 ${verdict.licence.nodeLimit} 个节点；该引擎有 ${engine.node_ids.length} 个`, 'en-US': `The licence allows ${verdict.licence.nodeLimit} node(s); the engine has ${engine.node_ids.length}` });
         }
-        await db
-          .updateTable('engines')
-          .set({ licence: JSON.stringify({ ...verdict.licence, keyName: verdict.keyName, fileName: body.file.filename }), expires_at: verdict.licence.expiresAt })
-          .where('id', '=', body.engineId)
-          .execute();
+        await admin.engines.update(body.engineId, { licence: { ...verdict.licence, keyName: verdict.keyName, fileName: body.file.filename }, expires_at: new Date(verdict.licence.expiresAt) });
         return reloadedEngine(body.engineId);
       },
     });
@@ -565,8 +548,7 @@ export default defineServerPlugin({
       summary: 'List trusted licence keys',
       response: { data: z.array(z.object({ id: z.number().int(), name: z.string(), publicKey: z.string(), createdAt: timestampSchema })) },
       async handler() {
-        const rows = await db.selectFrom('trusted_licence_keys').selectAll().orderBy('id').execute();
-        return rows.map((r) => ({ id: r.id, name: r.name, publicKey: r.public_key, createdAt: new Date(r.created_at).toISOString() }));
+        return (await admin.trustedKeys.list()).map((k) => ({ ...k, createdAt: k.createdAt.toISOString() }));
       },
     });
     ctx.route({
@@ -584,9 +566,9 @@ export default defineServerPlugin({
         } catch {
           throw new ApiError(400, { 'zh-CN': 'publicKey: 不是 ed25519 公钥（base64 DER，即 scripts/licence.mjs keygen 输出的格式）', 'en-US': 'publicKey: not an ed25519 public key (base64 DER, as scripts/licence.mjs keygen prints)' });
         }
-        const row = await db.insertInto('trusted_licence_keys').values({ name: body.name, public_key: body.publicKey }).onConflict((oc) => oc.column('public_key').doNothing()).returning('id').executeTakeFirst();
-        if (!row) throw new ApiError(409, { 'zh-CN': '该密钥已受信任', 'en-US': 'This key is already trusted' });
-        return { id: row.id };
+        const keyId = await admin.trustedKeys.add({ name: body.name, publicKey: body.publicKey });
+        if (keyId === null) throw new ApiError(409, { 'zh-CN': '该密钥已受信任', 'en-US': 'This key is already trusted' });
+        return { id: keyId };
       },
     });
     ctx.route({
@@ -598,7 +580,7 @@ export default defineServerPlugin({
       response: { data: z.null() },
       async handler({ params, caller }) {
         superOnly(caller);
-        await db.deleteFrom('trusted_licence_keys').where('id', '=', params.id).execute();
+        await admin.trustedKeys.remove(params.id);
         return null;
       },
     });

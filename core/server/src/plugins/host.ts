@@ -15,6 +15,7 @@ import { createServiceRegistry } from './services.js';
 import { createUsageRecords } from '../translation/usage-records.js';
 import { createOperationLogReader } from '../oplog/reader.js';
 import { createOrganisation } from '../access/organisation.js';
+import { createEngineAdmin } from '../translation/engine-admin.js';
 import { planStart, type BlockedReason } from './start-plan.js';
 import { declaredLists, withUsageChannels } from './declared-lists.js';
 
@@ -118,6 +119,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
   const usage = createUsageRecords(deps.database.db);
   const operationLog = createOperationLogReader(deps.database.db);
   const organisation = createOrganisation(deps.database.db);
+  const engineAdmin = createEngineAdmin(deps.database.db);
   const closers: { pluginId: string; fn: () => Promise<void> | void }[] = [];
 
   async function runClosers(list: typeof closers) {
@@ -147,6 +149,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       usage,
       operationLog,
       organisation,
+      engineAdmin,
       engines: withUsageChannels(deps.engines.forPlugin?.(plugin.id) ?? deps.engines, plugin.id, declaredLists([plugin.manifest]).usageChannels.usableBy(plugin.id)),
       settings: deps.settings,
       messages: deps.messages.forPlugin?.(plugin.id) ?? deps.messages,
