@@ -1,0 +1,124 @@
+import type { Kysely } from 'kysely';
+import type { Observable } from 'rxjs';
+import type { Caller, RawReply, RequestContext } from '@linguaport/sdk/server';
+import { readNumberSetting } from './usage.js';
+import { fail, ltLocale, secondsToMidnight, type Params } from './lt-reply.js';
+
+/**
+ * Who may call `/api/lt` and how much: the API key (resolved to its owner, cached briefly), the
+ * keyless mode (LT_KEYLESS) with its per-address daily characters (LT_KEYLESS_CAP), and the
+ * per-minute request limit (LT_RATE_LIMIT) per key owner or keyless address.
+ */
+
+/** Who is calling: a key's owner, or an address without a key (LT_KEYLESS). */
+export type Party = { caller: Caller; keyless: false } | { caller: null; keyless: true; address: string };
+
+export interface LtAccessDeps {
+  db: Kysely<any>;
+  resolveApiKey(db: Kysely<any>, key: string, now: Date): Promise<Caller | null>;
+  /** One cheap check made on every cached hit, so a revoked key stops at once. */
+  keyStillValid(db: Kysely<any>, key: string, userId: number, now: Date): Promise<boolean>;
+  /** Emits when permissions change anywhere: cached callers are dropped. */
+  permissionsChanged?: Observable<unknown>;
+  readSetting(key: string): Promise<string | null>;
+  now: () => Date;
+}
+
+export interface LtAccess {
+  /**
+   * The party behind a request, or the reply refusing it: 403 for a wrong key or a missing one
+   * (unless keyless use is on), 429 with Retry-After past the per-minute limit.
+   */
+  partyOf(p: Params, req: RequestContext): Promise<Party | RawReply>;
+  /** Keyless use: the address's characters today, refused past LT_KEYLESS_CAP (429 until midnight UTC). */
+  takeKeyless(address: string, characters: number, req: RequestContext): Promise<RawReply | null>;
+}
+
+/** Whether `partyOf` refused the request (its reply is to be sent as it is). */
+export const refused = (x: Party | RawReply): x is RawReply => (x as RawReply).raw === true;
+
+/** The key as LibreTranslate clients send it: `api_key` (its own web UI, translate), `apiKey` (libretranslate), a header. */
+export function keyOf(p: Params, req: RequestContext): string {
+  for (const v of [p.api_key, p.apiKey]) if (typeof v === 'string' && v) return v;
+  const header = req.headers['x-api-key'];
+  if (typeof header === 'string' && header) return header;
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && auth.startsWith('Bearer ') && auth.length > 7) return auth.slice(7).trim();
+  return '';
+}
+
+export function createLtAccess(deps: LtAccessDeps): LtAccess {
+  const { now } = deps;
+  // A key's caller (user, department, permissions) is resolved at most every 10 s, so a busy client
+  // does not cost four queries per request. Each hit still checks the key itself with one indexed
+  // query, so a reset, a disabled or deleted user or an expiry takes effect on the next request,
+  // and a permission change drops the whole cache. Unknown keys are not cached: a key made a
+  // moment ago works at once.
+  const keyCache = new Map<string, { at: number; caller: Caller }>();
+  deps.permissionsChanged?.subscribe(() => keyCache.clear());
+  // Requests per minute, per key owner or keyless address: a fixed one-minute window each.
+  const windows = new Map<string, { start: number; count: number }>();
+  // Keyless characters per address on the current UTC day, kept by this process (emptied when the day turns).
+  const keyless = new Map<string, number>();
+  let keylessDay = '';
+
+  async function callerOf(key: string): Promise<Caller | null> {
+    if (!key) return null;
+    const hit = keyCache.get(key);
+    if (hit && Date.now() - hit.at < 10_000) {
+      if (await deps.keyStillValid(deps.db, key, hit.caller.userId, now())) return hit.caller;
+      keyCache.delete(key);
+      return null;
+    }
+    const caller = await deps.resolveApiKey(deps.db, key, now());
+    if (keyCache.size > 10_000) keyCache.clear();
+    if (caller) keyCache.set(key, { at: Date.now(), caller });
+    else keyCache.delete(key);
+    return caller;
+  }
+
+  async function partyOf(p: Params, req: RequestContext): Promise<Party | RawReply> {
+    const key = keyOf(p, req);
+    let party: Party;
+    if (key) {
+      const caller = await callerOf(key);
+      if (!caller) return fail(403, 'Invalid API key');
+      party = { caller, keyless: false };
+    } else {
+      if ((await deps.readSetting('LT_KEYLESS')) !== '1') return fail(403, 'Please contact the server operator to get an API key');
+      party = { caller: null, keyless: true, address: req.ip ?? 'unknown' };
+    }
+    const limit = await readNumberSetting(deps.readSetting, 'LT_RATE_LIMIT', 600);
+    const id = party.keyless ? `ip:${party.address}` : `user:${party.caller.userId}`;
+    const at = Date.now();
+    let w = windows.get(id);
+    if (!w || at - w.start >= 60_000) {
+      if (windows.size > 50_000) windows.clear();
+      w = { start: at, count: 0 };
+      windows.set(id, w);
+    }
+    if (++w.count > limit) {
+      return fail(429, { 'zh-CN': `请求过于频繁：每分钟最多 ${limit} 次`, 'en-US': `Too many requests: the limit is ${limit} per minute` }[ltLocale(req)], { 'retry-after': String(Math.max(1, Math.ceil((w.start + 60_000 - at) / 1000))) });
+    }
+    return party;
+  }
+
+  async function takeKeyless(address: string, characters: number, req: RequestContext): Promise<RawReply | null> {
+    const at = now();
+    const day = at.toISOString().slice(0, 10);
+    if (day !== keylessDay) {
+      keyless.clear();
+      keylessDay = day;
+    }
+    const cap = await readNumberSetting(deps.readSetting, 'LT_KEYLESS_CAP', 10_000);
+    const used = keyless.get(address) ?? 0;
+    if (used + characters > cap) {
+      return fail(429, { 'zh-CN': `已达字符上限：今日无密钥已用 ${used} / ${cap} 个字符，本次请求 ${characters} 个`, 'en-US': `Character limit reached: ${used} of ${cap} characters used today without a key, this request has ${characters}` }[ltLocale(req)], { 'retry-after': String(secondsToMidnight(at)) });
+    }
+    if (keyless.size > 50_000) keyless.clear();
+    keyless.set(address, used + characters);
+    return null;
+  }
+
+  return { partyOf, takeKeyless };
+}
