@@ -1,4 +1,4 @@
-import type { UsageRecords, OperationLogReader, Organisation, EngineAdmin } from './kernel-data.js';
+import type { UsageRecords, OperationLogReader, Organisation, EngineAdmin, DomainUsage } from './kernel-data.js';
 import type { Kysely } from 'kysely';
 import type { ZodType } from 'zod';
 import type { Observable } from 'rxjs';
@@ -331,6 +331,8 @@ export interface ServerPluginContext {
   readonly organisation: Organisation;
   /** The translation service's engines, nodes and trusted licence keys, for the engine-management area. */
   readonly engineAdmin: EngineAdmin;
+  /** Where translation domains are used: an area storing domain codes registers a counter here. */
+  readonly domains: DomainUsage;
   /** The translation service: engines, nodes, usage accounting. */
   readonly engines: EngineService;
   readonly settings: SystemSettings;
@@ -573,7 +575,7 @@ export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';
 // An area's own settings table with configuration and built-in defaults.
 export { createAreaSettings, type AreaSettingsStore } from './area-settings.js';
 // The kernel's records areas show (ctx.usage, ctx.operationLog): typed services instead of its tables.
-export type { UsagePeriod, UsageTotals, UserUsage, UsageByUserQuery, UsageRecords, OperationLogFilter, OperationLogEntry, OperationLogReader, RoleRecord, RoleAdmin, DepartmentRecord, DepartmentInput, DepartmentAdmin, Organisation, EngineRecord, EngineWrite, EngineNodeRecord, EngineNodeWrite, EngineAdmin } from './kernel-data.js';
+export type { UsagePeriod, UsageTotals, UserUsage, UsageByUserQuery, UsageRecords, OperationLogFilter, OperationLogEntry, OperationLogReader, RoleRecord, RoleAdmin, DepartmentRecord, DepartmentInput, DepartmentAdmin, Organisation, EngineRecord, EngineWrite, EngineNodeRecord, EngineNodeWrite, EngineAdmin, DomainUsage } from './kernel-data.js';
 export { operationTitleJoin, operationTitleColumns, operationLine, operationModuleNames, fillOperationTitle, type OperationLineRow } from './operation-log.js';
 // Response schemas of what the SDK's services answer (languages, detection, segments), for routes that pass them on.
 export { engineLanguageSchema, detectedLanguageSchema, segmentIssueSchema, segmentOriginSchema, translatedSegmentSchema, deletedSchema } from './answers.js';

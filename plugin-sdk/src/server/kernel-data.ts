@@ -258,3 +258,17 @@ export interface EngineAdmin {
     remove(id: number): Promise<void>;
   };
 }
+
+/**
+ * Where translation domains are used (`ctx.domains`): each area that stores domain codes says how
+ * many of its records use a code, so the domain area asks the areas instead of scanning tables.
+ */
+export interface DomainUsage {
+  /**
+   * Declares that this plugin stores domain codes in `records` (a name for the message, the table's
+   * by convention: `term_entries`); `count` says how many use a code. Goes when the plugin stops.
+   */
+  register(records: string, count: (code: string) => Promise<number>): void;
+  /** Every declared kind of record that uses the code, with how many, by name. */
+  of(code: string): Promise<{ table: string; rows: number }[]>;
+}

@@ -15,6 +15,8 @@ export default defineServerPlugin({
   migrations: corpusMigrations,
   async setup(ctx) {
     const db = ctx.db as Kysely<CorpusDatabase>;
+    // Corpora keep a domain code: the domain area asks here before deleting one.
+    ctx.domains.register('corpus_corpora', async (code) => Number((await db.selectFrom('corpus_corpora').select((eb) => eb.fn.countAll<string>().as('n')).where('domain', '=', code).executeTakeFirst())?.n ?? 0));
     const access = corpusAccess(ctx, db);
     corpusRoutes(ctx, db, access);
     exchangeRoutes(ctx, db, access);

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, defineServerPlugin, like, timestampSchema } from '@linguaport/sdk/server';
 import { domainSchema } from '../shared/schemas.js';
@@ -36,25 +36,6 @@ const toDomain = (r: DomainRow) => ({
   sort: r.sort,
   createdAt: new Date(r.created_at).toISOString(),
 });
-
-/**
- * Where a domain is in use. Other areas store the domain code in a column named `domain`
- * (engines.domain today; files, CAT projects and training later), so every table of the schema
- * with such a column is checked: a new area is covered without changing this plugin.
- */
-export async function domainUsage(db: Kysely<any>, code: string): Promise<Array<{ table: string; rows: number }>> {
-  const columns = await sql<{ table_name: string }>`
-    select table_name from information_schema.columns
-    where table_schema = current_schema() and column_name = 'domain' and table_name <> 'domains'
-    order by table_name`.execute(db);
-  const usage: Array<{ table: string; rows: number }> = [];
-  for (const { table_name } of columns.rows) {
-    const res = await sql<{ n: string | number }>`select count(*) as n from ${sql.table(table_name)} where domain = ${code}`.execute(db);
-    const rows = Number(res.rows[0]?.n ?? 0);
-    if (rows > 0) usage.push({ table: table_name, rows });
-  }
-  return usage;
-}
 
 /** Translation domains: the list other areas pick from, and its administration. */
 export default defineServerPlugin({
@@ -174,7 +155,8 @@ export default defineServerPlugin({
       schema: { params: z.object({ code: z.string().min(1) }) },
       response: { data: z.null(), errors: [404, 409] },
       async handler({ params }) {
-        const usage = await domainUsage(ctx.db, params.code);
+        // Each area that stores domain codes (the kernel's engines, term entries, corpora, files...) counts its own.
+        const usage = await ctx.domains.of(params.code);
         if (usage.length) {
           throw new ApiError(Codes.CONFLICT, { 'zh-CN': `领域 ${params.code} 正在使用中（${usage.map((u) => `${u.table}: ${u.rows}`).join('，')}），请改为停用`, 'en-US': `domain ${params.code} is in use (${usage.map((u) => `${u.table}: ${u.rows}`).join(', ')}); disable it instead` }, { usage });
         }

@@ -19,6 +19,8 @@ export default defineServerPlugin({
   migrations: termMigrations,
   setup(ctx) {
     const db = ctx.db as Kysely<TermDatabase>;
+    // Entries keep a domain code: the domain area asks here before deleting one.
+    ctx.domains.register('term_entries', async (code) => Number((await db.selectFrom('term_entries').select((eb) => eb.fn.countAll<string>().as('n')).where('domain', '=', code).executeTakeFirst())?.n ?? 0));
     const recognition = new TermRecognition(db);
     // Terms changed: the term base's matchers are built again on their next use.
     const changed = (libraryId: number) => recognition.invalidate(libraryId);

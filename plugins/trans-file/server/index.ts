@@ -21,6 +21,8 @@ export default defineServerPlugin({
   migrations,
   async setup(ctx) {
     const db = ctx.db as unknown as Db;
+    // Files keep a domain code: the domain area asks here before deleting one.
+    ctx.domains.register('trans_file_files', async (code) => Number((await db.selectFrom('trans_file_files').select((eb) => eb.fn.countAll<string>().as('n')).where('domain', '=', code).executeTakeFirst())?.n ?? 0));
     const store = createStore(ctx, db);
     const settings = createSettings(ctx, db);
     const quotas = createQuotas(db, settings);

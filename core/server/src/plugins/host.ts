@@ -16,6 +16,7 @@ import { createUsageRecords } from '../translation/usage-records.js';
 import { createOperationLogReader } from '../oplog/reader.js';
 import { createOrganisation } from '../access/organisation.js';
 import { createEngineAdmin } from '../translation/engine-admin.js';
+import { createDomainUsage } from './domain-usage.js';
 import { planStart, type BlockedReason } from './start-plan.js';
 import { declaredLists, withUsageChannels } from './declared-lists.js';
 
@@ -120,6 +121,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
   const operationLog = createOperationLogReader(deps.database.db);
   const organisation = createOrganisation(deps.database.db);
   const engineAdmin = createEngineAdmin(deps.database.db);
+  const domains = createDomainUsage(deps.database.db);
   const closers: { pluginId: string; fn: () => Promise<void> | void }[] = [];
 
   async function runClosers(list: typeof closers) {
@@ -150,6 +152,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       operationLog,
       organisation,
       engineAdmin,
+      domains: domains.forPlugin(plugin.id),
       engines: withUsageChannels(deps.engines.forPlugin?.(plugin.id) ?? deps.engines, plugin.id, declaredLists([plugin.manifest]).usageChannels.usableBy(plugin.id)),
       settings: deps.settings,
       messages: deps.messages.forPlugin?.(plugin.id) ?? deps.messages,
@@ -187,6 +190,7 @@ export async function startPlugins(deps: PluginHostDeps): Promise<PluginHost> {
       deps.tasks.forget(pluginId);
       deps.formats.dropOwner(pluginId);
       deps.hooks.dropOwner(pluginId);
+      domains.dropOwner(pluginId);
       deps.engines.dropOwner?.(pluginId);
       deps.logger.info(`plugin ${pluginId} stopped`);
     },
