@@ -9,6 +9,8 @@
  * character itself. The text is walked once, looking up the key at each possible start.
  */
 
+import type { RecognisedTerm } from '@linguaport/sdk/server';
+
 export interface MatcherTerm {
   id: number;
   libraryId: number;
@@ -17,18 +19,8 @@ export interface MatcherTerm {
   forbidden: boolean;
 }
 
-export interface TermHit {
-  /** UTF-16 offsets of the hit in the text (end exclusive). */
-  start: number;
-  end: number;
-  /** The text as written at the hit. */
-  text: string;
-  termId: number;
-  termBaseId: number;
-  source: string;
-  target: string;
-  forbidden: boolean;
-}
+/** A term found in a text: the `term.bases` contract's recognised term. */
+export type TermHit = RecognisedTerm;
 
 // Scripts written without spaces between words: Han, kana, Thai, Lao, Khmer, Myanmar, Tibetan.
 const NO_SPACE = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}\p{Script=Tibetan}\u30fc\u3005]/u;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { sql, type Kysely } from 'kysely';
-import { ApiError, Codes, type Caller, type MemoryContext, type PipelineSegment, type ServerPluginContext } from '@linguaport/sdk/server';
+import { ApiError, Codes, type Caller, type MemoryServiceMatch, type PipelineSegment, type ServerPluginContext } from '@linguaport/sdk/server';
 import { idNumberSchema, languageBase, languageTagSchema, VARIANT_PREFERENCE, variantMatch, worseMatch, type VariantMatch } from '@linguaport/sdk/shared';
 import type { FuzzyIndex } from './fuzzy-index.js';
 import type { Libraries } from './libraries.js';
@@ -26,16 +26,8 @@ const ID_CHUNK = 5000;
  * `variantPenalty` points. Each match says its entry's tags and how they answered.
  */
 
-/** What an entry carries besides its texts, as a match or a concordance line answers it (the `tm.memories` contract). */
-export interface EntryFacts {
-  createdBy: number;
-  createdAt: string;
-  updatedAt: string;
-  reviewState: 'unchecked' | 'checked';
-  notes: string[];
-  context: MemoryContext | null;
-  attrs: Record<string, string>;
-}
+/** What an entry carries besides its texts, as a match or a concordance line answers it (the `tm.memories` contract's fields). */
+export type EntryFacts = Pick<MemoryServiceMatch, 'createdBy' | 'createdAt' | 'updatedAt' | 'reviewState' | 'notes' | 'context' | 'attrs'>;
 
 const FACT_COLUMNS = ['creator_id', 'created_at', 'updated_at', 'status', 'meta'] as const;
 
