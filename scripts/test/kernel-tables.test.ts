@@ -26,7 +26,7 @@ export function kernelTables(): Set<string> {
 const BUILDER_CALLS = new Set(['selectFrom', 'insertInto', 'replaceInto', 'updateTable', 'deleteFrom', 'mergeInto', 'innerJoin', 'leftJoin', 'rightJoin', 'fullJoin', 'crossJoin', 'using', 'alterTable', 'dropTable', 'createIndex']);
 /** SDK helpers that read kernel tables with the plugin's own `db`: they count as the plugin's query. */
 const KERNEL_HELPERS = new Set(['operationTitleJoin', 'operationTitleColumns', 'operationModuleNames']);
-const TABLE_HELPERS = new Set(['takenIgnoringCase', 'holdersByName']);
+const TABLE_HELPERS = new Set(['takenIgnoringCase']);
 const SQL_TABLE = /\b(?:from|join|update|into|table)\s+(?:only\s+)?(?:public\.)?"?([a-z_][a-z0-9_]*)"?/gi;
 
 /** A table name as a builder takes it: `users`, `users as u`, `public.users`. */

@@ -92,21 +92,6 @@ export const like = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}
 export const iso = (v: unknown) => (v ? new Date(v as string).toISOString() : null);
 
 /**
- * How many distinct users still hold each of these departments or roles (through the kernel's
- * memberships), by name; only those held by someone are listed. Deleting one that is held is refused.
- */
-export async function holdersByName(db: Kysely<any>, of: 'departments' | 'roles', ids: number[]): Promise<Array<{ name: string; users: string }>> {
-  const column = of === 'departments' ? 'm.department_id' : 'm.role_id';
-  return db
-    .selectFrom('user_department_roles as m')
-    .innerJoin(`${of} as x`, 'x.id', column)
-    .select(['x.name', (eb) => eb.fn.count<string>('m.user_id').distinct().as('users')])
-    .where(column, 'in', ids)
-    .groupBy('x.name')
-    .execute();
-}
-
-/**
  * Whether a row other than `exceptId` already holds `value` in `column`, ignoring case: names and
  * codes that differ only in case count as the same (and `lower(column)` can use an index on it).
  */

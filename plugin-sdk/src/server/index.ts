@@ -20,7 +20,7 @@ import type { SocketDefinition } from './sockets.js';
  */
 
 export { Codes, type Envelope } from '../shared/envelope.js';
-export { requestLocale, say, idList, pageQuery, pageOffset, pageOf, pageSchema, timestampSchema, localizedTextSchema, taskSchema, like, iso, holdersByName, takenIgnoringCase, personName } from './helpers.js';
+export { requestLocale, say, idList, pageQuery, pageOffset, pageOf, pageSchema, timestampSchema, localizedTextSchema, taskSchema, like, iso, takenIgnoringCase, personName } from './helpers.js';
 
 /** A message in both interface languages; the kernel answers the one of the request. */
 export type LocalizedText = Readonly<Record<'zh-CN' | 'en-US', string>>;
