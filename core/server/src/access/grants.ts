@@ -1,32 +1,16 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { z } from 'zod';
 import { ApiError, say, type Caller } from '@linguaport/sdk/server';
 import { Codes, type Locale } from '@linguaport/sdk/shared';
+import type { PermissionsTable, RolesTable } from '../db/schema.js';
 import { PermissionType } from './permission-tree.js';
 
 /** What a user holds in one department: the granted permission nodes, through their roles there. */
 
-export interface PermissionRow {
-  id: number;
-  parent_id: number | null;
-  plugin_id: string | null;
-  key: string;
-  name_zh: string;
-  name_en: string;
-  type: number;
-  path: string | null;
-  icon: string | null;
-  sort: number;
-  config_key: string | null;
-  config_value: string | null;
-  show_in_menu: boolean;
-}
+/** A permission node as grants read it: the kernel schema's row without the shortcut and display columns. */
+export type PermissionRow = Omit<Selectable<PermissionsTable>, 'show_in_shortcut' | 'show_to_users' | 'shortcut_image' | 'active' | 'admin'>;
 
-export interface RoleRow {
-  id: number;
-  name: string;
-  is_super: boolean;
-}
+export type RoleRow = Pick<Selectable<RolesTable>, 'id' | 'name' | 'is_super'>;
 
 export async function rolesIn(db: Kysely<any>, userId: number, departmentId: number | null): Promise<RoleRow[]> {
   if (departmentId === null) return [];

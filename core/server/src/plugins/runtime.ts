@@ -1,11 +1,12 @@
 import { existsSync, readFileSync, symlinkSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Caller, EventBus, Logger } from '@linguaport/sdk/server';
 import { registryRouteOf, slotTable, type Registry, type RegistryPlugin } from '@linguaport/sdk/shared';
 import { menuKey, syncPermissionTree } from '../access/permission-tree.js';
 import { routeTitles, type DeployedPlugin } from './deployment.js';
+import type { PluginStateTable } from '../db/schema.js';
 
 /**
  * The plugins' run-time state: which built-ins and uploaded packages are live, what the registry
@@ -14,22 +15,13 @@ import { routeTitles, type DeployedPlugin } from './deployment.js';
  * change made on one instance reaches the route checks of all of them.
  */
 
-export interface PluginStateRow {
-  id: string;
+/** A row of `plugin_state` (the kernel schema's), with the words its source and type take. */
+export type PluginStateRow = Omit<Selectable<PluginStateTable>, 'source' | 'type' | 'updated_at' | 'created_at'> & {
   source: 'builtin' | 'package';
   type: 'console' | 'download';
-  enabled: boolean;
-  published: boolean;
-  current_version: string;
-  previous_version: string | null;
-  staged_version: string | null;
-  file_name: string | null;
-  description: string | null;
-  publisher: string | null;
-  signature_state: string;
   updated_at: Date | string;
   created_at: Date | string;
-}
+};
 
 /** What install writes next to a package's files: the registry entry with URLs and integrity. */
 export const ENTRY_FILE = 'registry-entry.json';
