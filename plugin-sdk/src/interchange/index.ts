@@ -9,5 +9,5 @@ export { parseXml, XmlBudgetError, serializeXml, textOf, innerText, attrsOf, att
 export { readTbx, writeTbx, conceptXml, administrativeStatus, isForbiddenStatus, TbxError, type TbxConcept, type TbxLanguage, type TbxTerm, type TbxHeader, type ReadTbxOptions, type TbxWriteOptions } from './tbx.js';
 export { readTermCsv, writeTermCsv, termColumnRole, termHeaderColumns, forbiddenValue, TERM_POSITIONAL_COLUMNS, FORBIDDEN_YES, TermCsvError, type TermColumns, type TermColumnRole, type TermCsvRow, type TermCsvReading, type TermCsvRejection, type TermCsvOptions, type TermCsvWriteOptions } from './csv-terms.js';
 export { decodeTextBytes, encodeTextBytes, linesOf, TextEncodingError, type TextEncoding, type TextLine } from './text-bytes.js';
-export { writeSrt, writeVtt, readSubtitles, subtitleTime, type SubtitleCue } from './subtitles.js';
+export { writeSrt, writeVtt, readSubtitles, subtitleTime, subtitleTiming, subtitleSeconds, subtitleBlocks, isCueNumber, decodeVttText, escapeVttText, type SubtitleCue, type SubtitleKind, type SubtitleBlock } from './subtitles.js';
 export { writeXliff, xliffInline, xliff12Marks, xliff2Marks, type XliffUnit, type XliffWriteOptions } from './xliff.js';

@@ -1,7 +1,10 @@
+import { linesOf, type TextLine } from './text-bytes.js';
+
 /**
- * Subtitle cues written as SubRip (SRT) and WebVTT, and read back: timed lines of text as speech
- * recognition gives them and as players and ffmpeg's `subtitles` filter take them. (The text formats'
- * SRT/VTT modules keep a file's own skeleton for translation in place; these write new files.)
+ * SubRip (SRT) and WebVTT, the one implementation: timings, cue blocks (identifiers, settings, NOTE,
+ * STYLE and REGION, BOM, any line ends, VTT hours optional), character references, and cues written as
+ * new files and read back (speech recognition's lines, players, ffmpeg's `subtitles` filter). The text
+ * formats' `srt`/`vtt` modules build on `subtitleBlocks` to translate a file in place.
  */
 
 export interface SubtitleCue {
@@ -50,37 +53,126 @@ export function writeSrt(cues: readonly SubtitleCue[]): string {
     .join('\n');
 }
 
-/** WebVTT: the `WEBVTT` header, then cues with `HH:MM:SS.mmm` timings; `<`, `>` and `&` escaped. */
+/** WebVTT: the `WEBVTT` header, then cues with `HH:MM:SS.mmm` timings; `<`, `>`, `&` and no-break spaces escaped. */
 export function writeVtt(cues: readonly SubtitleCue[]): string {
-  const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-  const body = usable(cues).map((c, i) => `${i + 1}\n${subtitleTime(c.start, '.')} --> ${subtitleTime(c.end, '.')}\n${escape(c.text)}\n`);
+  const body = usable(cues).map((c, i) => `${i + 1}\n${subtitleTime(c.start, '.')} --> ${subtitleTime(c.end, '.')}\n${escapeVttText(c.text)}\n`);
   return ['WEBVTT\n', ...body].join('\n');
 }
 
-const TIMING = /^\s*((?:\d+:)?\d{1,2}:\d{2}[,.]\d{1,3})\s*-->\s*((?:\d+:)?\d{1,2}:\d{2}[,.]\d{1,3})/;
+/** Subtitle text kinds: SubRip and WebVTT. */
+export type SubtitleKind = 'srt' | 'vtt';
 
-function seconds(stamp: string): number {
+// SubRip has no formal standard: players take `,` or `.`, one to three digits and (rarely) no hours.
+const SRT_TIME = String.raw`(?:\d+:)?\d{1,2}:\d{2}[,.]\d{1,3}`;
+const SRT_TIMING = new RegExp(String.raw`^\s*(${SRT_TIME})\s*-->\s*(${SRT_TIME})(?:\s(.*))?$`);
+// WebVTT's timestamp: hours optional (two or more digits), always `.` and three digits.
+const VTT_TIME = String.raw`(?:\d{2,}:)?\d{2}:\d{2}\.\d{3}`;
+const VTT_TIMING = new RegExp(String.raw`^(${VTT_TIME})[ \t]+-->[ \t]+(${VTT_TIME})(.*)$`);
+const CUE_NUMBER = /^\s*\d+\s*$/;
+
+/** A timing line's two stamps as written and what follows them (VTT cue settings, SRT coordinates); null when it is none. */
+export function subtitleTiming(line: string, kind: SubtitleKind): { start: string; end: string; settings: string } | null {
+  const m = kind === 'srt' ? SRT_TIMING.exec(line) : VTT_TIMING.exec(line.trim());
+  return m ? { start: m[1]!, end: m[2]!, settings: (m[3] ?? '').trim() } : null;
+}
+
+/** A SubRip cue number line (`12`). */
+export function isCueNumber(line: string): boolean {
+  return CUE_NUMBER.test(line);
+}
+
+/** Seconds of a stamp as `subtitleTiming` gives it: `01:02:03,450`, `02:03.450`. */
+export function subtitleSeconds(stamp: string): number {
   const [clock, frac = '0'] = stamp.split(/[,.]/);
   const parts = clock!.split(':').map(Number);
   while (parts.length < 3) parts.unshift(0);
   return parts[0]! * 3600 + parts[1]! * 60 + parts[2]! + Number(`0.${frac.padEnd(3, '0')}`);
 }
 
+const REFERENCES: Record<string, string> = { amp: '&', lt: '<', gt: '>', nbsp: '\u00a0', lrm: '\u200e', rlm: '\u200f', quot: '"', apos: "'" };
+
+/** WebVTT cue text with its character references decoded (named, decimal and hexadecimal). */
+export function decodeVttText(text: string): string {
+  return text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (whole, ref: string) => {
+    if (ref[0] !== '#') return REFERENCES[ref] ?? whole;
+    const code = ref[1] === 'x' || ref[1] === 'X' ? parseInt(ref.slice(2), 16) : parseInt(ref.slice(1), 10);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/** Plain text made WebVTT cue text. A no-break space becomes a reference: as a character at a line's edge it would read back as indentation. */
+export function escapeVttText(plain: string): string {
+  return plain.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/\u00a0/g, '&nbsp;');
+}
+
 /**
- * Cues of an SRT or WebVTT text: every timing line with the text lines after it up to a blank line
- * (VTT's header, notes, styles and cue settings are skipped; VTT's entities decoded).
+ * A block of a subtitle text, by line numbers (`from` included, `to` not): blank lines one by one,
+ * VTT's header and NOTE, STYLE and REGION blocks, cues (identifier or SRT number, the timing line's
+ * index, its stamps and settings; the text is the lines after the timing up to `to`), and blocks that
+ * are none of these (`broken`: `at` is where a timing line was looked for).
+ */
+export type SubtitleBlock =
+  | { kind: 'blank' | 'header' | 'note' | 'style' | 'region'; from: number; to: number }
+  | { kind: 'cue'; from: number; to: number; identifier: string; timing: number; start: string; end: string; settings: string }
+  | { kind: 'broken'; from: number; to: number; identifier: string; at: number };
+
+/**
+ * The blocks of an SRT or WebVTT text split into lines (BOM removed; any line ends): the one reading
+ * of the two formats' structure, used by the cue reader here and the text formats' modules.
+ */
+export function subtitleBlocks(lines: readonly TextLine[], kind: SubtitleKind): SubtitleBlock[] {
+  const blank = (i: number) => lines[i]!.body.trim() === '';
+  const blockEnd = (from: number) => {
+    let to = from;
+    while (to < lines.length && !blank(to)) to++;
+    return to;
+  };
+  const out: SubtitleBlock[] = [];
+  let i = 0;
+  // VTT's header (the WEBVTT line and its metadata) runs to the first blank line.
+  if (kind === 'vtt' && lines.length) out.push({ kind: 'header', from: 0, to: (i = blockEnd(0)) });
+  while (i < lines.length) {
+    if (blank(i)) {
+      out.push({ kind: 'blank', from: i, to: ++i });
+      continue;
+    }
+    const to = blockEnd(i);
+    const first = lines[i]!.body;
+    const other = kind === 'vtt' ? /^NOTE(?:$|[ \t])|^(?:STYLE|REGION)[ \t]*$/.exec(first) : null;
+    if (other) {
+      out.push({ kind: other[0].trim().toLowerCase() as 'note' | 'style' | 'region', from: i, to });
+      i = to;
+      continue;
+    }
+    let at = i;
+    let identifier = '';
+    // A VTT cue identifier is any line without an arrow; an SRT cue's is its number.
+    if (!subtitleTiming(first, kind) && (kind === 'vtt' ? !first.includes('-->') : isCueNumber(first))) {
+      identifier = first.trim();
+      at++;
+    }
+    const timing = at < to ? subtitleTiming(lines[at]!.body, kind) : null;
+    if (timing) out.push({ kind: 'cue', from: i, to, identifier, timing: at, ...timing });
+    else out.push({ kind: 'broken', from: i, to, identifier, at });
+    i = to;
+  }
+  return out;
+}
+
+/**
+ * Cues of an SRT or WebVTT text (a BOM and any line ends; VTT when it starts with `WEBVTT`): each cue's
+ * lines up to a blank line, VTT's character references decoded. The header, NOTE, STYLE and REGION
+ * blocks, cue identifiers and settings are not text; blocks that are not cues are passed over.
  */
 export function readSubtitles(text: string): SubtitleCue[] {
-  const vtt = /^\uFEFF?WEBVTT/.test(text);
-  const decode = (s: string) => (vtt ? s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&nbsp;/g, '\u00a0').replace(/&amp;/g, '&') : s);
+  const clean = text.replace(/^\uFEFF/, '');
+  const kind: SubtitleKind = /^WEBVTT(?:$|[ \t\r\n])/.test(clean) ? 'vtt' : 'srt';
+  const lines = linesOf(clean);
   const out: SubtitleCue[] = [];
-  const lines = text.replace(/^\uFEFF/, '').split(/\r\n|\r|\n/);
-  for (let i = 0; i < lines.length; i++) {
-    const m = TIMING.exec(lines[i]!);
-    if (!m) continue;
-    const body: string[] = [];
-    while (i + 1 < lines.length && lines[i + 1]!.trim() !== '') body.push(decode(lines[++i]!));
-    out.push({ start: seconds(m[1]!), end: seconds(m[2]!), text: body.join('\n') });
+  for (const b of subtitleBlocks(lines, kind)) {
+    if (b.kind !== 'cue') continue;
+    const body = lines.slice(b.timing + 1, b.to).map((l) => (kind === 'vtt' ? decodeVttText(l.body) : l.body));
+    out.push({ start: subtitleSeconds(b.start), end: subtitleSeconds(b.end), text: body.join('\n') });
   }
   return out;
 }

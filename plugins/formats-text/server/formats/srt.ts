@@ -1,5 +1,6 @@
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
 import { restoreTags } from '@linguaport/sdk/shared';
+import { isCueNumber, subtitleBlocks, subtitleTiming } from '@linguaport/sdk/interchange';
 import { decodeText, encodeText, FormatError, linesOf, textOf, UnitText, writePieces, type Encoding, type Line, type Piece } from './text.js';
 
 /**
@@ -16,9 +17,6 @@ interface Skeleton {
   eol: string;
 }
 
-const TIME = String.raw`\d{1,2}:\d{2}:\d{2}[,.]\d{1,3}`;
-const TIMING = new RegExp(String.raw`^\s*(${TIME})\s*-->\s*(${TIME})(?:\s.*)?$`);
-const INDEX = /^\s*\d+\s*$/;
 const INLINE = /<(\/?)(i|b|u|s|font)(\s[^<>]*)?>|\{\\[^{}\r\n]*\}/gi;
 
 /** Adds a cue line's text with its markup; open paired marks are on `stack`. */
@@ -67,10 +65,6 @@ export function cueText(text: string, eol: string): string {
   return text.replace(/\s*(?:\r\n|\r|\n)\s*/g, eol);
 }
 
-function isBlank(line: Line): boolean {
-  return line.body.trim() === '';
-}
-
 export const srtFormat: FileFormat = {
   id: 'srt',
   name: 'SubRip subtitles',
@@ -80,7 +74,7 @@ export const srtFormat: FileFormat = {
     const text = textOf(bytes);
     if (text === null) return false;
     const head = text.replace(/^\uFEFF/, '').replace(/^\s+/, '').split(/\r\n|\r|\n/, 2);
-    return TIMING.test(head[0]!) || (INDEX.test(head[0]!) && TIMING.test(head[1] ?? ''));
+    return !!subtitleTiming(head[0]!, 'srt') || (isCueNumber(head[0]!) && !!subtitleTiming(head[1] ?? '', 'srt'));
   },
   async parse(bytes): Promise<ParsedFile> {
     const { text, encoding } = decodeText(bytes, 'srt');
@@ -88,40 +82,31 @@ export const srtFormat: FileFormat = {
     const pieces: Piece[] = [];
     const units: TranslationUnit[] = [];
     const eol = lines.find((l) => l.end)?.end ?? '\n';
-    let i = 0;
+    const raw = (from: number, to: number) => lines.slice(from, to).map((l) => l.body + l.end).join('');
     let cue = 0;
-    while (i < lines.length) {
-      if (isBlank(lines[i]!)) {
-        pieces.push(lines[i]!.body + lines[i]!.end);
-        i++;
+    // The blocks are the SDK's one reading of SubRip; this module makes units and a skeleton of them.
+    for (const block of subtitleBlocks(lines, 'srt')) {
+      if (block.kind === 'blank') {
+        pieces.push(raw(block.from, block.to));
         continue;
       }
       cue++;
-      let head = '';
-      let index = '';
-      if (INDEX.test(lines[i]!.body) && !TIMING.test(lines[i]!.body)) {
-        index = lines[i]!.body.trim();
-        head += lines[i]!.body + lines[i]!.end;
-        i++;
+      if (block.kind !== 'cue') {
+        const { identifier: index, at } = block as { identifier: string; at: number };
+        const what = index ? `cue ${index} has no timing line` : `line ${at + 1} is neither a cue number nor a timing line (${JSON.stringify(lines[at]!.body.slice(0, 40))})`;
+        throw new FormatError('srt', at >= lines.length ? `the file ends after cue number ${index}, before its timing line` : what);
       }
-      const timing = i < lines.length ? TIMING.exec(lines[i]!.body) : null;
-      if (!timing) {
-        const what = index ? `cue ${index} has no timing line` : `line ${i + 1} is neither a cue number nor a timing line (${JSON.stringify(lines[i]!.body.slice(0, 40))})`;
-        throw new FormatError('srt', i >= lines.length ? `the file ends after cue number ${index}, before its timing line` : what);
-      }
-      head += lines[i]!.body + lines[i]!.end;
-      i++;
-      const body: Line[] = [];
-      while (i < lines.length && !isBlank(lines[i]!)) body.push(lines[i++]!);
+      const head = raw(block.from, block.timing + 1);
+      const body = lines.slice(block.timing + 1, block.to);
       if (!body.length) {
         pieces.push(head);
         continue;
       }
-      const { lead, unit, raw, trail } = cueUnit(body, addLine);
+      const { lead, unit, raw: unitRaw, trail } = cueUnit(body, addLine);
       const id = String(units.length + 1);
       const { source, tags } = unit.build();
-      pieces.push(head + lead, { unit: id, raw }, trail);
-      units.push({ id, source, tags, context: { part: `cue ${index || cue}`, position: units.length + 1, meta: { start: timing[1]!, end: timing[2]! } } });
+      pieces.push(head + lead, { unit: id, raw: unitRaw }, trail);
+      units.push({ id, source, tags, context: { part: `cue ${block.identifier || cue}`, position: units.length + 1, meta: { start: block.start, end: block.end } } });
     }
     return { format: 'srt', units, skeleton: { encoding, pieces, eol } satisfies Skeleton };
   },

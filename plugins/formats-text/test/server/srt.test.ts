@@ -83,6 +83,15 @@ describe('SubRip format', () => {
     }
   });
 
+  it('reads cues without cue numbers and stamps without hours or with a dot, as the SDK reader does', async () => {
+    const file = await srtFormat.parse(utf8('00:01,000 --> 00:02.5\nShort stamps\n\n7\n00:00:03.250 --> 00:00:04,000\nDot\n'));
+    expect(file.units.map((u) => [u.source, u.context.meta])).toEqual([
+      ['Short stamps', { start: '00:01,000', end: '00:02.5' }],
+      ['Dot', { start: '00:00:03.250', end: '00:00:04,000' }],
+    ]);
+    expect(srtFormat.sniff!(utf8('00:01,000 --> 00:02,000\nx'))).toBe(true);
+  });
+
   it('refuses text that is not SubRip, a truncated file and binary data with a clear message', async () => {
     await expect(srtFormat.parse(utf8('Hello there\nGeneral Kenobi\n'))).rejects.toThrow(/srt: line 1 is neither a cue number nor a timing line/);
     await expect(srtFormat.parse(utf8('1\n00:00:01,000 --> 00:00:02,000\nHi\n\n2\n00:00:0'))).rejects.toThrow(/srt: cue 2 has no timing line/);
