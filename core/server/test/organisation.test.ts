@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'kysely';
 import { createOrganisation } from '../src/access/organisation.js';
 import { createUserWithRole, startKernel, type TestKernel } from './support/kernel.js';
 
@@ -64,3 +65,43 @@ describe('the organisation service: departments', () => {
   });
 });
 
+
+describe('the organisation service: users', () => {
+  it('creates with memberships, pages with them, approves once, sets priority by department, and removes', async () => {
+    const { users, departments, roles } = createOrganisation(k.database.db);
+    const adminId = (await k.database.db.selectFrom('users').select('id').where('username', '=', 'admin').executeTakeFirstOrThrow()).id;
+    const dep = await departments.create({ name: 'Org users', code: 'org.users', description: null, headUserId: null, roleIds: [], createdBy: adminId });
+    const role = await roles.create({ name: 'Org user role', description: null, createdBy: adminId });
+    const fields = { realName: 'Org Person', email: null, phone: null, employeeNo: null, expiresAt: null, memo: null };
+    const id = await users.create({ ...fields, username: 'org.person', passwordHash: 'x', createdBy: adminId }, { departmentIds: [dep, dep], roleIds: [role] });
+    expect(await users.nameTaken('ORG.PERSON')).toBe(true);
+    expect(await users.nameTaken('org.person', id)).toBe(false);
+    expect(await users.takenNames(['Org.Person', 'nobody'])).toEqual(new Set(['org.person']));
+
+    const page = await users.page({ username: 'g.pers', departmentId: dep, sortBy: 'username', sortOrder: 'desc', offset: 0, limit: 10 });
+    expect(page.total).toBe(1);
+    expect(page.users[0]).toMatchObject({ id, username: 'org.person', status: 'checked', enabled: true, priority: 0, creatorName: 'admin', departments: [{ id: dep, name: 'Org users' }], roles: [{ id: role, name: 'Org user role' }] });
+    expect((await users.page({ username: '%', offset: 0, limit: 10 })).total).toBe(0);
+
+    await k.database.db.updateTable('users').set({ status: 'unchecked' }).where('id', '=', id).execute();
+    expect(await users.approve(id)).toBe('approved');
+    expect(await users.approve(id)).toBe('already');
+    expect(await users.approve(999_999)).toBe('unknown');
+    expect(await users.setPriority({ departmentIds: [dep] }, 7)).toBe(1);
+    expect((await users.enabled({ checked: true })).map((u) => u.id)).toContain(id);
+    expect((await users.enabled({ superAdmins: true })).map((u) => u.id)).toEqual([adminId]);
+    expect(await users.superAdmins([id, adminId])).toEqual([adminId]);
+    expect(await users.update(id, { ...fields, username: 'org.person2', priority: 2 }, { departmentIds: [dep], roleIds: [] })).toBe(true);
+    expect(await users.update(999_999, { ...fields, username: 'x' }, { departmentIds: [], roleIds: [] })).toBe(false);
+    expect((await users.page({ username: 'org.person2', offset: 0, limit: 10 })).users[0]).toMatchObject({ priority: 2, departments: [], roles: [] });
+    expect(await users.setEnabled([id], false)).toBe(1);
+    expect(await users.remove([id])).toBe(1);
+    expect(await users.exists(id)).toBe(false);
+  });
+
+  it('creates the indexes its user page needs itself (no plugin does)', async () => {
+    const { rows } = await sql<{ indexname: string }>`select indexname from pg_indexes where tablename in ('users', 'user_department_roles')`.execute(k.database.db);
+    const names = rows.map((r) => r.indexname);
+    for (const n of ['users_sort_username_idx', 'users_sort_priority_idx', 'users_username_trgm_idx', 'users_real_name_trgm_idx', 'users_status_idx', 'udr_department_idx']) expect(names).toContain(n);
+  });
+});

@@ -167,8 +167,113 @@ export interface DepartmentAdmin {
   remove(ids: readonly number[]): Promise<number>;
 }
 
-/** The organisation the kernel keeps (`ctx.organisation`): roles and departments. */
+/** A user as the user screens list them. Role and department names as stored (`seededName` reads the built-in ones). */
+export interface UserRecord {
+  id: number;
+  username: string;
+  realName: string | null;
+  email: string | null;
+  phone: string | null;
+  employeeNo: string | null;
+  status: 'checked' | 'unchecked';
+  enabled: boolean;
+  userType: number;
+  priority: number;
+  memo: string | null;
+  expiresAt: Date | null;
+  createdAt: Date;
+  lastLoginAt: Date | null;
+  creatorName: string | null;
+  /** By id; a user holds each of its roles in each of its departments. */
+  departments: { id: number; name: string }[];
+  roles: { id: number; name: string }[];
+}
+
+export type UserSortColumn = 'username' | 'realName' | 'createdAt' | 'priority' | 'expiresAt' | 'lastLoginAt';
+
+export interface UserPageQuery {
+  /** Parts of the account and real names (any case, taken literally). */
+  username?: string;
+  realName?: string;
+  /** Users holding a role in this department / holding this role. */
+  departmentId?: number;
+  roleId?: number;
+  status?: 'checked' | 'unchecked';
+  enabled?: boolean;
+  /** Then by id in the same direction; newest id first when left out. */
+  sortBy?: UserSortColumn;
+  sortOrder?: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** What adding or editing a user sets (`priority` left out: unchanged on edit, the lowest on add). */
+export interface UserFields {
+  username: string;
+  realName: string | null;
+  email: string | null;
+  phone: string | null;
+  employeeNo: string | null;
+  expiresAt: Date | null;
+  priority?: number;
+  memo: string | null;
+}
+
+/** A new account: the password already hashed (`ctx.auth.hashPassword`). */
+export interface NewUser extends UserFields {
+  passwordHash: string;
+  createdBy: number | null;
+  /** Must change the password at first sign-in (imports); default false. */
+  needPasswordChange?: boolean;
+}
+
+/** A user to ask about accounts: a super administrator, or the head of a department. */
+export interface AccountContact {
+  id: number;
+  username: string;
+  realName: string | null;
+  email: string | null;
+  phone: string | null;
+  kind: 'super' | 'head';
+}
+
+/**
+ * The kernel's user accounts (`ctx.organisation.users`), for the user area: accounts and their
+ * memberships (a user holds each role given in each department given). Added accounts are checked.
+ */
+export interface UserAdmin {
+  /** A page of users, with how many match. */
+  page(query: UserPageQuery): Promise<{ total: number; users: UserRecord[] }>;
+  /** Enabled users by account name; only those holding the super administrator role, or only checked ones, when asked. */
+  enabled(filter?: { superAdmins?: boolean; checked?: boolean }): Promise<{ id: number; username: string; realName: string | null }[]>;
+  /** Whom to ask about an account: the enabled super administrators and the head of the department (when enabled). */
+  contacts(departmentId: number | null): Promise<AccountContact[]>;
+  exists(id: number): Promise<boolean>;
+  /** Whether a user other than `exceptId` has this account name, ignoring case. */
+  nameTaken(username: string, exceptId?: number | null): Promise<boolean>;
+  /** The names among `usernames` that accounts have, lower-cased. */
+  takenNames(usernames: readonly string[]): Promise<Set<string>>;
+  /** The users among `ids` holding the super administrator role. */
+  superAdmins(ids: readonly number[]): Promise<number[]>;
+  /** Creates the account with its memberships, in one transaction; returns its id. */
+  create(user: NewUser, memberships: { departmentIds: readonly number[]; roleIds: readonly number[] }): Promise<number>;
+  /** Creates the accounts, each holding `roleId` in `departmentId`, in one transaction; returns how many. */
+  createMany(users: readonly NewUser[], membership: { departmentId: number; roleId: number }): Promise<number>;
+  /** Replaces the fields and memberships, in one transaction; false for an unknown id. */
+  update(id: number, user: UserFields, memberships: { departmentIds: readonly number[]; roleIds: readonly number[] }): Promise<boolean>;
+  /** Returns how many changed. */
+  setEnabled(ids: readonly number[], enabled: boolean): Promise<number>;
+  /** Unchecked to checked. */
+  approve(id: number): Promise<'approved' | 'already' | 'unknown'>;
+  /** The users of these ids, or those holding a role in these departments; returns how many. */
+  setPriority(target: { userIds: readonly number[] } | { departmentIds: readonly number[] }, priority: number): Promise<number>;
+  /** Deletes the accounts; memberships, sessions and API keys go with them. Returns how many went. */
+  remove(ids: readonly number[]): Promise<number>;
+}
+
+/** The organisation the kernel keeps (`ctx.organisation`): users, roles and departments. */
 export interface Organisation {
+  readonly users: UserAdmin;
   readonly roles: RoleAdmin;
   readonly departments: DepartmentAdmin;
 }

