@@ -147,6 +147,7 @@ export interface RouteUpload {
 
 // Files with byte ranges (206, 416, HEAD): media that plays and seeks as it downloads.
 export { fileReply, parseRange, type ByteRange, type FileReplyOptions } from './ranges.js';
+export { mediaJobKit, attachmentDisposition, uploadedMedia, type MediaJobKit, type MediaJobKitOptions, type MediaJobColumns, type MediaJobMessages, type MediaJobState } from './media-jobs.js';
 
 /** A handler may return this to send bytes instead of the envelope. */
 export interface RawReply {

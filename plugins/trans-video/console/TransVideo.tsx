@@ -3,14 +3,8 @@ import { Button, ButtonGroup, Callout, Card, FormGroup, HTMLSelect, Intent, NonI
 import {
   ResourcePickers,
   type ChosenResources,
-  PageHeader,
-  ConfirmDialog,
-  FormDialog,
-  PagedTable,
-  SearchBar,
-  StatusTag,
+  MediaJobScreen,
   useApi,
-  useBus,
   useLastLanguagePair,
   useNotify,
   usePermission,
@@ -18,19 +12,16 @@ import {
   useRefreshBefore,
   useTranslation,
   type ApiErrorInfo,
-  type PagedColumn,
-  type PageQuery,
 } from '@linguaport/sdk/console';
 import { formatDate, formatSize } from '@linguaport/sdk/shared';
 import { formatSeconds, JOB_CHANGED, JOB_STATES, NS, settingsSchema, TRACKS, type JobRow, type Settings } from '../shared/schemas.js';
-import { INTENTS, languageLabel } from './common.js';
+import { languageLabel } from './common.js';
 
 interface Setup {
   languages: { code: string; targets: string[] }[];
   limits: Settings;
 }
 
-type Load<T> = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; value: T };
 const NO_BURN = '';
 
 function NewJob({ setup, onStarted }: { setup: Setup; onStarted(): void }) {
@@ -158,165 +149,52 @@ function NewJob({ setup, onStarted }: { setup: Setup; onStarted(): void }) {
  */
 export function TransVideo() {
   const { t, i18n } = useTranslation(NS);
-  const api = useApi();
-  const notify = useNotify();
   const permissions = usePermission();
   const { navigate } = usePlatform();
-  const [setup, setSetup] = useState<Load<Setup>>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const [filters, setFilters] = useState<Record<string, string>>({});
-  const [refresh, setRefresh] = useState(0);
-  const [live, setLive] = useState<Record<number, JobRow>>({});
-  const [deleting, setDeleting] = useState<JobRow | null>(null);
-  const [editing, setEditing] = useState(false);
-  const reload = useCallback(() => setRefresh((n) => n + 1), []);
-  const known = useRef(new Set<number>());
 
-  useEffect(() => {
-    setSetup({ state: 'loading' });
-    api.get<Setup>('/transVideo/setup', { silent: true }).then(
-      (value) => setSetup({ state: 'ready', value }),
-      (e: ApiErrorInfo) => setSetup({ state: 'failed', msg: e.msg }),
-    );
-  }, [api, attempt]);
-
-  useBus<JobRow>(
-    JOB_CHANGED,
-    useCallback(
-      (event) => {
-        const job = event.payload;
-        setLive((prev) => ({ ...prev, [job.id]: job }));
-        if (!known.current.has(job.id)) reload();
-      },
-      [reload],
-    ),
-  );
-
-  const load = useCallback(
-    async (q: PageQuery) => {
-      const r = await api.get<{ records: JobRow[]; total: number }>('/transVideo/list', { params: { pageNum: q.page, pageSize: q.pageSize, ...filters }, silent: true });
-      for (const row of r.records) known.current.add(row.id);
-      setLive((prev) => {
-        const next = { ...prev };
-        for (const row of r.records) if (!next[row.id] || (next[row.id]!.status === row.status && next[row.id]!.burnStatus === row.burnStatus)) delete next[row.id];
-        return next;
-      });
-      return { rows: r.records, total: r.total };
-    },
-    [api, filters],
-  );
-
-  const states = useMemo(() => Object.fromEntries(JOB_STATES.map((s) => [s, { label: t(`states.${s}`), intent: INTENTS[s] }])), [t]);
-  const act = (call: Promise<unknown>) => void call.then(reload, (e: ApiErrorInfo) => notify.error(e.msg));
-
-  const columns: PagedColumn<JobRow>[] = [
-    {
-      key: 'name',
-      title: t('name'),
-      render: (row) => {
-        const r = live[row.id] ?? row;
-        return r.status === 'completed' ? (
-          <a role="link" data-testid={`tv-open-${r.id}`} onClick={() => navigate(`/transVideoView?id=${r.id}`)}>{r.name}</a>
-        ) : (
-          r.name
-        );
-      },
-    },
-    { key: 'languages', title: t('languages'), render: (r) => `${languageLabel(r.sourceLanguage, i18n.language)} → ${languageLabel(r.targetLanguage, i18n.language)}` },
-    { key: 'duration', title: t('duration'), render: (r) => formatSeconds(r.duration) },
-    { key: 'size', title: t('size'), render: (r) => formatSize(r.size) },
-    { key: 'createdAt', title: t('createdAt'), render: (r) => formatDate(r.createdAt) },
-    {
-      key: 'status',
-      title: t('status'),
-      width: 220,
-      render: (row) => {
-        const r = live[row.id] ?? row;
-        return (
-          <div style={{ display: 'grid', gap: 4 }}>
-            <Tooltip content={r.error ?? ''} disabled={!r.error}>
-              <span data-testid={`tv-status-${r.id}`} data-status={r.status}>
-                <StatusTag value={r.status} states={states} />
-                {r.status === 'running' && <span style={{ marginLeft: 6, color: '#738091' }}>{t(`stages.${r.stage}`)}</span>}
-              </span>
-            </Tooltip>
-            {(r.status === 'running' || r.status === 'queued') && <ProgressBar value={r.status === 'queued' ? undefined : r.progress} animate={r.status === 'running'} intent={Intent.PRIMARY} />}
-            {r.burnStatus !== 'none' && (
-              <span data-testid={`tv-burn-status-${r.id}`} data-status={r.burnStatus} style={{ fontSize: 12, color: '#738091' }}>
-                {t('burnState', { state: t(`states.${r.burnStatus}`) })}
-              </span>
-            )}
-          </div>
-        );
-      },
-    },
-    {
-      key: 'actions',
-      title: t('actions'),
-      render: (row) => {
-        const r = live[row.id] ?? row;
-        return (
-          <ButtonGroup minimal>
-            {r.status === 'completed' && <Button icon="eye-open" intent={Intent.PRIMARY} aria-label={t('open')} title={t('open')} onClick={() => navigate(`/transVideoView?id=${r.id}`)} />}
-            {(r.status === 'queued' || r.status === 'running' || r.burnStatus === 'queued' || r.burnStatus === 'running') && (
-              <Button icon="stop" aria-label={t('cancel')} title={t('cancel')} data-testid={`tv-cancel-${r.id}`} onClick={() => act(api.post(`/transVideo/cancel/${r.id}`, undefined, { silent: true }))} />
-            )}
-            {(r.status === 'failed' || r.status === 'cancelled') && <Button icon="refresh" aria-label={t('retry')} title={t('retry')} data-testid={`tv-retry-${r.id}`} onClick={() => act(api.post(`/transVideo/retry/${r.id}`, undefined, { silent: true }))} />}
-            <Button icon="trash" intent={Intent.DANGER} aria-label={t('delete')} title={t('delete')} data-testid={`tv-delete-${r.id}`} onClick={() => setDeleting(r)} />
-          </ButtonGroup>
-        );
-      },
-    },
-  ];
-
+  // The list, live status, cancel, retry, delete and limits are the SDK's media-job screen.
   return (
-    <div data-testid="tv-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <PageHeader title={t('title')} actions={permissions.hasButton('transVideo:manage') && setup.state === 'ready' && <Button icon="cog" text={t('settings')} data-testid="tv-settings" onClick={() => setEditing(true)} />} />
-      {setup.state === 'loading' && <Spinner size={24} />}
-      {setup.state === 'failed' && <NonIdealState icon="error" title={t('setupFailed')} description={setup.msg} action={<Button text={t('tryAgain')} onClick={() => setAttempt((n) => n + 1)} />} />}
-      {setup.state === 'ready' && <NewJob setup={setup.value} onStarted={reload} />}
-      <SearchBar
-        fields={[
-          { name: 'name', label: t('name') },
-          { name: 'status', label: t('status'), type: 'select', options: JOB_STATES.map((s) => ({ value: s, label: t(`states.${s}`) })) },
-        ]}
-        onSearch={setFilters}
-      />
-      <PagedTable<JobRow> testId="tv-job" columns={columns} rowKey={(r) => r.id} load={load} reloadKey={JSON.stringify(filters)} refreshKey={refresh} emptyText={t('empty')} />
-      <ConfirmDialog
-        isOpen={deleting !== null}
-        title={t('deleteTitle')}
-        message={t('deleteMessage')}
-        items={deleting ? [deleting.name] : []}
-        intent="danger"
-        confirmText={t('delete')}
-        onConfirm={async () => {
-          await api.delete('/transVideo/delete', { params: { ids: String(deleting!.id) } });
-          setDeleting(null);
-          reload();
-        }}
-        onClose={() => setDeleting(null)}
-      />
-      {setup.state === 'ready' && (
-        <FormDialog
-          isOpen={editing}
-          title={t('settings')}
-          schema={settingsSchema}
-          initialValues={setup.value.limits}
-          fields={[
-            { name: 'maxFileMb', label: t('maxFileMb'), type: 'number', required: true },
-            { name: 'maxDurationSeconds', label: t('maxDurationSeconds'), type: 'number', required: true },
-          ]}
-          onSubmit={async (values) => {
-            const limits = await api.put<Settings>('/transVideo/settings', values, { silent: true });
-            setSetup({ state: 'ready', value: { ...setup.value, limits } });
-            setEditing(false);
-          }}
-          onClose={() => setEditing(false)}
-        />
-      )}
-    </div>
+    <MediaJobScreen<JobRow, Setup>
+      base="/transVideo"
+      event={JOB_CHANGED}
+      testId="tv"
+      t={t}
+      manage={permissions.hasButton('transVideo:manage')}
+      columns={[
+        {
+          key: 'name',
+          title: t('name'),
+          render: (r) =>
+            r.status === 'completed' ? (
+              <a role="link" data-testid={`tv-open-${r.id}`} onClick={() => navigate(`/transVideoView?id=${r.id}`)}>{r.name}</a>
+            ) : (
+              r.name
+            ),
+        },
+        { key: 'languages', title: t('languages'), render: (r) => `${languageLabel(r.sourceLanguage, i18n.language)} → ${languageLabel(r.targetLanguage, i18n.language)}` },
+        { key: 'duration', title: t('duration'), render: (r) => formatSeconds(r.duration) },
+        { key: 'size', title: t('size'), render: (r) => formatSize(r.size) },
+        { key: 'createdAt', title: t('createdAt'), render: (r) => formatDate(r.createdAt) },
+      ]}
+      statusWidth={220}
+      stage={(r) => r.status === 'running' && <span style={{ marginLeft: 6, color: '#738091' }}>{t(`stages.${r.stage}`)}</span>}
+      statusExtra={(r) =>
+        r.burnStatus !== 'none' && (
+          <span data-testid={`tv-burn-status-${r.id}`} data-status={r.burnStatus} style={{ fontSize: 12, color: '#738091' }}>
+            {t('burnState', { state: t(`states.${r.burnStatus}`) })}
+          </span>
+        )
+      }
+      actions={(r) => r.status === 'completed' && <Button icon="eye-open" intent={Intent.PRIMARY} aria-label={t('open')} title={t('open')} onClick={() => navigate(`/transVideoView?id=${r.id}`)} />}
+      // Burning is a second task of the job: it can be cancelled too.
+      cancellable={(r) => r.status === 'queued' || r.status === 'running' || r.burnStatus === 'queued' || r.burnStatus === 'running'}
+      stale={(pushed, listed) => pushed.status === listed.status && pushed.burnStatus === listed.burnStatus}
+      newJob={(setup, reload) => <NewJob setup={setup} onStarted={reload} />}
+      settingsSchema={settingsSchema}
+      settingsFields={[
+        { name: 'maxFileMb', label: t('maxFileMb'), type: 'number', required: true },
+        { name: 'maxDurationSeconds', label: t('maxDurationSeconds'), type: 'number', required: true },
+      ]}
+    />
   );
 }
-
-

@@ -1,9 +1,9 @@
 import { createReadStream } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
-import { extname, join } from 'node:path';
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import { ApiError, burnSubtitles, deletedSchema, engineLanguageSchema, idList, Codes, extractAudio, fileReply, inScratch, iso, like, MediaError, pageOf, pageOffset, pageQuery, pageSchema, probeUpload, type Caller, type MediaInfo, type ServerPluginContext, type SpeechSegment, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
+import { ApiError, attachmentDisposition as attachment, burnSubtitles, engineLanguageSchema, Codes, extractAudio, fileReply, inScratch, iso, MediaError, mediaJobKit, uploadedMedia, type ServerPluginContext, type SpeechSegment, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { burnSchema, cueEditSchema, cueRowSchema, JOB_CHANGED, JOB_STATES, jobRowSchema, settingsSchema, SUBTITLE_FORMATS, TRACKS, uploadSchema, type CueRow, type JobRow, type JobState, type Track } from '../shared/schemas.js';
 import { splitSpeech } from './chunks.js';
@@ -25,7 +25,6 @@ import type { Db, TransVideoDatabase } from './tables.js';
 export const USE = { permission: 'transVideo:use' } as const;
 const MANAGE = { permission: 'transVideo:manage' } as const;
 const UPLOAD_CEILING_BYTES = 4 * 1024 * 1024 * 1024;
-const PROGRESS_EVERY_MS = 400;
 /** ffprobe's container names of the accepted formats (wav, mp3, m4a, ogg, flac, mp4, mkv, webm, mov). */
 const ACCEPTED_CONTAINERS = new Set(['wav', 'mp3', 'mov', 'mp4', 'm4a', 'matroska', 'webm', 'ogg', 'flac']);
 
@@ -50,12 +49,6 @@ function resourcesOf(j: Job): { memories?: number[]; termBases?: number[] } {
 }
 
 const sameBase = (a: string, b: string) => a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
-
-/** `attachment` with the name in ASCII and in UTF-8 (RFC 6266). */
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
 
 export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: AreaSettings): Promise<void> {
   const cueCount = async (jobId: number) => Number((await db.selectFrom('tv_cues').select((eb) => eb.fn.countAll<string>().as('n')).where('job_id', '=', jobId).executeTakeFirst())?.n ?? 0);
@@ -89,35 +82,13 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     };
   }
 
-  const publish = async (j: Job | undefined) => {
-    if (j) await ctx.bus.publish({ type: JOB_CHANGED, payload: await present(j), audience: { userIds: [j.owner_id] } }).catch(() => undefined);
-  };
-
-  /** Updates a job if `where` still holds (its status among `from`); the row after, or undefined. */
-  async function move(id: number, from: JobState[] | null, set: Record<string, unknown>, column: 'status' | 'burn_status' = 'status'): Promise<Job | undefined> {
-    let q = db.updateTable('tv_jobs').set(set as never).where('id', '=', id);
-    if (from) q = q.where(column, 'in', from as never);
-    const row = await q.returningAll().executeTakeFirst();
-    await publish(row);
-    return row;
-  }
+  // The shared shape of a media-job area (ownership, state moves, upload checks, list, delete, settings): the SDK's kit.
+  const kit = mediaJobKit<Job, JobRow>(ctx, db, { table: 'tv_jobs', event: JOB_CHANGED, present, messages });
+  const { publish, move, own } = kit;
 
   async function readCues(jobId: number): Promise<CueRow[]> {
     const rows = await db.selectFrom('tv_cues').selectAll().where('job_id', '=', jobId).orderBy('idx').execute();
     return rows.map((r) => ({ index: r.idx, start: r.start_seconds, end: r.end_seconds, source: r.source, target: r.target, edited: r.edited }));
-  }
-
-  /** A progress reporter that writes the row now and then and the task's progress every time. */
-  function reporter(jobId: number, progress: (p: { done: number; total: number }) => Promise<void>, column: 'progress' | 'burn_progress', from: JobState[], statusColumn: 'status' | 'burn_status') {
-    let saving: Promise<unknown> = Promise.resolve();
-    let lastSave = 0;
-    const report = (fraction: number, set: Record<string, unknown> = {}) => {
-      void progress({ done: Math.round(fraction * 1000), total: 1000 }).catch(() => undefined);
-      if (!Object.keys(set).length && (fraction >= 1 || Date.now() - lastSave < PROGRESS_EVERY_MS)) return;
-      lastSave = Date.now();
-      saving = saving.then(() => move(jobId, from, { [column]: fraction, ...set }, statusColumn)).catch(() => undefined);
-    };
-    return { report, settled: () => saving };
   }
 
   const burnTask: TaskHandle<{ jobId: number }, { size: number } | { skipped: true }> = await ctx.tasks.define({
@@ -127,7 +98,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       const job = await db.selectFrom('tv_jobs').selectAll().where('id', '=', input.jobId).executeTakeFirst();
       if (!job || (job.burn_status !== 'queued' && job.burn_status !== 'running') || !job.burn_track) return { skipped: true };
       await move(job.id, ['queued', 'running'], { burn_status: 'running', burn_progress: 0, burn_error: null, burn_stale: false }, 'burn_status');
-      const { report, settled } = reporter(job.id, progress, 'burn_progress', ['running'], 'burn_status');
+      const { report, settled } = kit.reporter(job.id, progress, 'burn_progress', 'burn_status');
       try {
         const cues = await readCues(job.id);
         const key = `jobs/${job.id}/burned.mp4`;
@@ -168,7 +139,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       // Deleted or cancelled meanwhile. A job found running is one whose server died: it starts over.
       if (!job || (job.status !== 'queued' && job.status !== 'running')) return { skipped: true };
       await move(job.id, ['queued', 'running'], { status: 'running', stage: 'extract', progress: 0, error: null });
-      const { report, settled } = reporter(job.id, progress, 'progress', ['running'], 'status');
+      const { report, settled } = kit.reporter(job.id, progress);
       try {
         // 1. Sound (0-10%), 2. speech (10-70%), 3. translation (70-100%).
         const wav = await inScratch(async (dir) => {
@@ -232,32 +203,11 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
 
   /** The job's row brought in line with its tasks where they can part (a cancel through /tasks, a restart). */
   async function reconcile(j: Job): Promise<Job> {
-    let row = j;
-    if (row.task_id && (row.status === 'queued' || row.status === 'running')) {
-      const info = await translateTask.get(row.task_id);
-      if (info?.state === 'cancelled') row = (await move(row.id, ['queued', 'running'], { status: 'cancelled', finished_at: sql`now()` })) ?? row;
-      else if (info?.state === 'failed') row = (await move(row.id, ['queued', 'running'], { status: 'failed', error: (info.error ?? 'failed').slice(0, 500), finished_at: sql`now()` })) ?? row;
-    }
-    if (row.burn_task_id && (row.burn_status === 'queued' || row.burn_status === 'running')) {
-      const info = await burnTask.get(row.burn_task_id);
-      if (info?.state === 'cancelled') row = (await move(row.id, ['queued', 'running'], { burn_status: 'cancelled' }, 'burn_status')) ?? row;
-      else if (info?.state === 'failed') row = (await move(row.id, ['queued', 'running'], { burn_status: 'failed', burn_error: (info.error ?? 'failed').slice(0, 500) }, 'burn_status')) ?? row;
-    }
-    return row;
+    const row = await kit.reconcile(j, translateTask);
+    return kit.reconcile(row, burnTask, { idColumn: 'burn_task_id', statusColumn: 'burn_status', errorColumn: 'burn_error', finished: false });
   }
 
-  async function own(caller: Caller, id: number): Promise<Job> {
-    const j = await db.selectFrom('tv_jobs').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!j || j.owner_id !== caller.userId) throw new ApiError(Codes.NOT_FOUND, messages.notFound(id));
-    return j;
-  }
-
-  async function startJob(j: Job): Promise<Job> {
-    const info = await translateTask.start({ jobId: j.id }, { ownerId: j.owner_id, title: j.name, priority: 5 });
-    const row = await db.updateTable('tv_jobs').set({ task_id: info.id }).where('id', '=', j.id).returningAll().executeTakeFirstOrThrow();
-    await publish(row);
-    return row;
-  }
+  const startJob = (j: Job) => kit.start(j, translateTask);
 
   /** Languages whose speech is recognised, each with the languages it is translated into. */
   async function languages(): Promise<{ code: string; targets: string[] }[]> {
@@ -286,7 +236,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     response: { data: jobRowSchema },
     async handler({ body, caller }) {
       const limits = await settings.get();
-      const files = [...body.file, ...body.files].map((f) => ({ ...f, name: f.filename.split(/[\\/]/).pop() || f.filename }));
+      const files = uploadedMedia(body);
       if (files.length === 0) throw badRequest(messages.noFile);
       if (files.length > 1) throw badRequest(messages.oneFile);
       const file = files[0]!;
@@ -294,10 +244,8 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       const offered = (await languages()).find((l) => sameBase(l.code, body.sourceLanguage));
       if (!offered) throw badRequest(messages.noSpeechEngine(body.sourceLanguage));
       if (!offered.targets.some((t) => t === body.targetLanguage)) throw badRequest(messages.noTranslation(body.sourceLanguage, body.targetLanguage));
-      if (file.size === 0) throw badRequest(messages.empty(file.name));
-      if (file.size > limits.maxFileMb * 1024 * 1024) throw badRequest(messages.tooLarge(file.name, limits.maxFileMb));
-      // The SDK's check refuses what is not media and playlists or lists of other files (ffmpeg would follow them).
-      const { info, refused } = await probeUpload(file.path, file.name, { notMedia: messages.notMedia(file.name) });
+      // Empty, too large, not media, or a playlist or list of other files (which ffmpeg would follow).
+      const { info, refused } = await kit.probe(file, limits.maxFileMb);
       if (!info) throw badRequest(refused);
       if (!info.format.split(',').some((f) => ACCEPTED_CONTAINERS.has(f))) throw badRequest(messages.notMedia(file.name));
       if (!info.hasAudio) throw badRequest(messages.noAudio(file.name));
@@ -331,43 +279,24 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
         })
         .returningAll()
         .executeTakeFirstOrThrow();
-      const key = `jobs/${row.id}/source${extname(file.name).toLowerCase().replace(/[^.a-z0-9]/g, '')}`;
-      try {
-        await ctx.storage.put(key, createReadStream(file.path));
-      } catch (err) {
-        await db.deleteFrom('tv_jobs').where('id', '=', row.id).execute();
-        throw err;
-      }
-      const withSource = await db.updateTable('tv_jobs').set({ source_key: key }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
-      return present(await startJob(withSource));
+      return present(await startJob(await kit.storeSource(row, file)));
     },
   });
 
-  ctx.route({
-    method: 'GET',
-    url: '/transVideo/list',
+  kit.routes({
+    base: '/transVideo',
     access: USE,
-    summary: 'List own jobs, newest first: search by file name, filter by status',
-    schema: {
-      query: z.object({
-        ...pageQuery,
-        name: z.string().trim().max(200).optional(),
-        status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(JOB_STATES).optional()),
-      }),
+    rowSchema: jobRowSchema,
+    current: reconcile,
+    list: { summary: 'List own jobs, newest first: search by file name, filter by status', states: JOB_STATES },
+    remove: {
+      summary: 'Delete own jobs with their files and lines (running work is cancelled first)',
+      async cancelTasks(j) {
+        if (j.task_id && (j.status === 'queued' || j.status === 'running')) await translateTask.cancel(j.task_id);
+        if (j.burn_task_id && (j.burn_status === 'queued' || j.burn_status === 'running')) await burnTask.cancel(j.burn_task_id);
+      },
     },
-    response: { data: pageSchema(jobRowSchema) },
-    async handler({ query, caller }) {
-      let q = db.selectFrom('tv_jobs').where('owner_id', '=', caller!.userId);
-      if (query.name) q = q.where('name', 'ilike', like(query.name));
-      if (query.status) q = q.where('status', '=', query.status);
-      const [rows, total] = await Promise.all([
-        q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute(),
-        q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
-      ]);
-      const current: JobRow[] = [];
-      for (const r of rows) current.push(await present(await reconcile(r)));
-      return pageOf(query, current, total?.n);
-    },
+    settings: { manage: MANAGE, schema: settingsSchema, get: () => settings.get(), set: (v) => settings.set(v), summaries: ['The limits of audio/video translation', 'Change the limits: megabytes and seconds per file'] },
   });
 
   ctx.route({
@@ -511,9 +440,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
         if (j.burn_task_id) await burnTask.cancel(j.burn_task_id);
         return present((await move(j.id, ['queued', 'running'], { burn_status: 'cancelled' }, 'burn_status')) ?? (await own(caller!, params.id)));
       }
-      if (j.status !== 'queued' && j.status !== 'running') throw new ApiError(Codes.CONFLICT, messages.notCancellable(j.status));
-      if (j.task_id) await translateTask.cancel(j.task_id);
-      return present((await move(j.id, ['queued', 'running'], { status: 'cancelled', finished_at: sql`now()` })) ?? (await own(caller!, params.id)));
+      return present(await kit.cancel(caller!, j, translateTask));
     },
   });
 
@@ -525,57 +452,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     schema: { params: z.object({ id: idSchema }) },
     response: { data: jobRowSchema, errors: [404, 409] },
     async handler({ params, caller }) {
-      const j = await own(caller!, params.id);
-      if (j.status !== 'failed' && j.status !== 'cancelled') throw new ApiError(Codes.CONFLICT, messages.notRetryable(j.status));
-      const moved = await db
-        .updateTable('tv_jobs')
-        .set({ status: 'queued', stage: 'extract', progress: 0, error: null, finished_at: null })
-        .where('id', '=', j.id)
-        .where('status', 'in', ['failed', 'cancelled'])
-        .returningAll()
-        .executeTakeFirst();
-      if (!moved) throw new ApiError(Codes.CONFLICT, messages.notRetryable(j.status));
-      return present(await startJob(moved));
+      return present(await kit.retry(await own(caller!, params.id), { stage: 'extract' }, startJob));
     },
-  });
-
-  ctx.route({
-    method: 'DELETE',
-    url: '/transVideo/delete',
-    access: USE,
-    summary: 'Delete own jobs with their files and lines (running work is cancelled first)',
-    schema: { query: z.object({ ids: idList }) },
-    response: { data: deletedSchema, errors: [404] },
-    async handler({ query, caller }) {
-      // All found first: one id that is not the caller's refuses the whole call and deletes nothing.
-      const found: Job[] = [];
-      for (const id of query.ids) found.push(await own(caller!, id));
-      for (const j of found) {
-        await db.deleteFrom('tv_jobs').where('id', '=', j.id).execute();
-        if (j.task_id && (j.status === 'queued' || j.status === 'running')) await translateTask.cancel(j.task_id);
-        if (j.burn_task_id && (j.burn_status === 'queued' || j.burn_status === 'running')) await burnTask.cancel(j.burn_task_id);
-        await rm(ctx.storage.path(`jobs/${j.id}`), { recursive: true, force: true });
-      }
-      return { deleted: found.length };
-    },
-  });
-
-  ctx.route({
-    method: 'GET',
-    url: '/transVideo/settings',
-    access: MANAGE,
-    summary: 'The limits of audio/video translation',
-    response: { data: settingsSchema },
-    handler: () => settings.get(),
-  });
-
-  ctx.route({
-    method: 'PUT',
-    url: '/transVideo/settings',
-    access: MANAGE,
-    summary: 'Change the limits: megabytes and seconds per file',
-    schema: { body: settingsSchema },
-    response: { data: settingsSchema },
-    handler: ({ body }) => settings.set(body),
   });
 }

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, FormGroup, HTMLSelect, InputGroup, Intent, NonIdealState, ProgressBar, Radio, RadioGroup, Spinner, Tooltip } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, definePlugin, FormDialog, PagedTable, SearchBar, StatusTag, useApi, useBus, useNotify, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery, type StatusIntent, downloadFile } from '@linguaport/sdk/console';
+import { definePlugin, MediaJobScreen, useApi, useNotify, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo, downloadFile } from '@linguaport/sdk/console';
 import { formatDate, formatSize } from '@linguaport/sdk/shared';
 import { formatSeconds, JOB_CHANGED, JOB_STATES, NS, OPERATIONS, settingsSchema, TARGETS, type JobRow, type Operation, type Settings } from '../shared/schemas.js';
 
@@ -8,9 +8,6 @@ interface Setup {
   limits: Settings;
 }
 
-type Load<T> = { state: 'loading' } | { state: 'failed'; msg: string } | { state: 'ready'; value: T };
-
-const INTENTS: Record<string, StatusIntent> = { queued: 'none', running: 'primary', completed: 'success', failed: 'danger', cancelled: 'warning' };
 /** The cut's container when none is chosen: the upload's own. */
 const SAME = '';
 
@@ -159,156 +156,41 @@ export function Video() {
   const api = useApi();
   const notify = useNotify();
   const permissions = usePermission();
-  const [setup, setSetup] = useState<Load<Setup>>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-  const [filters, setFilters] = useState<Record<string, string>>({});
-  const [refresh, setRefresh] = useState(0);
-  const [live, setLive] = useState<Record<number, JobRow>>({});
-  const [deleting, setDeleting] = useState<JobRow | null>(null);
-  const [editing, setEditing] = useState(false);
-  const reload = useCallback(() => setRefresh((n) => n + 1), []);
-  const known = useRef(new Set<number>());
-
-  useEffect(() => {
-    setSetup({ state: 'loading' });
-    api.get<Setup>('/video/setup', { silent: true }).then(
-      (value) => setSetup({ state: 'ready', value }),
-      (e: ApiErrorInfo) => setSetup({ state: 'failed', msg: e.msg }),
-    );
-  }, [api, attempt]);
-
-  // Progress and state changes arrive live; a job the table has not loaded yet reloads it.
-  useBus<JobRow>(
-    JOB_CHANGED,
-    useCallback(
-      (event) => {
-        const job = event.payload;
-        setLive((prev) => ({ ...prev, [job.id]: job }));
-        if (!known.current.has(job.id)) reload();
-      },
-      [reload],
-    ),
-  );
-
-  const load = useCallback(
-    async (q: PageQuery) => {
-      const r = await api.get<{ records: JobRow[]; total: number }>('/video/list', { params: { pageNum: q.page, pageSize: q.pageSize, ...filters }, silent: true });
-      for (const row of r.records) known.current.add(row.id);
-      // What the server says now replaces older pushed copies of these rows.
-      setLive((prev) => {
-        const next = { ...prev };
-        for (const row of r.records) if (!next[row.id] || next[row.id]!.status === row.status) delete next[row.id];
-        return next;
-      });
-      return { rows: r.records, total: r.total };
-    },
-    [api, filters],
-  );
-
-  const states = useMemo(() => Object.fromEntries(JOB_STATES.map((s) => [s, { label: t(`states.${s}`), intent: INTENTS[s] }])), [t]);
-  const act = (call: Promise<unknown>) => void call.then(reload, (e: ApiErrorInfo) => notify.error(e.msg));
 
   const describe = (r: JobRow) => {
     if (r.operation === 'cut') return t('cutDescription', { start: formatSeconds(r.startSeconds ?? 0), end: formatSeconds(r.endSeconds ?? 0), to: r.to.toUpperCase() });
     return t(`operations.${r.operation}`) + ` → ${r.to.toUpperCase()}`;
   };
 
-  const columns: PagedColumn<JobRow>[] = [
-    { key: 'name', title: t('name') },
-    { key: 'operation', title: t('operation'), render: (r) => describe(r) },
-    { key: 'duration', title: t('duration'), render: (r) => formatSeconds(r.duration) },
-    { key: 'size', title: t('size'), render: (r) => formatSize(r.size) },
-    { key: 'createdAt', title: t('createdAt'), render: (r) => formatDate(r.createdAt) },
-    {
-      key: 'status',
-      title: t('status'),
-      width: 200,
-      render: (row) => {
-        const r = live[row.id] ?? row;
-        return (
-          <div style={{ display: 'grid', gap: 4 }}>
-            <Tooltip content={r.error ?? ''} disabled={!r.error}>
-              <span data-testid={`video-status-${r.id}`} data-status={r.status}>
-                <StatusTag value={r.status} states={states} />
-              </span>
-            </Tooltip>
-            {(r.status === 'running' || r.status === 'queued') && (
-              <ProgressBar data-testid={`video-progress-${r.id}`} value={r.status === 'queued' ? undefined : r.progress} animate={r.status === 'running'} intent={Intent.PRIMARY} />
-            )}
-          </div>
-        );
-      },
-    },
-    {
-      key: 'actions',
-      title: t('actions'),
-      render: (row) => {
-        const r = live[row.id] ?? row;
-        return (
-          <ButtonGroup minimal>
-            {r.status === 'completed' && (
-              <Button icon="download" intent={Intent.PRIMARY} aria-label={t('download')} title={t('download')} data-testid={`video-download-${r.id}`} onClick={() => void download(api, `/video/download/${r.id}`, r.resultName ?? r.name).catch((e: ApiErrorInfo) => notify.error(e.msg))} />
-            )}
-            {(r.status === 'queued' || r.status === 'running') && <Button icon="stop" aria-label={t('cancel')} title={t('cancel')} data-testid={`video-cancel-${r.id}`} onClick={() => act(api.post(`/video/cancel/${r.id}`, undefined, { silent: true }))} />}
-            {(r.status === 'failed' || r.status === 'cancelled') && <Button icon="refresh" aria-label={t('retry')} title={t('retry')} data-testid={`video-retry-${r.id}`} onClick={() => act(api.post(`/video/retry/${r.id}`, undefined, { silent: true }))} />}
-            <Button icon="trash" intent={Intent.DANGER} aria-label={t('delete')} title={t('delete')} data-testid={`video-delete-${r.id}`} onClick={() => setDeleting(r)} />
-          </ButtonGroup>
-        );
-      },
-    },
-  ];
-
+  // The list, live status, cancel, retry, delete and limits are the SDK's media-job screen.
   return (
-    <div data-testid="video-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
-      <PageHeader title={t('title')} actions={permissions.hasButton('video:manage') && setup.state === 'ready' && <Button icon="cog" text={t('settings')} data-testid="video-settings" onClick={() => setEditing(true)} />} />
-      {setup.state === 'loading' && <Spinner size={24} />}
-      {setup.state === 'failed' && (
-        <NonIdealState icon="error" title={t('setupFailed')} description={setup.msg} action={<Button text={t('tryAgain')} onClick={() => setAttempt((n) => n + 1)} />} />
-      )}
-      {setup.state === 'ready' && <NewJob setup={setup.value.limits} onStarted={reload} />}
-      <SearchBar
-        fields={[
-          { name: 'name', label: t('name') },
-          { name: 'status', label: t('status'), type: 'select', options: JOB_STATES.map((s) => ({ value: s, label: t(`states.${s}`) })) },
-          { name: 'operation', label: t('operation'), type: 'select', options: OPERATIONS.map((o) => ({ value: o, label: t(`operations.${o}`) })) },
-        ]}
-        onSearch={setFilters}
-      />
-      <PagedTable<JobRow> testId="video-job" columns={columns} rowKey={(r) => r.id} load={load} reloadKey={JSON.stringify(filters)} refreshKey={refresh} emptyText={t('empty')} />
-      <ConfirmDialog
-        isOpen={deleting !== null}
-        title={t('deleteTitle')}
-        message={t('deleteMessage')}
-        items={deleting ? [deleting.name] : []}
-        intent="danger"
-        confirmText={t('delete')}
-        onConfirm={async () => {
-          await api.delete('/video/delete', { params: { ids: String(deleting!.id) } });
-          setDeleting(null);
-          reload();
-        }}
-        onClose={() => setDeleting(null)}
-      />
-      {setup.state === 'ready' && (
-        <FormDialog
-          isOpen={editing}
-          title={t('settings')}
-          schema={settingsSchema}
-          initialValues={setup.value.limits}
-          fields={[
-            { name: 'maxFiles', label: t('maxFiles'), type: 'number', required: true },
-            { name: 'maxFileMb', label: t('maxFileMb'), type: 'number', required: true },
-            { name: 'maxDurationSeconds', label: t('maxDurationSeconds'), type: 'number', required: true },
-          ]}
-          onSubmit={async (values) => {
-            const limits = await api.put<Settings>('/video/settings', values, { silent: true });
-            setSetup({ state: 'ready', value: { limits } });
-            setEditing(false);
-          }}
-          onClose={() => setEditing(false)}
-        />
-      )}
-    </div>
+    <MediaJobScreen<JobRow, Setup>
+      base="/video"
+      event={JOB_CHANGED}
+      testId="video"
+      t={t}
+      manage={permissions.hasButton('video:manage')}
+      columns={[
+        { key: 'name', title: t('name') },
+        { key: 'operation', title: t('operation'), render: (r) => describe(r) },
+        { key: 'duration', title: t('duration'), render: (r) => formatSeconds(r.duration) },
+        { key: 'size', title: t('size'), render: (r) => formatSize(r.size) },
+        { key: 'createdAt', title: t('createdAt'), render: (r) => formatDate(r.createdAt) },
+      ]}
+      actions={(r) =>
+        r.status === 'completed' && (
+          <Button icon="download" intent={Intent.PRIMARY} aria-label={t('download')} title={t('download')} data-testid={`video-download-${r.id}`} onClick={() => void download(api, `/video/download/${r.id}`, r.resultName ?? r.name).catch((e: ApiErrorInfo) => notify.error(e.msg))} />
+        )
+      }
+      searchFields={[{ name: 'operation', label: t('operation'), type: 'select', options: OPERATIONS.map((o) => ({ value: o, label: t(`operations.${o}`) })) }]}
+      newJob={(setup, reload) => <NewJob setup={setup.limits} onStarted={reload} />}
+      settingsSchema={settingsSchema}
+      settingsFields={[
+        { name: 'maxFiles', label: t('maxFiles'), type: 'number', required: true },
+        { name: 'maxFileMb', label: t('maxFileMb'), type: 'number', required: true },
+        { name: 'maxDurationSeconds', label: t('maxDurationSeconds'), type: 'number', required: true },
+      ]}
+    />
   );
 }
 

@@ -1,9 +1,7 @@
-import { createReadStream } from 'node:fs';
 import { rename, rm, stat } from 'node:fs/promises';
-import { extname } from 'node:path';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import { ApiError, Codes, convertMedia, cutMedia, fileReply, deletedSchema, idList, iso, like, MEDIA_TARGETS, MediaError, mediaTargetOf, pageOf, pageOffset, pageQuery, pageSchema, probeUpload, type Caller, type LocalizedText, type MediaInfo, type MediaTarget, type ServerPluginContext, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
+import { ApiError, attachmentDisposition, Codes, convertMedia, cutMedia, fileReply, iso, MEDIA_TARGETS, MediaError, mediaJobKit, mediaTargetOf, uploadedMedia, type LocalizedText, type MediaInfo, type MediaTarget, type ServerPluginContext, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { AUDIO_TARGETS, JOB_CHANGED, JOB_STATES, jobRequestSchema, jobRowSchema, OPERATIONS, settingsSchema, TARGET_IDS, TARGETS, type JobRequest, type JobRow, type JobState } from '../shared/schemas.js';
 import { badRequest, messages } from './messages.js';
@@ -21,8 +19,6 @@ export const USE = { permission: 'video:use' } as const;
 const MANAGE = { permission: 'video:manage' } as const;
 /** The most one upload call may carry; each file's own limit is a setting the handler checks. */
 const UPLOAD_CEILING_BYTES = 8 * 1024 * 1024 * 1024;
-/** How often a running job writes its progress to its row (the task's progress goes out more often). */
-const PROGRESS_EVERY_MS = 400;
 
 type Job = Selectable<VideoDatabase['video_jobs']>;
 
@@ -84,16 +80,9 @@ function checkRequest(request: JobRequest): void {
 const joined = (list: LocalizedText[]): LocalizedText => ({ 'zh-CN': list.map((r) => r['zh-CN']).join('；'), 'en-US': list.map((r) => r['en-US']).join('; ') });
 
 export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: AreaSettings): Promise<void> {
-  const publish = async (j: Job | undefined) => {
-    if (j) await ctx.bus.publish({ type: JOB_CHANGED, payload: present(j), audience: { userIds: [j.owner_id] } }).catch(() => undefined);
-  };
-
-  /** Moves a job to `set.status` if it is still in one of `from`; the row after, or undefined when it had moved on. */
-  async function move(id: number, from: JobState[], set: Record<string, unknown>): Promise<Job | undefined> {
-    const row = await db.updateTable('video_jobs').set(set as never).where('id', '=', id).where('status', 'in', from).returningAll().executeTakeFirst();
-    await publish(row);
-    return row;
-  }
+  // The shared shape of a media-job area (ownership, state moves, upload checks, list, delete, settings): the SDK's kit.
+  const kit = mediaJobKit<Job, JobRow>(ctx, db, { table: 'video_jobs', event: JOB_CHANGED, present, messages });
+  const { move, own } = kit;
 
   const task: TaskHandle<{ jobId: number }, { size: number } | { skipped: true }> = await ctx.tasks.define({
     name: 'process-media',
@@ -103,14 +92,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       // Deleted or cancelled meanwhile. A job found running is one whose server died: it starts over.
       if (!job || (job.status !== 'queued' && job.status !== 'running')) return { skipped: true };
       await move(job.id, ['queued', 'running'], { status: 'running', progress: 0, error: null, started_at: sql`now()` });
-      let saving: Promise<unknown> = Promise.resolve();
-      let lastSave = 0;
-      const onProgress = (fraction: number) => {
-        void progress({ done: Math.round(fraction * 1000), total: 1000 }).catch(() => undefined);
-        if (fraction >= 1 || Date.now() - lastSave < PROGRESS_EVERY_MS) return;
-        lastSave = Date.now();
-        saving = saving.then(() => move(job.id, ['running'], { progress: fraction })).catch(() => undefined);
-      };
+      const { report: onProgress, settled } = kit.reporter(job.id, progress);
       const target = job.target as MediaTarget;
       const key = `jobs/${job.id}/result.${target}`;
       // Written beside the source, not in a scratch folder: a run killed with its server leaves nothing
@@ -122,13 +104,13 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
         else await convertMedia(source, partial, { to: target, signal, onProgress });
         await rename(partial, ctx.storage.path(key));
         const size = (await stat(ctx.storage.path(key))).size;
-        await saving;
+        await settled();
         const done = await move(job.id, ['running'], { status: 'completed', progress: 1, result_key: key, result_name: resultName(job.name, job), result_size: size, finished_at: sql`now()` });
         // Cancelled or deleted while the result was being stored: it is not kept.
         if (!done) await ctx.storage.remove(key).catch(() => undefined);
         return { size };
       } catch (err) {
-        await saving;
+        await settled();
         await rm(partial, { force: true });
         // A cancel (the cancel call marks the job) or a server stop (the task runs again after the restart).
         if (signal.aborted) throw err;
@@ -139,32 +121,9 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     },
   });
 
-  /**
-   * The job's row brought in line with its task where the two can part: a task cancelled through
-   * `/tasks`, or one queued again after its server died while the row still says running.
-   */
-  async function reconcile(j: Job): Promise<Job> {
-    if (!j.task_id || (j.status !== 'queued' && j.status !== 'running')) return j;
-    const info = await task.get(j.task_id);
-    if (!info) return j;
-    if (info.state === 'cancelled') return (await move(j.id, ['queued', 'running'], { status: 'cancelled', finished_at: sql`now()` })) ?? j;
-    if (info.state === 'failed') return (await move(j.id, ['queued', 'running'], { status: 'failed', error: (info.error ?? 'failed').slice(0, 500), finished_at: sql`now()` })) ?? j;
-    if (info.state === 'queued' && j.status === 'running') return (await move(j.id, ['running'], { status: 'queued', progress: 0 })) ?? j;
-    return j;
-  }
-
-  async function own(caller: Caller, id: number): Promise<Job> {
-    const j = await db.selectFrom('video_jobs').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!j || j.owner_id !== caller.userId) throw new ApiError(Codes.NOT_FOUND, messages.notFound(id));
-    return j;
-  }
-
-  async function startJob(j: Job): Promise<Job> {
-    const info = await task.start({ jobId: j.id }, { ownerId: j.owner_id, title: j.name, priority: 5 });
-    const row = await db.updateTable('video_jobs').set({ task_id: info.id }).where('id', '=', j.id).returningAll().executeTakeFirstOrThrow();
-    await publish(row);
-    return row;
-  }
+  // A task cancelled through `/tasks`, or queued again after its server died while the row says running.
+  const reconcile = (j: Job) => kit.reconcile(j, task, { requeued: { progress: 0 } });
+  const startJob = (j: Job) => kit.start(j, task);
 
   ctx.route({
     method: 'GET',
@@ -192,7 +151,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     response: { data: z.array(jobRowSchema) },
     async handler({ body, caller }) {
       const limits = await settings.get();
-      const files = [...body.files, ...body.file].map((f) => ({ ...f, name: f.filename.split(/[\\/]/).pop() || f.filename }));
+      const files = uploadedMedia(body);
       if (files.length === 0) throw badRequest(messages.noFiles);
       if (files.length > limits.maxFiles) throw badRequest(messages.tooMany(limits.maxFiles));
       checkRequest(body);
@@ -200,21 +159,17 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       const refused: LocalizedText[] = [];
       const accepted: Array<{ file: (typeof files)[number]; info: MediaInfo; target: MediaTarget }> = [];
       for (const f of files) {
-        if (f.size === 0) refused.push(messages.empty(f.name));
-        else if (f.size > limits.maxFileMb * 1024 * 1024) refused.push(messages.tooLarge(f.name, limits.maxFileMb));
-        else {
-          // The SDK's check: not media, no stream, or a playlist or list of other files (which ffmpeg would follow).
-          const { info, refused: why } = await probeUpload(f.path, f.name, { notMedia: messages.notMedia(f.name) });
-          if (!info) {
-            refused.push(why);
-            continue;
-          }
-          const target = targetOf(body, f.name, info);
-          if (info.duration > limits.maxDurationSeconds) refused.push(messages.tooLong(f.name, limits.maxDurationSeconds));
-          else if (!info.hasAudio && (body.operation === 'extractAudio' || !MEDIA_TARGETS[target].video)) refused.push(messages.noAudio(f.name));
-          else if (body.operation === 'cut' && info.duration > 0 && body.startSeconds! >= info.duration) refused.push(messages.cutOutside(f.name, info.duration));
-          else accepted.push({ file: f, info, target });
+        // Empty, too large, not media, or a playlist or list of other files (which ffmpeg would follow).
+        const { info, refused: why } = await kit.probe(f, limits.maxFileMb);
+        if (!info) {
+          refused.push(why);
+          continue;
         }
+        const target = targetOf(body, f.name, info);
+        if (info.duration > limits.maxDurationSeconds) refused.push(messages.tooLong(f.name, limits.maxDurationSeconds));
+        else if (!info.hasAudio && (body.operation === 'extractAudio' || !MEDIA_TARGETS[target].video)) refused.push(messages.noAudio(f.name));
+        else if (body.operation === 'cut' && info.duration > 0 && body.startSeconds! >= info.duration) refused.push(messages.cutOutside(f.name, info.duration));
+        else accepted.push({ file: f, info, target });
       }
       if (refused.length) throw badRequest(joined(refused));
       const rows: JobRow[] = [];
@@ -242,47 +197,25 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        const key = `jobs/${row.id}/source${extname(file.name).toLowerCase().replace(/[^.a-z0-9]/g, '')}`;
-        try {
-          await ctx.storage.put(key, createReadStream(file.path));
-        } catch (err) {
-          await db.deleteFrom('video_jobs').where('id', '=', row.id).execute();
-          throw err;
-        }
-        const withSource = await db.updateTable('video_jobs').set({ source_key: key }).where('id', '=', row.id).returningAll().executeTakeFirstOrThrow();
-        rows.push(present(await startJob(withSource)));
+        rows.push(present(await startJob(await kit.storeSource(row, file))));
       }
       return rows;
     },
   });
 
-  ctx.route({
-    method: 'GET',
-    url: '/video/list',
+  kit.routes({
+    base: '/video',
     access: USE,
-    summary: 'List own jobs, newest first: search by file name, filter by status and operation',
-    schema: {
-      query: z.object({
-        ...pageQuery,
-        name: z.string().trim().max(200).optional(),
-        status: z.preprocess((v) => (v === '' ? undefined : v), z.enum(JOB_STATES).optional()),
-        operation: z.preprocess((v) => (v === '' ? undefined : v), z.enum(OPERATIONS).optional()),
-      }),
+    rowSchema: jobRowSchema,
+    current: reconcile,
+    list: { summary: 'List own jobs, newest first: search by file name, filter by status and operation', states: JOB_STATES, filters: { operation: OPERATIONS } },
+    remove: {
+      summary: 'Delete own jobs with their files (a running one is cancelled first)',
+      cancelTasks: async (j) => {
+        if (j.task_id && (j.status === 'queued' || j.status === 'running')) await task.cancel(j.task_id);
+      },
     },
-    response: { data: pageSchema(jobRowSchema) },
-    async handler({ query, caller }) {
-      let q = db.selectFrom('video_jobs').where('owner_id', '=', caller!.userId);
-      if (query.name) q = q.where('name', 'ilike', like(query.name));
-      if (query.status) q = q.where('status', '=', query.status);
-      if (query.operation) q = q.where('operation', '=', query.operation);
-      const [rows, total] = await Promise.all([
-        q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute(),
-        q.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
-      ]);
-      const current = [];
-      for (const r of rows) current.push(await reconcile(r));
-      return pageOf(query, current.map(present), total?.n);
-    },
+    settings: { manage: MANAGE, schema: settingsSchema, get: () => settings.get(), set: (v) => settings.set(v), summaries: ['The limits of audio/video conversion', 'Change the limits: files per upload, megabytes and seconds per file'] },
   });
 
   ctx.route({
@@ -302,13 +235,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     summary: 'Cancel a queued or running job',
     schema: { params: z.object({ id: idSchema }) },
     response: { data: jobRowSchema, errors: [404, 409] },
-    async handler({ params, caller }) {
-      const j = await own(caller!, params.id);
-      if (j.status !== 'queued' && j.status !== 'running') throw new ApiError(Codes.CONFLICT, messages.notCancellable(j.status));
-      if (j.task_id) await task.cancel(j.task_id);
-      const moved = await move(j.id, ['queued', 'running'], { status: 'cancelled', finished_at: sql`now()` });
-      return present(moved ?? (await own(caller!, params.id)));
-    },
+    handler: async ({ params, caller }) => present(await kit.cancel(caller!, await own(caller!, params.id), task)),
   });
 
   ctx.route({
@@ -318,19 +245,7 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     summary: 'Run a failed or cancelled job again',
     schema: { params: z.object({ id: idSchema }) },
     response: { data: jobRowSchema, errors: [404, 409] },
-    async handler({ params, caller }) {
-      const j = await own(caller!, params.id);
-      if (j.status !== 'failed' && j.status !== 'cancelled') throw new ApiError(Codes.CONFLICT, messages.notRetryable(j.status));
-      const moved = await db
-        .updateTable('video_jobs')
-        .set({ status: 'queued', progress: 0, error: null, finished_at: null, started_at: null })
-        .where('id', '=', j.id)
-        .where('status', 'in', ['failed', 'cancelled'])
-        .returningAll()
-        .executeTakeFirst();
-      if (!moved) throw new ApiError(Codes.CONFLICT, messages.notRetryable(j.status));
-      return present(await startJob(moved));
-    },
+    handler: async ({ params, caller }) => present(await kit.retry(await own(caller!, params.id), { started_at: null }, startJob)),
   });
 
   ctx.route({
@@ -348,54 +263,8 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       // Byte ranges: a player plays and seeks the result as it downloads; a broken download resumes.
       return fileReply(request, ctx.storage.path(j.result_key), {
         contentType: MEDIA_TARGETS[j.target as MediaTarget]?.mime ?? 'application/octet-stream',
-        headers: { 'content-disposition': attachment(j.result_name) },
+        headers: { 'content-disposition': attachmentDisposition(j.result_name) },
       });
     },
   });
-
-  ctx.route({
-    method: 'DELETE',
-    url: '/video/delete',
-    access: USE,
-    summary: 'Delete own jobs with their files (a running one is cancelled first)',
-    schema: { query: z.object({ ids: idList }) },
-    response: { data: deletedSchema, errors: [404] },
-    async handler({ query, caller }) {
-      // All found first: one id that is not the caller's refuses the whole call and deletes nothing.
-      const found: Job[] = [];
-      for (const id of query.ids) found.push(await own(caller!, id));
-      for (const j of found) {
-        await db.deleteFrom('video_jobs').where('id', '=', j.id).execute();
-        if (j.task_id && (j.status === 'queued' || j.status === 'running')) await task.cancel(j.task_id);
-        await rm(ctx.storage.path(`jobs/${j.id}`), { recursive: true, force: true });
-      }
-      return { deleted: found.length };
-    },
-  });
-
-  ctx.route({
-    method: 'GET',
-    url: '/video/settings',
-    access: MANAGE,
-    summary: 'The limits of audio/video conversion',
-    response: { data: settingsSchema },
-    handler: () => settings.get(),
-  });
-
-  ctx.route({
-    method: 'PUT',
-    url: '/video/settings',
-    access: MANAGE,
-    summary: 'Change the limits: files per upload, megabytes and seconds per file',
-    schema: { body: settingsSchema },
-    response: { data: settingsSchema },
-    handler: ({ body }) => settings.set(body),
-  });
 }
-
-/** `attachment` with the name in ASCII and in UTF-8 (RFC 6266), so every browser keeps the file's name. */
-function attachment(name: string): string {
-  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
