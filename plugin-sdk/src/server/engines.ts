@@ -5,6 +5,7 @@ import type { TermRequirement } from './pipeline.js';
 import type { SpeechAdapter } from './speech.js';
 import type { OcrAdapter } from './ocr.js';
 import type { SpeakerAdapter } from './speaker.js';
+import type { EngineCapabilityDefinition } from './capabilities.js';
 
 /**
  * Engine adapters: the contract between the translation service (routing, fail-over, the usage
@@ -193,8 +194,21 @@ export function languageName(code: string): string {
 
 // ---------- registration ----------
 
-/** What an engine does; translation first, speech and OCR engines register the same way. */
-export type EngineCapability = 'translate' | 'ocr' | 'speech' | 'speaker';
+/** What an engine does: the id of a registered capability (capabilities.ts); the list is open. */
+export type EngineCapability = string;
+
+/** Machine translation: nodes serve engines by language pair (`ctx.engines.translate`). */
+export const translateCapability: EngineCapabilityDefinition<EngineAdapter> = {
+  id: 'translate',
+  name: { 'zh-CN': '机器翻译', 'en-US': 'Machine translation' },
+  node: { 'zh-CN': '翻译节点', 'en-US': 'translation node' },
+  routing: 'pairs',
+  isAdapter: (made): made is EngineAdapter => {
+    const a = made as Partial<EngineAdapter> | null;
+    return !!a && typeof a.translate === 'function' && typeof a.languagePairs === 'function' && typeof a.health === 'function';
+  },
+  contract: 'languagePairs, health, translate',
+};
 
 type Localized = { 'zh-CN': string; 'en-US': string };
 
@@ -254,12 +268,16 @@ export interface EngineCreateHelpers<P extends EngineProcess = EngineProcess> {
 export interface EngineAdapterDefinition<
   Config extends Record<string, unknown> = any,
   P extends EngineProcess = EngineProcess,
-  A extends EngineAdapter | SpeechAdapter | OcrAdapter | SpeakerAdapter = EngineAdapter,
+  A = EngineAdapter,
 > {
   /** Lower-case id stored in `engine_nodes.kind` (`deepl`, `libretranslate`, `apertium-local`). */
   kind: string;
   name: Localized;
-  capability: EngineCapability;
+  /**
+   * What its nodes do: a capability's declaration (`translateCapability`, `speechCapability`, a
+   * plugin's own), registered with the kind, or the id of one already registered.
+   */
+  capability: EngineCapabilityDefinition<A> | EngineCapability;
   config: ZodObject<any>;
   /** Field names of `config` holding secrets. */
   secrets?: readonly string[];
@@ -268,10 +286,9 @@ export interface EngineAdapterDefinition<
   /** True when nodes of this kind are local processes the platform starts (no address to give). */
   local?: boolean;
   /**
-   * Makes the adapter of one node; throw to report the node unavailable with the reason. A
-   * `speech` kind returns a `SpeechAdapter` (speech.ts), an `ocr` kind an `OcrAdapter` (ocr.ts), a
-   * `speaker` kind a `SpeakerAdapter` (speaker.ts), the
-   * others an `EngineAdapter`.
+   * Makes the adapter of one node; throw to report the node unavailable with the reason. It keeps
+   * its capability's contract: an `EngineAdapter` for translation, a `SpeechAdapter` (speech.ts) for
+   * speech, an `OcrAdapter` (ocr.ts), a `SpeakerAdapter` (speaker.ts), or a plugin capability's own.
    */
   create(node: EngineNode<Config>, helpers: EngineCreateHelpers<P>): A;
   /** For a local engine: starts its process for one node (the kernel stops it, watches it and restarts it). */
@@ -283,15 +300,15 @@ export interface EngineAdapterDefinition<
 }
 
 /** A definition of any capability, as `registerAdapter` takes it (a speech kind's `create` makes a `SpeechAdapter`, an OCR kind's an `OcrAdapter`). */
-export type AnyEngineAdapterDefinition = EngineAdapterDefinition<any, any, EngineAdapter | SpeechAdapter | OcrAdapter | SpeakerAdapter>;
+export type AnyEngineAdapterDefinition = EngineAdapterDefinition<any, any, any>;
 
-/** A speaker kind's definition (`capability: 'speaker'`). */
+/** A speaker kind's definition (`capability: speakerCapability`). */
 export type SpeakerAdapterDefinition<Config extends Record<string, unknown> = any, P extends EngineProcess = EngineProcess> = EngineAdapterDefinition<Config, P, SpeakerAdapter>;
 
-/** A speech kind's definition (`capability: 'speech'`). */
+/** A speech kind's definition (`capability: speechCapability`). */
 export type SpeechAdapterDefinition<Config extends Record<string, unknown> = any, P extends EngineProcess = EngineProcess> = EngineAdapterDefinition<Config, P, SpeechAdapter>;
 
-/** An OCR kind's definition (`capability: 'ocr'`). */
+/** An OCR kind's definition (`capability: ocrCapability`). */
 export type OcrAdapterDefinition<Config extends Record<string, unknown> = any, P extends EngineProcess = EngineProcess> = EngineAdapterDefinition<Config, P, OcrAdapter>;
 
 /** A registered kind as the engine-management screens read it. */

@@ -8,6 +8,7 @@ import type { TaskService } from './tasks.js';
 import type { PluginServices } from './services.js';
 import type { EngineChoice, TranslateSegmentsRequest, TranslateSegmentsResult, TranslationPipeline, TranslationRequestBase } from './pipeline.js';
 import type { AnyEngineAdapterDefinition, EngineAdapterDefinition, EngineAdapterKind } from './engines.js';
+import type { CapabilityService, EngineCapabilityDefinition, EngineCapabilityInfo } from './capabilities.js';
 import type { SpeechService } from './speech.js';
 import type { OcrService } from './ocr.js';
 import type { SpeakerService } from './speaker.js';
@@ -487,11 +488,20 @@ export interface EngineService {
   adapterKinds(): EngineAdapterKind[];
   /** The definition registered for `kind`, if any (its schema validates a node's config). */
   adapter(kind: string): EngineAdapterDefinition | undefined;
-  /** Speech recognition on the speech nodes (kinds registered with `capability: 'speech'`). */
+  /**
+   * Declares a capability (capabilities.ts); an adapter definition naming a declaration registers it
+   * too. Several plugins may declare the same id; it goes when the last of them stops or unregisters.
+   */
+  registerCapability(definition: EngineCapabilityDefinition<any>): () => void;
+  /** The registered capabilities, for the engines page (labels, icon, routing). */
+  capabilities(): EngineCapabilityInfo[];
+  /** Routing on the nodes of a capability routed by language (404 in both languages when none is registered by that id). */
+  capability<A = unknown>(id: string): CapabilityService<A>;
+  /** Speech recognition on the speech nodes (kinds registered with `capability: speechCapability`). */
   readonly speech: SpeechService;
-  /** Text in pictures on the OCR nodes (kinds registered with `capability: 'ocr'`). */
+  /** Text in pictures on the OCR nodes (kinds registered with `capability: ocrCapability`). */
   readonly ocr: OcrService;
-  /** Speaker recognition on the speaker nodes (kinds registered with `capability: 'speaker'`). */
+  /** Speaker recognition on the speaker nodes (kinds registered with `capability: speakerCapability`). */
   readonly speaker: SpeakerService;
 }
 export {
@@ -507,7 +517,11 @@ export {
   trimSlash,
   languageName,
   seedLocalNodeMigration,
+  translateCapability,
 } from './engines.js';
+// Engine capabilities: declared by plugins, registered like adapter kinds (capabilities.ts).
+export { capabilityMessages } from './capabilities.js';
+export type { CapabilityMessages, CapabilityNodeChoice, CapabilityRequest, CapabilityService, EngineCapabilityDefinition, EngineCapabilityInfo, LanguageRoutedAdapter } from './capabilities.js';
 export type {
   EngineAdapter,
   EngineAdapterDefinition,
@@ -559,14 +573,14 @@ export { readBboxLayout, readTesseractTsv, paragraphsOf, blocksOf, blockText, li
 export { probeMedia, probeUpload, mediaRefusal, runFfmpeg, extractAudio, readWavPcm, writeWavPcm, cutMedia, convertMedia, burnSubtitles, escapeFilterValue, isMediaTarget, mediaTargetOf, MEDIA_TARGETS, MediaError, type MediaInput, type MediaInfo, type MediaStreamInfo, type MediaStreamKind, type MediaErrorCode, type MediaTarget, type FfmpegOptions, type MediaJobOptions, type WavPcm } from './media.js';
 export { MEDIA_DEMUXERS, PICTURE_DEMUXERS, mediaInputArgs, pictureInputArgs, mediaDemuxerOf, unnamedMediaInput } from './media-inputs.js';
 // Speech engines: the adapter contract (speech kinds register through registerAdapter) and ctx.engines.speech.
-export { isSpeechAdapter, wordErrorRate } from './speech.js';
+export { isSpeechAdapter, speechCapability, wordErrorRate } from './speech.js';
 export type { SpeechAdapter, SpeechNodeChoice, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
 export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition, OcrAdapterDefinition, SpeakerAdapterDefinition } from './engines.js';
 // Speaker engines: the adapter contract (speaker kinds register through registerAdapter) and ctx.engines.speaker.
-export { ANY_LANGUAGE, isSpeakerAdapter, speakerWavFeatures, speakerWavSamples } from './speaker.js';
+export { ANY_LANGUAGE, isSpeakerAdapter, speakerCapability, speakerWavFeatures, speakerWavSamples } from './speaker.js';
 export type { SpeakerAdapter, SpeakerAnswer, SpeakerCallOptions, SpeakerEnrolRequest, SpeakerNodeChoice, SpeakerScoreRequest, SpeakerScores, SpeakerService, SpeakerTrainRequest } from './speaker.js';
 // OCR engines: the adapter contract (OCR kinds register through registerAdapter) and ctx.engines.ocr.
-export { isOcrAdapter, ocrLanguagesToRead, ocrServiceOf, platformLanguageOfPack, tesseractPacksOf, tesseractPacksFor, createTesseractAdapter, readTesseractPage } from './ocr.js';
+export { isOcrAdapter, ocrCapability, ocrLanguagesToRead, ocrServiceOf, platformLanguageOfPack, tesseractPacksOf, tesseractPacksFor, createTesseractAdapter, readTesseractPage } from './ocr.js';
 export type { TesseractOptions, OcrAdapter, OcrLine, OcrPage, OcrRecognizeRequest, OcrRecognizeResult, OcrService, OcrWord, RecognizeOptions } from './ocr.js';
 export * from './voiceprint/index.js';
 export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type PluginSocket } from './sockets.js';

@@ -1,3 +1,4 @@
+import type { EngineCapabilityDefinition } from './capabilities.js';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { inScratch, runTool, ToolError } from './tools.js';
@@ -42,7 +43,7 @@ export function ocrLanguagesFor(installed: string[], sourceLanguage: string | un
  * OCR engines: the contract between the kernel's OCR routing (`ctx.engines.ocr`: node choice,
  * health, fail-over, the same rules as speech) and one kind of OCR engine (tesseract on this
  * machine, a PaddleOCR server a team runs on a GPU...). An OCR kind registers like the others
- * (`ctx.engines.registerAdapter`, `capability: 'ocr'`); its `create` returns an `OcrAdapter`.
+ * (`ctx.engines.registerAdapter`, `capability: ocrCapability`); its `create` returns an `OcrAdapter`.
  * Failures are `EngineError`s: `unavailable` and `timeout` mark the node unhealthy and the next one
  * is tried; `unsupported-pair` (a language it cannot read) tries the next; the others fail the request.
  */
@@ -94,6 +95,31 @@ export function isOcrAdapter(adapter: unknown): adapter is OcrAdapter {
   const a = adapter as Partial<OcrAdapter> | null;
   return !!a && typeof a.recognize === 'function' && typeof a.languages === 'function';
 }
+
+/** Text in pictures, routed by the text's language (`ctx.engines.ocr`); OCR kinds name it as their capability. */
+export const ocrCapability: EngineCapabilityDefinition<OcrAdapter> = {
+  id: 'ocr',
+  name: { 'zh-CN': '文字识别（OCR）', 'en-US': 'OCR' },
+  node: { 'zh-CN': '文字识别节点', 'en-US': 'OCR node' },
+  routing: 'language',
+  isAdapter: isOcrAdapter,
+  contract: 'languages, health, recognize',
+  messages: {
+    noEngine: (name) => ({ 'zh-CN': `没有能识别 ${name} 文字的文字识别引擎`, 'en-US': `No OCR engine reads ${name}` }),
+    refused: (detail) => ({ 'zh-CN': `文字识别引擎无法读取此图片：${detail}`, 'en-US': `The OCR engine could not read this picture: ${detail}` }),
+    interrupted: { 'zh-CN': '服务中断：目前没有可用的文字识别节点，请稍后再试', 'en-US': 'Service interrupted: no OCR node is available right now. Try again later.' },
+  },
+  console: {
+    icon: 'media',
+    title: { 'zh-CN': '文字识别（OCR）节点', 'en-US': 'OCR nodes' },
+    help: {
+      'zh-CN': '图片和扫描版 PDF 页面由能识别其语言、正在运行且健康的文字识别节点读取。内置的 tesseract 节点识别已安装的语言包；如需更多处理能力或其他模型，请添加远程节点（PaddleOCR 服务，PaddleHub Serving）。',
+      'en-US': 'Pictures and scanned PDF pages are read by a running, healthy OCR node that reads their language. The built-in tesseract node reads the installed language packs; add a remote node (a PaddleOCR server, PaddleHub Serving) for more capacity or other models.',
+    },
+    addNode: { 'zh-CN': '添加文字识别节点', 'en-US': 'Add OCR node' },
+    noNodes: { 'zh-CN': '没有文字识别节点', 'en-US': 'No OCR node' },
+  },
+};
 
 export interface OcrRecognizeRequest {
   image: Uint8Array;

@@ -1,3 +1,4 @@
+import type { EngineCapabilityDefinition } from './capabilities.js';
 import { EngineError, type EngineHealth } from './engines.js';
 import { MediaError, readWavPcm } from './media.js';
 import { VOICE_SAMPLE_RATE, voiceFeatures, type VoiceFeatures } from './voiceprint/features.js';
@@ -7,7 +8,7 @@ import { VOICE_SAMPLE_RATE, voiceFeatures, type VoiceFeatures } from './voicepri
  * choice, health, fail-over) and one kind of speaker-recognition engine (the built-in MFCC/GMM-UBM
  * method on this machine, a remote GPU server that turns a recording into a speaker embedding...).
  * A speaker kind registers like a translation kind (`ctx.engines.registerAdapter`, with
- * `capability: 'speaker'`); its `create` returns a `SpeakerAdapter`. Failures are `EngineError`s with
+ * `capability: speakerCapability`); its `create` returns a `SpeakerAdapter`. Failures are `EngineError`s with
  * the same rule (`failsNode`): `unavailable` and `timeout` mark the node unhealthy and the next node is
  * tried; the others fail the request.
  *
@@ -64,6 +65,31 @@ export function isSpeakerAdapter(adapter: unknown): adapter is SpeakerAdapter {
   const a = adapter as Partial<SpeakerAdapter> | null;
   return !!a && typeof a.method === 'string' && typeof a.enrol === 'function' && typeof a.score === 'function' && typeof a.train === 'function';
 }
+
+/** Speaker recognition, any language (`ctx.engines.speaker`); speaker kinds name it as their capability. */
+export const speakerCapability: EngineCapabilityDefinition<SpeakerAdapter> = {
+  id: 'speaker',
+  name: { 'zh-CN': '说话人识别', 'en-US': 'Speaker recognition' },
+  node: { 'zh-CN': '说话人识别节点', 'en-US': 'speaker recognition node' },
+  routing: 'language',
+  isAdapter: isSpeakerAdapter,
+  contract: 'method, languages, health, train, enrol, score',
+  messages: {
+    noEngine: () => ({ 'zh-CN': '没有说话人识别引擎', 'en-US': 'There is no speaker recognition engine' }),
+    refused: (detail) => ({ 'zh-CN': `说话人识别引擎无法处理此音频：${detail}`, 'en-US': `The speaker recognition engine could not handle this audio: ${detail}` }),
+    interrupted: { 'zh-CN': '服务中断：目前没有可用的说话人识别节点，请稍后再试', 'en-US': 'Service interrupted: no speaker recognition node is available right now. Try again later.' },
+  },
+  console: {
+    icon: 'person',
+    title: { 'zh-CN': '说话人识别节点', 'en-US': 'Speaker recognition nodes' },
+    help: {
+      'zh-CN': '声纹识别在正在运行且健康的说话人识别节点上登记和识别说话人，与语言无关。内置节点在本机计算声纹；如需更多处理能力或其他模型，请添加远程节点（GPU 上的说话人嵌入服务）。识别方法改变时，已登记的说话人会重新训练。',
+      'en-US': 'Voiceprint recognition enrols and identifies speakers on a running, healthy speaker node, in any language. The built-in node computes voiceprints on this machine; add a remote node (a speaker-embedding server on a GPU) for more capacity or another model. Speakers enrolled on one method are retrained when the method changes.',
+    },
+    addNode: { 'zh-CN': '添加说话人识别节点', 'en-US': 'Add speaker node' },
+    noNodes: { 'zh-CN': '没有说话人识别节点', 'en-US': 'No speaker recognition node' },
+  },
+};
 
 interface SpeakerRequestBase {
   /** The method the caller's stored bytes belong to: only nodes of it are used (503 when none is up). */

@@ -1,3 +1,4 @@
+import type { EngineCapabilityDefinition } from './capabilities.js';
 import type { EngineHealth } from './engines.js';
 
 /**
@@ -5,7 +6,7 @@ import type { EngineHealth } from './engines.js';
  * choice, health, fail-over) and one kind of speech-recognition engine (pocketsphinx on this
  * machine, a whisper.cpp or faster-whisper server speaking OpenAI's transcription API...).
  * A speech kind registers like a translation kind (`ctx.engines.registerAdapter`, with
- * `capability: 'speech'`); its `create` returns a `SpeechAdapter` instead of an `EngineAdapter`.
+ * `capability: speechCapability`); its `create` returns a `SpeechAdapter` instead of an `EngineAdapter`.
  * Failures are `EngineError`s with the same kinds and the same rule (`failsNode`): `unavailable`
  * and `timeout` mark the node unhealthy and the next node is tried; the others fail the request.
  */
@@ -45,6 +46,31 @@ export function isSpeechAdapter(adapter: unknown): adapter is SpeechAdapter {
   const a = adapter as Partial<SpeechAdapter> | null;
   return !!a && typeof a.transcribe === 'function' && typeof a.languages === 'function';
 }
+
+/** Speech recognition, routed by the spoken language (`ctx.engines.speech`); speech kinds name it as their capability. */
+export const speechCapability: EngineCapabilityDefinition<SpeechAdapter> = {
+  id: 'speech',
+  name: { 'zh-CN': '语音识别', 'en-US': 'Speech recognition' },
+  node: { 'zh-CN': '语音识别节点', 'en-US': 'speech recognition node' },
+  routing: 'language',
+  isAdapter: isSpeechAdapter,
+  contract: 'languages, health, transcribe',
+  messages: {
+    noEngine: (name) => ({ 'zh-CN': `没有能识别 ${name} 语音的语音引擎`, 'en-US': `No speech engine recognises ${name}` }),
+    refused: (detail) => ({ 'zh-CN': `语音引擎无法识别此音频：${detail}`, 'en-US': `The speech engine could not recognise this audio: ${detail}` }),
+    interrupted: { 'zh-CN': '服务中断：目前没有可用的语音识别节点，请稍后再试', 'en-US': 'Service interrupted: no speech recognition node is available right now. Try again later.' },
+  },
+  console: {
+    icon: 'microphone',
+    title: { 'zh-CN': '语音识别节点', 'en-US': 'Speech recognition nodes' },
+    help: {
+      'zh-CN': '音视频翻译把语音发送到能识别该语言、正在运行且健康的节点。内置的 pocketsphinx 节点识别英语；其他语言请添加远程节点（OpenAI 兼容的转写服务）。',
+      'en-US': 'Audio and video translation sends speech to a running, healthy node that recognises the spoken language. The built-in pocketsphinx node recognises English; add a remote node (an OpenAI-compatible transcription server) for other languages.',
+    },
+    addNode: { 'zh-CN': '添加语音节点', 'en-US': 'Add speech node' },
+    noNodes: { 'zh-CN': '没有语音识别节点', 'en-US': 'No speech recognition node' },
+  },
+};
 
 export interface SpeechTranscribeRequest {
   /** A 16 kHz mono 16-bit PCM WAV (`extractAudio` makes one from any media). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { EngineAdapterDefinition, EngineProcess, EngineProcessExit } from '@linguaport/sdk/server';
+import { translateCapability, type EngineAdapterDefinition, type EngineProcess, type EngineProcessExit } from '@linguaport/sdk/server';
 import { createApertiumAdapter } from './adapter.js';
 import { ApyProcess, type ApyOptions } from './apy-process.js';
 import { PipelinePool } from './pipelines.js';
@@ -49,7 +49,7 @@ export function apertiumDefinition(apy: Pick<ApyOptions, 'env' | 'startTimeoutMs
   return {
     kind: 'apertium-local',
     name: { 'zh-CN': 'Apertium（本机，由平台启动）', 'en-US': 'Apertium (local, started by the platform)' },
-    capability: 'translate',
+    capability: translateCapability,
     config: z.object({}),
     local: true,
     supervise: {

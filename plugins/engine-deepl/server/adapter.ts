@@ -11,6 +11,7 @@ import {
   type EngineResponse,
   type LanguagePair,
   type TranslateBatch,
+  translateCapability,
 } from '@linguaport/sdk/server';
 import { fromDeeplCode, platformTargets, toDeeplSource, toDeeplTarget } from './codes.js';
 
@@ -132,7 +133,7 @@ export const deeplConfig = z.object({
 export const deeplDefinition: EngineAdapterDefinition<z.infer<typeof deeplConfig>> = {
   kind: 'deepl',
   name: { 'zh-CN': 'DeepL API', 'en-US': 'DeepL API' },
-  capability: 'translate',
+  capability: translateCapability,
   config: deeplConfig,
   secrets: ['apiKey'],
   fields: {

@@ -11,6 +11,7 @@ import {
   type EngineResponse,
   type LanguagePair,
   type TranslateBatch,
+  translateCapability,
 } from '@linguaport/sdk/server';
 import { fromLibreCode, toLibreCode } from './codes.js';
 
@@ -119,7 +120,7 @@ export const libreTranslateConfig = z.object({
 export const libreTranslateDefinition: EngineAdapterDefinition<z.infer<typeof libreTranslateConfig>> = {
   kind: 'libretranslate',
   name: { 'zh-CN': 'LibreTranslate 兼容（远程）', 'en-US': 'LibreTranslate-compatible (remote)' },
-  capability: 'translate',
+  capability: translateCapability,
   config: libreTranslateConfig,
   secrets: ['apiKey'],
   fields: {

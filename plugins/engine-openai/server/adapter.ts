@@ -12,6 +12,7 @@ import {
   type EngineResponse,
   type LanguagePair,
   type TranslateBatch,
+  translateCapability,
 } from '@linguaport/sdk/server';
 
 /**
@@ -145,7 +146,7 @@ export const openAiConfig = z.object({
 export const openAiDefinition: EngineAdapterDefinition<z.infer<typeof openAiConfig>> = {
   kind: 'openai',
   name: { 'zh-CN': 'OpenAI 兼容（远程模型服务）', 'en-US': 'OpenAI-compatible (remote model server)' },
-  capability: 'translate',
+  capability: translateCapability,
   config: openAiConfig,
   secrets: ['apiKey'],
   fields: {

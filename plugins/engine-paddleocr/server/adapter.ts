@@ -12,6 +12,7 @@ import {
   type OcrLine,
   type OcrPage,
   type OcrWord,
+  ocrCapability,
 } from '@linguaport/sdk/server';
 
 /**
@@ -136,7 +137,7 @@ export const paddleOcrConfig = z.object({
 export const paddleOcrDefinition: OcrAdapterDefinition<z.infer<typeof paddleOcrConfig>> = {
   kind: 'paddleocr',
   name: { 'zh-CN': 'PaddleOCR 文字识别（PaddleHub Serving）', 'en-US': 'PaddleOCR (PaddleHub Serving)' },
-  capability: 'ocr',
+  capability: ocrCapability,
   config: paddleOcrConfig,
   fields: {
     baseUrl: { label: { 'zh-CN': '服务地址', 'en-US': 'Server address' }, placeholder: 'http://10.0.0.7:8868' },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { SpeechAdapterDefinition } from '@linguaport/sdk/server';
+import { speechCapability, type SpeechAdapterDefinition } from '@linguaport/sdk/server';
 import { createPocketsphinxAdapter } from './adapter.js';
 
 /**
@@ -11,7 +11,7 @@ export function pocketsphinxDefinition(options: { command?: string; model?: stri
   return {
     kind: 'pocketsphinx-local',
     name: { 'zh-CN': 'Pocketsphinx 语音识别（本机，英语）', 'en-US': 'Pocketsphinx speech recognition (local, English)' },
-    capability: 'speech',
+    capability: speechCapability,
     config: z.object({}),
     local: true,
     create(node, helpers) {

@@ -12,6 +12,7 @@ import {
   type EngineHealth,
   type SpeakerAdapter,
   type SpeakerAdapterDefinition,
+  speakerCapability,
 } from '@linguaport/sdk/server';
 
 /**
@@ -132,7 +133,7 @@ export const speakerEmbeddingConfig = z.object({
 export const speakerEmbeddingDefinition: SpeakerAdapterDefinition<z.infer<typeof speakerEmbeddingConfig>> = {
   kind: 'paddlespeech-vector',
   name: { 'zh-CN': '说话人嵌入（PaddleSpeech 服务）', 'en-US': 'Speaker embedding (PaddleSpeech Server)' },
-  capability: 'speaker',
+  capability: speakerCapability,
   config: speakerEmbeddingConfig,
   fields: {
     baseUrl: { label: { 'zh-CN': '服务地址', 'en-US': 'Server address' }, placeholder: 'http://10.0.0.7:8090' },

@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { createTesseractAdapter, type OcrAdapterDefinition } from '@linguaport/sdk/server';
+import { createTesseractAdapter, type OcrAdapterDefinition, ocrCapability } from '@linguaport/sdk/server';
 
 /**
  * The built-in OCR engine (kind `tesseract-local`): Debian's tesseract on this machine, through the
@@ -12,7 +12,7 @@ export function tesseractDefinition(options: { command?: string } = {}): OcrAdap
   return {
     kind: 'tesseract-local',
     name: { 'zh-CN': 'Tesseract 文字识别（本机）', 'en-US': 'Tesseract OCR (local)' },
-    capability: 'ocr',
+    capability: ocrCapability,
     config: z.object({}),
     local: true,
     create(node, helpers) {

@@ -18,6 +18,7 @@ import {
   type DiagonalGmm,
   type SpeakerAdapter,
   type SpeakerAdapterDefinition,
+  speakerCapability,
 } from '@linguaport/sdk/server';
 
 /** What its bytes are: the SDK's MFCC features, a GMM background model, speakers as MAP-adapted means. */
@@ -85,7 +86,7 @@ export function voiceprintLocalDefinition(): SpeakerAdapterDefinition<Record<str
   return {
     kind: 'voiceprint-local',
     name: { 'zh-CN': '声纹识别（本机）', 'en-US': 'Voiceprint recognition (local)' },
-    capability: 'speaker',
+    capability: speakerCapability,
     config: z.object({}),
     local: true,
     create: () => createVoiceprintAdapter(),

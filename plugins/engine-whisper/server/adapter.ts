@@ -10,6 +10,7 @@ import {
   type SpeechAdapter,
   type SpeechAdapterDefinition,
   type SpeechSegment,
+  speechCapability,
 } from '@linguaport/sdk/server';
 
 /**
@@ -124,7 +125,7 @@ export const whisperConfig = z.object({
 export const whisperDefinition: SpeechAdapterDefinition<z.infer<typeof whisperConfig>> = {
   kind: 'whisper',
   name: { 'zh-CN': 'Whisper 语音识别（OpenAI 兼容转写接口）', 'en-US': 'Whisper speech recognition (OpenAI-compatible transcription API)' },
-  capability: 'speech',
+  capability: speechCapability,
   config: whisperConfig,
   secrets: ['apiKey'],
   fields: {

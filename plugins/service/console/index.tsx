@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useState } from 'react';
-import { Button, Callout, Card, H4, HTMLSelect, HTMLTable, Intent, Tag } from '@blueprintjs/core';
+import { Button, Callout, Card, H4, HTMLSelect, HTMLTable, Icon, Intent, Tag, type IconName } from '@blueprintjs/core';
 import { EngineDialogs, engineFields, type EditableEngine } from './engine-dialogs.js';
 import { LanguagePacks } from './language-packs.js';
 import { ConfirmDialog, definePlugin, FormDialog, PageHeader, useApi, useNotify, usePermission, useTranslation, type ApiErrorInfo, type FormField, type FormValues } from '@linguaport/sdk/console';
@@ -27,12 +27,20 @@ type Localized = { 'zh-CN': string; 'en-US': string };
 interface AdapterKind {
   kind: string;
   name: Localized;
-  /** What its nodes do: translation kinds go under an engine, speech and OCR kinds in their own cards. */
-  capability: 'translate' | 'ocr' | 'speech' | 'speaker';
+  /** Its capability's id: kinds of a capability routed by pairs go under an engine, the others in their capability's card. */
+  capability: string;
   local: boolean;
   schema: { properties?: Record<string, { type?: string | string[]; items?: { type?: string } }>; required?: string[] };
   secrets: string[];
   fields: Record<string, { label: Localized; help?: Localized; placeholder?: string }>;
+}
+
+/** A capability a plugin declared (`GET translServiceNode/capabilities`): its card's labels and icon come from it. */
+interface Capability {
+  id: string;
+  name: Localized;
+  routing: 'pairs' | 'language';
+  console: { title: Localized; help?: Localized; addNode?: Localized; noNodes?: Localized; icon?: string };
 }
 
 const CONFIG = 'config.';
@@ -248,17 +256,19 @@ function EngineCard({ engine, kinds, onChanged }: { engine: Engine; kinds: Adapt
 }
 
 /**
- * Recognition nodes of one capability, not under an engine, since routing picks any running, healthy
- * node of the capability for the language: speech (the built-in pocketsphinx, remote whisper servers)
- * OCR (the built-in tesseract, remote PaddleOCR servers) and speakers (the built-in voiceprint method, remote
- * speaker-embedding servers; any language). Listed with their health and languages,
- * started, stopped, added and deleted here.
+ * The nodes of one capability routed by language, not under an engine, since routing picks any running,
+ * healthy node of the capability for the language: speech (the built-in pocketsphinx, remote whisper
+ * servers), OCR (tesseract, PaddleOCR), speakers (any language) or a plugin's own capability. Title, help
+ * and icon come from the capability's declaration. Listed with their health and languages, started,
+ * stopped, added and deleted here.
  */
-function RecognitionNodes({ capability, kinds }: { capability: 'speech' | 'ocr' | 'speaker'; kinds: AdapterKind[] }) {
-  // Locale keys and test ids by capability: speechNodes / ocrNodes / speakerNodes, speech-nodes / ocr-nodes / speaker-nodes.
-  const key = (name: string) => `${capability}${name}`;
+export function CapabilityNodes({ capability: declared, kinds }: { capability: Capability; kinds: AdapterKind[] }) {
+  // Test ids by capability: speech-nodes, ocr-nodes, tts-nodes...
+  const capability = declared.id;
   const { t, i18n } = useTranslation();
   const zh = i18n.language.startsWith('zh');
+  const pick = (l: Localized) => (zh ? l['zh-CN'] : l['en-US']);
+  const title = pick(declared.console.title);
   const api = useApi();
   const notify = useNotify();
   const permissions = usePermission();
@@ -316,12 +326,15 @@ function RecognitionNodes({ capability, kinds }: { capability: 'speech' | 'ocr' 
   ];
   return (
     <Card data-testid={`${capability}-nodes`}>
-      <H4>{t(key('Nodes'))}</H4>
-      <div style={{ color: '#5f6b7c', marginBottom: 8 }}>{t(key('NodesHelp'))}</div>
+      <H4>
+        {declared.console.icon && <Icon icon={declared.console.icon as IconName} style={{ marginRight: 6 }} />}
+        {title}
+      </H4>
+      {declared.console.help && <div style={{ color: '#5f6b7c', marginBottom: 8 }}>{pick(declared.console.help)}</div>}
       {error && <Callout intent={Intent.DANGER}>{t('loadFailed', { msg: error })}</Callout>}
-      {permissions.hasButton('service:edit') && addable.length > 0 && <Button small icon="add" data-testid={`add-${capability}-node`} onClick={() => setAdding(true)} text={t(key('AddNode'))} />}
+      {permissions.hasButton('service:edit') && addable.length > 0 && <Button small icon="add" data-testid={`add-${capability}-node`} onClick={() => setAdding(true)} text={declared.console.addNode ? pick(declared.console.addNode) : t('addNode')} />}
       {nodes === null && !error && <div>{t('loading')}</div>}
-      {nodes?.length === 0 && <Callout>{t(key('NoNodes'))}</Callout>}
+      {nodes?.length === 0 && <Callout>{declared.console.noNodes ? pick(declared.console.noNodes) : t('noCapabilityNodes', { name: title })}</Callout>}
       {!!nodes?.length && (
         <HTMLTable compact striped>
           <thead>
@@ -363,7 +376,7 @@ function RecognitionNodes({ capability, kinds }: { capability: 'speech' | 'ocr' 
       )}
       <FormDialog
         isOpen={adding}
-        title={t(key('AddNode'))}
+        title={declared.console.addNode ? pick(declared.console.addNode) : t('addNode')}
         fields={fields}
         initialValues={{ kind: chosen?.kind ?? '' }}
         onSubmit={async (values) => {
@@ -449,9 +462,13 @@ function Service() {
   const permissions = usePermission();
   const [adding, setAdding] = useState(false);
   const [kinds, setKinds] = useState<AdapterKind[]>([]);
+  const [capabilities, setCapabilities] = useState<Capability[]>([]);
   useEffect(() => {
     api.get<AdapterKind[]>('/translServiceNode/kinds', { silent: true }).then(setKinds, () => {});
+    api.get<Capability[]>('/translServiceNode/capabilities', { silent: true }).then(setCapabilities, () => {});
   }, [api]);
+  const byRouting = (routing: Capability['routing']) => capabilities.filter((c) => c.routing === routing);
+  const kindsOf = (of: Capability[]) => kinds.filter((k) => of.some((c) => c.id === k.capability));
   return (
     <div data-testid="service-view" style={{ padding: 16, display: 'grid', gap: 12 }}>
       <PageHeader
@@ -474,10 +491,8 @@ function Service() {
         onClose={() => setAdding(false)}
       />
       {engines?.length === 0 && <Callout>{t('noEngines')}</Callout>}
-      {engines?.map((e) => <EngineCard key={e.id} engine={e} kinds={kinds.filter((k) => k.capability === 'translate')} onChanged={load} />)}
-      {permissions.hasButton('service:view') && <RecognitionNodes capability="speech" kinds={kinds.filter((k) => k.capability === 'speech')} />}
-      {permissions.hasButton('service:view') && <RecognitionNodes capability="ocr" kinds={kinds.filter((k) => k.capability === 'ocr')} />}
-      {permissions.hasButton('service:view') && <RecognitionNodes capability="speaker" kinds={kinds.filter((k) => k.capability === 'speaker')} />}
+      {engines?.map((e) => <EngineCard key={e.id} engine={e} kinds={kindsOf(byRouting('pairs'))} onChanged={load} />)}
+      {permissions.hasButton('service:view') && byRouting('language').map((c) => <CapabilityNodes key={c.id} capability={c} kinds={kindsOf([c])} />)}
       {permissions.hasButton('service:view') && <LanguagePacks onChanged={load} />}
       {permissions.hasButton('service:licence') && <TrustedKeys />}
     </div>

@@ -134,12 +134,23 @@ const nodeSchema = z.object({
 const adapterKindSchema = z.object({
   kind: z.string(),
   name: localizedTextSchema,
-  capability: z.enum(['translate', 'ocr', 'speech', 'speaker']),
+  /** A registered capability's id (`GET translServiceNode/capabilities`). */
+  capability: z.string(),
   local: z.boolean(),
   plugin: z.string(),
   schema: z.record(z.string(), z.unknown()),
   secrets: z.array(z.string()),
   fields: z.record(z.string(), z.object({ label: localizedTextSchema, help: localizedTextSchema.optional(), placeholder: z.string().optional() })),
+});
+
+/** A registered capability (`ctx.engines.capabilities()`): the engines page has a card per capability routed by language. */
+const capabilitySchema = z.object({
+  id: z.string(),
+  name: localizedTextSchema,
+  node: localizedTextSchema,
+  routing: z.enum(['pairs', 'language']),
+  plugins: z.array(z.string()),
+  console: z.object({ title: localizedTextSchema, help: localizedTextSchema.optional(), addNode: localizedTextSchema.optional(), noNodes: localizedTextSchema.optional(), icon: z.string().optional() }),
 });
 
 export function engineView(r: Record<string, any>) {
@@ -392,6 +403,17 @@ export default defineServerPlugin({
     });
 
     ctx.route({
+      method: 'GET',
+      url: '/translServiceNode/capabilities',
+      access: VIEW,
+      summary: 'List engine capabilities (declared by plugins)',
+      response: { data: z.array(capabilitySchema) },
+      async handler() {
+        return ctx.engines.capabilities();
+      },
+    });
+
+    ctx.route({
       method: 'POST',
       url: '/translServiceNode/add',
       access: EDIT,
@@ -458,26 +480,29 @@ export default defineServerPlugin({
       },
     });
 
-    // Speech, OCR and speaker nodes: not under an engine (their routing picks any running, healthy node of the
-    // capability for the language); their languages are what the health check learnt, stored on the node.
-    for (const [capability, what] of [['speech', 'speech recognition'], ['ocr', 'OCR'], ['speaker', 'speaker recognition']] as const) {
-      ctx.route({
-        method: 'GET',
-        url: `/translServiceNode/${capability}Nodes`,
-        access: VIEW,
-        summary: `List ${what} nodes (nodes of ${capability} kinds) with their health and the languages they recognise`,
-        response: { data: z.array(nodeSchema) },
-        async handler() {
-          const kinds = ctx.engines.adapterKinds().filter((k) => k.capability === capability).map((k) => k.kind);
-          if (!kinds.length) return [];
-          const rows = await admin.nodes.list({ kinds });
-          return rows.map((r) => {
-            const view = nodeView(ctx, r);
-            return { ...view, languages: Array.isArray(r.languages) && r.languages.length ? r.languages : view.languages };
-          });
-        },
-      });
-    }
+    // Nodes of a capability routed by language (`speechNodes`, `ocrNodes`, `ttsNodes`...): not under an engine (their
+    // routing picks any running, healthy node of the capability for the language); their languages are what the
+    // health check learnt, stored on the node. Static routes of this prefix win over this one.
+    ctx.route({
+      method: 'GET',
+      url: '/translServiceNode/:list',
+      access: VIEW,
+      summary: 'List the nodes of a capability routed by language (<capability>Nodes) with their health and languages',
+      schema: { params: z.object({ list: z.string().max(60) }) },
+      response: { data: z.array(nodeSchema), errors: [404] },
+      async handler({ params }) {
+        const capability = /^([a-z][a-z0-9-]{1,39})Nodes$/.exec(params.list)?.[1];
+        const declared = ctx.engines.capabilities().find((c) => c.id === capability && c.routing === 'language');
+        if (!declared) throw new ApiError(404, { 'zh-CN': `找不到 ${params.list}：没有这样的引擎能力`, 'en-US': `No such list ${params.list}: no engine capability of that name is registered` });
+        const kinds = ctx.engines.adapterKinds().filter((k) => k.capability === declared.id).map((k) => k.kind);
+        if (!kinds.length) return [];
+        const rows = await admin.nodes.list({ kinds });
+        return rows.map((r) => {
+          const view = nodeView(ctx, r);
+          return { ...view, languages: Array.isArray(r.languages) && r.languages.length ? r.languages : view.languages };
+        });
+      },
+    });
 
     ctx.route({
       method: 'GET',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import type { AnyEngineAdapterDefinition as EngineAdapterDefinition, EngineAdapterKind } from '@linguaport/sdk/server';
+import type { AnyEngineAdapterDefinition as EngineAdapterDefinition, EngineAdapterKind, EngineCapabilityDefinition } from '@linguaport/sdk/server';
+import { createCapabilityRegistry, type CapabilityRegistry } from './capabilities.js';
 
 /**
  * The engine adapters plugins registered (`ctx.engines.registerAdapter`), by kind. The service
@@ -11,6 +12,10 @@ export interface RegisteredAdapter {
   definition: EngineAdapterDefinition;
   /** The plugin that registered it (`core` for the kernel's own). */
   owner: string;
+  /** Its capability's declaration, from the capability registry. */
+  capability: EngineCapabilityDefinition<any>;
+  /** Releases the capability the definition declared (when it brought one). */
+  release(): void;
 }
 
 export interface AdapterRegistry {
@@ -21,6 +26,8 @@ export interface AdapterRegistry {
   dropOwner(owner: string): void;
   /** Told when a kind comes or goes. */
   onChange(fn: (kind: string, present: boolean) => void): void;
+  /** The capabilities plugins declared (adapter definitions declare theirs when they register). */
+  readonly capabilities: CapabilityRegistry;
 }
 
 const KIND = /^[a-z][a-z0-9-]{1,39}$/;
@@ -34,14 +41,25 @@ function check(def: EngineAdapterDefinition, owner: string): void {
   const where = `plugin ${owner}: engine adapter ${String(def?.kind)}`;
   if (!def || typeof def.kind !== 'string' || !KIND.test(def.kind)) throw new Error(`${where}: kind must be 2-40 lower-case letters, digits and dashes`);
   if (typeof def.name?.['zh-CN'] !== 'string' || typeof def.name?.['en-US'] !== 'string') throw new Error(`${where}: name needs zh-CN and en-US`);
-  if (!['translate', 'ocr', 'speech', 'speaker'].includes(def.capability)) throw new Error(`${where}: capability must be translate, ocr, speech or speaker`);
+  if (typeof def.capability !== 'string' && (typeof def.capability !== 'object' || !def.capability)) throw new Error(`${where}: capability must be a capability's declaration or id`);
   if (!def.config || typeof def.config.safeParse !== 'function' || typeof def.config.shape !== 'object') throw new Error(`${where}: config must be a zod object schema`);
   if (typeof def.create !== 'function') throw new Error(`${where}: create must be a function`);
   for (const s of def.secrets ?? []) if (!(s in def.config.shape)) throw new Error(`${where}: secret ${s} is not a field of its config`);
   if (def.supervise && (typeof def.supervise.start !== 'function' || !def.supervise.label)) throw new Error(`${where}: supervise needs a label and start()`);
 }
 
-export function createAdapterRegistry(): AdapterRegistry {
+/** The capability a definition names: its declaration, registered now, or the id of one registered before. */
+function capabilityOf(def: EngineAdapterDefinition, owner: string, capabilities: CapabilityRegistry): { capability: EngineCapabilityDefinition<any>; release(): void } {
+  if (typeof def.capability !== 'string') {
+    const release = capabilities.register(def.capability, owner);
+    return { capability: capabilities.get(def.capability.id)!, release };
+  }
+  const known = capabilities.get(def.capability);
+  if (!known) throw new Error(`plugin ${owner}: engine adapter ${def.kind}: no capability ${def.capability} is registered (register its declaration first, or name the declaration)`);
+  return { capability: known, release() {} };
+}
+
+export function createAdapterRegistry(capabilities: CapabilityRegistry = createCapabilityRegistry()): AdapterRegistry {
   const byKind = new Map<string, RegisteredAdapter>();
   const listeners: ((kind: string, present: boolean) => void)[] = [];
   const tell = (kind: string, present: boolean) => {
@@ -50,6 +68,7 @@ export function createAdapterRegistry(): AdapterRegistry {
   const remove = (entry: RegisteredAdapter) => {
     if (byKind.get(entry.definition.kind) !== entry) return;
     byKind.delete(entry.definition.kind);
+    entry.release();
     tell(entry.definition.kind, false);
   };
   return {
@@ -57,7 +76,7 @@ export function createAdapterRegistry(): AdapterRegistry {
       check(definition, owner);
       const taken = byKind.get(definition.kind);
       if (taken) throw new Error(`plugin ${owner}: engine adapter kind ${definition.kind} is already registered by ${taken.owner}`);
-      const entry = { definition, owner };
+      const entry = { definition, owner, ...capabilityOf(definition, owner, capabilities) };
       byKind.set(definition.kind, entry);
       tell(definition.kind, true);
       return () => remove(entry);
@@ -66,10 +85,10 @@ export function createAdapterRegistry(): AdapterRegistry {
     kinds() {
       return [...byKind.values()]
         .sort((a, b) => a.definition.kind.localeCompare(b.definition.kind))
-        .map(({ definition: d, owner }) => ({
+        .map(({ definition: d, owner, capability }) => ({
           kind: d.kind,
           name: d.name,
-          capability: d.capability,
+          capability: capability.id,
           local: !!(d.local ?? d.supervise),
           plugin: owner,
           schema: z.toJSONSchema(d.config, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
@@ -79,9 +98,11 @@ export function createAdapterRegistry(): AdapterRegistry {
     },
     dropOwner(owner) {
       for (const entry of [...byKind.values()]) if (entry.owner === owner) remove(entry);
+      capabilities.dropOwner(owner);
     },
     onChange(fn) {
       listeners.push(fn);
     },
+    capabilities,
   };
 }

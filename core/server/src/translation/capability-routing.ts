@@ -1,9 +1,9 @@
-import { ANY_LANGUAGE, ApiError, languageName, type Logger } from '@linguaport/sdk/server';
+import { ANY_LANGUAGE, ApiError, languageName, type CapabilityMessages as DeclaredMessages, type CapabilityNodeChoice, type LanguageRoutedAdapter, type Logger } from '@linguaport/sdk/server';
 import { failsNode, isEngineError } from './adapter.js';
 import type { NodeRuntime } from './node-runtime.js';
 
 /**
- * Routing for the engines that recognise rather than translate (speech, OCR, speakers): one request goes to a
+ * Routing for the capabilities routed by language (speech, OCR, speakers, a plugin's own): one request goes to a
  * healthy node of the capability that takes its language, the least busy first; a node that fails on
  * its own (unreachable, time-out) is marked unhealthy and the next one is tried; a node that refuses
  * the request (a file it cannot read) leaves it healthy and fails the request alone. With no node for
@@ -12,24 +12,16 @@ import type { NodeRuntime } from './node-runtime.js';
  * `*` (a speaker node) takes any language, and a request for `*` any node.
  */
 
-export type RecognitionCapability = 'speech' | 'ocr' | 'speaker';
-
 type Localized = { 'zh-CN': string; 'en-US': string };
 
 /** `en-US` is `en` to an engine that says `en`, and the other way round. */
 export const sameLanguage = (a: string, b: string): boolean => a.toLowerCase() === b.toLowerCase() || a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
 
-export interface CapabilityMessages {
-  /** For the logs: `speech`, `OCR`. */
+export interface CapabilityMessages extends DeclaredMessages {
+  /** For the logs: `speech`, `ocr`. */
   label: string;
   /** A node of the capability, in both languages (`语音识别节点`, `speech recognition node`). */
   node: Localized;
-  /** 400: no node of the capability takes this language (its English name). */
-  noEngine(language: string): Localized;
-  /** 400: the node answered, refusing this input. */
-  refused(detail: string): Localized;
-  /** 503: every node that takes it is down. */
-  interrupted: Localized;
 }
 
 /** A node's row as the router needs it. */
@@ -43,7 +35,8 @@ export interface CapabilityNodeRow {
 }
 
 export interface CapabilityRoutingOptions {
-  capability: RecognitionCapability;
+  /** The capability's id (`speech`, `ocr`, a plugin's own). */
+  capability: string;
   /** The runtimes of started nodes (any capability: the router keeps its own). */
   runtimes(): Iterable<NodeRuntime>;
   /** Every node row by id. */
@@ -64,15 +57,7 @@ export interface RoutedRequest {
   signal?: AbortSignal;
 }
 
-/** A node a caller may choose. */
-export interface CapabilityNodeChoice {
-  id: number;
-  name: string;
-  kind: string;
-  languages: string[];
-  /** Running and healthy now. */
-  ready: boolean;
-}
+export type { CapabilityNodeChoice };
 
 export interface CapabilityRouter {
   /** Healthy, running nodes of the capability. */
@@ -85,9 +70,9 @@ export interface CapabilityRouter {
   run<T>(request: RoutedRequest, work: (node: NodeRuntime) => Promise<T>): Promise<{ value: T; node: NodeRuntime }>;
 }
 
-/** The capability's adapter of a runtime, or null. */
-export function recognizerOf(runtime: NodeRuntime, capability: RecognitionCapability): { languages(): Promise<string[]> } | null {
-  return (capability === 'speech' ? runtime.speech : capability === 'ocr' ? runtime.ocr : runtime.speaker) ?? null;
+/** The capability's adapter of a runtime, or null (a node of another capability). */
+export function routedOf(runtime: NodeRuntime, capability: string): LanguageRoutedAdapter | null {
+  return runtime.capability === capability ? (runtime.routed ?? null) : null;
 }
 
 export function createCapabilityRouter(options: CapabilityRoutingOptions): CapabilityRouter {
@@ -98,7 +83,7 @@ export function createCapabilityRouter(options: CapabilityRoutingOptions): Capab
 
   function nodes(): NodeRuntime[] {
     const rows = new Map(options.rows());
-    return [...options.runtimes()].filter((r) => recognizerOf(r, capability) && r.healthy && rows.get(r.spec.id)?.running);
+    return [...options.runtimes()].filter((r) => routedOf(r, capability) && r.healthy && rows.get(r.spec.id)?.running);
   }
 
   /** Refuses (400, both languages) a node a request may not name: unknown, of another capability, stopped, or not for the language. */

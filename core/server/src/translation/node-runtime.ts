@@ -1,4 +1,4 @@
-import { EngineError, isOcrAdapter, isSpeakerAdapter, isSpeechAdapter, type AnyEngineAdapterDefinition, type EngineAdapter, type EngineHealth, type EngineProcess, type EngineSuperviseHelpers, type LanguagePair, type OcrAdapter, type SpeakerAdapter, type SpeechAdapter } from '@linguaport/sdk/server';
+import { EngineError, type AnyEngineAdapterDefinition, type EngineAdapter, type EngineCapabilityDefinition, type EngineHealth, type EngineProcess, type EngineSuperviseHelpers, type LanguagePair, type LanguageRoutedAdapter } from '@linguaport/sdk/server';
 import { noAdapterReason } from './adapters.js';
 
 /**
@@ -20,29 +20,29 @@ export interface NodeSpec {
 
 export interface NodeRuntime {
   readonly spec: NodeSpec;
-  /** The translation adapter; a speech or OCR node's answers health only (it offers no pairs). */
+  /** The translation adapter; a node of a capability routed by language answers health only (it offers no pairs). */
   readonly adapter: EngineAdapter;
-  /** The speech adapter of a node of a speech kind, else null. */
-  readonly speech?: SpeechAdapter | null;
-  /** The OCR adapter of a node of an OCR kind, else null. */
-  readonly ocr?: OcrAdapter | null;
-  /** The speaker adapter of a node of a speaker kind, else null. */
-  readonly speaker?: SpeakerAdapter | null;
+  /** Its capability's id (`translate`, `speech`, a plugin's own). */
+  readonly capability?: string;
+  /** The adapter of a node of a capability routed by language (speech, OCR, ...), of that capability's contract; else null. */
+  readonly routed?: LanguageRoutedAdapter | null;
   /** The local process behind the node (an APy), or null for a remote node. */
   readonly process: EngineProcess | null;
   /** How the process is named in status messages (`APy`). */
   readonly processLabel?: string;
   healthy: boolean;
   pairs: LanguagePair[];
-  /** The languages a speech or OCR node recognises (learnt by its health check). */
+  /** The languages a node routed by language takes (learnt by its health check). */
   languages?: string[];
   inFlight: number;
   lastError: string | null;
 }
 
-/** What a node start needs from the server: the kind's definition, the tools found at start, the process record. */
+/** What a node start needs from the server: the kind's definition and capability, the tools found at start, the process record. */
 export interface NodeStartContext {
   definition: AnyEngineAdapterDefinition | undefined;
+  /** The declaration of the definition's capability (its contract, how its nodes are routed). */
+  capability: EngineCapabilityDefinition<any> | undefined;
   featureUnavailable(feature: string): string | null;
   processes?: EngineSuperviseHelpers['processes'];
   dataDir: string;
@@ -52,7 +52,8 @@ const noRecord = { add() {}, remove() {} };
 
 export async function startNodeRuntime(spec: NodeSpec, timeoutMs: number, context: NodeStartContext): Promise<NodeRuntime> {
   const def = context.definition;
-  if (!def) throw new Error(noAdapterReason(spec.kind));
+  const capability = context.capability;
+  if (!def || !capability) throw new Error(noAdapterReason(spec.kind));
   const parsed = def.config.safeParse(spec.config);
   if (!parsed.success) {
     const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(config)'}: ${i.message}`).join('; ');
@@ -61,32 +62,29 @@ export async function startNodeRuntime(spec: NodeSpec, timeoutMs: number, contex
   const node = { id: spec.id, name: spec.name, config: parsed.data as Record<string, unknown>, containers: spec.containers };
   const featureUnavailable = context.featureUnavailable;
   const process = def.supervise ? await def.supervise.start(node, { processes: context.processes ?? noRecord, featureUnavailable, dataDir: context.dataDir }) : null;
-  let made: EngineAdapter | SpeechAdapter | OcrAdapter | SpeakerAdapter;
+  let made: unknown;
   try {
     made = def.create(node, { timeoutMs, process, featureUnavailable });
-    if (def.capability === 'speech' && !isSpeechAdapter(made)) throw new Error(`the ${def.name['en-US']} adapter is not a speech adapter (languages, health, transcribe)`);
-    if (def.capability === 'ocr' && !isOcrAdapter(made)) throw new Error(`the ${def.name['en-US']} adapter is not an OCR adapter (languages, health, recognize)`);
-    if (def.capability === 'speaker' && !isSpeakerAdapter(made)) throw new Error(`the ${def.name['en-US']} adapter is not a speaker adapter (method, languages, health, train, enrol, score)`);
+    // Each capability says what its adapters must be; a language-routed one also answers its languages.
+    const routedShape = capability.routing !== 'language' || typeof (made as Partial<LanguageRoutedAdapter>)?.languages === 'function';
+    if (!capability.isAdapter(made) || !routedShape) throw new Error(`the ${def.name['en-US']} adapter is not a ${capability.name['en-US']} adapter (${capability.contract})`);
   } catch (err) {
     await process?.stop();
     throw err;
   }
-  const speech = def.capability === 'speech' ? (made as SpeechAdapter) : null;
-  const ocr = def.capability === 'ocr' ? (made as OcrAdapter) : null;
-  const speaker = def.capability === 'speaker' ? (made as SpeakerAdapter) : null;
-  const recognizer = speech ?? ocr ?? speaker;
-  const adapter = recognizer ? recognizerAsEngine(recognizer, def.capability) : (made as EngineAdapter);
-  return { spec, adapter, speech, ocr, speaker, process, processLabel: def.supervise?.label, healthy: false, pairs: [], languages: [], inFlight: 0, lastError: null };
+  const routed = capability.routing === 'language' ? (made as LanguageRoutedAdapter) : null;
+  const adapter = routed ? routedAsEngine(routed, capability) : (made as EngineAdapter);
+  return { spec, adapter, capability: capability.id, routed, process, processLabel: def.supervise?.label, healthy: false, pairs: [], languages: [], inFlight: 0, lastError: null };
 }
 
-/** A speech or OCR node as the translation side sees it: healthy or not, no pairs, so translation never routes to it. */
-function recognizerAsEngine(recognizer: { kind: string; health(): Promise<EngineHealth> }, capability: string): EngineAdapter {
+/** A node routed by language as the translation side sees it: healthy or not, no pairs, so translation never routes to it. */
+function routedAsEngine(routed: { kind: string; health(): Promise<EngineHealth> }, capability: EngineCapabilityDefinition<any>): EngineAdapter {
   return {
-    kind: recognizer.kind,
+    kind: routed.kind,
     languagePairs: async () => [],
-    health: () => recognizer.health(),
+    health: () => routed.health(),
     async translate() {
-      throw new EngineError('unsupported-pair', `${recognizer.kind} is a${capability === 'ocr' ? 'n OCR' : ` ${capability}`} engine: it does not translate`);
+      throw new EngineError('unsupported-pair', `${routed.kind} is a ${capability.name['en-US']} engine: it does not translate`);
     },
   };
 }

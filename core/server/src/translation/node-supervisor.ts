@@ -64,7 +64,7 @@ export class NodeSupervisor {
   readonly rounds = new Map<number, Promise<void>>();
   /** Pairs each node served at its last good health check (to tell 400 from 503). */
   readonly nodePairs = new Map<number, LanguagePair[]>();
-  /** Languages each speech or OCR node recognised at its last good health check (to tell 400 from 503). */
+  /** Languages each node routed by language took at its last good health check (to tell 400 from 503). */
   readonly nodeLanguages = new Map<number, string[]>();
   engines: EngineRow[] = [];
   nodes = new Map<number, NodeRow>();
@@ -122,7 +122,7 @@ export class NodeSupervisor {
     const rows = await this.o.db.selectFrom('engine_nodes').select(['id', 'kind', 'pairs', 'languages']).execute();
     for (const r of rows) {
       this.nodePairs.set(r.id as number, r.pairs as LanguagePair[]);
-      // Kept for every node: a speech or OCR kind's plugin may register its adapter after this runs.
+      // Kept for every node: a language-routed kind's plugin may register its adapter after this runs.
       this.nodeLanguages.set(r.id as number, (r.languages as string[]) ?? []);
     }
   }
@@ -146,8 +146,8 @@ export class NodeSupervisor {
     const h = await runtime.adapter.health();
     let pairs = runtime.pairs;
     let spoken = runtime.languages ?? [];
-    // A recognition node (speech, OCR, speakers) also says which languages it takes.
-    const recognizer = runtime.speech ?? runtime.ocr ?? runtime.speaker;
+    // A node of a capability routed by language (speech, OCR, speakers, ...) also says which languages it takes.
+    const recognizer = runtime.routed ?? null;
     if (h.ok) {
       try {
         pairs = await runtime.adapter.languagePairs();
@@ -182,11 +182,12 @@ export class NodeSupervisor {
     if (pending) return pending;
     const row = this.nodes.get(id);
     if (!row) throw noSuchNode(id);
-    const definition = this.o.adapters.get(row.kind)?.definition;
+    const registered = this.o.adapters.get(row.kind);
+    const definition = registered?.definition;
     const promise = (async () => {
       const spec: NodeSpec = { id, kind: row.kind, name: row.container_name || `#${id}`, config: this.o.secrets.open(row.config, definition), containers: this.containersOf(id) };
       const featureMissing = (feature: string) => featureUnavailable(feature as ToolFeature, this.o.tools);
-      const runtime = await this.o.startRuntime(spec, Math.min(this.o.deadlineMs, 30_000), { definition, featureUnavailable: featureMissing, processes: this.processes, dataDir: this.o.dataDir });
+      const runtime = await this.o.startRuntime(spec, Math.min(this.o.deadlineMs, 30_000), { definition, capability: registered?.capability, featureUnavailable: featureMissing, processes: this.processes, dataDir: this.o.dataDir });
       runtime.process?.onExit((exit) => {
         if (!exit.expected) this.crashed(id, runtime, `${runtime.processLabel ?? 'engine process'} exited (${exit.signal ?? `code ${exit.code}`})`);
       });

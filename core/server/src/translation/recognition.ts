@@ -2,30 +2,41 @@ import {
   ANY_LANGUAGE,
   ApiError,
   EngineError,
+  capabilityMessages,
+  ocrCapability,
+  speakerCapability,
+  speechCapability,
+  type CapabilityService,
+  type EngineCapabilityDefinition,
   type Logger,
+  type OcrAdapter,
   type OcrRecognizeResult,
   type OcrService,
   type SpeakerAdapter,
   type SpeakerService,
+  type SpeechAdapter,
   type SpeechService,
   type SpeechTranscribeResult,
 } from '@linguaport/sdk/server';
 import type { AdapterRegistry } from './adapters.js';
-import { createCapabilityRouter, sameLanguage, type CapabilityMessages, type CapabilityNodeRow, type RecognitionCapability } from './capability-routing.js';
+import { createCapabilityRouter, sameLanguage, type CapabilityNodeRow, type CapabilityRouter } from './capability-routing.js';
 import type { NodeRuntime } from './node-runtime.js';
 import type { NodeSupervisor } from './node-supervisor.js';
 
 /**
- * The recognition services on the nodes that recognise rather than translate: speech
- * (`ctx.engines.speech`), text in pictures (`ocr`) and speakers (`speaker`). Each checks its
- * input (400 in both languages) and runs on a node of its capability through the capability
- * router (capability-routing.ts: least busy healthy node for the language, fail-over).
+ * The services on the nodes of capabilities routed by language: any registered one through
+ * `ctx.engines.capability(id)`, and the SDK's typed services over the declarations it ships, speech
+ * (`ctx.engines.speech`), text in pictures (`ocr`) and speakers (`speaker`). Each checks its input
+ * (400 in both languages) and runs on a node of its capability through the capability router
+ * (capability-routing.ts: least busy healthy node for the language, fail-over).
  */
 
 export interface RecognitionServices {
   speech: SpeechService;
   ocr: OcrService;
   speaker: SpeakerService;
+  /** Routing on the nodes of a registered capability routed by language (404 for an unknown id). */
+  capability<A>(id: string): CapabilityService<A>;
 }
 
 export interface RecognitionOptions {
@@ -33,30 +44,6 @@ export interface RecognitionOptions {
   adapters: AdapterRegistry;
   logger: Logger;
 }
-
-const MESSAGES: Record<RecognitionCapability, CapabilityMessages> = {
-  speech: {
-    label: 'speech',
-    node: { 'zh-CN': '语音识别节点', 'en-US': 'speech recognition node' },
-    noEngine: (name) => ({ 'zh-CN': `没有能识别 ${name} 语音的语音引擎`, 'en-US': `No speech engine recognises ${name}` }),
-    refused: (detail) => ({ 'zh-CN': `语音引擎无法识别此音频：${detail}`, 'en-US': `The speech engine could not recognise this audio: ${detail}` }),
-    interrupted: { 'zh-CN': '服务中断：目前没有可用的语音识别节点，请稍后再试', 'en-US': 'Service interrupted: no speech recognition node is available right now. Try again later.' },
-  },
-  ocr: {
-    label: 'OCR',
-    node: { 'zh-CN': '文字识别节点', 'en-US': 'OCR node' },
-    noEngine: (name) => ({ 'zh-CN': `没有能识别 ${name} 文字的文字识别引擎`, 'en-US': `No OCR engine reads ${name}` }),
-    refused: (detail) => ({ 'zh-CN': `文字识别引擎无法读取此图片：${detail}`, 'en-US': `The OCR engine could not read this picture: ${detail}` }),
-    interrupted: { 'zh-CN': '服务中断：目前没有可用的文字识别节点，请稍后再试', 'en-US': 'Service interrupted: no OCR node is available right now. Try again later.' },
-  },
-  speaker: {
-    label: 'speaker',
-    node: { 'zh-CN': '说话人识别节点', 'en-US': 'speaker recognition node' },
-    noEngine: () => ({ 'zh-CN': '没有说话人识别引擎', 'en-US': 'There is no speaker recognition engine' }),
-    refused: (detail) => ({ 'zh-CN': `说话人识别引擎无法处理此音频：${detail}`, 'en-US': `The speaker recognition engine could not handle this audio: ${detail}` }),
-    interrupted: { 'zh-CN': '服务中断：目前没有可用的说话人识别节点，请稍后再试', 'en-US': 'Service interrupted: no speaker recognition node is available right now. Try again later.' },
-  },
-};
 
 const isWav = (a: unknown) => a instanceof Uint8Array && a.byteLength > 44;
 const noAudio = () => new ApiError(400, { 'zh-CN': '没有可识别的音频', 'en-US': 'There is no audio to recognise' });
@@ -72,34 +59,33 @@ function checkBackground(background: unknown): void {
 export function createRecognitionServices(options: RecognitionOptions): RecognitionServices {
   const { supervisor, adapters, logger } = options;
   const ready = () => supervisor.ensureStarted();
-  const routerFor = (capability: RecognitionCapability) =>
-    createCapabilityRouter({
-      capability,
+  /** The router of a capability, with its declaration's messages (the registered one, else the SDK's own for its typed services). */
+  const routerFor = (declared: EngineCapabilityDefinition<any>): CapabilityRouter => {
+    const capability = adapters.capabilities.get(declared.id) ?? declared;
+    return createCapabilityRouter({
+      capability: capability.id,
       runtimes: () => supervisor.runtimes.values(),
-      rows: () => [...supervisor.nodes.values()].map((n) => [n.id, { name: n.container_name ?? '', kind: n.kind, running: n.desired_state === 'running', capability: adapters.get(n.kind)?.definition.capability }] as [number, CapabilityNodeRow]),
+      rows: () => [...supervisor.nodes.values()].map((n) => [n.id, { name: n.container_name ?? '', kind: n.kind, running: n.desired_state === 'running', capability: adapters.get(n.kind)?.capability.id }] as [number, CapabilityNodeRow]),
       languagesOf: (id: number) => supervisor.runtimes.get(id)?.languages ?? supervisor.nodeLanguages.get(id) ?? [],
       failed: (node: NodeRuntime, reason: string) => supervisor.saveHealth(node.spec.id, 'unhealthy', reason),
       logger,
-      messages: MESSAGES[capability],
+      messages: { label: capability.id, node: capability.node, ...capabilityMessages(capability) },
     });
-  const speechRouter = routerFor('speech');
-  const ocrRouter = routerFor('ocr');
-  const speakerRouter = routerFor('speaker');
-
+  };
   const speech: SpeechService = {
     async languages() {
       await ready();
-      return speechRouter.languages();
+      return routerFor(speechCapability).languages();
     },
     async nodes(language) {
       await ready();
-      return speechRouter.choices(language);
+      return routerFor(speechCapability).choices(language);
     },
     async transcribe(request): Promise<SpeechTranscribeResult> {
       if (!(request.audio instanceof Uint8Array) || request.audio.byteLength <= 44) throw noAudio();
       if (!request.language) throw new ApiError(400, { 'zh-CN': '需要指定语音的语言', 'en-US': 'The language of the speech is required' });
       await ready();
-      const { value: segments, node } = await speechRouter.run(request, (pick) => pick.speech!.transcribe(request.audio, { language: request.language, signal: request.signal }));
+      const { value: segments, node } = await routerFor(speechCapability).run(request, (pick) => (pick.routed as SpeechAdapter).transcribe(request.audio, { language: request.language, signal: request.signal }));
       return { language: request.language, segments, nodeId: node.spec.id, kind: node.spec.kind };
     },
   };
@@ -107,20 +93,20 @@ export function createRecognitionServices(options: RecognitionOptions): Recognit
   /** Runs on a speaker node of the request's method (any language); a node of another method is skipped as one that does not take the request. */
   async function onSpeakerNode<T>(request: { method?: string; nodeId?: number; signal?: AbortSignal }, work: (adapter: SpeakerAdapter) => Promise<T>) {
     await ready();
-    const { value, node } = await speakerRouter.run({ language: ANY_LANGUAGE, nodeId: request.nodeId, signal: request.signal }, async (pick) => {
-      const adapter = pick.speaker!;
+    const { value, node } = await routerFor(speakerCapability).run({ language: ANY_LANGUAGE, nodeId: request.nodeId, signal: request.signal }, async (pick) => {
+      const adapter = pick.routed as SpeakerAdapter;
       if (request.method && adapter.method !== request.method) throw new EngineError('unsupported-pair', `${adapter.kind} makes ${adapter.method}, not ${request.method}`);
       return work(adapter);
     });
-    const threshold = node.speaker!.threshold;
-    return { value, answer: { method: node.speaker!.method, nodeId: node.spec.id, kind: node.spec.kind, ...(threshold === undefined ? {} : { threshold }) } };
+    const threshold = (node.routed as SpeakerAdapter).threshold;
+    return { value, answer: { method: (node.routed as SpeakerAdapter).method, nodeId: node.spec.id, kind: node.spec.kind, ...(threshold === undefined ? {} : { threshold }) } };
   }
 
   const speaker: SpeakerService = {
     async nodes() {
       await ready();
-      const byId = new Map(speakerRouter.nodes().map((r) => [r.spec.id, r.speaker!]));
-      return speakerRouter.choices().map((c) => {
+      const byId = new Map(routerFor(speakerCapability).nodes().map((r) => [r.spec.id, r.routed as SpeakerAdapter]));
+      return routerFor(speakerCapability).choices().map((c) => {
         const adapter = byId.get(c.id);
         if (!adapter) return c;
         return { ...c, method: adapter.method, ...(adapter.threshold === undefined ? {} : { threshold: adapter.threshold }) };
@@ -128,7 +114,8 @@ export function createRecognitionServices(options: RecognitionOptions): Recognit
     },
     async method() {
       await ready();
-      return speakerRouter.nodes().sort((a, b) => a.inFlight - b.inFlight)[0]?.speaker?.method ?? null;
+      const least = routerFor(speakerCapability).nodes().sort((a, b) => a.inFlight - b.inFlight)[0];
+      return (least?.routed as SpeakerAdapter | undefined)?.method ?? null;
     },
     async train(request) {
       checkRecordings(request.recordings);
@@ -158,21 +145,49 @@ export function createRecognitionServices(options: RecognitionOptions): Recognit
   const ocr: OcrService = {
     async languages() {
       await ready();
-      return ocrRouter.languages();
+      return routerFor(ocrCapability).languages();
     },
     async recognize(request): Promise<OcrRecognizeResult> {
       if (!(request.image instanceof Uint8Array) || request.image.byteLength === 0) throw new ApiError(400, { 'zh-CN': '没有可识别的图片', 'en-US': 'There is no picture to read' });
       const wanted = Array.isArray(request.languages) ? request.languages.filter((l) => typeof l === 'string' && l) : [];
       if (!wanted.length) throw new ApiError(400, { 'zh-CN': '需要指定图片文字的语言', 'en-US': 'The language of the text in the picture is required' });
       await ready();
-      const { value: page, node } = await ocrRouter.run({ language: wanted[0]!, signal: request.signal }, (pick) => {
+      const { value: page, node } = await routerFor(ocrCapability).run({ language: wanted[0]!, signal: request.signal }, (pick) => {
         // The main language and those of the others this node reads too.
         const langs = wanted.filter((l, i) => i === 0 || (pick.languages ?? []).some((k) => sameLanguage(k, l)));
-        return pick.ocr!.recognize(request.image, { languages: langs, signal: request.signal }).then((p) => ({ ...p, languages: langs }));
+        return (pick.routed as OcrAdapter).recognize(request.image, { languages: langs, signal: request.signal }).then((p) => ({ ...p, languages: langs }));
       });
       return { ...page, nodeId: node.spec.id, kind: node.spec.kind };
     },
   };
 
-  return { speech, ocr, speaker };
+  /** Any registered capability routed by language: its nodes, and a request run on the best of them. */
+  function capability<A>(id: string): CapabilityService<A> {
+    const declared = () => {
+      const found = adapters.capabilities.get(id);
+      if (!found || found.routing !== 'language') throw new ApiError(404, { 'zh-CN': `没有名为 ${id} 的按语言路由的引擎能力`, 'en-US': `No engine capability routed by language is named ${id}` }, { reason: 'noSuchCapability', capability: id });
+      return found;
+    };
+    return {
+      async languages() {
+        const router = routerFor(declared());
+        await ready();
+        return router.languages();
+      },
+      async nodes(language) {
+        const router = routerFor(declared());
+        await ready();
+        return router.choices(language);
+      },
+      async run(request, work) {
+        const router = routerFor(declared());
+        if (typeof request?.language !== 'string' || !request.language) throw new ApiError(400, { 'zh-CN': '需要指定语言', 'en-US': 'The language is required' });
+        await ready();
+        const { value, node } = await router.run(request, (pick) => work(pick.routed as A, { id: pick.spec.id, kind: pick.spec.kind, languages: [...(pick.languages ?? [])] }));
+        return { value, nodeId: node.spec.id, kind: node.spec.kind };
+      },
+    };
+  }
+
+  return { speech, ocr, speaker, capability };
 }

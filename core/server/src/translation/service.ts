@@ -18,7 +18,9 @@ import { segmentWords, splitSentences } from './text-tools.js';
  * - node-supervisor.ts: a runtime per started node, health rounds, crash restarts with backoff;
  * - router.ts: an (engine, node) per batch for the pair and domain, least busy first, fail-over;
  * - request-front.ts: request checks, caps, source detection, the pipeline, the usage ledger;
- * - recognition.ts: speech, OCR and speaker services on the nodes of those capabilities;
+ * - capabilities.ts: the engine capabilities plugins declare (how a node is checked and routed);
+ * - recognition.ts: routing on the nodes of capabilities routed by language (ctx.engines.capability,
+ *   and the speech, OCR and speaker services over the SDK's declarations);
  * - node-admin.ts: node start/stop/check for the engines area and the health overview;
  * - node-secrets.ts: node secrets sealed with the server's secret.key.
  * Local Apertium nodes are APy processes the platform starts and stops; a node left running comes
@@ -57,7 +59,7 @@ export interface TranslationServiceOptions {
 export interface TranslationService extends EngineService {
   /** The same service as a plugin sees it: the adapters it registers are named after it and go when it stops. */
   forPlugin(pluginId: string): EngineService;
-  /** Removes a stopped plugin's adapters (their nodes stop and read unavailable). */
+  /** Removes a stopped plugin's adapters (their nodes stop and read unavailable) and the capabilities it alone declared. */
   dropOwner(pluginId: string): void;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -120,13 +122,16 @@ export function createTranslationService(options: TranslationServiceOptions): Tr
     seal: (plain) => secrets.seal(plain),
     registerAdapter: (definition) => adapters.register(definition, 'core'),
     adapterKinds: () => adapters.kinds(),
+    registerCapability: (definition) => adapters.capabilities.register(definition, 'core'),
+    capabilities: () => adapters.capabilities.list(),
+    capability: recognition.capability,
     // The screens read its schema and secrets; only the service calls create (and knows speech kinds).
     adapter: (kind) => adapters.get(kind)?.definition as EngineAdapterDefinition | undefined,
     speech: recognition.speech,
     ocr: recognition.ocr,
     speaker: recognition.speaker,
     forPlugin(pluginId) {
-      return { ...service, registerAdapter: (definition) => adapters.register(definition, pluginId) };
+      return { ...service, registerAdapter: (definition) => adapters.register(definition, pluginId), registerCapability: (definition) => adapters.capabilities.register(definition, pluginId) };
     },
     dropOwner(pluginId) {
       adapters.dropOwner(pluginId);
