@@ -3,6 +3,7 @@ import { rm } from 'node:fs/promises';
 import { extname } from 'node:path';
 import { sql, type Kysely } from 'kysely';
 import { z } from 'zod';
+import { idSchema } from '../shared/checks.js';
 import { deletedSchema } from './answers.js';
 import { idList, like, pageOf, pageOffset, pageQuery, pageSchema } from './helpers.js';
 import { ApiError, Codes, type Caller, type LocalizedText, type RouteAccess, type ServerPluginContext } from './index.js';
@@ -166,7 +167,7 @@ export function mediaJobKit<Job extends MediaJobColumns, Row>(ctx: ServerPluginC
     return begin(moved);
   }
 
-  /** The routes every media-job area has in the same shape, under `base` (`/video`). */
+  /** The routes every media-job area has in the same shape, under `base` (`/video`): list, get, cancel, retry, delete, settings. */
   function routes(r: {
     base: string;
     access: RouteAccess;
@@ -174,6 +175,11 @@ export function mediaJobKit<Job extends MediaJobColumns, Row>(ctx: ServerPluginC
     /** The job as the list shows it now (reconciled with its tasks). */
     current(j: Job): Promise<Job>;
     list: { summary: string; filters?: Record<string, readonly [string, ...string[]]>; states: readonly [string, ...string[]] };
+    /** `GET <base>/get/:id` answering the row; an area whose answer holds more registers its own. */
+    get?: { summary: string };
+    /** `before` may handle the call itself (a second task of the job running): the row it answers, or undefined. */
+    cancel: { summary: string; task: TaskHandle<any, any>; before?(caller: Caller, j: Job): Promise<Job | undefined> };
+    retry: { summary: string; reset: Record<string, unknown>; start(j: Job): Promise<Job> };
     /** Running work of a deleted job is cancelled. */
     remove: { summary: string; cancelTasks(j: Job): Promise<void> };
     settings: { manage: RouteAccess; schema: z.ZodTypeAny; get(): Promise<unknown>; set(value: any): Promise<unknown>; summaries: [string, string] };
@@ -201,6 +207,41 @@ export function mediaJobKit<Job extends MediaJobColumns, Row>(ctx: ServerPluginC
         for (const row of rows) shown.push(await options.present(await r.current(row as Job)));
         return pageOf(q0 as never, shown, (total as { n?: string } | undefined)?.n);
       },
+    });
+
+    const byId = { params: z.object({ id: idSchema }) };
+    if (r.get)
+      ctx.route({
+        method: 'GET',
+        url: `${r.base}/get/:id`,
+        access: r.access,
+        summary: r.get.summary,
+        schema: byId,
+        response: { data: r.rowSchema, errors: [404] },
+        handler: async ({ params, caller }) => options.present(await r.current(await own(caller!, params.id))),
+      });
+
+    ctx.route({
+      method: 'POST',
+      url: `${r.base}/cancel/:id`,
+      access: r.access,
+      summary: r.cancel.summary,
+      schema: byId,
+      response: { data: r.rowSchema, errors: [404, 409] },
+      async handler({ params, caller }) {
+        const j = await own(caller!, params.id);
+        return options.present((await r.cancel.before?.(caller!, j)) ?? (await cancel(caller!, j, r.cancel.task)));
+      },
+    });
+
+    ctx.route({
+      method: 'POST',
+      url: `${r.base}/retry/:id`,
+      access: r.access,
+      summary: r.retry.summary,
+      schema: byId,
+      response: { data: r.rowSchema, errors: [404, 409] },
+      handler: async ({ params, caller }) => options.present(await retry(await own(caller!, params.id), r.retry.reset, r.retry.start)),
     });
 
     ctx.route({

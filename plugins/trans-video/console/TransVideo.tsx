@@ -1,12 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, FormGroup, HTMLSelect, Intent, NonIdealState, ProgressBar, Spinner, Tooltip } from '@blueprintjs/core';
+import { useEffect, useMemo, useState } from 'react';
+import { Button, Callout, Card, FormGroup, HTMLSelect, Intent, ProgressBar } from '@blueprintjs/core';
 import {
   ResourcePickers,
   type ChosenResources,
+  MediaDropZone,
   MediaJobScreen,
   useApi,
   useLastLanguagePair,
-  useNotify,
   usePermission,
   usePlatform,
   useRefreshBefore,
@@ -14,7 +14,7 @@ import {
   type ApiErrorInfo,
 } from '@linguaport/sdk/console';
 import { formatDate, formatSize } from '@linguaport/sdk/shared';
-import { formatSeconds, JOB_CHANGED, JOB_STATES, NS, settingsSchema, TRACKS, type JobRow, type Settings } from '../shared/schemas.js';
+import { formatSeconds, JOB_CHANGED, NS, settingsSchema, TRACKS, type JobRow, type Settings } from '../shared/schemas.js';
 import { languageLabel } from './common.js';
 
 interface Setup {
@@ -28,7 +28,6 @@ function NewJob({ setup, onStarted }: { setup: Setup; onStarted(): void }) {
   const { t, i18n } = useTranslation(NS);
   const api = useApi();
   const { setRefreshBefore } = useRefreshBefore();
-  const input = useRef<HTMLInputElement>(null);
   // The user's last pair for video first (when still offered), then the first language.
   const { pair: lastPair, remember } = useLastLanguagePair('video');
   const [source, setSource] = useState(setup.languages.find((l) => l.code === lastPair?.source)?.code ?? setup.languages[0]?.code ?? '');
@@ -105,33 +104,14 @@ function NewJob({ setup, onStarted }: { setup: Setup; onStarted(): void }) {
       {/* The lines are translated with these memories and term bases (the user's defaults preselected). */}
       <ResourcePickers value={resources} onChange={setResources} preselectDefaults testIds={{ memories: 'tv-memories', termBases: 'tv-term-bases' }} />
       {!targets.length && <Callout intent={Intent.WARNING}>{t('noTargets')}</Callout>}
-      <div
-        role="button"
-        tabIndex={0}
-        data-testid="tv-drop"
-        onClick={() => input.current?.click()}
-        onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
-        onDragOver={(e) => e.preventDefault()}
-        onDrop={(e) => {
-          e.preventDefault();
-          setFile(e.dataTransfer.files[0] ?? null);
-        }}
-        style={{ border: '2px dashed #abb3bf', borderRadius: 6, padding: 16, textAlign: 'center', cursor: 'pointer' }}
-      >
-        {file ? <span data-testid="tv-chosen">{`${file.name} (${formatSize(file.size)})`}</span> : t('drop')}
-        <div style={{ color: '#738091', fontSize: 12, marginTop: 4 }}>{t('limits', { mb: setup.limits.maxFileMb, duration: formatSeconds(setup.limits.maxDurationSeconds) })}</div>
-        <input
-          ref={input}
-          data-testid="tv-input"
-          type="file"
-          accept="audio/*,video/*,.mkv,.webm,.flac,.ogg,.m4a,.mov"
-          style={{ display: 'none' }}
-          onChange={(e) => {
-            setFile(e.currentTarget.files?.[0] ?? null);
-            e.currentTarget.value = '';
-          }}
-        />
-      </div>
+      <MediaDropZone
+        testId="tv"
+        accept="audio/*,video/*,.mkv,.webm,.flac,.ogg,.m4a,.mov"
+        files={file ? [file] : []}
+        onFiles={(files) => setFile(files[0] ?? null)}
+        prompt={t('drop')}
+        limits={t('limits', { mb: setup.limits.maxFileMb, duration: formatSeconds(setup.limits.maxDurationSeconds) })}
+      />
       {problems.length > 0 && <Callout intent={Intent.WARNING} data-testid="tv-problems">{problems.join(' ')}</Callout>}
       {progress !== null && <ProgressBar value={progress} intent={Intent.PRIMARY} />}
       {error && <Callout intent={Intent.DANGER} data-testid="tv-error">{error}</Callout>}

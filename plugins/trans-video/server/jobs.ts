@@ -289,6 +289,17 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     rowSchema: jobRowSchema,
     current: reconcile,
     list: { summary: 'List own jobs, newest first: search by file name, filter by status', states: JOB_STATES },
+    cancel: {
+      summary: 'Cancel a queued or running job (or its burning)',
+      task: translateTask,
+      // Burning running after the translation: the cancel is the burning's.
+      async before(caller, j) {
+        if (j.burn_status !== 'queued' && j.burn_status !== 'running') return undefined;
+        if (j.burn_task_id) await burnTask.cancel(j.burn_task_id);
+        return (await move(j.id, ['queued', 'running'], { burn_status: 'cancelled' }, 'burn_status')) ?? (await own(caller, j.id));
+      },
+    },
+    retry: { summary: 'Run a failed or cancelled job again', reset: { stage: 'extract' }, start: startJob },
     remove: {
       summary: 'Delete own jobs with their files and lines (running work is cancelled first)',
       async cancelTasks(j) {
@@ -427,32 +438,4 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     },
   });
 
-  ctx.route({
-    method: 'POST',
-    url: '/transVideo/cancel/:id',
-    access: USE,
-    summary: 'Cancel a queued or running job (or its burning)',
-    schema: { params: z.object({ id: idSchema }) },
-    response: { data: jobRowSchema, errors: [404, 409] },
-    async handler({ params, caller }) {
-      const j = await own(caller!, params.id);
-      if (j.burn_status === 'queued' || j.burn_status === 'running') {
-        if (j.burn_task_id) await burnTask.cancel(j.burn_task_id);
-        return present((await move(j.id, ['queued', 'running'], { burn_status: 'cancelled' }, 'burn_status')) ?? (await own(caller!, params.id)));
-      }
-      return present(await kit.cancel(caller!, j, translateTask));
-    },
-  });
-
-  ctx.route({
-    method: 'POST',
-    url: '/transVideo/retry/:id',
-    access: USE,
-    summary: 'Run a failed or cancelled job again',
-    schema: { params: z.object({ id: idSchema }) },
-    response: { data: jobRowSchema, errors: [404, 409] },
-    async handler({ params, caller }) {
-      return present(await kit.retry(await own(caller!, params.id), { stage: 'extract' }, startJob));
-    },
-  });
 }

@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, FormGroup, HTMLSelect, InputGroup, Intent, NonIdealState, ProgressBar, Radio, RadioGroup, Spinner, Tooltip } from '@blueprintjs/core';
-import { definePlugin, MediaJobScreen, useApi, useNotify, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo, downloadFile } from '@linguaport/sdk/console';
+import { useMemo, useState } from 'react';
+import { Button, Callout, Card, FormGroup, HTMLSelect, InputGroup, Intent, ProgressBar, Radio, RadioGroup } from '@blueprintjs/core';
+import { definePlugin, MediaDropZone, MediaJobScreen, useApi, useNotify, usePermission, useRefreshBefore, useTranslation, type ApiErrorInfo, downloadFile } from '@linguaport/sdk/console';
 import { formatDate, formatSize } from '@linguaport/sdk/shared';
-import { formatSeconds, JOB_CHANGED, JOB_STATES, NS, OPERATIONS, settingsSchema, TARGETS, type JobRow, type Operation, type Settings } from '../shared/schemas.js';
+import { formatSeconds, JOB_CHANGED, NS, OPERATIONS, settingsSchema, TARGETS, type JobRow, type Operation, type Settings } from '../shared/schemas.js';
 
 interface Setup {
   limits: Settings;
@@ -26,7 +26,6 @@ function NewJob({ setup, onStarted }: { setup: Settings; onStarted(): void }) {
   const { t } = useTranslation(NS);
   const api = useApi();
   const { setRefreshBefore } = useRefreshBefore();
-  const input = useRef<HTMLInputElement>(null);
   const [operation, setOperation] = useState<Operation>('convert');
   const [to, setTo] = useState<string>('mp3');
   const [start, setStart] = useState('0');
@@ -108,34 +107,15 @@ function NewJob({ setup, onStarted }: { setup: Settings; onStarted(): void }) {
           </>
         )}
       </div>
-      <div
-        role="button"
-        tabIndex={0}
-        data-testid="video-drop"
-        onClick={() => input.current?.click()}
-        onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
-        onDragOver={(e) => e.preventDefault()}
-        onDrop={(e) => {
-          e.preventDefault();
-          setFiles(Array.from(e.dataTransfer.files));
-        }}
-        style={{ border: '2px dashed #abb3bf', borderRadius: 6, padding: 16, textAlign: 'center', cursor: 'pointer' }}
-      >
-        {files.length ? <span data-testid="video-chosen">{files.map((f) => `${f.name} (${formatSize(f.size)})`).join(', ')}</span> : t('drop')}
-        <div style={{ color: '#738091', fontSize: 12, marginTop: 4 }}>{t('limits', { files: setup.maxFiles, mb: setup.maxFileMb, duration: formatSeconds(setup.maxDurationSeconds) })}</div>
-        <input
-          ref={input}
-          data-testid="video-input"
-          type="file"
-          multiple
-          accept="audio/*,video/*,.mkv,.webm,.flac,.ogg,.m4a"
-          style={{ display: 'none' }}
-          onChange={(e) => {
-            setFiles(Array.from(e.currentTarget.files ?? []));
-            e.currentTarget.value = '';
-          }}
-        />
-      </div>
+      <MediaDropZone
+        testId="video"
+        multiple
+        accept="audio/*,video/*,.mkv,.webm,.flac,.ogg,.m4a"
+        files={files}
+        onFiles={setFiles}
+        prompt={t('drop')}
+        limits={t('limits', { files: setup.maxFiles, mb: setup.maxFileMb, duration: formatSeconds(setup.maxDurationSeconds) })}
+      />
       {problems.length > 0 && files.length > 0 && <Callout intent={Intent.WARNING} data-testid="video-problems">{problems.join(' ')}</Callout>}
       {progress !== null && <ProgressBar value={progress} intent={Intent.PRIMARY} />}
       {error && <Callout intent={Intent.DANGER} data-testid="video-error">{error}</Callout>}

@@ -209,6 +209,9 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
     rowSchema: jobRowSchema,
     current: reconcile,
     list: { summary: 'List own jobs, newest first: search by file name, filter by status and operation', states: JOB_STATES, filters: { operation: OPERATIONS } },
+    get: { summary: 'One own job' },
+    cancel: { summary: 'Cancel a queued or running job', task },
+    retry: { summary: 'Run a failed or cancelled job again', reset: { started_at: null }, start: startJob },
     remove: {
       summary: 'Delete own jobs with their files (a running one is cancelled first)',
       cancelTasks: async (j) => {
@@ -216,36 +219,6 @@ export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: Area
       },
     },
     settings: { manage: MANAGE, schema: settingsSchema, get: () => settings.get(), set: (v) => settings.set(v), summaries: ['The limits of audio/video conversion', 'Change the limits: files per upload, megabytes and seconds per file'] },
-  });
-
-  ctx.route({
-    method: 'GET',
-    url: '/video/get/:id',
-    access: USE,
-    summary: 'One own job',
-    schema: { params: z.object({ id: idSchema }) },
-    response: { data: jobRowSchema, errors: [404] },
-    handler: async ({ params, caller }) => present(await reconcile(await own(caller!, params.id))),
-  });
-
-  ctx.route({
-    method: 'POST',
-    url: '/video/cancel/:id',
-    access: USE,
-    summary: 'Cancel a queued or running job',
-    schema: { params: z.object({ id: idSchema }) },
-    response: { data: jobRowSchema, errors: [404, 409] },
-    handler: async ({ params, caller }) => present(await kit.cancel(caller!, await own(caller!, params.id), task)),
-  });
-
-  ctx.route({
-    method: 'POST',
-    url: '/video/retry/:id',
-    access: USE,
-    summary: 'Run a failed or cancelled job again',
-    schema: { params: z.object({ id: idSchema }) },
-    response: { data: jobRowSchema, errors: [404, 409] },
-    handler: async ({ params, caller }) => present(await kit.retry(await own(caller!, params.id), { started_at: null }, startJob)),
   });
 
   ctx.route({

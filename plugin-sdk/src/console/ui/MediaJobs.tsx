@@ -1,6 +1,7 @@
 import { Button, ButtonGroup, Intent, NonIdealState, ProgressBar, Spinner, Tooltip } from '@blueprintjs/core';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import type { ZodType } from 'zod';
+import { formatSize } from '../../shared/format.js';
 import { useApi, useBus, useNotify, type ApiErrorInfo } from '../index.js';
 import { ConfirmDialog } from './ConfirmDialog.js';
 import { FormDialog } from './FormDialog.js';
@@ -205,6 +206,60 @@ export function MediaJobScreen<Row extends MediaJobListRow, Setup extends { limi
           onClose={() => setEditing(false)}
         />
       )}
+    </div>
+  );
+}
+
+export interface MediaDropZoneProps {
+  /** Prefix of the test ids: `<testId>-drop`, `-chosen`, `-input`. */
+  testId: string;
+  files: File[];
+  onFiles(files: File[]): void;
+  multiple?: boolean;
+  /** The file picker's filter. */
+  accept: string;
+  /** Shown while nothing is chosen. */
+  prompt: ReactNode;
+  /** The area's limits, under the prompt. */
+  limits: ReactNode;
+}
+
+/** Where a media-job area's upload form takes its files: click or keyboard opens the picker, or files are dropped on it. */
+export function MediaDropZone({ testId, files, onFiles, multiple, accept, prompt, limits }: MediaDropZoneProps) {
+  const input = useRef<HTMLInputElement>(null);
+  const pick = (list: FileList | null | undefined) => {
+    const all = Array.from(list ?? []);
+    onFiles(multiple ? all : all.slice(0, 1));
+  };
+  return (
+    <div
+      role="button"
+      tabIndex={0}
+      data-testid={`${testId}-drop`}
+      onClick={() => input.current?.click()}
+      onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
+      onDragOver={(e) => e.preventDefault()}
+      onDrop={(e) => {
+        e.preventDefault();
+        pick(e.dataTransfer.files);
+      }}
+      style={{ border: '2px dashed #abb3bf', borderRadius: 6, padding: 16, textAlign: 'center', cursor: 'pointer' }}
+    >
+      {files.length ? <span data-testid={`${testId}-chosen`}>{files.map((f) => `${f.name} (${formatSize(f.size)})`).join(', ')}</span> : prompt}
+      <div style={{ color: '#738091', fontSize: 12, marginTop: 4 }}>{limits}</div>
+      <input
+        ref={input}
+        data-testid={`${testId}-input`}
+        type="file"
+        multiple={multiple}
+        accept={accept}
+        style={{ display: 'none' }}
+        onChange={(e) => {
+          pick(e.currentTarget.files);
+          // The same file chosen again is a change too.
+          e.currentTarget.value = '';
+        }}
+      />
     </div>
   );
 }

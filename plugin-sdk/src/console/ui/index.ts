@@ -23,10 +23,10 @@ import type {
   TagEditorProps,
   TaggedTextProps,
 } from './types.js';
-import type { MediaJobListRow, MediaJobScreenProps } from './MediaJobs.js';
+import type { MediaDropZoneProps, MediaJobListRow, MediaJobScreenProps } from './MediaJobs.js';
 
 export type * from './types.js';
-export type { MediaJobScreenProps, MediaJobListRow, MediaJobStatus } from './MediaJobs.js';
+export type { MediaJobScreenProps, MediaJobListRow, MediaJobStatus, MediaDropZoneProps } from './MediaJobs.js';
 
 // State, not components: loaded with the SDK module rather than with the kit's chunk.
 export { useCrudScreen, recordsLoader, rowCalls, type CrudScreen, type CrudScreenOptions } from './useCrudScreen.js';
@@ -88,3 +88,4 @@ export const ResourceHistory = wrap((k) => k.ResourceHistory) as <E extends Reso
 export const ConfirmDelete = wrap<ConfirmDeleteProps>((k) => k.ConfirmDelete);
 // A media-job area's page (video, trans-video): see ./MediaJobs.tsx.
 export const MediaJobScreen = wrap((k) => k.MediaJobScreen) as <Row extends MediaJobListRow, Setup extends { limits: object }>(props: MediaJobScreenProps<Row, Setup>) => ReactElement | null;
+export const MediaDropZone = wrap<MediaDropZoneProps>((k) => k.MediaDropZone);

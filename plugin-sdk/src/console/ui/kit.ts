@@ -11,4 +11,4 @@ export { PageHeader } from './PageHeader.js';
 export { LanguageVariantPicker, LibraryUserRights, ResourceExportDialog, ResourceImportCard, ResourcePickers } from './resources.js';
 export { TagEditor, TaggedText } from './TagEditor.js';
 export { ConfirmDelete, ResourceEntries, ResourceHistory, ResourceLibraryScreen } from './library.js';
-export { MediaJobScreen } from './MediaJobs.js';
+export { MediaDropZone, MediaJobScreen } from './MediaJobs.js';
