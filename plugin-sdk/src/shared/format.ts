@@ -232,6 +232,16 @@ export function toThousands(value: number | string): string {
   return `${m[1]}${m[2].replace(/\B(?=(\d{3})+$)/g, ',')}${m[3] ?? ''}`;
 }
 
+/** A media time as players show it: `1:02.5` for 62.5 seconds, `1:00:05` for an hour and five seconds (video, trans-video). */
+export function formatMediaTime(total: number): string {
+  const s = Math.round(Math.max(0, total) * 10) / 10;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const sec = s - h * 3600 - m * 60;
+  const secText = (sec < 10 ? '0' : '') + (Math.abs(sec - Math.round(sec)) < 1e-6 ? String(Math.round(sec)) : sec.toFixed(1));
+  return h ? `${h}:${String(m).padStart(2, '0')}:${secText}` : `${m}:${secText}`;
+}
+
 /** Seconds as hh:mm:ss; hours keep counting past 24 (90000 -> '25:00:00'). */
 export function formatDuration(totalSeconds: number): string {
   const s = Number.isFinite(totalSeconds) && totalSeconds > 0 ? Math.floor(totalSeconds) : 0;

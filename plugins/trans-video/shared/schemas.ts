@@ -107,12 +107,5 @@ export const cueRowSchema = z.object({
 });
 export type CueRow = z.infer<typeof cueRowSchema>;
 
-/** `1:02.5` for 62.5 seconds, `1:00:05` for an hour and five seconds. */
-export function formatSeconds(total: number): string {
-  const s = Math.round(Math.max(0, total) * 10) / 10;
-  const h = Math.floor(s / 3600);
-  const m = Math.floor((s % 3600) / 60);
-  const sec = s - h * 3600 - m * 60;
-  const secText = (sec < 10 ? '0' : '') + (Math.abs(sec - Math.round(sec)) < 1e-6 ? String(Math.round(sec)) : sec.toFixed(1));
-  return h ? `${h}:${String(m).padStart(2, '0')}:${secText}` : `${m}:${secText}`;
-}
+/** `1:02.5` for 62.5 seconds, `1:00:05` for an hour and five seconds: the SDK's media time. */
+export { formatMediaTime as formatSeconds } from '@linguaport/sdk/shared';
