@@ -159,10 +159,11 @@ export interface RawReply {
   headers?: Record<string, string>;
 }
 
-export interface Migration {
+/** `DB`: the plugin's tables (as they are once every migration ran), for the data a migration moves. */
+export interface Migration<DB = any> {
   /** Ordered, unique within the plugin: `001_create_terms`. */
   name: string;
-  up(db: Kysely<any>): Promise<void>;
+  up(db: Kysely<DB>): Promise<void>;
 }
 
 export interface Logger {
@@ -313,12 +314,17 @@ export interface MessageCenter {
   send(message: { userIds: number[]; type: MessageType; content: string | LocalizedText; departmentId?: number | null }): Promise<void>;
 }
 
-export interface ServerPluginContext {
+/**
+ * What the kernel gives a plugin. `DB` is the plugin's own tables (`defineServerPlugin<TermDatabase>`),
+ * so `ctx.db` queries are typed against them; the kernel's data comes through the typed services below.
+ */
+export interface ServerPluginContext<DB = any> {
   readonly pluginId: string;
   /** This plugin's own configuration (from `DATA_DIR/config/<id>.json` and the environment). */
   readonly config: Readonly<Record<string, unknown>>;
   readonly logger: Logger;
-  readonly db: Kysely<any>;
+  /** The database, typed to the plugin's own tables (`DB`, its namespace). */
+  readonly db: Kysely<DB>;
   readonly jobs: JobQueue;
   readonly bus: EventBus;
   readonly storage: FileStorage;
@@ -358,13 +364,14 @@ export interface ServerPluginContext {
   onClose(fn: () => Promise<void> | void): void;
 }
 
-export interface ServerPlugin {
-  migrations?: Migration[];
-  setup(ctx: ServerPluginContext): Promise<void> | void;
+export interface ServerPlugin<DB = any> {
+  migrations?: Migration<DB>[];
+  setup(ctx: ServerPluginContext<DB>): Promise<void> | void;
 }
 
-export function defineServerPlugin(plugin: ServerPlugin): ServerPlugin {
-  return plugin;
+/** `defineServerPlugin<MyTables>({...})`: `ctx.db` in `setup` is `Kysely<MyTables>` (the plugin's tables, typed in `server/tables.ts`). */
+export function defineServerPlugin<DB = any>(plugin: ServerPlugin<DB>): ServerPlugin {
+  return plugin as ServerPlugin;
 }
 
 /** A direction an engine serves, in platform language codes (`en`, `es`, `zh-CN`). */
@@ -590,7 +597,7 @@ export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';
 // An area's own settings table with configuration and built-in defaults.
 export { createAreaSettings, type AreaSettingsStore } from './area-settings.js';
 // The kernel's records areas show (ctx.usage, ctx.operationLog): typed services instead of its tables.
-export type { UsagePeriod, UsageTotals, UserUsage, UsageByUserQuery, UsageRecords, OperationLogFilter, OperationLogEntry, OperationLogReader, RoleRecord, RoleAdmin, DepartmentRecord, DepartmentInput, DepartmentAdmin, Organisation, EngineRecord, EngineWrite, EngineNodeRecord, EngineNodeWrite, EngineAdmin, DomainUsage } from './kernel-data.js';
+export type { UsagePeriod, UsageTotals, UserUsage, UsageByUserQuery, UsageRecords, OperationLogFilter, OperationLogEntry, OperationLogReader, RoleRecord, RoleAdmin, DepartmentRecord, DepartmentInput, DepartmentAdmin, UserRecord, UserSortColumn, UserPageQuery, UserFields, NewUser, AccountContact, UserAdmin, Organisation, EngineRecord, EngineWrite, EngineNodeRecord, EngineNodeWrite, EngineAdmin, DomainUsage } from './kernel-data.js';
 export { operationTitleJoin, operationTitleColumns, operationLine, operationModuleNames, fillOperationTitle, type OperationLineRow } from './operation-log.js';
 // Response schemas of what the SDK's services answer (languages, detection, segments), for routes that pass them on.
 export { engineLanguageSchema, detectedLanguageSchema, segmentIssueSchema, segmentOriginSchema, translatedSegmentSchema, deletedSchema } from './answers.js';

@@ -1,4 +1,4 @@
-import { ApiError, Codes, defineServerPlugin, idList, pageSchema, type Organisation, type ServerPluginContext, requestLocale, say, uploadedFileSchema } from '@linguaport/sdk/server';
+import { ApiError, Codes, defineServerPlugin, idList, pageSchema, type Organisation, type ServerPluginContext, requestLocale, say, uploadedFileSchema, type UserAdmin, type UserFields } from '@linguaport/sdk/server';
 import { idSchema, z } from '@linguaport/sdk/shared';
 import {
   PRIORITY_MIN,
@@ -18,8 +18,6 @@ import { listQuerySchema, listUsers } from './list.js';
 const FALLBACK_IMPORT_PASSWORD = 'Linguaport@123';
 
 type Headers = Record<string, string | string[] | undefined>;
-type UserAdmin = Organisation['users'];
-type UserFields = Parameters<UserAdmin['update']>[1];
 
 async function assertNameFree(users: UserAdmin, username: string, exceptId: number | null, headers: Headers) {
   if (await users.nameTaken(username, exceptId)) throw new ApiError(Codes.BAD_REQUEST, `username: ${say(headers, '用户名已存在', 'This user name is already taken')}`);

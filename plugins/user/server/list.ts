@@ -1,4 +1,4 @@
-import { pageOf, pageOffset, pageQuery, type Organisation } from '@linguaport/sdk/server';
+import { pageOf, pageOffset, pageQuery, type UserAdmin } from '@linguaport/sdk/server';
 import { idSchema, seededName, z, type Locale } from '@linguaport/sdk/shared';
 import type { UserRow } from '../shared/schemas.js';
 
@@ -20,7 +20,7 @@ export type ListQuery = z.infer<typeof listQuerySchema>;
  * One page of users, as the list shows them: built-in role and department names in the reader's
  * language. The kernel reads the page (ctx.organisation.users; its indexes serve every sort and search).
  */
-export async function listUsers(users: Organisation['users'], q: ListQuery, locale: Locale = 'zh-CN'): Promise<{ records: UserRow[]; total: number; pageNum: number; pageSize: number }> {
+export async function listUsers(users: UserAdmin, q: ListQuery, locale: Locale = 'zh-CN'): Promise<{ records: UserRow[]; total: number; pageNum: number; pageSize: number }> {
   const { total, users: page } = await users.page({
     username: q.username || undefined,
     realName: q.realName || undefined,

@@ -1,12 +1,6 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import { like, type Organisation } from '@linguaport/sdk/server';
+import { like, type NewUser, type UserAdmin, type UserPageQuery, type UserRecord, type UserSortColumn } from '@linguaport/sdk/server';
 import type { KernelTables } from '../db/schema.js';
-
-type UserAdmin = Organisation['users'];
-type UserPageQuery = Parameters<UserAdmin['page']>[0];
-type UserRecord = Awaited<ReturnType<UserAdmin['page']>>['users'][number];
-type NewUser = Parameters<UserAdmin['create']>[0];
-type UserSortColumn = NonNullable<UserPageQuery['sortBy']>;
 
 /**
  * `ctx.organisation.users`: the kernel's accounts for the user area, so that area needs neither
