@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { defineServerPlugin, memoryService } from '@linguaport/sdk/server';
 import { createLibraryKit } from '@linguaport/sdk/resources';
 import { memoryEntries } from './entries.js';
@@ -16,10 +15,10 @@ import { tmMigrations, type TmDatabase } from './tables.js';
  */
 const KEYS = { view: 'tm:view', add: 'tm:add', edit: 'tm:edit', delete: 'tm:delete', review: 'tm:review', import: 'tm:import', export: 'tm:export', manage: 'tm:library', settings: 'tm:settings' };
 
-export default defineServerPlugin({
+export default defineServerPlugin<TmDatabase>({
   migrations: tmMigrations,
   setup(ctx) {
-    const db = ctx.db as Kysely<TmDatabase>;
+    const db = ctx.db;
     const fuzzy = new FuzzyIndex(db);
     const settings = createTmSettings(ctx, db);
     const lookup = new MemoryLookup(db, fuzzy, async () => (await settings.get()).variantPenalty);

@@ -55,11 +55,10 @@ export interface TmDatabase {
   tm_settings: { key: string; value: ColumnType<unknown, string, string> };
 }
 
-export const tmMigrations: Migration[] = [
+export const tmMigrations: Migration<TmDatabase>[] = [
   {
     name: '001_memories',
-    async up(raw: Kysely<any>) {
-      const db = raw as Kysely<TmDatabase>;
+    async up(db) {
       await db.schema
         .createTable('tm_libraries')
         .addColumn('id', 'serial', (c) => c.primaryKey())
@@ -121,7 +120,7 @@ export const tmMigrations: Migration[] = [
   },
   {
     name: '002_settings',
-    async up(db: Kysely<any>) {
+    async up(db) {
       await db.schema.createTable('tm_settings').ifNotExists().addColumn('key', 'text', (c) => c.primaryKey()).addColumn('value', 'jsonb', (c) => c.notNull()).execute();
     },
   },
@@ -129,7 +128,7 @@ export const tmMigrations: Migration[] = [
     // Entries keep language variants (issue 23): existing entries keep the tags they have, case-normalised,
     // and gain the language each is a variant of, which exact and fuzzy lookups now group by.
     name: '003_language_tags',
-    async up(db: Kysely<any>) {
+    async up(db) {
       await db.schema.alterTable('tm_entries').addColumn('source_base', 'text', (c) => c.notNull().defaultTo('')).execute();
       await db.schema.alterTable('tm_entries').addColumn('target_base', 'text', (c) => c.notNull().defaultTo('')).execute();
       // Few distinct pairs, however many entries: one update each.
@@ -150,7 +149,7 @@ export const tmMigrations: Migration[] = [
     // TMX metadata survives a round trip (issue 23): a unit's tuid, dates, usage, props and notes on its
     // entry, and the header's datatype and o-tmf on the memory. Entries from before have none.
     name: '004_metadata',
-    async up(db: Kysely<any>) {
+    async up(db) {
       await db.schema.alterTable('tm_entries').addColumn('meta', 'jsonb', (c) => c.notNull().defaultTo(sql`'{}'::jsonb`)).execute();
       await db.schema.alterTable('tm_libraries').addColumn('tmx_header', 'jsonb').execute();
     },
