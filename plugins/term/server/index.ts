@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { defineServerPlugin, termBaseService } from '@linguaport/sdk/server';
 import { createLibraryKit } from '@linguaport/sdk/resources';
 import { termEntries } from './entries.js';
@@ -15,10 +14,10 @@ import { termMigrations, type TermDatabase } from './tables.js';
  */
 const KEYS = { view: 'term:view', add: 'term:add', edit: 'term:edit', delete: 'term:delete', review: 'term:review', import: 'term:import', export: 'term:export', manage: 'term:library' };
 
-export default defineServerPlugin({
+export default defineServerPlugin<TermDatabase>({
   migrations: termMigrations,
   setup(ctx) {
-    const db = ctx.db as Kysely<TermDatabase>;
+    const db = ctx.db;
     // Entries keep a domain code: the domain area asks here before deleting one.
     ctx.domains.register('term_entries', async (code) => Number((await db.selectFrom('term_entries').select((eb) => eb.fn.countAll<string>().as('n')).where('domain', '=', code).executeTakeFirst())?.n ?? 0));
     const recognition = new TermRecognition(db);

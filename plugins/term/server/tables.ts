@@ -47,10 +47,10 @@ export interface TermDatabase {
   };
 }
 
-export const termMigrations: Migration[] = [
+export const termMigrations: Migration<TermDatabase>[] = [
   {
     name: '001_term_bases',
-    async up(db: Kysely<any>) {
+    async up(db) {
       await createLibraryTables(db, 'term');
       await db.schema
         .createTable('term_entries')
