@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { defineServerPlugin } from '@linguaport/sdk/server';
 import { alignmentRoutes } from './alignment.js';
 import { cleaningRoutes } from './cleaning.js';
@@ -11,10 +10,10 @@ import { corpusMigrations, type CorpusDatabase } from './tables.js';
  * two line-aligned TXT files) and exports (TMX, TXT), cleaning as a task with a report to apply, and
  * Gale-Church sentence alignment of two monolingual texts into a draft to review.
  */
-export default defineServerPlugin({
+export default defineServerPlugin<CorpusDatabase>({
   migrations: corpusMigrations,
   async setup(ctx) {
-    const db = ctx.db as Kysely<CorpusDatabase>;
+    const db = ctx.db;
     // Corpora keep a domain code: the domain area asks here before deleting one.
     ctx.domains.register('corpus_corpora', async (code) => Number((await db.selectFrom('corpus_corpora').select((eb) => eb.fn.countAll<string>().as('n')).where('domain', '=', code).executeTakeFirst())?.n ?? 0));
     const access = corpusAccess(ctx, db);

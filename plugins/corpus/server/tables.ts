@@ -51,11 +51,10 @@ export interface CorpusDatabase {
   };
 }
 
-export const corpusMigrations: Migration[] = [
+export const corpusMigrations: Migration<CorpusDatabase>[] = [
   {
     name: '001_corpora',
-    async up(raw: Kysely<any>) {
-      const db = raw as Kysely<CorpusDatabase>;
+    async up(db) {
       await db.schema
         .createTable('corpus_corpora')
         .addColumn('id', 'serial', (c) => c.primaryKey())
