@@ -9,7 +9,7 @@ import { picturePart } from './pictures.js';
 import { createFileService } from './service.js';
 import { createSettings } from './settings.js';
 import { createStore } from './store.js';
-import { migrations, type Db } from './tables.js';
+import { migrations, type TransFileDatabase } from './tables.js';
 import { createQuotas } from './quota.js';
 import { defineTranslateTask } from './translate.js';
 
@@ -17,10 +17,10 @@ import { defineTranslateTask } from './translate.js';
  * Document translation (/transFile and its detail pages, /fileManager, /pdf, /transFileDog): files
  * in any registered format, translated through the platform's pipeline by a durable priority queue.
  */
-export default defineServerPlugin({
+export default defineServerPlugin<TransFileDatabase>({
   migrations,
   async setup(ctx) {
-    const db = ctx.db as unknown as Db;
+    const db = ctx.db;
     // Files keep a domain code: the domain area asks here before deleting one.
     ctx.domains.register('trans_file_files', async (code) => Number((await db.selectFrom('trans_file_files').select((eb) => eb.fn.countAll<string>().as('n')).where('domain', '=', code).executeTakeFirst())?.n ?? 0));
     const store = createStore(ctx, db);

@@ -122,7 +122,7 @@ export interface TransFileDatabase {
 
 export type Db = Kysely<TransFileDatabase>;
 
-export const migrations: Migration[] = [
+export const migrations: Migration<TransFileDatabase>[] = [
   {
     name: '001_files_and_units',
     async up(db) {
