@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { defineServerPlugin } from '@linguaport/sdk/server';
 import { configStore } from './config.js';
 import { liveSocket } from './live.js';
@@ -10,10 +9,10 @@ import { interpretationMigrations, type InterpretationDatabase } from './tables.
  * (`/simultaneousInterpretation`), the log of every session (`/simultaneousInterpretationLog`) and
  * each user's configuration (`/simultaneousInterpretingConfiguration`).
  */
-export default defineServerPlugin({
+export default defineServerPlugin<InterpretationDatabase>({
   migrations: interpretationMigrations,
   async setup(ctx) {
-    const db = ctx.db as Kysely<InterpretationDatabase>;
+    const db = ctx.db;
     // Sessions a server stop cut short are over.
     await db.updateTable('si_sessions').set({ status: 'ended' }).where('status', '=', 'live').where('started_at', '<', new Date(Date.now() - 1000)).execute();
     const configs = configStore(db);

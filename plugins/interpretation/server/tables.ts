@@ -37,11 +37,10 @@ export interface InterpretationDatabase {
 
 export type Db = Kysely<InterpretationDatabase>;
 
-export const interpretationMigrations: Migration[] = [
+export const interpretationMigrations: Migration<InterpretationDatabase>[] = [
   {
     name: '001_sessions_utterances_configs',
-    async up(raw: Kysely<any>) {
-      const db = raw as Db;
+    async up(db) {
       await db.schema
         .createTable('si_sessions')
         .addColumn('id', 'serial', (c) => c.primaryKey())
