@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { defineServerPlugin, voiceprintService } from '@linguaport/sdk/server';
 import { IDENTIFY_MIN_SPEECH, recordingOfSamples } from './audio.js';
 import { departmentModels } from './models.js';
@@ -11,10 +10,10 @@ import { voiceprintMigrations, type VoiceprintDatabase } from './tables.js';
  * claim, by the speaker engines (`ctx.engines.speaker`: the built-in MFCC/GMM-UBM node, remote embedding
  * nodes). Offers `voiceprint.speakers` to other areas: the interpretation log labels speakers with it.
  */
-export default defineServerPlugin({
+export default defineServerPlugin<VoiceprintDatabase>({
   migrations: voiceprintMigrations,
   async setup(ctx) {
-    const db = ctx.db as Kysely<VoiceprintDatabase>;
+    const db = ctx.db;
     const models = await departmentModels(ctx, db);
     speakerRoutes(ctx, db, models);
     ctx.services.provide(voiceprintService, {

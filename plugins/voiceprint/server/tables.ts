@@ -62,11 +62,10 @@ export interface VoiceprintDatabase {
   };
 }
 
-export const voiceprintMigrations: Migration[] = [
+export const voiceprintMigrations: Migration<VoiceprintDatabase>[] = [
   {
     name: '001_speakers',
-    async up(raw: Kysely<any>) {
-      const db = raw as Kysely<VoiceprintDatabase>;
+    async up(db) {
       await db.schema
         .createTable('voiceprint_departments')
         .addColumn('department_id', 'integer', (c) => c.primaryKey())
@@ -115,7 +114,9 @@ export const voiceprintMigrations: Migration[] = [
     // Recordings kept as audio for the speaker engines; a department's models become opaque bytes of a
     // method. Models of 001 are the local engine's method: converted, they keep working with it.
     name: '002_engine_models',
-    async up(raw: Kysely<any>) {
+    async up(typed) {
+      // Columns of 001 that the tables no longer type: this migration speaks of them untyped.
+      const raw = typed as Kysely<any>;
       await raw.schema.alterTable('voiceprint_recordings').addColumn('audio', 'bytea').execute();
       for (const c of ['features', 'frames', 'dims']) await raw.schema.alterTable('voiceprint_recordings').alterColumn(c, (col) => col.dropNotNull()).execute();
       await raw.schema.alterTable('voiceprint_speakers').addColumn('method', 'text').execute();
