@@ -42,7 +42,7 @@ interface HistoryTables {
   };
 }
 
-export default defineServerPlugin({
+export default defineServerPlugin<HistoryTables>({
   migrations: [
     {
       // The history was the kernel's `translation_history` until this area owned it: a database made
@@ -64,7 +64,7 @@ export default defineServerPlugin({
     },
   ],
   setup(ctx) {
-    const db = ctx.db as Kysely<HistoryTables>;
+    const db = ctx.db;
 
     ctx.route({
       method: 'GET',
