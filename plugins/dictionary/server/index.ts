@@ -1,8 +1,9 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Selectable } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, defineServerPlugin, idList, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
 import { dictEntrySchema, dictTypeSchema } from '../shared/schemas.js';
+import type { DictionaryDatabase } from './tables.js';
 
 const idParam = z.object({ id: idSchema });
 
@@ -10,21 +11,26 @@ const idParam = z.object({ id: idSchema });
 const typeAnswer = z.object({ id: z.number().int(), name: z.string(), code: z.string(), description: z.string(), enabled: z.boolean(), entryCount: z.number().int(), createdAt: timestampSchema });
 const entryAnswer = z.object({ id: z.number().int(), typeId: z.number().int(), name: z.string(), code: z.string(), value: z.string(), sort: z.number().int(), description: z.string(), createdAt: timestampSchema });
 
-const toType = (r: any) => ({ id: r.id, name: r.name, code: r.code, description: r.description, enabled: r.enabled, entryCount: Number(r.entry_count ?? 0), createdAt: new Date(r.created_at).toISOString() });
-const toEntry = (r: any) => ({ id: r.id, typeId: r.type_id, name: r.name, code: r.code, value: r.value, sort: r.sort, description: r.description, createdAt: new Date(r.created_at).toISOString() });
+type TypeRow = Selectable<DictionaryDatabase['dict_types']>;
+type EntryRow = Selectable<DictionaryDatabase['dict_entries']>;
+
+const toType = (r: TypeRow & { entry_count?: unknown }) => ({ id: r.id, name: r.name, code: r.code, description: r.description, enabled: r.enabled, entryCount: Number(r.entry_count ?? 0), createdAt: new Date(r.created_at).toISOString() });
+const toEntry = (r: EntryRow) => ({ id: r.id, typeId: r.type_id, name: r.name, code: r.code, value: r.value, sort: r.sort, description: r.description, createdAt: new Date(r.created_at).toISOString() });
 
 /** 409 naming the field when another row already has this name or code (within the scope given). */
-async function refuseDuplicates(db: Kysely<any>, table: string, fields: { name: string; code: string }, scope: { typeId?: number; exceptId?: number }) {
+async function refuseDuplicates(db: Kysely<DictionaryDatabase>, fields: { name: string; code: string }, scope: { typeId?: number; exceptId?: number }) {
   for (const field of ['code', 'name'] as const) {
-    let q = db.selectFrom(table).select('id').where(field, '=', fields[field]);
-    if (scope.typeId !== undefined) q = q.where('type_id', '=', scope.typeId);
-    if (scope.exceptId !== undefined) q = q.where('id', '<>', scope.exceptId);
-    if (await q.executeTakeFirst()) throw new ApiError(Codes.CONFLICT, { 'zh-CN': `${field}: “${fields[field]}”已被使用`, 'en-US': `${field}: "${fields[field]}" is already used` });
+    // Types are unique over all types, entries within their type; ids start at 1, so 0 excepts none.
+    const except = scope.exceptId ?? 0;
+    const taken = scope.typeId === undefined
+      ? await db.selectFrom('dict_types').select('id').where(field, '=', fields[field]).where('id', '<>', except).executeTakeFirst()
+      : await db.selectFrom('dict_entries').select('id').where(field, '=', fields[field]).where('type_id', '=', scope.typeId).where('id', '<>', except).executeTakeFirst();
+    if (taken) throw new ApiError(Codes.CONFLICT, { 'zh-CN': `${field}: “${fields[field]}”已被使用`, 'en-US': `${field}: "${fields[field]}" is already used` });
   }
 }
 
 /** The data dictionary: types (unique name and code) and their entries, smaller sort first. */
-export default defineServerPlugin({
+export default defineServerPlugin<DictionaryDatabase>({
   migrations: [
     {
       name: '001_create_dictionary',
@@ -109,7 +115,7 @@ export default defineServerPlugin({
       schema: { body: dictTypeSchema },
       response: { data: z.object({ id: z.number().int() }), errors: [409] },
       async handler({ body, caller }) {
-        await refuseDuplicates(ctx.db, 'dict_types', body, {});
+        await refuseDuplicates(ctx.db, body, {});
         const row = await ctx.db
           .insertInto('dict_types')
           .values({ name: body.name, code: body.code, description: body.description, enabled: body.enabled, created_by: caller?.userId ?? null })
@@ -129,7 +135,7 @@ export default defineServerPlugin({
       response: { data: z.null(), errors: [404, 409] },
       async handler({ body }) {
         await typeById(body.id);
-        await refuseDuplicates(ctx.db, 'dict_types', body, { exceptId: body.id });
+        await refuseDuplicates(ctx.db, body, { exceptId: body.id });
         await ctx.db.updateTable('dict_types').set({ name: body.name, code: body.code, description: body.description, enabled: body.enabled }).where('id', '=', body.id).execute();
         return null;
       },
@@ -193,7 +199,7 @@ export default defineServerPlugin({
       response: { data: z.object({ id: z.number().int() }), errors: [404, 409] },
       async handler({ body }) {
         await typeById(body.typeId);
-        await refuseDuplicates(ctx.db, 'dict_entries', body, { typeId: body.typeId });
+        await refuseDuplicates(ctx.db, body, { typeId: body.typeId });
         const row = await ctx.db
           .insertInto('dict_entries')
           .values({ type_id: body.typeId, name: body.name, code: body.code, value: body.value, sort: body.sort, description: body.description })
@@ -214,7 +220,7 @@ export default defineServerPlugin({
       async handler({ body }) {
         const existing = await ctx.db.selectFrom('dict_entries').select('type_id').where('id', '=', body.id).executeTakeFirst();
         if (!existing) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `字典项 ${body.id} 不存在`, 'en-US': `dictionary entry ${body.id} does not exist` });
-        await refuseDuplicates(ctx.db, 'dict_entries', body, { typeId: existing.type_id, exceptId: body.id });
+        await refuseDuplicates(ctx.db, body, { typeId: existing.type_id, exceptId: body.id });
         await ctx.db
           .updateTable('dict_entries')
           .set({ name: body.name, code: body.code, value: body.value, sort: body.sort, description: body.description })
