@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, defineServerPlugin, like, timestampSchema } from '@linguaport/sdk/server';
 import { domainSchema } from '../shared/schemas.js';
@@ -14,15 +14,19 @@ const SEED: Array<[string, string, string]> = [
   ['government', '政务', 'Government'],
 ];
 
-interface DomainRow {
-  code: string;
-  name_zh: string;
-  name_en: string;
-  description: string;
-  enabled: boolean;
-  sort: number;
-  created_at: Date | string;
+/** The domain area's own table, typed for Kysely. */
+interface DomainDatabase {
+  domains: {
+    code: string;
+    name_zh: string;
+    name_en: string;
+    description: Generated<string>;
+    enabled: Generated<boolean>;
+    sort: number;
+    created_at: ColumnType<Date, never, never>;
+  };
 }
+type DomainRow = Selectable<DomainDatabase['domains']>;
 
 /** A domain as the lists answer it (`toDomain`). */
 const domainAnswer = z.object({ code: z.string(), nameZh: z.string(), nameEn: z.string(), description: z.string(), enabled: z.boolean(), sort: z.number().int(), createdAt: timestampSchema });
@@ -38,7 +42,7 @@ const toDomain = (r: DomainRow) => ({
 });
 
 /** Translation domains: the list other areas pick from, and its administration. */
-export default defineServerPlugin({
+export default defineServerPlugin<DomainDatabase>({
   migrations: [
     {
       name: '001_create_domains',
