@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { sql } from 'kysely';
+import { sql, type ColumnType, type Generated, type Selectable } from 'kysely';
 import { z } from 'zod';
 import { ApiError, Codes, defineServerPlugin, like, pageOf, pageOffset, pageQuery, pageSchema, timestampSchema, type Caller, uploadedFileSchema } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
@@ -14,18 +14,24 @@ const IMAGE_TYPES = [
 ];
 
 
-interface FeedbackRow {
-  id: number;
-  reporter_id: number;
-  reporter_name: string;
-  type: string;
-  content: string;
-  screenshot_key: string | null;
-  reply: string | null;
-  replier_name: string | null;
-  replied_at: Date | string | null;
-  created_at: Date | string;
+/** The feedback area's own table, typed for Kysely. */
+interface FeedbackDatabase {
+  feedback: {
+    id: Generated<number>;
+    reporter_id: number;
+    reporter_name: string;
+    department_id: number | null;
+    type: string;
+    content: string;
+    screenshot_key: string | null;
+    reply: string | null;
+    replier_id: number | null;
+    replier_name: string | null;
+    replied_at: Date | null;
+    created_at: ColumnType<Date, never, never>;
+  };
 }
+type FeedbackRow = Selectable<FeedbackDatabase['feedback']>;
 
 /** One feedback as the lists answer it (`present`). */
 const feedbackAnswer = z.object({
@@ -55,7 +61,7 @@ const present = (r: FeedbackRow) => ({
 });
 
 /** Feedback from users, handled by managers; a reply reaches the reporter as a live `feedback` message. */
-export default defineServerPlugin({
+export default defineServerPlugin<FeedbackDatabase>({
   migrations: [
     {
       name: '001_create_feedback',
@@ -125,7 +131,7 @@ export default defineServerPlugin({
       async handler({ query, caller }) {
         const q = ctx.db.selectFrom('feedback').where('reporter_id', '=', caller!.userId);
         const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-        const rows = (await q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute()) as FeedbackRow[];
+        const rows = (await q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute());
         return pageOf(query, rows.map(present), total.n);
       },
     });
@@ -157,7 +163,7 @@ export default defineServerPlugin({
         // A bare date as the end means the whole day.
         if (query.to) q = q.where('created_at', '<', /^\d{4}-\d{2}-\d{2}$/.test(query.to) ? new Date(new Date(query.to).getTime() + 86_400_000) : new Date(query.to));
         const total = await q.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow();
-        const rows = (await q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute()) as FeedbackRow[];
+        const rows = (await q.selectAll().orderBy('id', 'desc').limit(query.pageSize).offset(pageOffset(query)).execute());
         return pageOf(query, rows.map(present), total.n);
       },
     });
