@@ -1,16 +1,21 @@
-import { sql } from 'kysely';
+import { sql, type ColumnType } from 'kysely';
 import { ApiError, Codes, defineServerPlugin } from '@linguaport/sdk/server';
 import { z } from '@linguaport/sdk/shared';
 import { languageEditSchema, languageOrderSchema } from '../shared/schemas.js';
 import { SEED_LANGUAGES } from './seed.js';
 
-interface LanguageRow {
-  code: string;
-  name_zh: string;
-  name_en: string;
-  enabled: boolean;
-  sort: number;
+/** The language area's own table, typed for Kysely. */
+interface LanguageDatabase {
+  languages: {
+    code: string;
+    name_zh: string;
+    name_en: string;
+    enabled: ColumnType<boolean, boolean | undefined, boolean>;
+    sort: number;
+    updated_at: ColumnType<Date, never, Date>;
+  };
 }
+type LanguageRow = { code: string; name_zh: string; name_en: string; enabled: boolean; sort: number };
 
 /** A language as the lists answer it (`toLanguage`). */
 const languageAnswer = z.object({ code: z.string(), nameZh: z.string(), nameEn: z.string(), enabled: z.boolean(), sort: z.number().int() });
@@ -18,7 +23,7 @@ const languageAnswer = z.object({ code: z.string(), nameZh: z.string(), nameEn: 
 const toLanguage = (r: LanguageRow) => ({ code: r.code, nameZh: r.name_zh, nameEn: r.name_en, enabled: r.enabled, sort: r.sort });
 
 /** The language list every language select reads, and its administration. */
-export default defineServerPlugin({
+export default defineServerPlugin<LanguageDatabase>({
   migrations: [
     {
       name: '001_create_languages',
@@ -41,7 +46,7 @@ export default defineServerPlugin({
   ],
 
   setup(ctx) {
-    const all = () => ctx.db.selectFrom('languages').select(['code', 'name_zh', 'name_en', 'enabled', 'sort']).orderBy('sort').orderBy('code').execute() as Promise<LanguageRow[]>;
+    const all = () => ctx.db.selectFrom('languages').select(['code', 'name_zh', 'name_en', 'enabled', 'sort']).orderBy('sort').orderBy('code').execute();
     // Open selects reload on this event, so an order change shows without a page reload.
     const announce = () => ctx.bus.publish({ type: 'language.changed', payload: {} });
 
@@ -96,7 +101,7 @@ export default defineServerPlugin({
       async handler({ body }) {
         const res = await ctx.db
           .updateTable('languages')
-          .set({ name_zh: body.nameZh, name_en: body.nameEn, enabled: body.enabled, updated_at: sql`now()` })
+          .set({ name_zh: body.nameZh, name_en: body.nameEn, enabled: body.enabled, updated_at: sql<Date>`now()` })
           .where('code', '=', body.code)
           .executeTakeFirst();
         if (Number(res.numUpdatedRows) === 0) throw new ApiError(Codes.NOT_FOUND, { 'zh-CN': `语言 ${body.code} 不存在`, 'en-US': `language ${body.code} does not exist` });
@@ -126,7 +131,7 @@ export default defineServerPlugin({
         }
         await ctx.db.transaction().execute(async (trx) => {
           for (const [i, code] of body.codes.entries()) {
-            await trx.updateTable('languages').set({ sort: i + 1, updated_at: sql`now()` }).where('code', '=', code).execute();
+            await trx.updateTable('languages').set({ sort: i + 1, updated_at: sql<Date>`now()` }).where('code', '=', code).execute();
           }
         });
         await announce();
