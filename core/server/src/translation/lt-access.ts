@@ -10,8 +10,11 @@ import { fail, ltLocale, secondsToMidnight, type Params } from './lt-reply.js';
  * per-minute request limit (LT_RATE_LIMIT) per key owner or keyless address.
  */
 
-/** Who is calling: a key's owner, or an address without a key (LT_KEYLESS). */
-export type Party = { caller: Caller; keyless: false } | { caller: null; keyless: true; address: string };
+/**
+ * Who is calling: a key's owner, or an address without a key (LT_KEYLESS). `confirmed`, given by
+ * `partyEarly` for a cached key, resolves to whether the key is still valid (see there).
+ */
+export type Party = { caller: Caller; keyless: false; confirmed?: Promise<boolean> } | { caller: null; keyless: true; address: string };
 
 export interface LtAccessDeps {
   db: Kysely<any>;
@@ -30,6 +33,13 @@ export interface LtAccess {
    * (unless keyless use is on), 429 with Retry-After past the per-minute limit.
    */
   partyOf(p: Params, req: RequestContext): Promise<Party | RawReply>;
+  /**
+   * As `partyOf`, except that a cached key's one-query validity check is not waited for: the party
+   * carries it as `confirmed`, so the caller can run it beside the engine's work. The caller must not
+   * answer, store or count anything for the party before `confirmed` is true (translateRoute passes
+   * it to the request front as `admitted`), and must refuse with 403 when it is false.
+   */
+  partyEarly(p: Params, req: RequestContext): Promise<Party | RawReply>;
   /** Keyless use: the address's characters today, refused past LT_KEYLESS_CAP (429 until midnight UTC). */
   takeKeyless(address: string, characters: number, req: RequestContext): Promise<RawReply | null>;
 }
@@ -53,7 +63,7 @@ export function createLtAccess(deps: LtAccessDeps): LtAccess {
   // does not cost four queries per request. Each hit still checks the key itself with one indexed
   // query, so a reset, a disabled or deleted user or an expiry takes effect on the next request,
   // and a permission change drops the whole cache. Unknown keys are not cached: a key made a
-  // moment ago works at once.
+  // moment ago works at once. `/translate` runs that check beside the engine (partyEarly).
   const keyCache = new Map<string, { at: number; caller: Caller }>();
   deps.permissionsChanged?.subscribe(() => keyCache.clear());
   // Requests per minute, per key owner or keyless address: a fixed one-minute window each.
@@ -62,33 +72,51 @@ export function createLtAccess(deps: LtAccessDeps): LtAccess {
   const keyless = new Map<string, number>();
   let keylessDay = '';
 
-  async function callerOf(key: string): Promise<Caller | null> {
+  /** A key's caller; for a cached one, `confirmed` is its validity check, started and not awaited. */
+  async function callerOf(key: string): Promise<{ caller: Caller; confirmed?: Promise<boolean> } | null> {
     if (!key) return null;
     const hit = keyCache.get(key);
     if (hit && Date.now() - hit.at < 10_000) {
-      if (await deps.keyStillValid(deps.db, key, hit.caller.userId, now())) return hit.caller;
-      keyCache.delete(key);
-      return null;
+      const confirmed = deps.keyStillValid(deps.db, key, hit.caller.userId, now()).then((valid) => {
+        // A refused key leaves the cache: its next request is resolved in full (and refused before any work).
+        if (!valid && keyCache.get(key) === hit) keyCache.delete(key);
+        return valid;
+      });
+      // Whoever awaits it sees a failure; a request answered before that (a 429) leaves no unhandled rejection.
+      confirmed.catch(() => {});
+      return { caller: hit.caller, confirmed };
     }
     const caller = await deps.resolveApiKey(deps.db, key, now());
     if (keyCache.size > 10_000) keyCache.clear();
     if (caller) keyCache.set(key, { at: Date.now(), caller });
     else keyCache.delete(key);
-    return caller;
+    return caller ? { caller } : null;
   }
 
   async function partyOf(p: Params, req: RequestContext): Promise<Party | RawReply> {
+    return partyWith(p, req, true);
+  }
+
+  async function partyEarly(p: Params, req: RequestContext): Promise<Party | RawReply> {
+    return partyWith(p, req, false);
+  }
+
+  async function partyWith(p: Params, req: RequestContext, awaitCheck: boolean): Promise<Party | RawReply> {
     const key = keyOf(p, req);
     let party: Party;
     if (key) {
-      const caller = await callerOf(key);
-      if (!caller) return fail(403, 'Invalid API key');
-      party = { caller, keyless: false };
+      const found = await callerOf(key);
+      if (!found || (awaitCheck && found.confirmed && !(await found.confirmed))) return fail(403, 'Invalid API key');
+      party = { caller: found.caller, keyless: false, ...(!awaitCheck && found.confirmed ? { confirmed: found.confirmed } : {}) };
     } else {
       if ((await deps.readSetting('LT_KEYLESS')) !== '1') return fail(403, 'Please contact the server operator to get an API key');
       party = { caller: null, keyless: true, address: req.ip ?? 'unknown' };
     }
-    const limit = await readNumberSetting(deps.readSetting, 'LT_RATE_LIMIT', 600);
+    return overRate(party, await readNumberSetting(deps.readSetting, 'LT_RATE_LIMIT', 600), req) ?? party;
+  }
+
+  /** The per-minute limit: counts this request in its key owner's or address's window; the 429 past it. */
+  function overRate(party: Party, limit: number, req: RequestContext): RawReply | null {
     const id = party.keyless ? `ip:${party.address}` : `user:${party.caller.userId}`;
     const at = Date.now();
     let w = windows.get(id);
@@ -100,7 +128,7 @@ export function createLtAccess(deps: LtAccessDeps): LtAccess {
     if (++w.count > limit) {
       return fail(429, { 'zh-CN': `请求过于频繁：每分钟最多 ${limit} 次`, 'en-US': `Too many requests: the limit is ${limit} per minute` }[ltLocale(req)], { 'retry-after': String(Math.max(1, Math.ceil((w.start + 60_000 - at) / 1000))) });
     }
-    return party;
+    return null;
   }
 
   async function takeKeyless(address: string, characters: number, req: RequestContext): Promise<RawReply | null> {
@@ -120,5 +148,5 @@ export function createLtAccess(deps: LtAccessDeps): LtAccess {
     return null;
   }
 
-  return { partyOf, takeKeyless };
+  return { partyOf, partyEarly, takeKeyless };
 }

@@ -8,6 +8,7 @@ import { ltResponse } from './lt-openapi.js';
 import { fail, json, languageName, paramsOf, secondsToMidnight, toLtCode } from './lt-reply.js';
 import { REQUEST_FAILURE_MESSAGES, type RequestFailure } from './router.js';
 import { guessLanguage } from './text-tools.js';
+import type { FrontTranslateRequest } from './request-front.js';
 import { countCharacters, readNumberSetting } from './usage.js';
 
 /**
@@ -73,11 +74,18 @@ function errorReply(err: unknown, req: RequestContext, now: () => Date): RawRepl
   return fail(500, `Cannot translate text: ${(err as Error).message}`);
 }
 
+/** Thrown into the request front when a cached key turns out revoked: the request fails uncounted, answered 403. */
+const KEY_REFUSED = new Error('Invalid API key');
+
+/** What the request front waits for before counting: the key's check when it runs beside the engine (lt-access.ts). */
+const admittedOf = (party: Party) => (!party.keyless && party.confirmed ? party.confirmed.then((valid) => (valid ? undefined : Promise.reject(KEY_REFUSED))) : undefined);
+
 // Keyless calls are nobody's (caller 0) on the text channel: the per-request text cap applies, and the
 // address's daily characters are counted by lt-access.ts instead of a user's API cap.
-function translateOne(engines: EngineService, party: Party, q: string, source: string, target: string, format: 'text' | 'html') {
+function translateOne(engines: EngineService, party: Party, q: string, source: string, target: string, format: 'text' | 'html', admitted?: Promise<void>) {
   if (party.keyless) return engines.translate({ text: q, source, target, format, callerId: 0, channel: 'text' });
-  return engines.translate({ text: q, source, target, format, callerId: party.caller.userId, channel: 'api' });
+  const request: FrontTranslateRequest = { text: q, source, target, format, callerId: party.caller.userId, channel: 'api', admitted };
+  return engines.translate(request);
 }
 
 /**
@@ -85,15 +93,16 @@ function translateOne(engines: EngineService, party: Party, q: string, source: s
  * a blank line none of them holds, same source language), so 25 short items cost one engine
  * batch, not 25 round trips.
  */
-async function translateArray(engines: EngineService, party: Party, texts: string[], source: string, target: string, format: 'text' | 'html') {
+async function translateArray(engines: EngineService, party: Party, texts: string[], source: string, target: string, format: 'text' | 'html', admitted?: Promise<void>) {
   const SEP = '\n\n';
   const joinable = source !== 'auto' && texts.every((t) => t.trim() !== '' && !t.includes(SEP) && t === t.trim());
   if (joinable) {
-    const r = await translateOne(engines, party, texts.join(SEP), source, target, format);
+    const r = await translateOne(engines, party, texts.join(SEP), source, target, format, admitted);
     const parts = r.text.split(SEP);
     if (parts.length === texts.length) return parts.map((text) => ({ text, source: r.source, detected: r.detected }));
   }
-  return Promise.all(texts.map((t) => (t.trim() === '' ? { text: t, source, detected: undefined } : translateOne(engines, party, t, source, target, format))));
+  // A blank item is answered as it came, once the key is confirmed like the rest.
+  return Promise.all(texts.map(async (t) => (t.trim() === '' ? (await admitted, { text: t, source, detected: undefined }) : translateOne(engines, party, t, source, target, format, admitted))));
 }
 
 /** POST /lt/translate: a text or an array of texts, `{translatedText}` (and the detected language with `auto`). */
@@ -117,8 +126,11 @@ function translateRoute({ deps, now, access }: LtContext): RouteDefinition {
       if (Array.isArray(q) ? q.some((x) => typeof x !== 'string') : typeof q !== 'string') return fail(400, 'Invalid request: q must be a string or an array of strings');
       const alternatives = p.alternatives === undefined || p.alternatives === '' ? 0 : Number(p.alternatives);
       if (!Number.isInteger(alternatives) || alternatives < 0) return fail(400, 'Invalid request: alternatives must be a whole number');
-      const party = await access.partyOf(p, req);
+      // A cached key's check runs beside the engine's work; the front counts nothing before it passes.
+      const party = await access.partyEarly(p, req);
       if (refused(party)) return party;
+      const admitted = admittedOf(party);
+      admitted?.catch(() => {});
       if (party.keyless) {
         const over = await access.takeKeyless(party.address, (Array.isArray(q) ? (q as string[]) : [q as string]).reduce((n, t) => n + countCharacters(t, format), 0), req);
         if (over) return over;
@@ -129,17 +141,20 @@ function translateRoute({ deps, now, access }: LtContext): RouteDefinition {
       const target = fromLibreCode(String(p.target));
       try {
         if (!Array.isArray(q)) {
-          const r = await translateOne(deps.engines, party, q as string, source, target, format);
+          const r = await translateOne(deps.engines, party, q as string, source, target, format, admitted);
           return json(200, { translatedText: r.text, ...alt(null), ...(r.detected ? { detectedLanguage: { language: toLtCode(r.detected.language), confidence: Math.round(r.detected.confidence * 100) } } : {}) });
         }
         const texts = q as string[];
-        const results = await translateArray(deps.engines, party, texts, source, target, format);
+        const results = await translateArray(deps.engines, party, texts, source, target, format, admitted);
         return json(200, {
           translatedText: results.map((r) => r.text),
           ...alt(texts.length),
           ...(source === 'auto' ? { detectedLanguage: results.map((r) => ({ language: toLtCode(r.source), confidence: Math.round((r.detected?.confidence ?? 1) * 100) })) } : {}),
         });
       } catch (err) {
+        // A refused key is answered as before any work; so is any failure of a request whose key turned out refused.
+        const keyRefused = err === KEY_REFUSED || (admitted !== undefined && (await admitted.then(() => false, (e) => (e === KEY_REFUSED ? true : Promise.reject(e)))));
+        if (keyRefused) return fail(403, 'Invalid API key');
         return errorReply(err, req, now);
       }
     },

@@ -39,6 +39,13 @@ export interface RequestFrontOptions {
   hooks: HookRegistry;
 }
 
+/**
+ * A request from the kernel's own LibreTranslate API: `admitted` is its key's validity check, run
+ * beside the engine (lt-access.ts, partyEarly). Nothing is counted or answered before it resolves; a
+ * rejection fails the request uncounted. Kernel-only: plugins see EngineTranslateRequest.
+ */
+export type FrontTranslateRequest = EngineTranslateRequest & { admitted?: Promise<void> };
+
 export type RequestFront = Pick<EngineService, 'translate' | 'translateSegments' | 'detect' | 'languages' | 'choices' | 'recordUsage'> & {
   /** Writes the usage counted so far (at close). */
   flushUsage(): Promise<void>;
@@ -87,7 +94,7 @@ export function createRequestFront(options: RequestFrontOptions): RequestFront {
   }
 
   /** One text: cut into sentence segments by the pipeline; same-language requests come back as sent. */
-  async function translate(request: EngineTranslateRequest): Promise<EngineTranslateResult> {
+  async function translate(request: FrontTranslateRequest): Promise<EngineTranslateResult> {
     const format = request.format ?? 'text';
     if (typeof request.text !== 'string' || request.text.trim() === '') throw new ApiError(400, 'The source text is required');
     if (!request.target) throw new ApiError(400, 'The target language is required');
@@ -96,6 +103,7 @@ export function createRequestFront(options: RequestFrontOptions): RequestFront {
     await supervisor.ensureStarted();
     const { source, detected } = await sourceOf(request.source, request.text);
     if (source === request.target) {
+      await request.admitted;
       usage.add(request.callerId, request.channel, characters, 0, now());
       return { text: request.text, source, target: request.target, detected, characters, engineId: 0, nodeId: 0 };
     }
@@ -104,6 +112,7 @@ export function createRequestFront(options: RequestFrontOptions): RequestFront {
     const engine = router.route(source, request.target, request.domain, signal, request.engineId);
     const party = { callerId: request.callerId, channel: request.channel, resources: request.resources };
     const result = await translateText({ text: request.text, source, target: request.target, format, domain: request.domain, ...party }, { route: engine, hooks: hooks.list(), signal });
+    await request.admitted;
     usage.add(request.callerId, request.channel, characters, 0, now());
     return { text: result.text, source, target: request.target, detected, characters, ...engine.used(), segments: result.segments.map(({ id, source: s, target, origin, issues }) => ({ id, source: s, target, origin, issues })) };
   }

@@ -127,6 +127,20 @@ describe('LibreTranslate-compatible API', () => {
     expect((await k.call('GET', '/api/nothing/here')).body).toMatchObject({ code: 404 });
   });
 
+  it('refuses a translation with a key reset while its caller is cached, and counts nothing for it', async () => {
+    const u = await createUserWithRole(k, 'lt-reset', 'Reset-Passw0rd!', 'lt-reset', []);
+    const first = await issueApiKey(k, u.userId);
+    const usage = async () => Number((await k.database.db.selectFrom('usage_records').select('characters').where('user_id', '=', u.userId).where('channel', '=', 'api').executeTakeFirst())?.characters ?? 0);
+    // Cached by a first call (the key's caller is kept for 10 s; its validity is checked on every call).
+    expect((await lt('POST', '/translate', { body: { ...HELLO, api_key: first } })).status).toBe(200);
+    const second = await issueApiKey(k, u.userId, new Date(Date.now() + 25 * 3_600_000));
+    expect(await lt('POST', '/translate', { body: { ...HELLO, api_key: first } })).toMatchObject({ status: 403, body: { error: 'Invalid API key' } });
+    expect(await lt('POST', '/translate', { body: { ...HELLO, q: ['One.', 'Two.'], api_key: first } })).toMatchObject({ status: 403, body: { error: 'Invalid API key' } });
+    expect((await lt('POST', '/translate', { body: { ...HELLO, api_key: second } })).status).toBe(200);
+    // Exactly the two served calls: a refused one counted would show here.
+    await expect.poll(usage, { timeout: 5000 }).toBe(2 * HELLO.q.length);
+  });
+
   it('limits requests per minute per key, with Retry-After', async () => {
     await setConfig({ LT_RATE_LIMIT: '3' }, async () => (await k.database.db.selectFrom('system_config').select('config_value').where('config_key', '=', 'LT_RATE_LIMIT').executeTakeFirst())?.config_value === '3');
     const u = await createUserWithRole(k, 'lt-busy', 'Busy-Passw0rd!', 'lt-busy', []);
