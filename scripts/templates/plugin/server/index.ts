@@ -1,15 +1,15 @@
-import type { Kysely } from 'kysely';
 import { defineServerPlugin, pageOf, pageOffset, pageQuery, pageSchema, type ServerPluginContext } from '@linguaport/sdk/server';
 import { z } from 'zod';
 import { itemFields, itemSchema, type Item } from '../shared/schemas.js';
 import { __CAMEL__Migrations, type __PASCAL__Database } from './tables.js';
 
-type Db = Kysely<__PASCAL__Database>;
+/** The context of this plugin: `ctx.db` is typed to its own tables. */
+type Ctx = ServerPluginContext<__PASCAL__Database>;
 
 const present = (r: { id: number; name: string; created_at: Date }): Item => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString() });
 
 /** `GET /api/__ID__/list`: a page of items, oldest first. */
-function listRoute(ctx: ServerPluginContext, db: Db): void {
+function listRoute(ctx: Ctx): void {
   ctx.route({
     method: 'GET',
     url: '/__ID__/list',
@@ -19,8 +19,8 @@ function listRoute(ctx: ServerPluginContext, db: Db): void {
     response: { data: pageSchema(itemSchema) },
     async handler({ query }) {
       const [rows, total] = await Promise.all([
-        db.selectFrom('__TABLE__').selectAll().orderBy('id').limit(query.pageSize).offset(pageOffset(query)).execute(),
-        db.selectFrom('__TABLE__').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
+        ctx.db.selectFrom('__TABLE__').selectAll().orderBy('id').limit(query.pageSize).offset(pageOffset(query)).execute(),
+        ctx.db.selectFrom('__TABLE__').select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirst(),
       ]);
       return pageOf(query, rows.map(present), total?.n);
     },
@@ -28,7 +28,7 @@ function listRoute(ctx: ServerPluginContext, db: Db): void {
 }
 
 /** `POST /api/__ID__/add`: a new item; bad input is a 400 naming the field, and nothing is stored. */
-function addRoute(ctx: ServerPluginContext, db: Db): void {
+function addRoute(ctx: Ctx): void {
   ctx.route({
     method: 'POST',
     url: '/__ID__/add',
@@ -37,17 +37,16 @@ function addRoute(ctx: ServerPluginContext, db: Db): void {
     schema: { body: itemFields },
     response: { data: itemSchema },
     async handler({ body }) {
-      return present(await db.insertInto('__TABLE__').values({ name: body.name }).returningAll().executeTakeFirstOrThrow());
+      return present(await ctx.db.insertInto('__TABLE__').values({ name: body.name }).returningAll().executeTakeFirstOrThrow());
     },
   });
 }
 
 /** The server part of __ID__: its tables, and the API its console view calls. */
-export default defineServerPlugin({
+export default defineServerPlugin<__PASCAL__Database>({
   migrations: __CAMEL__Migrations,
   setup(ctx) {
-    const db = ctx.db as Kysely<__PASCAL__Database>;
-    listRoute(ctx, db);
-    addRoute(ctx, db);
+    listRoute(ctx);
+    addRoute(ctx);
   },
 });

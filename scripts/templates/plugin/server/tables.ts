@@ -11,7 +11,7 @@ export interface __PASCAL__Database {
 }
 
 /** Migrations run in order, once each, at start-up; a released one is never edited, a new one is added. */
-export const __CAMEL__Migrations: Migration[] = [
+export const __CAMEL__Migrations: Migration<__PASCAL__Database>[] = [
   {
     name: '001_create___TABLE__',
     async up(db) {
