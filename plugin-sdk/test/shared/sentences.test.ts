@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { checkTags, sentencePairs, sentencePieces, splitSentences } from '../../src/shared/index.js';
 import { seededRandom } from '../../src/testing/formats.js';
 
@@ -82,5 +82,27 @@ describe('sentencePairs: an edited paragraph written to a memory', () => {
     expect(sentencePairs('One. Two.', 'Uno y dos.', 'en', 'es')).toBeNull();
     expect(sentencePairs('A <1>b</1>. C.', 'A. C <1>b</1>.', 'en', 'es')).toBeNull();
     expect(sentencePairs('今天天气很好。我们去公园吧！', 'The weather is fine today. Let us go to the park!', 'zh-CN', 'en')).toHaveLength(2);
+  });
+});
+
+describe('segmenters', () => {
+  const Real = Intl.Segmenter;
+  afterEach(() => {
+    Intl.Segmenter = Real;
+  });
+
+  it('makes one segmenter per language, not one per call (a text is split line by line)', () => {
+    let made = 0;
+    Intl.Segmenter = class extends Real {
+      constructor(...args: ConstructorParameters<typeof Real>) {
+        super(...args);
+        made++;
+      }
+    };
+    for (let i = 0; i < 50; i++) expect(sentences(`Line ${i} is here. It ends.`, 'en-x-cache')).toEqual([`Line ${i} is here.`, 'It ends.']);
+    expect(made).toBe(1);
+    // An unknown tag falls back to English's segmenter, made once too.
+    for (let i = 0; i < 5; i++) expect(sentences('One. Two.', 'not a language!')).toEqual(['One.', 'Two.']);
+    expect(made).toBe(2);
   });
 });
