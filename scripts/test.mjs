@@ -49,17 +49,49 @@ function readJson(file) {
   }
 }
 
-/** Counts from a vitest JSON report (jest-compatible fields). */
-function vitestCounts(file) {
+/**
+ * Counts from a vitest JSON report (jest-compatible fields), with the names of the failed tests and,
+ * from the retries report, of those that passed only on their retry.
+ */
+function vitestCounts(file, retriesFile) {
   const r = readJson(file);
   if (!r) return null;
-  return { passed: r.numPassedTests ?? 0, failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0), skipped: r.numPendingTests ?? 0 };
+  const failedNames = [];
+  for (const f of r.testResults ?? []) {
+    const where = f.name?.startsWith(ROOT) ? f.name.slice(ROOT.length + 1) : f.name;
+    const failing = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
+    for (const a of failing) failedNames.push(`${where} › ${a.fullName}`);
+    // A file that failed outside any test (an import, a hook) names the file alone.
+    if (f.status === 'failed' && !failing.length) failedNames.push(`${where} (${(f.message ?? '').split('\n')[0].slice(0, 200)})`);
+  }
+  const flakyNames = (retriesFile && readJson(retriesFile)) || [];
+  return {
+    passed: r.numPassedTests ?? 0,
+    failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0),
+    skipped: r.numPendingTests ?? 0,
+    flaky: flakyNames.length,
+    failedNames,
+    flakyNames,
+  };
 }
 
 function playwrightCounts(file) {
   const r = readJson(file);
   if (!r?.stats) return null;
-  return { passed: (r.stats.expected ?? 0) + (r.stats.flaky ?? 0), failed: r.stats.unexpected ?? 0, skipped: r.stats.skipped ?? 0, flaky: r.stats.flaky ?? 0 };
+  const failedNames = [];
+  const flakyNames = [];
+  const walk = (suite) => {
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        const name = `${spec.file}:${spec.line} › ${spec.title}`;
+        if (t.status === 'unexpected') failedNames.push(name);
+        if (t.status === 'flaky') flakyNames.push(name);
+      }
+    }
+    for (const child of suite.suites ?? []) walk(child);
+  };
+  for (const suite of r.suites ?? []) walk(suite);
+  return { passed: (r.stats.expected ?? 0) + (r.stats.flaky ?? 0), failed: r.stats.unexpected ?? 0, skipped: r.stats.skipped ?? 0, flaky: r.stats.flaky ?? 0, failedNames, flakyNames };
 }
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
@@ -77,6 +109,9 @@ function add(name, counts, exitCode) {
   totals.skipped += counts.skipped;
   const flaky = counts.flaky ? ` (${counts.flaky} of them flaky: failed once, passed on the retry)` : '';
   lines.push(`${name}: ${counts.passed} passed${flaky}, ${counts.failed} failed, ${counts.skipped} skipped`);
+  // Named in the last lines, where a CI log's tail shows them.
+  for (const t of counts.failedNames ?? []) lines.push(`  failed: ${t}`);
+  for (const t of counts.flakyNames ?? []) lines.push(`  flaky: ${t}`);
 }
 
 async function main() {
@@ -85,15 +120,18 @@ async function main() {
   rmSync(reports, { recursive: true, force: true });
   mkdirSync(reports, { recursive: true });
   const vitest = join(ROOT, 'node_modules', 'vitest', 'vitest.mjs');
+  const reporters = ['--reporter=default', '--reporter=json', `--reporter=${join(ROOT, 'scripts', 'lib', 'vitest-retries.mjs')}`];
 
   if (wants('pglite')) {
     const out = join(reports, 'vitest-pglite.json');
-    const code = await runStage(process.execPath, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${out}`], {
+    const retries = join(reports, 'retries-pglite.json');
+    const code = await runStage(process.execPath, [vitest, 'run', ...reporters, `--outputFile.json=${out}`], {
+      LINGUAPORT_RETRIES_REPORT: retries,
       DATABASE_URL: '',
       // Tests that need PostgreSQL skip here by design (the next stage runs them); see requirePostgres.
       LINGUAPORT_TEST_DATABASE: 'pglite',
     });
-    add('unit + server (PGlite)', vitestCounts(out), code);
+    add('unit + server (PGlite)', vitestCounts(out, retries), code);
   }
 
   const postgresStage = async () => {
@@ -103,13 +141,14 @@ async function main() {
     try {
       pg = await startPostgres();
       const out = join(reports, 'vitest-postgres.json');
+      const retries = join(reports, 'retries-postgres.json');
       const code = await runStage(
         process.execPath,
-        [vitest, 'run', '--project', 'server', ...databaseFreeTests().flatMap((f) => ['--exclude', f]), '--reporter=default', '--reporter=json', `--outputFile.json=${out}`],
-        { DATABASE_URL: pg.url, LINGUAPORT_TEST_DATABASE: 'postgres', ...(log ? { FORCE_COLOR: '1' } : {}) },
+        [vitest, 'run', '--project', 'server', ...databaseFreeTests().flatMap((f) => ['--exclude', f]), ...reporters, `--outputFile.json=${out}`],
+        { DATABASE_URL: pg.url, LINGUAPORT_TEST_DATABASE: 'postgres', LINGUAPORT_RETRIES_REPORT: retries, ...(log ? { FORCE_COLOR: '1' } : {}) },
         log,
       );
-      return () => add('server (PostgreSQL)', vitestCounts(out), code);
+      return () => add('server (PostgreSQL)', vitestCounts(out, retries), code);
     } catch (err) {
       return () => {
         process.stderr.write(`PostgreSQL suite could not run: ${err.message}\n`);
