@@ -7,31 +7,20 @@ import { BuildError } from './errors.mjs';
  * path has exactly one owner, and every detail route's parent is a menu route that ships enabled.
  *
  * `plugins`: [{ id, dir, enabled, manifest, source, built: { bundle, integrity, css, cssIntegrity, locales } }]
- * `sdk`: { SDK_VERSION, satisfies } from the SDK.
+ * `sdk`: { SDK_VERSION, satisfies, registryRouteOf, slotTable } from the SDK (scripts/lib/sdk.mjs): the
+ * route and slot entries are the SDK's, the same the server computes per caller.
  */
 export function assembleRegistry(plugins, sdk) {
   checkDeployment(plugins, sdk);
   const registry = { sdkVersion: sdk.SDK_VERSION, plugins: {}, routes: {} };
   for (const p of plugins.filter((x) => x.enabled)) {
     registry.plugins[p.id] = registryEntry(p);
-    for (const r of p.manifest.routes) {
-      registry.routes[r.path] = { plugin: p.id, view: r.view, title: r.title, ...(r.parent ? { parent: r.parent } : {}), fluid: r.fluid, ...(r.crumb ? { crumb: r.crumb } : {}) };
-    }
+    for (const r of p.manifest.routes) registry.routes[r.path] = sdk.registryRouteOf(p.id, r);
   }
   // The server cuts routes and slots down per caller and recomputes both; `paths` stays whole.
   registry.paths = Object.keys(registry.routes).sort();
-  registry.slots = slotTable(Object.values(registry.plugins));
+  registry.slots = sdk.slotTable(Object.values(registry.plugins));
   return registry;
-}
-
-/** Slot name -> contributions, ordered as the SDK's `slotTable` orders them. */
-function slotTable(entries) {
-  const out = {};
-  for (const p of entries) {
-    for (const c of p.slots) (out[c.slot] ??= []).push({ plugin: p.id, view: c.view, order: c.order, ...(c.permission ? { permission: c.permission } : {}) });
-  }
-  for (const list of Object.values(out)) list.sort((a, b) => a.order - b.order || a.plugin.localeCompare(b.plugin) || a.view.localeCompare(b.view));
-  return out;
 }
 
 /** The checks that need no build output; the build runs them first so a wrong set fails fast. */

@@ -15,7 +15,7 @@ export async function loadSdk(rootDir) {
   const result = await esbuild.build({
     stdin: {
       contents: [
-        `export { parseManifest, LOCALES } from ${JSON.stringify(join(shared, 'manifest.ts'))};`,
+        `export { parseManifest, LOCALES, registryRouteOf, slotTable } from ${JSON.stringify(join(shared, 'manifest.ts'))};`,
         `export { satisfies } from ${JSON.stringify(join(shared, 'semver.ts'))};`,
         `export { SDK_VERSION } from ${JSON.stringify(join(shared, 'version.ts'))};`,
       ].join('\n'),

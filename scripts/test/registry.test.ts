@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { parseManifest } from '../../plugin-sdk/src/shared/manifest.js';
+import { parseManifest, registryRouteOf, slotTable } from '../../plugin-sdk/src/shared/manifest.js';
 import { satisfies } from '../../plugin-sdk/src/shared/semver.js';
 import { SDK_VERSION } from '../../plugin-sdk/src/shared/version.js';
 // @ts-expect-error: plain ESM build code without type declarations
 import { assembleRegistry, checkDeployment } from '../lib/registry.mjs';
 
-const sdk = { SDK_VERSION, satisfies };
+const sdk = { SDK_VERSION, satisfies, registryRouteOf, slotTable };
 
 function plugin(id: string, routes: unknown[], extra: { enabled?: boolean; sdk?: string; manifestId?: string; folder?: string } = {}) {
   const manifest = parseManifest({
