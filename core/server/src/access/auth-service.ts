@@ -5,13 +5,14 @@ import { can, hashPassword, verifyPassword } from './passwords.js';
 import { endSessions, type SessionCaller } from './sessions.js';
 import { storeOperationTitle } from '../oplog/record.js';
 import { KERNEL_TITLES } from '../oplog/titles.js';
+import type { KernelTables } from '../db/schema.js';
 
 const PASSWORD_CHANGED_FOR = 'user.passwordChangedFor';
 
 /** The SDK's `ctx.auth`: permission checks, password hashing, the grant rule and session ends, over the kernel's tables. */
 
 export interface AuthServiceDeps {
-  db: Kysely<any>;
+  db: Kysely<KernelTables>;
   now: () => Date;
   /** A session ended: its sockets are closed. */
   onSessionEnded(tokenHash: string): void;

@@ -4,6 +4,7 @@ import { ApiError, say, type Caller } from '@linguaport/sdk/server';
 import { Codes, type Locale } from '@linguaport/sdk/shared';
 import type { PermissionsTable, RolesTable } from '../db/schema.js';
 import { PermissionType } from './permission-tree.js';
+import type { KernelTables } from '../db/schema.js';
 
 /** What a user holds in one department: the granted permission nodes, through their roles there. */
 
@@ -12,7 +13,7 @@ export type PermissionRow = Omit<Selectable<PermissionsTable>, 'show_in_shortcut
 
 export type RoleRow = Pick<Selectable<RolesTable>, 'id' | 'name' | 'is_super'>;
 
-export async function rolesIn(db: Kysely<any>, userId: number, departmentId: number | null): Promise<RoleRow[]> {
+export async function rolesIn(db: Kysely<KernelTables>, userId: number, departmentId: number | null): Promise<RoleRow[]> {
   if (departmentId === null) return [];
   return db
     .selectFrom('user_department_roles as udr')
@@ -26,12 +27,12 @@ export async function rolesIn(db: Kysely<any>, userId: number, departmentId: num
 
 const columns = ['p.id', 'p.parent_id', 'p.plugin_id', 'p.key', 'p.name_zh', 'p.name_en', 'p.type', 'p.path', 'p.icon', 'p.sort', 'p.config_key', 'p.config_value', 'p.show_in_menu'] as const;
 
-export async function activePermissions(db: Kysely<any>): Promise<PermissionRow[]> {
+export async function activePermissions(db: Kysely<KernelTables>): Promise<PermissionRow[]> {
   return db.selectFrom('permissions as p').select(columns).where('p.active', '=', true).orderBy('p.sort').orderBy('p.id').execute();
 }
 
 /** Active nodes granted to these roles (every active node for a super role). */
-export async function grantedPermissions(db: Kysely<any>, roles: RoleRow[]): Promise<PermissionRow[]> {
+export async function grantedPermissions(db: Kysely<KernelTables>, roles: RoleRow[]): Promise<PermissionRow[]> {
   if (roles.some((r) => r.is_super)) return activePermissions(db);
   if (roles.length === 0) return [];
   return db
@@ -50,7 +51,7 @@ export async function grantedPermissions(db: Kysely<any>, roles: RoleRow[]): Pro
  * Only the keys of the active nodes granted to these roles (every active key for a super role): what
  * a request's caller needs, without the menu columns (resolved on every call, so kept light).
  */
-export async function grantedKeys(db: Kysely<any>, roles: RoleRow[]): Promise<string[]> {
+export async function grantedKeys(db: Kysely<KernelTables>, roles: RoleRow[]): Promise<string[]> {
   if (roles.length === 0) return [];
   if (roles.some((r) => r.is_super)) return (await db.selectFrom('permissions').select('key').where('active', '=', true).execute()).map((r) => r.key as string);
   const rows = await db
@@ -157,7 +158,7 @@ export interface Grant {
 
 export type GrantRefusal = { reason: 'super' } | { reason: 'role'; roleId: number; permission: string } | { reason: 'department'; departmentId: number };
 
-export async function grantRefusal(db: Kysely<any>, caller: Caller, grant: Grant): Promise<GrantRefusal | null> {
+export async function grantRefusal(db: Kysely<KernelTables>, caller: Caller, grant: Grant): Promise<GrantRefusal | null> {
   if (caller.isSuperAdmin) return null;
   const roleIds = [...new Set(grant.roleIds)];
   if (roleIds.length) {
@@ -186,7 +187,7 @@ export async function grantRefusal(db: Kysely<any>, caller: Caller, grant: Grant
 }
 
 /** The first of these users the caller may not change (one holding what the caller lacks), or null. */
-export async function manageRefusal(db: Kysely<any>, caller: Caller, userIds: number[]): Promise<{ userId: number; refusal: GrantRefusal } | null> {
+export async function manageRefusal(db: Kysely<KernelTables>, caller: Caller, userIds: number[]): Promise<{ userId: number; refusal: GrantRefusal } | null> {
   if (caller.isSuperAdmin) return null;
   for (const userId of [...new Set(userIds)]) {
     if (userId === caller.userId) continue;
@@ -211,14 +212,14 @@ function refusalMessage(refusal: GrantRefusal, headers: Headers): string {
 }
 
 /** Throws 403 when the caller may not grant these roles and departments. */
-export async function assertMayGrant(db: Kysely<any>, caller: Caller | null, grant: Grant, headers: Headers): Promise<void> {
+export async function assertMayGrant(db: Kysely<KernelTables>, caller: Caller | null, grant: Grant, headers: Headers): Promise<void> {
   if (!caller) throw new ApiError(Codes.FORBIDDEN, say(headers, '需要登录', 'Sign in first'));
   const refusal = await grantRefusal(db, caller, grant);
   if (refusal) throw new ApiError(Codes.FORBIDDEN, refusalMessage(refusal, headers));
 }
 
 /** Throws 403 when the caller may not change one of these users. */
-export async function assertMayManage(db: Kysely<any>, caller: Caller | null, userIds: number[], headers: Headers): Promise<void> {
+export async function assertMayManage(db: Kysely<KernelTables>, caller: Caller | null, userIds: number[], headers: Headers): Promise<void> {
   if (!caller) throw new ApiError(Codes.FORBIDDEN, say(headers, '需要登录', 'Sign in first'));
   const found = await manageRefusal(db, caller, userIds);
   if (!found) return;

@@ -8,6 +8,7 @@ import { corePermissionKeys } from './core-permissions.js';
 import { grantedPermissions, rolesIn, type PermissionRow } from './grants.js';
 import { notifyPermissionsChanged } from './notify.js';
 import { PermissionType } from './permission-tree.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * The permission tree's admin calls (spec 01 section 7.2) and role grants. Nodes that a plugin or
@@ -173,7 +174,7 @@ const updateBody = nodeFields.extend({ id }).superRefine(checkNode);
 
 const names = (n: NodeFields) => ({ name_zh: n.nameZh ?? n.permissionName!, name_en: n.nameEn ?? n.permissionName! });
 
-export function menuRoutes(db: Kysely<any>, bus: EventBus): RouteDefinition[] {
+export function menuRoutes(db: Kysely<KernelTables>, bus: EventBus): RouteDefinition[] {
   const allRows = (): Promise<NodeRow[]> => db.selectFrom('permissions').selectAll().$castTo<NodeRow>().orderBy('sort').orderBy('id').execute();
   const nodeById = async (nodeId: number): Promise<NodeRow> => {
     const row = await db.selectFrom('permissions').selectAll().$castTo<NodeRow>().where('id', '=', nodeId).executeTakeFirst();

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DomainEvent, EventBus } from '@linguaport/sdk/server';
 import type { Observable, Subscription } from 'rxjs';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * `permissions.changed`: tells the affected users' consoles to reload their menus and buttons
@@ -22,7 +23,7 @@ export interface PermissionChange {
 const ids = (v: unknown): number[] => (Array.isArray(v) ? v.filter((x): x is number => Number.isInteger(x) && x > 0) : []);
 
 /** Publishes `permissions.changed` to the users the change affects; nothing when nobody is. */
-export async function notifyPermissionsChanged(bus: EventBus, db: Kysely<any>, change: PermissionChange): Promise<number[] | 'all'> {
+export async function notifyPermissionsChanged(bus: EventBus, db: Kysely<KernelTables>, change: PermissionChange): Promise<number[] | 'all'> {
   if (change.all) {
     await bus.publish({ type: PERMISSIONS_CHANGED, payload: { all: true } });
     return 'all';
@@ -44,7 +45,7 @@ export async function notifyPermissionsChanged(bus: EventBus, db: Kysely<any>, c
  * Only the instance where it was published bridges it (the result reaches every instance anyway), so
  * consoles reload once however many server instances share the database.
  */
-export function bridgeAccessChanged(bus: EventBus & { localEvents(type?: string): Observable<DomainEvent> }, db: Kysely<any>, onError: (err: Error) => void): Subscription {
+export function bridgeAccessChanged(bus: EventBus & { localEvents(type?: string): Observable<DomainEvent> }, db: Kysely<KernelTables>, onError: (err: Error) => void): Subscription {
   return bus.localEvents(ACCESS_CHANGED).subscribe((event) => {
     const p = (event.payload ?? {}) as Record<string, unknown>;
     notifyPermissionsChanged(bus, db, { roleIds: ids(p.roleIds), userIds: ids(p.userIds), all: p.all === true }).catch(onError);

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, NotNull } from 'kysely';
 import { TEAM_ROLES, type ManifestRoute, type PluginManifest } from '@linguaport/sdk/shared';
 import { corePermissions } from './core-permissions.js';
 import { groupKey, MENU_GROUPS } from './migrations.js';
+import type { KernelTables } from '../db/schema.js';
 
 /** Permission node types (spec 02 section 3). */
 export const PermissionType = { MENU: 1, BUTTON: 2, API: 3, LINK: 4 } as const;
@@ -81,7 +82,7 @@ function planNodes(manifests: PluginManifest[], titleOf: TitleResolver, warn: (m
  * routes no longer declared) are kept, marked inactive, so role grants survive a re-enable.
  */
 export async function syncPermissionTree(
-  db: Kysely<any>,
+  db: Kysely<KernelTables>,
   manifests: PluginManifest[],
   options: { titleOf?: TitleResolver; warn?: (msg: string) => void } = {},
 ): Promise<void> {
@@ -93,6 +94,7 @@ export async function syncPermissionTree(
       .selectFrom('roles')
       .select(['id', 'builtin', 'grants_pending'])
       .where('builtin', 'in', [...TEAM_ROLES])
+      .$narrowType<{ builtin: NotNull }>()
       .execute();
     // A team role holds what its manifests name it for, plus what every user gets by default.
     const teamGrant = (s: NodeSpec, role: string) => !!s.defaultGrant || !!s.roles?.includes(role);

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Caller } from '@linguaport/sdk/server';
 import { grantedKeys, rolesIn } from './grants.js';
+import type { KernelTables } from '../db/schema.js';
 
 /** Console sessions: the token is 32 random bytes (base64url); only its sha256 is stored. */
 
@@ -23,7 +24,7 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-export async function createSession(db: Kysely<any>, userId: number, departmentId: number | null, now: Date, scopePath: string | null = null): Promise<string> {
+export async function createSession(db: Kysely<KernelTables>, userId: number, departmentId: number | null, now: Date, scopePath: string | null = null): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await db
     .insertInto('sessions')
@@ -32,7 +33,7 @@ export async function createSession(db: Kysely<any>, userId: number, departmentI
   return token;
 }
 
-export async function revokeSession(db: Kysely<any>, tokenHash: string, now: Date): Promise<void> {
+export async function revokeSession(db: Kysely<KernelTables>, tokenHash: string, now: Date): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: now }).where('token_hash', '=', tokenHash).where('revoked_at', 'is', null).execute();
 }
 
@@ -40,7 +41,7 @@ export async function revokeSession(db: Kysely<any>, tokenHash: string, now: Dat
  * Ends the users' open sessions but the one given (a password change keeps the session that made
  * it); returns the ended sessions' token hashes, so their sockets can be closed too.
  */
-export async function endSessions(db: Kysely<any>, userIds: number[], now: Date, exceptTokenHash: string | null = null): Promise<string[]> {
+export async function endSessions(db: Kysely<KernelTables>, userIds: number[], now: Date, exceptTokenHash: string | null = null): Promise<string[]> {
   if (userIds.length === 0) return [];
   let query = db.updateTable('sessions').set({ revoked_at: now }).where('user_id', 'in', userIds).where('revoked_at', 'is', null);
   if (exceptTokenHash) query = query.where('token_hash', '<>', exceptTokenHash);
@@ -52,7 +53,7 @@ export async function endSessions(db: Kysely<any>, userIds: number[], now: Date,
  * The caller behind a token: a session that exists, is not revoked or expired, of an enabled
  * user; its permission keys are those of the user's roles in the session's department.
  */
-export async function resolveCaller(db: Kysely<any>, token: string, now: Date): Promise<SessionCaller | null> {
+export async function resolveCaller(db: Kysely<KernelTables>, token: string, now: Date): Promise<SessionCaller | null> {
   if (!token) return null;
   const tokenHash = hashToken(token);
   const row = await db

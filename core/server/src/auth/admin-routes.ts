@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { ApiError, type RouteDefinition } from '@linguaport/sdk/server';
 import { Codes, idSchema } from '@linguaport/sdk/shared';
 import type { AuthRouteDeps } from './routes.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * Administration of the outside sign-in sources: directory domains (`directory:manage`) and single
@@ -35,12 +36,12 @@ const providerBody = z.object({
 const domainAnswer = z.object({ id: z.number().int(), symbol: z.string(), name: z.string(), url: z.string(), bindDn: z.string().nullable(), hasBindPassword: z.boolean(), baseDn: z.string(), userFilter: z.string(), enabled: z.boolean() });
 const providerAnswer = z.object({ id: z.number().int(), name: z.string(), issuer: z.string(), clientId: z.string(), hasClientSecret: z.boolean(), redirectUri: z.string(), scopes: z.string(), enabled: z.boolean() });
 
-async function listDomains(db: Kysely<any>) {
+async function listDomains(db: Kysely<KernelTables>) {
   const rows = await db.selectFrom('directory_domains').selectAll().orderBy('id').execute();
   return rows.map((r) => ({ id: r.id, symbol: r.symbol, name: r.name, url: r.url, bindDn: r.bind_dn, hasBindPassword: !!r.bind_password, baseDn: r.base_dn, userFilter: r.user_filter, enabled: r.enabled }));
 }
 
-async function listProviders(db: Kysely<any>) {
+async function listProviders(db: Kysely<KernelTables>) {
   const rows = await db.selectFrom('sso_providers').selectAll().orderBy('id').execute();
   return rows.map((r) => ({ id: r.id, name: r.name, issuer: r.issuer, clientId: r.client_id, hasClientSecret: !!r.client_secret, redirectUri: r.redirect_uri, scopes: r.scopes, enabled: r.enabled }));
 }

@@ -3,6 +3,7 @@ import { chmodSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { hashPassword } from '../access/passwords.js';
+import type { KernelTables } from '../db/schema.js';
 
 export const ADMIN_USERNAME = 'admin';
 export const INITIAL_PASSWORD_FILE = 'initial-admin-password';
@@ -20,7 +21,7 @@ function randomPassword(length = 20): string {
  * password is ADMIN_PASSWORD, or a random one printed once and kept in a 0600 file.
  */
 export async function ensureAdmin(
-  db: Kysely<any>,
+  db: Kysely<KernelTables>,
   config: { dataDir: string; adminPassword: string | null },
   print: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
 ): Promise<{ created: boolean }> {

@@ -6,6 +6,7 @@ import { DEFAULT_API_KEY_SCOPES, isApiKeyScope, type ApiKeyScope } from '@lingua
 import { UserType } from './provision.js';
 import { departmentsOf } from './user-info.js';
 import type { Secret } from './secret.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * API keys: one per user, made on request and changeable once per 24 hours. The key authenticates
@@ -29,7 +30,7 @@ export const parseScopes = (stored: string | null | undefined): ApiKeyScope[] =>
  * held there, reaching the routes of the key's scopes only. Null for an unknown key, a disabled
  * or expired user, or the guest account (guests have no API key).
  */
-export async function resolveApiKeyCaller(db: Kysely<any>, key: string, now: Date = new Date()): Promise<Caller | null> {
+export async function resolveApiKeyCaller(db: Kysely<KernelTables>, key: string, now: Date = new Date()): Promise<Caller | null> {
   if (!key) return null;
   const user = await db
     .selectFrom('users')
@@ -62,7 +63,7 @@ export async function resolveApiKeyCaller(db: Kysely<any>, key: string, now: Dat
  * checked, not expired)? Lets a cache keep the resolved caller while a reset, a disable, a
  * deletion or an expiry takes effect on the very next request.
  */
-export async function apiKeyStillValid(db: Kysely<any>, key: string, userId: number, now: Date = new Date()): Promise<boolean> {
+export async function apiKeyStillValid(db: Kysely<KernelTables>, key: string, userId: number, now: Date = new Date()): Promise<boolean> {
   const row = await db
     .selectFrom('users')
     .select('id')
@@ -77,7 +78,7 @@ export async function apiKeyStillValid(db: Kysely<any>, key: string, userId: num
 
 export type ResetCheck = { allowed: true } | { allowed: false; nextAllowedAt: Date };
 
-export async function checkApiKeyReset(db: Kysely<any>, userId: number, now: Date): Promise<ResetCheck | null> {
+export async function checkApiKeyReset(db: Kysely<KernelTables>, userId: number, now: Date): Promise<ResetCheck | null> {
   const row = await db.selectFrom('users').select('api_key_updated_at').where('id', '=', userId).executeTakeFirst();
   if (!row) return null;
   if (!row.api_key_updated_at) return { allowed: true };
@@ -89,7 +90,7 @@ export async function checkApiKeyReset(db: Kysely<any>, userId: number, now: Dat
  * Replaces the user's key when the last change is 24 hours old (or there is none). The condition
  * sits in the UPDATE itself, so two resets racing cannot both succeed.
  */
-export async function resetApiKey(db: Kysely<any>, secret: Secret, userId: number, now: Date): Promise<string | null> {
+export async function resetApiKey(db: Kysely<KernelTables>, secret: Secret, userId: number, now: Date): Promise<string | null> {
   const key = newApiKey();
   const cutoff = new Date(now.getTime() - API_KEY_RESET_INTERVAL_MS);
   const row = await db
@@ -103,12 +104,12 @@ export async function resetApiKey(db: Kysely<any>, secret: Secret, userId: numbe
   return row ? key : null;
 }
 
-export async function readApiKey(db: Kysely<any>, secret: Secret, userId: number): Promise<string | null> {
+export async function readApiKey(db: Kysely<KernelTables>, secret: Secret, userId: number): Promise<string | null> {
   const row = await db.selectFrom('users').select('api_key_sealed').where('id', '=', userId).executeTakeFirst();
   return row?.api_key_sealed ? secret.decrypt(row.api_key_sealed) : null;
 }
 
-export async function readApiKeyScopes(db: Kysely<any>, userId: number): Promise<ApiKeyScope[]> {
+export async function readApiKeyScopes(db: Kysely<KernelTables>, userId: number): Promise<ApiKeyScope[]> {
   const row = await db.selectFrom('users').select('api_key_scopes').where('id', '=', userId).executeTakeFirst();
   return parseScopes(row?.api_key_scopes);
 }

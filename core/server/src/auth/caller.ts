@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { resolveCaller, type SessionCaller } from '../access/sessions.js';
 import { UserType } from './provision.js';
 import { isQuickAccessPath } from './quick-access.js';
+import type { KernelTables } from '../db/schema.js';
 
 /** A session caller, possibly limited to one page (quick access). */
 export interface ScopedCaller extends SessionCaller {
@@ -16,7 +17,7 @@ export interface ScopedCaller extends SessionCaller {
  * session it is: a member's, the guest's, or a quick-access page's (the latter two reach no
  * `'member'` route: own account settings, API keys, the user directory).
  */
-export async function resolveScopedCaller(db: Kysely<any>, token: string, now: Date): Promise<ScopedCaller | null> {
+export async function resolveScopedCaller(db: Kysely<KernelTables>, token: string, now: Date): Promise<ScopedCaller | null> {
   const caller = await resolveCaller(db, token, now);
   if (!caller) return null;
   const scopePath = caller.sessionScopePath ?? null;

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { Client } from 'ldapts';
 import type { Secret } from './secret.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * Directory (LDAP) sign-in: bind with the domain's service account (or anonymously), find the
@@ -27,11 +28,11 @@ export function escapeFilterValue(value: string): string {
   return value.replace(/[\\*()\0]/g, (c) => `\\${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
-export async function listSymbols(db: Kysely<any>): Promise<{ symbol: string; name: string }[]> {
+export async function listSymbols(db: Kysely<KernelTables>): Promise<{ symbol: string; name: string }[]> {
   return db.selectFrom('directory_domains').select(['symbol', 'name']).where('enabled', '=', true).orderBy('id').execute();
 }
 
-export async function saveDirectoryDomain(db: Kysely<any>, secret: Secret, d: Omit<DirectoryDomain, 'id'>): Promise<number> {
+export async function saveDirectoryDomain(db: Kysely<KernelTables>, secret: Secret, d: Omit<DirectoryDomain, 'id'>): Promise<number> {
   const values = {
     symbol: d.symbol,
     name: d.name,
@@ -51,7 +52,7 @@ export async function saveDirectoryDomain(db: Kysely<any>, secret: Secret, d: Om
   return row.id;
 }
 
-export async function findDomain(db: Kysely<any>, secret: Secret, symbol: string): Promise<DirectoryDomain | null> {
+export async function findDomain(db: Kysely<KernelTables>, secret: Secret, symbol: string): Promise<DirectoryDomain | null> {
   const r = await db.selectFrom('directory_domains').selectAll().where('symbol', '=', symbol).where('enabled', '=', true).executeTakeFirst();
   if (!r) return null;
   return { id: r.id, symbol: r.symbol, name: r.name, url: r.url, bindDn: r.bind_dn, bindPassword: r.bind_password ? secret.decrypt(r.bind_password) : null, baseDn: r.base_dn, userFilter: r.user_filter, enabled: r.enabled };

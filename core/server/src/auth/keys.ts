@@ -1,5 +1,6 @@
 import { constants, generateKeyPair, privateDecrypt } from 'node:crypto';
 import type { Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * One-time RSA keys for the sign-in form: the browser encrypts the password with a fresh public
@@ -145,7 +146,7 @@ export class KeyAllowance {
 }
 
 /** Hands out a pair from the pool and returns the public half: base64 of its SPKI DER encoding. */
-export async function issuePublicKey(db: Kysely<any>, pool: KeyPool, now: Date): Promise<string> {
+export async function issuePublicKey(db: Kysely<KernelTables>, pool: KeyPool, now: Date): Promise<string> {
   const pair = await pool.take();
   await db.deleteFrom('public_keys').where('created_at', '<', new Date(now.getTime() - KEY_RETENTION_MS)).execute();
   await db.insertInto('public_keys').values({ public_key: pair.publicKey, private_key_pem: pair.privateKeyPem, created_at: now }).execute();
@@ -155,7 +156,7 @@ export async function issuePublicKey(db: Kysely<any>, pool: KeyPool, now: Date):
 export type KeyClaim = { ok: true; privateKeyPem: string } | { ok: false; reason: string };
 
 /** Marks the key used (atomically: two attempts cannot both claim it) and returns its private half. */
-export async function claimKey(db: Kysely<any>, publicKey: string, now: Date): Promise<KeyClaim> {
+export async function claimKey(db: Kysely<KernelTables>, publicKey: string, now: Date): Promise<KeyClaim> {
   const row = await db
     .updateTable('public_keys')
     .set({ used_at: now })

@@ -2,6 +2,7 @@ import type { LocalizedText } from '@linguaport/sdk/server';
 import type { Kysely } from 'kysely';
 import { DEFAULT_PASSWORD_MAX_AGE_DAYS, passwordMaxAgeDays, PASSWORD_WARN_DAYS } from './settings.js';
 import { UserType } from './provision.js';
+import type { KernelTables } from '../db/schema.js';
 
 export { DEFAULT_PASSWORD_MAX_AGE_DAYS, PASSWORD_WARN_DAYS };
 
@@ -20,7 +21,7 @@ export interface PasswordStatus {
  * A local password expires PASSWORD_MAX_AGE_DAYS after it was last set (the account's creation
  * when never changed); an administrator can also demand a change (need_password_change).
  */
-export async function passwordStatus(db: Kysely<any>, userId: number, now: Date): Promise<PasswordStatus | null> {
+export async function passwordStatus(db: Kysely<KernelTables>, userId: number, now: Date): Promise<PasswordStatus | null> {
   const u = await db.selectFrom('users').select(['user_type', 'need_password_change', 'password_changed_at', 'created_at']).where('id', '=', userId).executeTakeFirst();
   if (!u) return null;
   if (u.user_type !== UserType.LOCAL) return { need: false, daysLeft: null, warn: false };

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 
 /** User types (users.user_type): who manages the account's password. */
 export const UserType = { LOCAL: 0, DIRECTORY: 1, SSO: 2, GUEST: 3 } as const;
@@ -6,12 +7,12 @@ export const UserType = { LOCAL: 0, DIRECTORY: 1, SSO: 2, GUEST: 3 } as const;
 /** Stored as the password hash of accounts that cannot sign in with a local password. */
 export const NO_LOCAL_PASSWORD = '!';
 
-export async function defaultDepartmentId(db: Kysely<any>): Promise<number> {
+export async function defaultDepartmentId(db: Kysely<KernelTables>): Promise<number> {
   const row = await db.selectFrom('departments').select('id').where('is_default', '=', true).orderBy('id').executeTakeFirstOrThrow();
   return row.id;
 }
 
-export async function defaultRoleId(db: Kysely<any>): Promise<number> {
+export async function defaultRoleId(db: Kysely<KernelTables>): Promise<number> {
   const row = await db.selectFrom('roles').select('id').where('is_default', '=', true).where('is_super', '=', false).orderBy('id').executeTakeFirstOrThrow();
   return row.id;
 }
@@ -28,7 +29,7 @@ export class UsernameTaken extends Error {
  * never taken over: the administrator must rename one of them.
  */
 export async function provisionExternalUser(
-  db: Kysely<any>,
+  db: Kysely<KernelTables>,
   input: { source: string; subject: string; username: string; realName: string | null; email: string | null; userType: number },
 ): Promise<{ userId: number; created: boolean }> {
   const linked = await db

@@ -17,11 +17,12 @@ import { createPuzzle, verifyPuzzle } from './slider.js';
 import { ssoRoutes } from './sso.js';
 import { departmentsOf, userInfo } from './user-info.js';
 import type { DeclaredList } from '../plugins/declared-lists.js';
+import type { KernelTables } from '../db/schema.js';
 
 /** The kernel's sign-in, user-info, menu and company-config calls (spec 01 sections 7.1-7.3). */
 
 export interface AuthRouteDeps {
-  db: Kysely<any>;
+  db: Kysely<KernelTables>;
   /** DATA_DIR/secret.key: seals API keys and outside-server secrets, signs quick-access links. */
   secret: Secret;
   now: Clock;

@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import { saveDirectoryDomain } from './directory.js';
 import type { Secret } from './secret.js';
 import { saveSsoProvider } from './sso.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * Directory and single sign-on settings from the environment, applied at start:
@@ -14,7 +15,7 @@ import { saveSsoProvider } from './sso.js';
  */
 const envHash = (values: unknown) => createHash('sha256').update(JSON.stringify(values)).digest('hex');
 
-export async function seedSignInFromEnv(db: Kysely<any>, secret: Secret, env: Record<string, string | undefined> = process.env): Promise<string[]> {
+export async function seedSignInFromEnv(db: Kysely<KernelTables>, secret: Secret, env: Record<string, string | undefined> = process.env): Promise<string[]> {
   const seeded: string[] = [];
   if (env.LDAP_URL && env.LDAP_SYMBOL && env.LDAP_BASE_DN) {
     const hash = envHash(['ldap', env.LDAP_SYMBOL, env.LDAP_NAME, env.LDAP_URL, env.LDAP_BASE_DN, env.LDAP_BIND_DN, env.LDAP_BIND_PASSWORD, env.LDAP_USER_FILTER]);

@@ -2,6 +2,7 @@ import type { LocalizedText } from '@linguaport/sdk/server';
 import { createHash, randomBytes, randomInt, randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { encodePng, pngDataUrl } from './png.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * The slider puzzle: the server draws a background with a piece-shaped hole at a random x and
@@ -93,7 +94,7 @@ export function drawPuzzle(x = randomInt(PIECE_WIDTH + 20, WIDTH - PIECE_WIDTH -
 
 export const hashTicket = (t: string) => createHash('sha256').update(t).digest('hex');
 
-export async function createPuzzle(db: Kysely<any>, now: Date) {
+export async function createPuzzle(db: Kysely<KernelTables>, now: Date) {
   await db.deleteFrom('slider_captchas').where('created_at', '<', new Date(now.getTime() - RETENTION_MS)).execute();
   const puzzle = drawPuzzle();
   const id = randomUUID();
@@ -102,7 +103,7 @@ export async function createPuzzle(db: Kysely<any>, now: Date) {
 }
 
 /** One answer per puzzle: the first verify call claims it, right or wrong. */
-export async function verifyPuzzle(db: Kysely<any>, id: string, x: number, now: Date): Promise<{ ok: true; ticket: string } | { ok: false; reason: LocalizedText }> {
+export async function verifyPuzzle(db: Kysely<KernelTables>, id: string, x: number, now: Date): Promise<{ ok: true; ticket: string } | { ok: false; reason: LocalizedText }> {
   const row = await db
     .updateTable('slider_captchas')
     .set({ attempted_at: now })
@@ -119,7 +120,7 @@ export async function verifyPuzzle(db: Kysely<any>, id: string, x: number, now: 
 }
 
 /** Uses up a ticket; false when it is unknown, used or older than the puzzle validity. */
-export async function consumeTicket(db: Kysely<any>, ticket: string | undefined, now: Date): Promise<boolean> {
+export async function consumeTicket(db: Kysely<KernelTables>, ticket: string | undefined, now: Date): Promise<boolean> {
   if (!ticket) return false;
   const row = await db
     .updateTable('slider_captchas')

@@ -11,6 +11,7 @@ import { provisionExternalUser, UsernameTaken, UserType } from './provision.js';
 import type { AuthRouteDeps } from './routes.js';
 import type { Secret } from './secret.js';
 import { departmentsOf } from './user-info.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * Single sign-on: OpenID Connect authorization code flow with PKCE (S256), state and nonce.
@@ -50,7 +51,7 @@ export interface SsoProviderInput {
   enabled?: boolean;
 }
 
-export async function saveSsoProvider(db: Kysely<any>, secret: Secret, p: SsoProviderInput): Promise<number> {
+export async function saveSsoProvider(db: Kysely<KernelTables>, secret: Secret, p: SsoProviderInput): Promise<number> {
   const values = {
     name: p.name,
     issuer: p.issuer,

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { LocalizedText } from '@linguaport/sdk/server';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * Brute-force protection for every password check (password login, directory login, forced
@@ -79,7 +80,7 @@ class Refused extends Error {
  * Counts one attempt against a scope if the scope admits it now (or `bypass`), in one statement:
  * the row lock of the upsert orders concurrent attempts, and each sees the count of those before it.
  */
-async function reserve(db: Kysely<any>, scope: string, policy: ThrottlePolicy, now: Date, bypass: boolean): Promise<boolean> {
+async function reserve(db: Kysely<KernelTables>, scope: string, policy: ThrottlePolicy, now: Date, bypass: boolean): Promise<boolean> {
   const windowStart = new Date(now.getTime() - FAILURE_WINDOW_MS);
   const { rows } = await sql<{ failures: number }>`
     insert into login_throttle as t (scope, failures, last_failure_at, locked_until) values (${scope}, 1, ${now}, null)
@@ -97,7 +98,7 @@ async function reserve(db: Kysely<any>, scope: string, policy: ThrottlePolicy, n
 }
 
 /** Whether the account has signed in from this address within KNOWN_ADDRESS_MS. */
-export async function isKnownAddress(db: Kysely<any>, username: string, ip: string, now: Date): Promise<boolean> {
+export async function isKnownAddress(db: Kysely<KernelTables>, username: string, ip: string, now: Date): Promise<boolean> {
   const row = await db
     .selectFrom('login_known_addresses as k')
     .innerJoin('users as u', 'u.id', 'k.user_id')
@@ -113,7 +114,7 @@ export async function isKnownAddress(db: Kysely<any>, username: string, ip: stri
  * Counts the attempt against its address and its account before the password is checked; a
  * refusal (nothing counted) when the attempt may not be evaluated now.
  */
-export async function admitAttempt(db: Kysely<any>, attempt: Attempt): Promise<Refusal | null> {
+export async function admitAttempt(db: Kysely<KernelTables>, attempt: Attempt): Promise<Refusal | null> {
   const known = await isKnownAddress(db, attempt.username, attempt.ip, attempt.at);
   const scopes: Array<[string, ThrottlePolicy, boolean]> = [
     [addressScope(attempt.ip), ADDRESS_POLICY, attempt.solved],
@@ -139,7 +140,7 @@ export async function admitAttempt(db: Kysely<any>, attempt: Attempt): Promise<R
  * The password was right: the account's count is cleared, the address gets its attempt back, and
  * (when the user is known) the address becomes a known address of the account.
  */
-export async function recordSuccess(db: Kysely<any>, username: string, ip: string, at: Date, userId?: number): Promise<void> {
+export async function recordSuccess(db: Kysely<KernelTables>, username: string, ip: string, at: Date, userId?: number): Promise<void> {
   await db.deleteFrom('login_throttle').where('scope', '=', accountScope(username)).execute();
   await db
     .updateTable('login_throttle')

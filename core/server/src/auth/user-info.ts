@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { seededName, type Locale } from '@linguaport/sdk/shared';
 import type { Secret } from './secret.js';
 import { activePermissions, buildMenuTree, grantedPermissions, type MenuNode, type PermissionRow, type RoleRow } from '../access/grants.js';
+import type { KernelTables } from '../db/schema.js';
 
 /** The user-info answer of spec 01 section 3: the user and, per department, their roles. */
 
@@ -10,7 +11,7 @@ export interface DepartmentRef {
   departmentName: string;
 }
 
-export async function departmentsOf(db: Kysely<any>, userId: number): Promise<DepartmentRef[]> {
+export async function departmentsOf(db: Kysely<KernelTables>, userId: number): Promise<DepartmentRef[]> {
   return db
     .selectFrom('user_department_roles as udr')
     .innerJoin('departments as d', 'd.id', 'udr.department_id')
@@ -32,7 +33,7 @@ function firstPath(nodes: MenuNode[]): string | null {
 }
 
 /** `secret` given: the API key is unsealed for the answer (only ever for the user asking about themselves). */
-export async function userInfo(db: Kysely<any>, userId: number, currentDepartmentId: number | null = null, secret: Secret | null = null, locale: Locale = 'zh-CN') {
+export async function userInfo(db: Kysely<KernelTables>, userId: number, currentDepartmentId: number | null = null, secret: Secret | null = null, locale: Locale = 'zh-CN') {
   const user = await db
     .selectFrom('users')
     .select(['id', 'username', 'real_name', 'user_type', 'api_key_sealed', 'locale', 'email', 'phone'])

@@ -7,6 +7,7 @@ import { KERNEL_TITLES } from './titles.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DeployedPlugin } from '../plugins/deployment.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * The kernel's operation log (table `operation_log`): every call that changes data (POST, PUT,
@@ -92,7 +93,7 @@ function defaultModule(def: RouteDefinition, owner: RouteOwner): string {
 }
 
 /** Stores (or updates) an operation's title in both languages, for the readers of the log. */
-export async function storeOperationTitle(db: Kysely<any>, route: string, title: OperationTitle): Promise<void> {
+export async function storeOperationTitle(db: Kysely<KernelTables>, route: string, title: OperationTitle): Promise<void> {
   await db
     .insertInto('operation_titles')
     .values({ route, name_zh: title.zh, name_en: title.en })
@@ -100,7 +101,7 @@ export async function storeOperationTitle(db: Kysely<any>, route: string, title:
     .execute();
 }
 
-export function installOperationLog(app: FastifyInstance, db: Kysely<any>, now: () => Date, pluginTitles: PluginTitles = () => null): OperationLog {
+export function installOperationLog(app: FastifyInstance, db: Kysely<KernelTables>, now: () => Date, pluginTitles: PluginTitles = () => null): OperationLog {
   const routes = new Map<string, TrackedRoute>();
   const untitled = new Set<string>();
   // Titles are stored when a route is tracked (again at each start: a plugin's texts may change), and once more if that failed.

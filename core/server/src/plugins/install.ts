@@ -8,6 +8,7 @@ import { compareVersions, SDK_VERSION, type RegistryPlugin } from '@linguaport/s
 import { corePermissionKeys } from '../access/core-permissions.js';
 import { rasteriseSvg, SvgRefusal } from '../system/svg-picture.js';
 import { ENTRY_FILE, ORIGINAL_DIR, type PluginRuntime } from './runtime.js';
+import type { KernelTables } from '../db/schema.js';
 
 /** A refusal of the platform's own checks, said in both languages (the package reader's own refusals are English). */
 export class PackageRefusal extends PackageError {
@@ -39,7 +40,7 @@ export interface InstallResult {
 
 const LOGO_TYPES = new Set(['.png', '.svg', '.jpg', '.jpeg', '.gif', '.webp']);
 
-export async function trustedKeyLookup(db: Kysely<any>): Promise<(keyId: string) => TrustedKey | null> {
+export async function trustedKeyLookup(db: Kysely<KernelTables>): Promise<(keyId: string) => TrustedKey | null> {
   const rows = await db.selectFrom('plugin_trusted_keys').selectAll().execute();
   const byId = new Map<string, TrustedKey>(rows.map((r) => [r.key_id, { keyId: r.key_id, publicKeyPem: r.public_key, allowServer: r.allow_server }]));
   return (keyId) => byId.get(keyId) ?? null;
@@ -102,7 +103,7 @@ function registryEntry(pkg: OpenedPackage): RegistryPlugin & { manifest: OpenedP
   };
 }
 
-export async function installPackage(db: Kysely<any>, runtime: PluginRuntime, input: UploadInput): Promise<InstallResult> {
+export async function installPackage(db: Kysely<KernelTables>, runtime: PluginRuntime, input: UploadInput): Promise<InstallResult> {
   if (input.file.data.length >= PACKAGE_LIMITS.maxPackageBytes) {
     throw new PackageRefusal({ 'zh-CN': `插件包文件大小为 ${input.file.data.length} 字节，必须小于 2 MB`, 'en-US': `the package file is ${input.file.data.length} bytes; it must be under 2 MB` });
   }

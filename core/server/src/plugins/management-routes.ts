@@ -7,6 +7,7 @@ import { keyIdOf, PACKAGE_LIMITS, PackageError, publicKeyFromPem } from '@lingua
 import { Codes, pluginIdSchema, type ManifestPermission } from '@linguaport/sdk/shared';
 import { installPackage, PackageRefusal } from './install.js';
 import { ORIGINAL_DIR, PLUGIN_UPGRADED, type PluginRuntime, type PluginStateRow } from './runtime.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * The plug-in management API (`/api/plugIn/...`) and the console's failure reports. The routes
@@ -77,7 +78,7 @@ function requireSuper(caller: Caller | null): void {
   if (!caller?.isSuperAdmin) throw new ApiError(Codes.FORBIDDEN, { 'zh-CN': '无权限：只有超级管理员可以管理受信任的发布者密钥', 'en-US': 'Permission denied: only the super administrator manages trusted publisher keys' });
 }
 
-export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime; bus: { publish(e: { type: string; payload: unknown }): Promise<void> } }): RouteDefinition[] {
+export function managementRoutes(deps: { db: Kysely<KernelTables>; runtime: PluginRuntime; bus: { publish(e: { type: string; payload: unknown }): Promise<void> } }): RouteDefinition[] {
   const { db, runtime } = deps;
 
   const rowOr404 = (id: string): PluginStateRow => {
@@ -420,7 +421,7 @@ export function managementRoutes(deps: { db: Kysely<any>; runtime: PluginRuntime
 }
 
 /** `POST /api/plugins/reportFailure`: the console's per-plugin load and render failures. */
-export function reportFailureRoute(db: Kysely<any>): RouteDefinition {
+export function reportFailureRoute(db: Kysely<KernelTables>): RouteDefinition {
   return {
     method: 'POST',
     url: '/plugins/reportFailure',

@@ -7,6 +7,7 @@ import { registryRouteOf, slotTable, type Registry, type RegistryPlugin } from '
 import { menuKey, syncPermissionTree } from '../access/permission-tree.js';
 import { routeTitles, type DeployedPlugin } from './deployment.js';
 import type { PluginStateTable } from '../db/schema.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * The plugins' run-time state: which built-ins and uploaded packages are live, what the registry
@@ -32,7 +33,7 @@ export const REGISTRY_CHANGED = 'registry.changed';
 export const PLUGIN_UPGRADED = 'plugin.upgraded';
 
 export interface RuntimeDeps {
-  db: Kysely<any>;
+  db: Kysely<KernelTables>;
   bus: EventBus;
   dataDir: string;
   distDir: string;

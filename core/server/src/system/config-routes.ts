@@ -6,6 +6,7 @@ import { can } from '../access/passwords.js';
 import { localeOf } from '../http/locale.js';
 import { isSecret, readEntries, updateEntries, type ConfigEntry } from './settings.js';
 import { rasteriseSvg, SvgRefusal } from './svg-picture.js';
+import type { KernelTables } from '../db/schema.js';
 
 /** System configuration calls (spec 01 section 7.3). Keys: systemConfig:view, systemConfig:edit. */
 
@@ -22,7 +23,7 @@ const PICTURE_TYPES: { ext: string; mime: string; matches(b: Buffer): boolean }[
 
 // Secret entries are not listed to the public at all; readEntries masks them for everyone else.
 const publicEntry = (e: ConfigEntry) => !isSecret(e);
-const flagOn = async (db: Kysely<any>, key: string) =>
+const flagOn = async (db: Kysely<KernelTables>, key: string) =>
   (await db.selectFrom('system_config').select('config_value').where('config_key', '=', key).executeTakeFirst())?.config_value === '1';
 
 const change = z.object({ configKey: z.string().trim().min(1), configValue: z.union([z.string(), z.number(), z.boolean()]).transform((v) => (typeof v === 'boolean' ? (v ? '1' : '0') : String(v)).trim()) });
@@ -47,7 +48,7 @@ const updated = { data: z.object({ updated: z.array(z.string()).describe('The ke
 
 
 export interface ConfigRouteDeps {
-  db: Kysely<any>;
+  db: Kysely<KernelTables>;
   bus: EventBus;
   storage: FileStorage;
   now: () => Date;

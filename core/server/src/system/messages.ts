@@ -4,6 +4,7 @@ import { ApiError, Codes, pageOf, pageOffset, pageQuery, pageSchema, timestampSc
 import { idSchema, MAX_ID } from '@linguaport/sdk/shared';
 import { localeOf } from '../http/locale.js';
 import type { DeclaredList } from '../plugins/declared-lists.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * The message centre (spec 01 section 7.4, spec 02 section 3 Message): per-user messages, read
@@ -62,7 +63,7 @@ function present(row: MessageRow, zh: boolean, types: MessageTypes) {
  * The message centre; `forPlugin` gives a plugin the one that sends only the kernel's types and those
  * its own manifest declares.
  */
-export function createMessageCenter(db: Kysely<any>, bus: EventBus, now: () => Date, types: MessageTypes): MessageCenter & { forPlugin(pluginId: string): MessageCenter } {
+export function createMessageCenter(db: Kysely<KernelTables>, bus: EventBus, now: () => Date, types: MessageTypes): MessageCenter & { forPlugin(pluginId: string): MessageCenter } {
   const center = (allowed: ReadonlySet<string>): MessageCenter => ({
     async send({ userIds, type, content: given, departmentId = null }) {
       const localized = typeof given === 'string' ? null : given;
@@ -107,7 +108,7 @@ const idList = z
     return ids;
   });
 
-export function messageRoutes(db: Kysely<any>, bus: EventBus, types: MessageTypes): RouteDefinition[] {
+export function messageRoutes(db: Kysely<KernelTables>, bus: EventBus, types: MessageTypes): RouteDefinition[] {
   const changed = (userId: number) => bus.publish({ type: MESSAGES_CHANGED, payload: { userId }, audience: { userIds: [userId] } });
   const unread = async (userId: number) =>
     Number((await db.selectFrom('messages').select(sql<number>`count(*)`.as('n')).where('user_id', '=', userId).where('is_read', '=', false).executeTakeFirstOrThrow()).n);

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { ApiError, Codes, type EventBus, type LocalizedText, type SystemSettings } from '@linguaport/sdk/server';
 import { notifyPermissionsChanged } from '../access/notify.js';
 import type { ConfigGroup, ConfigValueType } from './migrations.js';
+import type { KernelTables } from '../db/schema.js';
 
 /**
  * The system configuration: a fixed set of keys (seeded by the migrations) whose values admins and
@@ -46,10 +47,11 @@ export const SECRET_MASK = '********';
 export const isSecret = (e: Pick<ConfigEntry, 'valueType'>): boolean => e.valueType === 'secret';
 
 /** The entries as callers may see them: secrets masked. */
-export async function readEntries(db: Kysely<any>, groups?: ConfigGroup[]): Promise<ConfigEntry[]> {
+export async function readEntries(db: Kysely<KernelTables>, groups?: ConfigGroup[]): Promise<ConfigEntry[]> {
   let q = db.selectFrom('system_config').select(columns).orderBy('config_group').orderBy('config_key');
   if (groups?.length) q = q.where('config_group', 'in', groups);
-  return (await q.execute()).map((e) => (isSecret(e) ? { ...e, configValue: e.configValue ? SECRET_MASK : '' } : e));
+  // Every key is seeded with its names and one of the known value types.
+  return (await q.$castTo<ConfigEntry>().execute()).map((e) => (isSecret(e) ? { ...e, configValue: e.configValue ? SECRET_MASK : '' } : e));
 }
 
 const HEX_COLOR = /^#[0-9a-fA-F]{6}$/;
@@ -85,7 +87,7 @@ function typeProblem(entry: ConfigEntry, value: string): LocalizedText | null {
  * Validates a batch of changes against the stored entries and applies them in one transaction.
  * Unknown keys answer 400 ("an entry can be changed only if its key exists").
  */
-export async function updateEntries(db: Kysely<any>, bus: EventBus, given: { configKey: string; configValue: string }[], now: Date): Promise<string[]> {
+export async function updateEntries(db: Kysely<KernelTables>, bus: EventBus, given: { configKey: string; configValue: string }[], now: Date): Promise<string[]> {
   if (given.length === 0) throw new ApiError(Codes.BAD_REQUEST, { 'zh-CN': '请求无效：未提供任何配置项', 'en-US': 'Invalid request: no configuration entry given' });
   const entries = new Map((await readEntries(db)).map((e) => [e.configKey, e]));
   // A secret sent back as its mask is left as it is (the form showed the mask and it was not retyped).
@@ -131,7 +133,7 @@ export async function updateEntries(db: Kysely<any>, bus: EventBus, given: { con
 }
 
 /** `ctx.settings` for plugins. */
-export function createSystemSettings(db: Kysely<any>, bus: EventBus, now: () => Date): SystemSettings {
+export function createSystemSettings(db: Kysely<KernelTables>, bus: EventBus, now: () => Date): SystemSettings {
   return {
     async get(key) {
       const row = await db.selectFrom('system_config').select('config_value').where('config_key', '=', key).executeTakeFirst();
