@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Two projects: `unit` (pure logic, SDK, console units) and `server` (integration against the
+// Two projects: `unit` (pure logic, SDK, workspace packages, console units) and `server` (integration against the
 // database named by DATABASE_URL, or an embedded PGlite when unset). `npm test` runs `server`
 // a second time against a real PostgreSQL.
 export default defineConfig({
@@ -20,7 +20,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['plugin-sdk/test/**/*.test.{ts,tsx}', 'core/console/test/**/*.test.{ts,tsx}', 'plugins/*/test/console/**/*.test.{ts,tsx}', 'scripts/test/**/*.test.ts'],
+          include: ['plugin-sdk/test/**/*.test.{ts,tsx}', 'packages/*/test/**/*.test.{ts,tsx}', 'core/console/test/**/*.test.{ts,tsx}', 'plugins/*/test/console/**/*.test.{ts,tsx}', 'scripts/test/**/*.test.ts'],
         },
       },
       {

@@ -62,8 +62,19 @@ export async function buildPackageFiles(pluginDir, { rootDir, sharedModules }) {
   }
 }
 
-/** The server part as one ESM file; packages (the SDK, zod, kysely) stay imports the host resolves. */
-async function bundleServer(plugin, rootDir) {
+/**
+ * Packages (the SDK, zod, kysely) stay imports the host resolves; the workspace's packages below the
+ * SDK (@linguaport/speaker-model...) are TypeScript no host resolves, so they are compiled into the part.
+ */
+const hostPackagesExternal = {
+  name: 'linguaport-host-packages',
+  setup(build) {
+    build.onResolve({ filter: /^[^./]/ }, (args) => (/^@linguaport\/(?!sdk(\/|$))/.test(args.path) ? undefined : { path: args.path, external: true }));
+  },
+};
+
+/** The server part as one ESM file (see hostPackagesExternal). */
+export async function bundleServer(plugin, rootDir) {
   const entry = join(plugin.dir, plugin.manifest.server);
   if (!existsSync(entry)) throw new BuildError(`${plugin.source}: server entry ${plugin.manifest.server} does not exist`);
   try {
@@ -71,7 +82,7 @@ async function bundleServer(plugin, rootDir) {
       absWorkingDir: rootDir,
       entryPoints: [entry],
       bundle: true,
-      packages: 'external',
+      plugins: [hostPackagesExternal],
       format: 'esm',
       platform: 'node',
       target: 'node20',

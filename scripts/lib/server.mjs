@@ -9,8 +9,8 @@ import { describeEsbuildFailure } from './plugin.mjs';
  * The production server: the kernel (core/server/src/main.ts), every server part of the deployment
  * set and the SDK compiled into `<out>/server` as ESM for Node 20, so `npm start` runs
  * `node dist/server/main.js` without compiling TypeScript at every start. npm packages stay imports
- * (PGlite, pg-boss and others ship files of their own); the workspace's TypeScript (`@linguaport/sdk`)
- * is compiled in. One build with code splitting, so the kernel, the plugins and uploaded server parts
+ * (PGlite, pg-boss and others ship files of their own); the workspace's TypeScript (`@linguaport/sdk`,
+ * the packages under packages/) is compiled in. One build with code splitting, so the kernel, the plugins and uploaded server parts
  * share one copy of each module (the SDK's classes among them).
  *
  *   main.js                  the kernel; registers sdk-hooks.js first
@@ -125,6 +125,8 @@ export function serverInputFiles(rootDir, plugins, extraInputs = []) {
   return [
     ...listFiles(join(rootDir, 'core', 'server', 'src')),
     ...listFiles(join(rootDir, 'plugin-sdk', 'src')),
+    // The workspace's packages (@linguaport/speaker-model...), compiled in like the SDK.
+    ...listFiles(join(rootDir, 'packages')).filter((f) => f.includes(`${sep}src${sep}`)),
     join(rootDir, HOOKS_SOURCE),
     ...plugins.flatMap((p) => [join(p.dir, 'plugin.json'), ...(p.manifest.server ? listFiles(dirname(join(p.dir, p.manifest.server))) : [])]),
     ...extraInputs.map((f) => resolve(rootDir, f)),

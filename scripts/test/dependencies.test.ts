@@ -8,7 +8,7 @@ import { codeFiles, importSpecifiers } from './support/imports.js';
 // declared package is imported somewhere, or named below with the reason it is not.
 
 const ROOT = join(import.meta.dirname, '..', '..');
-const SOURCES = ['core', 'plugin-sdk', 'plugins', 'scripts', 'tests'];
+const SOURCES = ['core', 'plugin-sdk', 'packages', 'plugins', 'scripts', 'tests'];
 
 /** Declared and never imported, on purpose. */
 const NOT_IMPORTED: Record<string, string> = {

@@ -584,12 +584,12 @@ export { isSpeechAdapter, speechCapability, wordErrorRate } from './speech.js';
 export type { SpeechAdapter, SpeechNodeChoice, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
 export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition, OcrAdapterDefinition, SpeakerAdapterDefinition } from './engines.js';
 // Speaker engines: the adapter contract (speaker kinds register through registerAdapter) and ctx.engines.speaker.
-export { ANY_LANGUAGE, isSpeakerAdapter, speakerCapability, speakerWavFeatures, speakerWavSamples } from './speaker.js';
+export { ANY_LANGUAGE, isSpeakerAdapter, speakerCapability, speakerWavSamples, VOICE_SAMPLE_RATE } from './speaker.js';
 export type { SpeakerAdapter, SpeakerAnswer, SpeakerCallOptions, SpeakerEnrolRequest, SpeakerNodeChoice, SpeakerScoreRequest, SpeakerScores, SpeakerService, SpeakerTrainRequest } from './speaker.js';
 // OCR engines: the adapter contract (OCR kinds register through registerAdapter) and ctx.engines.ocr.
 export { isOcrAdapter, ocrCapability, ocrLanguagesToRead, ocrServiceOf, platformLanguageOfPack, tesseractPacksOf, tesseractPacksFor, createTesseractAdapter, readTesseractPage } from './ocr.js';
 export type { TesseractOptions, OcrAdapter, OcrLine, OcrPage, OcrRecognizeRequest, OcrRecognizeResult, OcrService, OcrWord, RecognizeOptions } from './ocr.js';
-export * from './voiceprint/index.js';
+export * from './voiceprint.js';
 export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type PluginSocket } from './sockets.js';
 // Pictures by their header (type, size) and tesseract's languages, for the areas that read pictures and scans.
 export { pictureKind, pictureSize, MAX_PICTURE_PIXELS, renderDpi, pdfPageSizes, type PictureKind } from './pictures.js';

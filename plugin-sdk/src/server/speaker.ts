@@ -1,7 +1,6 @@
 import type { EngineCapabilityDefinition } from './capabilities.js';
 import { EngineError, type EngineHealth } from './engines.js';
 import { MediaError, readWavPcm } from './media.js';
-import { VOICE_SAMPLE_RATE, voiceFeatures, type VoiceFeatures } from './voiceprint/features.js';
 
 /**
  * Speaker engines: the contract between the kernel's speaker routing (`ctx.engines.speaker`: node
@@ -153,6 +152,12 @@ export interface SpeakerService {
   score(request: SpeakerScoreRequest): Promise<SpeakerAnswer & SpeakerScores>;
 }
 
+/**
+ * The rate of every recording a speaker engine is given (16 kHz mono WAV): the contract's, so that
+ * areas extract audio at it; the model package @linguaport/speaker-model computes its features at the same rate.
+ */
+export const VOICE_SAMPLE_RATE = 16_000;
+
 /** 16 kHz mono samples (-1..1) of a 16-bit WAV recording; anything else is the request's fault (`rejected`). */
 export function speakerWavSamples(wav: Uint8Array): Float32Array {
   let pcm;
@@ -165,6 +170,3 @@ export function speakerWavSamples(wav: Uint8Array): Float32Array {
   if (pcm.sampleRate !== VOICE_SAMPLE_RATE || pcm.channels !== 1) throw new EngineError('rejected', `the recording must be 16 kHz mono, not ${pcm.sampleRate} Hz with ${pcm.channels} channels`);
   return Float32Array.from(pcm.samples, (s) => s / 32768);
 }
-
-/** The SDK's voice features of a 16 kHz mono WAV recording (`rejected` for anything else). */
-export const speakerWavFeatures = (wav: Uint8Array): VoiceFeatures => voiceFeatures(speakerWavSamples(wav));

@@ -4,16 +4,15 @@ import {
   EngineError,
   engineFetch,
   errorForStatus,
-  floatBytes,
-  floatsOf,
   parseJson,
-  speakerWavFeatures,
+  speakerWavSamples,
   trimSlash,
   type EngineHealth,
   type SpeakerAdapter,
   type SpeakerAdapterDefinition,
   speakerCapability,
 } from '@linguaport/sdk/server';
+import { floatBytes, floatsOf, voiceFeatures } from '@linguaport/speaker-model';
 
 /**
  * A remote speaker node speaking PaddleSpeech Server's vector API (`paddlespeech_server start` with the
@@ -67,7 +66,7 @@ export function createSpeakerEmbeddingAdapter(options: SpeakerEmbeddingOptions):
 
   /** The server's embedding of one recording (checked to hold speech first: a silent file is the request's fault). */
   async function embed(wav: Uint8Array, signal?: AbortSignal): Promise<{ vec: Float32Array; speechSeconds: number }> {
-    const { speechSeconds } = speakerWavFeatures(wav);
+    const { speechSeconds } = voiceFeatures(speakerWavSamples(wav));
     if (speechSeconds === 0) throw new EngineError('rejected', 'the recording holds no speech');
     const res = await engineFetch(`${root}/paddlespeech/vector`, {
       method: 'POST',

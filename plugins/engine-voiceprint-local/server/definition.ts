@@ -1,27 +1,21 @@
 import { z } from 'zod';
+import { ANY_LANGUAGE, EngineError, speakerCapability, speakerWavSamples, VOICE_SAMPLE_RATE, type SpeakerAdapter, type SpeakerAdapterDefinition } from '@linguaport/sdk/server';
 import {
   adaptMeans,
-  ANY_LANGUAGE,
   backgroundModelBytes,
   backgroundModelOf,
-  EngineError,
   floatBytes,
   floatsOf,
   GMM_UBM_METHOD,
   gmmToBytes,
   joinFrames,
   scoreSpeakers,
-  speakerWavFeatures,
   trainUbmInSteps,
-  VOICE_SAMPLE_RATE,
   voiceFeatures,
   type DiagonalGmm,
-  type SpeakerAdapter,
-  type SpeakerAdapterDefinition,
-  speakerCapability,
-} from '@linguaport/sdk/server';
+} from '@linguaport/speaker-model';
 
-/** What its bytes are: the SDK's MFCC features, a GMM background model, speakers as MAP-adapted means. */
+/** What its bytes are: the speaker model's MFCC features, a GMM background model, speakers as MAP-adapted means. */
 export const VOICEPRINT_METHOD = GMM_UBM_METHOD;
 /**
  * The decision threshold it suggests, on its scale (the average log-likelihood ratio against the
@@ -29,7 +23,7 @@ export const VOICEPRINT_METHOD = GMM_UBM_METHOD;
  * speakers' held-out utterances score about 1.4 and up, voices no one enrolled 1.2 at most.
  */
 export const VOICEPRINT_THRESHOLD = 1.2;
-/** Gaussians of a background model (the SDK trains fewer when there is little speech). */
+/** Gaussians of a background model (the speaker model trains fewer when there is little speech). */
 export const UBM_COMPONENTS = 64;
 
 function backgroundOf(bytes: Uint8Array | null): DiagonalGmm {
@@ -42,12 +36,12 @@ function backgroundOf(bytes: Uint8Array | null): DiagonalGmm {
 }
 
 const framesOf = (recordings: Uint8Array[]) => {
-  const frames = joinFrames(recordings.map(speakerWavFeatures));
+  const frames = joinFrames(recordings.map((wav) => voiceFeatures(speakerWavSamples(wav))));
   if (!frames.frames) throw new EngineError('rejected', 'the recordings hold no speech');
   return frames;
 };
 
-/** The SDK's MFCC/GMM-UBM method as a speaker adapter: work on this machine's CPU, in steps (the server goes on answering). */
+/** The MFCC/GMM-UBM method of @linguaport/speaker-model as a speaker adapter: work on this machine's CPU, in steps (the server goes on answering). */
 export function createVoiceprintAdapter(): SpeakerAdapter {
   return {
     kind: 'voiceprint-local',
@@ -55,7 +49,7 @@ export function createVoiceprintAdapter(): SpeakerAdapter {
     threshold: VOICEPRINT_THRESHOLD,
     languages: async () => [ANY_LANGUAGE],
     async health() {
-      // The method is code of the SDK: the check makes sure features come out of a short tone.
+      // The method is code of @linguaport/speaker-model: the check makes sure features come out of a short tone.
       const tone = Int16Array.from({ length: VOICE_SAMPLE_RATE / 4 }, (_, i) => Math.round(8000 * Math.sin((2 * Math.PI * 220 * i) / VOICE_SAMPLE_RATE)));
       const f = voiceFeatures(Float32Array.from(tone, (s) => s / 32768));
       return f.dims > 0 ? { ok: true } : { ok: false, detail: 'MFCC features could not be computed' };
@@ -72,7 +66,7 @@ export function createVoiceprintAdapter(): SpeakerAdapter {
     },
     async score(recording, speakers, { background }) {
       const ubm = backgroundOf(background);
-      const features = speakerWavFeatures(recording);
+      const features = voiceFeatures(speakerWavSamples(recording));
       if (!features.frames) throw new EngineError('rejected', 'the recording holds no speech');
       const means = speakers.map((s) => Float64Array.from(floatsOf(s)));
       if (means.some((m) => m.length !== ubm.components * ubm.dims)) throw new EngineError('rejected', `a speaker representation is not of this ${VOICEPRINT_METHOD} background model`);

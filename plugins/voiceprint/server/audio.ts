@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError, Codes, extractAudio, inScratch, MediaError, mediaRefusal, readWavPcm, voiceFeatures, VOICE_SAMPLE_RATE, writeWavPcm } from '@linguaport/sdk/server';
+import { ApiError, Codes, extractAudio, inScratch, MediaError, mediaRefusal, readWavPcm, VOICE_SAMPLE_RATE, writeWavPcm } from '@linguaport/sdk/server';
+import { voiceFeatures } from '@linguaport/speaker-model';
 
 type Say = (zh: string, en: string) => string;
 
@@ -28,7 +29,7 @@ export async function decodeSpeech(path: string, signal?: AbortSignal): Promise<
   });
 }
 
-/** Seconds of speech in 16 kHz samples once silence is dropped (the SDK's voice activity). */
+/** Seconds of speech in 16 kHz samples once silence is dropped (the speaker model's voice activity). */
 export const speechSecondsOf = (samples: Int16Array): number => voiceFeatures(Float32Array.from(samples, (s) => s / 32768)).speechSeconds;
 
 /**

@@ -1,10 +1,11 @@
 import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
-import { backgroundModelBytes, GMM_UBM_METHOD, type Migration } from '@linguaport/sdk/server';
+import type { Migration } from '@linguaport/sdk/server';
+import { backgroundModelBytes, GMM_UBM_METHOD } from '@linguaport/speaker-model';
 
-/** The method of every model made before the engines did the work (the SDK's MFCC/GMM-UBM, the local speaker engine's). */
+/** The method of every model made before the engines did the work (the speaker model's MFCC/GMM-UBM, the local speaker engine's). */
 export const LEGACY_METHOD = GMM_UBM_METHOD;
 
-/** A background model of 001 (a bare GMM) as the local engine keeps it (the SDK's `backgroundModelBytes`). */
+/** A background model of 001 (a bare GMM) as the local engine keeps it (the speaker model's `backgroundModelBytes`). */
 export const legacyBackground = (ubm: Uint8Array, components: number, dims: number): Uint8Array => backgroundModelBytes(components, dims, ubm);
 
 /** The voiceprint area's own tables (namespace `voiceprint_`), typed for Kysely. */

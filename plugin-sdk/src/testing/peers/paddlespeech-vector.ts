@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readWavPcm } from '../../server/media.js';
-import { mfccFrames, voicedFrameIndexes } from '../../server/voiceprint/features.js';
+import { mfccFrames, voicedFrameIndexes } from '@linguaport/speaker-model';
 
 /**
  * A protocol-faithful PaddleSpeech Server vector service on 127.0.0.1, as `paddlespeech_server` with
@@ -9,7 +9,7 @@ import { mfccFrames, voicedFrameIndexes } from '../../server/voiceprint/features
  * `{audio: <base64 WAV>, task: "spk", audio_format: "wav", sample_rate: 16000}` answered
  * `{success: true, code: 200, message: {description: "success"}, result: {vec}}`; audio it cannot
  * decode answered 200 with `{success: false, code, message: {description}}`, as its failed_response.
- * The embedding is computed, not canned (the peer has no ECAPA model): the mean and spread of the SDK's
+ * The embedding is computed, not canned (the peer has no ECAPA model): the mean and spread of the speaker model's
  * MFCC cepstra over the voiced frames, without cepstral normalisation, so timbre shows in it.
  */
 export interface VectorPeerOptions {

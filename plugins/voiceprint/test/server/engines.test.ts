@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Kysely } from 'kysely';
 import { ADMIN_PASSWORD, createUserWithRole, openTestDatabase, startTestKernel, startVectorPeer, type TestKernel, type VectorPeer } from '@linguaport/sdk/testing';
-import { adaptMeans, floatBytes, gmmFromBytes, gmmToBytes, joinFrames, trainUbm, voiceFeatures } from '@linguaport/sdk/server';
+import { adaptMeans, floatBytes, gmmFromBytes, gmmToBytes, joinFrames, trainUbm, voiceFeatures } from '@linguaport/speaker-model';
 import { legacyBackground, LEGACY_METHOD, voiceprintMigrations } from '../../server/tables.js';
 import { uploadTo } from '../api.js';
 import { ENROL_TEXTS, HELD_OUT_TEXTS, SPEAKERS, speakPcm, speakWav } from '../speech.js';

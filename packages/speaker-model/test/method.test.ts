@@ -1,7 +1,6 @@
-// Database: none
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '@linguaport/sdk/testing';
-import { adaptMeans, deltaFrames, trainUbmInSteps, gmmFromBytes, gmmToBytes, mfccFrames, scoreSpeakers, trainUbm, voicedFrameIndexes, voiceFeatures, type FrameSet } from '@linguaport/sdk/server';
+import { adaptMeans, deltaFrames, trainUbmInSteps, gmmFromBytes, gmmToBytes, mfccFrames, scoreSpeakers, trainUbm, VOICE_SAMPLE_RATE, voicedFrameIndexes, voiceFeatures, type FrameSet } from '../src/index.js';
 
 // The voiceprint method's parts on signals whose answer is known: tones, silence, and frames drawn
 // from Gaussians with known means.
@@ -103,5 +102,12 @@ describe('background model, adaptation and scores', () => {
     expect(theirs).toBeLessThan(0);
     // No frames: the UBM's own means.
     expect(Array.from(adaptMeans(ubm, { data: new Float32Array(0), frames: 0, dims: 3 }))).toEqual(Array.from(ubm.means));
+  });
+});
+
+describe('sample rate', () => {
+  it('is the rate the speaker contract gives engines (16 kHz mono WAV)', async () => {
+    const { VOICE_SAMPLE_RATE: contract } = await import('@linguaport/sdk/server');
+    expect(VOICE_SAMPLE_RATE).toBe(contract);
   });
 });

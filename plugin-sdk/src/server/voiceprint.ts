@@ -1,12 +1,10 @@
-import { defineService } from '../services.js';
+import { defineService } from './services.js';
 
 /**
- * Speaker recognition for the areas that need it (the voiceprint area enrols and identifies; live
- * interpretation labels who speaks): MFCC features with silence dropped and cepstral normalisation,
- * a GMM universal background model, speaker models by MAP adaptation, and log-likelihood-ratio scores.
+ * The voiceprint area's service contract (`voiceprint.speakers`), for the areas that need to know who
+ * speaks (live interpretation labels its speakers with it). The speaker model itself (MFCC features,
+ * GMM-UBM) is the workspace package @linguaport/speaker-model, which the areas computing it depend on.
  */
-export { VOICE_SAMPLE_RATE, voiceFeatures, mfccFrames, deltaFrames, voicedFrameIndexes, normaliseCepstra, pcm16ToFloat, type VoiceFeatures, type VoiceFeatureOptions } from './features.js';
-export { trainUbm, trainUbmInSteps, adaptMeans, scoreSpeakers, joinFrames, gmmToBytes, gmmFromBytes, GMM_UBM_METHOD, backgroundModelBytes, backgroundModelOf, floatsOf, floatBytes, type DiagonalGmm, type FrameSet, type UbmTrainingOptions } from './gmm.js';
 
 /** One enrolled speaker's score for a recording, on the scale of the method that scored it (higher: more alike). */
 export interface VoiceprintCandidate {
