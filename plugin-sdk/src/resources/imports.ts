@@ -11,8 +11,7 @@ import { ApiError, Codes, type Caller, type ServerPluginContext, type TaskHandle
 import { requestLocale } from '../server/helpers.js';
 import { idSchema, ValidationKeys } from '../shared/checks.js';
 import { task as taskMachine } from '../shared/states.js';
-import { platformLanguage } from '../interchange/index.js';
-import { languageTag } from '../shared/language-tags.js';
+import { languageTag, platformLanguage } from '../shared/language-tags.js';
 import { validationMessage } from '../shared/validation-messages.js';
 import type { LibraryAccess } from './libraries.js';
 import { commitInBatches, IMPORT_WRITE_BATCH, removeInBatches, yieldToEventLoop } from './import-writer.js';

@@ -86,6 +86,22 @@ export function languageBase(code: string): string {
 }
 
 /**
+ * The platform's code of a language as files name it (TMX, TBX, term CSV, import forms):
+ * `en-US`, `EN-us`, `en_GB` -> `en`; `zh`, `zh-Hans`, `zh-CN` -> `zh-CN`; `zh-Hant`, `zh-TW`, `zh-HK` -> `zh-TW`; `*all*` stays.
+ */
+export function platformLanguage(code: string): string {
+  const c = code.trim();
+  if (c === '*all*') return c;
+  const [primary = '', ...rest] = c.split(/[-_]/);
+  const p = primary.toLowerCase();
+  if (p === 'zh' || p === 'zho' || p === 'chi') {
+    const sub = rest.map((r) => r.toLowerCase());
+    return sub.includes('tw') || sub.includes('hk') || sub.includes('mo') || sub.includes('hant') ? 'zh-TW' : 'zh-CN';
+  }
+  return p;
+}
+
+/**
  * How a tag `have` answers a tag `wanted`:
  * - `exact`: the same variant (`en-GB` for `en-GB`; `zh-Hans-CN` for `zh-CN`, whose script is implied);
  * - `generic`: one of the two names the language without a variant (`en` for `en-GB`, or `en-GB` for `en`);

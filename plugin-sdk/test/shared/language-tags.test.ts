@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { languageBase, languageTag, languageTagSchema, variantMatch } from '../../src/shared/language-tags.js';
+import { languageBase, languageTag, languageTagSchema, platformLanguage, variantMatch } from '../../src/shared/language-tags.js';
 
 describe('language tags (BCP 47)', () => {
   it('normalises case and separators and keeps every subtag', () => {
@@ -37,5 +37,10 @@ describe('language tags (BCP 47)', () => {
     expect(variantMatch('zh-HK', 'zh-TW')).toBe('variant');
     expect(variantMatch('zh-TW', 'zh-CN')).toBeNull();
     expect(variantMatch('en', 'fr')).toBeNull();
+  });
+
+  it("maps language codes as files name them to the platform's (TMX, TBX, term CSV, import forms)", () => {
+    const cases: Record<string, string> = { 'en-US': 'en', en: 'en', 'EN-us': 'en', en_GB: 'en', 'ES-es': 'es', zh: 'zh-CN', 'zh-Hans': 'zh-CN', 'zh-CN': 'zh-CN', 'zh-Hant-TW': 'zh-TW', 'ZH-tw': 'zh-TW', 'zh-HK': 'zh-TW', '*all*': '*all*' };
+    for (const [code, want] of Object.entries(cases)) expect(platformLanguage(code), code).toBe(want);
   });
 });

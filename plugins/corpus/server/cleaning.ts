@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import type { Kysely } from 'kysely';
 import { ApiError, Codes, iso, say, timestampSchema, type ServerPluginContext, type TaskHandle } from '@linguaport/sdk/server';
-import { idSchema } from '@linguaport/sdk/shared';
-import { platformLanguage } from '@linguaport/sdk/interchange';
+import { idSchema, platformLanguage } from '@linguaport/sdk/shared';
 import { CLEANING_RULES, type CleaningRule } from '../shared/schemas.js';
 import { KEYS, type CorpusAccess } from './corpora.js';
 import type { CorpusDatabase } from './tables.js';

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { sql, type Kysely } from 'kysely';
 import { ApiError, Codes, idList, iso, like, pageOf, pageOffset, pageQuery, pageSchema, personName, say, timestampSchema, type Caller, type ServerPluginContext } from '@linguaport/sdk/server';
-import { idSchema } from '@linguaport/sdk/shared';
-import { platformLanguage } from '@linguaport/sdk/interchange';
+import { idSchema, platformLanguage } from '@linguaport/sdk/shared';
 import { corpusFields, pairSchema } from '../shared/schemas.js';
 import type { CorpusDatabase } from './tables.js';
 

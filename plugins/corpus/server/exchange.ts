@@ -5,7 +5,8 @@ import type { Kysely, Transaction } from 'kysely';
 import { BILINGUAL_FORMATS, bilingualRows, commitInBatches, removeInBatches, spreadsheetLimits, spreadsheetPairs, yieldToEventLoop, type SpreadsheetLimits } from '@linguaport/sdk/resources';
 import { ApiError, Codes, say, type ServerPluginContext, uploadedFilesSchema, type UploadedFile } from '@linguaport/sdk/server';
 import { idSchema } from '@linguaport/sdk/shared';
-import { readTmx, variantIn, writeTmx, XmlError, type TmxUnit } from '@linguaport/sdk/interchange';
+import { readTmx, variantIn, writeTmx, type TmxUnit } from '@linguaport/interchange';
+import { XmlError } from '@linguaport/sdk/interchange';
 import { KEYS, type CorpusAccess } from './corpora.js';
 import type { CorpusDatabase } from './tables.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { once } from 'node:events';
 import { sql, type Kysely } from 'kysely';
 import { openTestDatabase, seededRandom } from '@linguaport/sdk/testing';
-import { readTmx, variantIn, writeTmx, type TmxUnit } from '@linguaport/sdk/interchange';
+import { readTmx, variantIn, writeTmx, type TmxUnit } from '@linguaport/interchange';
 import { languageBase } from '@linguaport/sdk/shared';
 import { tmMigrations, type TmDatabase } from '../server/tables.js';
 import { MemoryLookup } from '../server/lookup.js';

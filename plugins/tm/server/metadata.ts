@@ -1,4 +1,4 @@
-import { tmxDate, type TmxProp, type TmxUnit, type TmxVariant } from '@linguaport/sdk/interchange';
+import { tmxDate, type TmxProp, type TmxUnit, type TmxVariant } from '@linguaport/interchange';
 
 /**
  * What a TMX unit says about itself besides its texts, kept on the memory entry it became (column

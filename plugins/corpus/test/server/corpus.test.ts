@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as XLSX from '@e965/xlsx';
-import { readTmx } from '@linguaport/sdk/interchange';
+import { readTmx } from '@linguaport/interchange';
 import { createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 import { alignSentences, splitSimple } from '../../server/gale-church.js';
 import { ratioBounds } from '../../server/cleaning.js';

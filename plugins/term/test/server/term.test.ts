@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as XLSX from '@e965/xlsx';
-import { readTbx, readTermCsv } from '@linguaport/sdk/interchange';
+import { readTbx, readTermCsv } from '@linguaport/interchange';
 import { ADMIN_PASSWORD, createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 // The term area in the real kernel with text translation and the real Apertium engine: term bases and
@@ -316,7 +316,7 @@ describe('files in and out', () => {
     expect(res.raw.headers['content-type']).toContain('application/x-tbx+xml');
     const file = join(dir, 'export.tbx');
     writeFileSync(file, res.raw.rawPayload);
-    execFileSync('xmllint', ['--noout', '--dtdvalid', join(import.meta.dirname, '..', '..', '..', '..', 'plugin-sdk', 'src', 'interchange', 'tbx-basic', 'tbx-basic-v2.dtd'), file]);
+    execFileSync('xmllint', ['--noout', '--dtdvalid', join(import.meta.dirname, '..', '..', '..', '..', 'packages', 'interchange', 'src', 'tbx-basic', 'tbx-basic-v2.dtd'), file]);
     const script = 'import json,sys\nfrom translate.storage import tbx\ns=tbx.tbxfile(open(sys.argv[1],"rb"))\nprint(json.dumps(sorted([u.source for u in s.units])))';
     expect(JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8' }))).toEqual(['hard disk', 'hard disk', 'router', 'server']);
     const concepts = [];

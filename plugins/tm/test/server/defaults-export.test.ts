@@ -96,7 +96,7 @@ describe('export scope and count', () => {
     expect(tmx).toContain('El automóvil rojo es veloz.');
     const file = join(dir, 'all.tmx');
     writeFileSync(file, res.raw.body);
-    execFileSync('xmllint', ['--noout', '--dtdvalid', join(import.meta.dirname, '..', '..', '..', '..', 'plugin-sdk', 'src', 'interchange', 'tmx14.dtd'), file]);
+    execFileSync('xmllint', ['--noout', '--dtdvalid', join(import.meta.dirname, '..', '..', '..', '..', 'packages', 'interchange', 'src', 'tmx14.dtd'), file]);
     // Once checked, the default scope holds it, without the property.
     const entry = (await call('GET', `/api/TM/entry/list?libraryId=${memoryId}`, owner.token)).body.data.records[0];
     expect((await call('POST', '/api/TM/entry/review', owner.token, { ids: [entry.id], action: 'pass' })).status).toBe(200);

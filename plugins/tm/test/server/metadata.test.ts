@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readTmx, type TmxHeader, type TmxUnit } from '@linguaport/sdk/interchange';
+import { readTmx, type TmxHeader, type TmxUnit } from '@linguaport/interchange';
 import { createUserWithRole, startTestKernel, tmx2po, type TestKernel } from '@linguaport/sdk/testing';
 
 // What a TMX unit says besides its texts survives import and export (issue 23 item 3): tuid, dates,

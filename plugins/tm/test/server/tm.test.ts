@@ -204,7 +204,7 @@ describe('TMX in and out', () => {
     expect(res.raw.headers['content-type']).toContain('application/x-tmx+xml');
     const file = join(dir, 'export.tmx');
     writeFileSync(file, res.raw.body);
-    execFileSync('xmllint', ['--noout', '--dtdvalid', join(import.meta.dirname, '..', '..', '..', '..', 'plugin-sdk', 'src', 'interchange', 'tmx14.dtd'), file]);
+    execFileSync('xmllint', ['--noout', '--dtdvalid', join(import.meta.dirname, '..', '..', '..', '..', 'packages', 'interchange', 'src', 'tmx14.dtd'), file]);
     const script = 'import json,sys\nfrom translate.storage import tmx\ns=tmx.tmxfile(open(sys.argv[1],"rb"),sourcelanguage="en",targetlanguage="es")\nprint(json.dumps(sorted([[u.source,u.target] for u in s.units if u.source])))';
     const read = JSON.parse(execFileSync('/usr/bin/python3', ['-c', script, file], { encoding: 'utf8' })) as string[][];
     // The checked entries: the red car (passed above), the colleague's sentence, the contract and Press Save; not the unchecked ones.

@@ -1,6 +1,5 @@
-import type { InlineTag } from '../shared/file-format.js';
-import { languageTag, VARIANT_PREFERENCE, variantMatch, type VariantMatch } from '../shared/language-tags.js';
-import { decodeEntities, escapeXml, XmlError, XmlTokenizer, xmlText, type XmlToken } from './xml-stream.js';
+import { decodeEntities, escapeXml, XmlError, XmlTokenizer, xmlText, type XmlToken } from '@linguaport/sdk/interchange';
+import { languageTag, platformLanguage, VARIANT_PREFERENCE, variantMatch, type InlineTag, type VariantMatch } from '@linguaport/sdk/shared';
 
 /**
  * TMX 1.4b, read and written streaming (constant memory: a unit at a time).
@@ -73,19 +72,6 @@ export interface TmxHeader {
   attrs: Record<string, string>;
   props: TmxProp[];
   notes: string[];
-}
-
-/** `en-US`, `EN-us`, `en_GB` -> `en`; `zh`, `zh-Hans`, `zh-CN` -> `zh-CN`; `zh-Hant`, `zh-TW`, `zh-HK` -> `zh-TW`; `*all*` stays. */
-export function platformLanguage(code: string): string {
-  const c = code.trim();
-  if (c === '*all*') return c;
-  const [primary = '', ...rest] = c.split(/[-_]/);
-  const p = primary.toLowerCase();
-  if (p === 'zh' || p === 'zho' || p === 'chi') {
-    const sub = rest.map((r) => r.toLowerCase());
-    return sub.includes('tw') || sub.includes('hk') || sub.includes('mo') || sub.includes('hant') ? 'zh-TW' : 'zh-CN';
-  }
-  return p;
 }
 
 /** The variant of a unit in `lang` (any region or case of it), or undefined. */

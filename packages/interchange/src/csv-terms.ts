@@ -1,4 +1,4 @@
-import { platformLanguage } from './tmx.js';
+import { platformLanguage } from '@linguaport/sdk/shared';
 
 /**
  * Term lists as CSV (RFC 4180) for spreadsheets: a header row, then a source term, its translation and

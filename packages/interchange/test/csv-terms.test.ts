@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readTermCsv, TermCsvError, writeTermCsv, type TermCsvRow } from '../../src/interchange/csv-terms.js';
-import { randomText, seededRandom } from '../../src/testing/index.js';
+import { randomText, seededRandom } from '@linguaport/sdk/testing';
+import { readTermCsv, TermCsvError, writeTermCsv, type TermCsvRow } from '../src/csv-terms.js';
 
 // Term lists as spreadsheets save them: RFC 4180 quoting, three separators, headers by role or by
 // language, and the files the platform refuses (a byte-order mark, bytes that are no UTF-8).

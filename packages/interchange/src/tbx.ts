@@ -1,5 +1,5 @@
-import { platformLanguage } from './tmx.js';
-import { escapeXml, XmlError, XmlTokenizer, xmlText, type XmlToken } from './xml-stream.js';
+import { escapeXml, XmlError, XmlTokenizer, xmlText, type XmlToken } from '@linguaport/sdk/interchange';
+import { platformLanguage } from '@linguaport/sdk/shared';
 
 /**
  * TBX term bases, read and written streaming (constant memory: a concept at a time).

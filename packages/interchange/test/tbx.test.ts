@@ -6,15 +6,15 @@ import { Readable } from 'node:stream';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, describe, expect, it } from 'vitest';
-import { XmlError } from '../../src/interchange/index.js';
-import { administrativeStatus, readTbx, TbxError, writeTbx, type TbxConcept, type TbxHeader, type TbxTerm } from '../../src/interchange/tbx.js';
-import { randomText, seededRandom } from '../../src/testing/index.js';
+import { XmlError } from '@linguaport/sdk/interchange';
+import { randomText, seededRandom } from '@linguaport/sdk/testing';
+import { administrativeStatus, readTbx, TbxError, writeTbx, type TbxConcept, type TbxHeader, type TbxTerm } from '../src/tbx.js';
 
 // TBX read from files as other tools write them (v2 martif with tig and ntig, v3 tbx in dca and dct
 // style), and our TBX-Basic output checked by xmllint against the schemas kept in the repo
 // (tbx-basic/) and read back by translate-toolkit's TBX reader.
 
-const SCHEMAS = join(import.meta.dirname, '..', '..', 'src', 'interchange', 'tbx-basic');
+const SCHEMAS = join(import.meta.dirname, '..', 'src', 'tbx-basic');
 // Debian's interpreter: the python3 first on PATH may be another one, without translate-toolkit.
 const PYTHON = '/usr/bin/python3';
 const dir = mkdtempSync(join(tmpdir(), 'tbx-'));
