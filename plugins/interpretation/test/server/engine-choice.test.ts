@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, createUserWithRole, startLibrePeer, startTestKernel, type LibrePeer, type TestKernel } from '@linguaport/sdk/testing';
 import { concat, silence, speak, stream } from '../speech.js';
-import { connectLive } from '../live-client.js';
+import { closeLiveSockets, connectLive } from '../live-client.js';
 
 // The configuration names the engines: two translation engines for en -> es (the seeded Apertium and
 // a LibreTranslate-compatible peer on 127.0.0.1, which answers "[es] <words reversed>"), the seeded
@@ -60,6 +60,7 @@ beforeAll(async () => {
   user = await k.login('si-chooser', 'Chooser-Passw0rd!');
 }, 120_000);
 afterAll(async () => {
+  closeLiveSockets();
   await k?.shutdown();
   await peer?.close();
 });

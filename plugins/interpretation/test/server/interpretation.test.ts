@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUserWithRole, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
+import { createUserWithRole, startTestKernel, until, type TestKernel } from '@linguaport/sdk/testing';
 import { wordErrorRate } from '@linguaport/sdk/server';
 import { readSubtitles, readZip } from '@linguaport/sdk/interchange';
 import { concat, silence, speak, stream } from '../speech.js';
-import { connectLive } from '../live-client.js';
+import { closeLiveSockets, connectLive } from '../live-client.js';
 
 // The live socket in a real kernel with a real client: espeak-ng speech made at test time, resampled
 // to 16 kHz by ffmpeg, streamed in 200 ms frames at real-time pace; pocketsphinx hears it, Apertium
@@ -48,8 +48,14 @@ beforeAll(async () => {
   user = await k.login('si-user', 'User-Passw0rd!');
   other = await k.login('si-other', 'Other-Passw0rd!');
   noUse = await k.login('si-reader', 'Reader-Passw0rd!');
+  // The engines start with the kernel: the tests below time the sessions, not APy's and pocketsphinx's start-up.
+  await until(async () => {
+    const engines = (await call('GET', '/api/interpretation/engines?source=en&target=es', user)).body.data;
+    return engines?.speech.some((n: { ready: boolean }) => n.ready) && engines.translation.some((e: { ready: boolean }) => e.ready);
+  }, { timeout: 100_000, interval: 250, what: 'a ready speech node and translation engine for en → es' });
 }, 120_000);
 afterAll(async () => {
+  closeLiveSockets();
   await k?.shutdown();
 });
 
