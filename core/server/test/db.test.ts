@@ -166,7 +166,8 @@ describe('opening failures', () => {
       other.kill('SIGKILL');
       await rm(dataDir, { recursive: true, force: true });
     }
-  });
+    // Two embedded databases are opened (PGlite loads and initialises its WebAssembly each time).
+  }, 150_000);
 });
 
 // A sql-tagged query through kysely uses the same dialect path as the builder.

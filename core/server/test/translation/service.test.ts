@@ -39,7 +39,7 @@ describe.skipIf(!installed)('translation service across restarts', () => {
     const [node] = await t.database.db.selectFrom('engine_nodes').selectAll().where('kind', '=', 'apertium-local').execute();
     // While APy loads its pairs the overview says the node is starting, not stopped.
     expect(s.overview()[0]).toMatchObject({ name: 'Apertium', ready: false, nodes: [{ id: node.id, health: 'starting', desired: 'running' }] });
-    await until(() => s.nodes.status(node.id).health === 'healthy', { timeout: 30_000, interval: 100 });
+    await until(() => s.nodes.status(node.id).health === 'healthy', { timeout: 60_000, interval: 100 });
     expect(s.overview()[0]).toMatchObject({ ready: true, nodes: [{ id: node.id, health: 'healthy' }] });
     // Its APy is a local process, named after the node, for the dashboard's process groups.
     expect(s.nodes.local()).toEqual([{ id: node.id, name: 'apertium-local', pid: expect.any(Number) }]);
@@ -48,17 +48,17 @@ describe.skipIf(!installed)('translation service across restarts', () => {
     await s.close();
     expect(await t.database.db.selectFrom('engines').select('name').execute()).toEqual([{ name: 'Apertium' }]);
     s = await start();
-    await until(() => s.nodes.status(node.id).health === 'healthy', { timeout: 30_000, interval: 100 });
+    await until(() => s.nodes.status(node.id).health === 'healthy', { timeout: 60_000, interval: 100 });
     expect((await s.translate({ text: 'The red car.', source: 'en', target: 'es', callerId: 7, channel: 'api' })).text).toMatch(/coche rojo/);
     await s.close();
     const usage = await t.database.db.selectFrom('usage_records').select(['channel', 'characters']).where('user_id', '=', 7).orderBy('channel').execute();
     expect(usage.map((u) => [u.channel, Number(u.characters)])).toEqual([['api', 12], ['text', 20]]);
-  }, 90_000);
+  }, 150_000);
 
   it('keeps a stopped node stopped across a restart and answers 503 for its pairs', async () => {
     let s = await start();
     const [node] = await t.database.db.selectFrom('engine_nodes').selectAll().where('kind', '=', 'apertium-local').execute();
-    await until(() => s.nodes.status(node.id).health === 'healthy', { timeout: 30_000, interval: 100 });
+    await until(() => s.nodes.status(node.id).health === 'healthy', { timeout: 60_000, interval: 100 });
     await s.nodes.stop(node.id);
     await s.close();
     s = await start();
@@ -69,5 +69,5 @@ describe.skipIf(!installed)('translation service across restarts', () => {
     expect(s.nodes.status(node.id)).toMatchObject({ running: false, health: 'stopped' });
     const unknown = await s.translate({ text: 'The cat.', source: 'en', target: 'xx', callerId: 7, channel: 'text' }).catch((e) => e);
     expect((unknown as ApiError).code).toBe(400);
-  }, 90_000);
+  }, 150_000);
 });

@@ -229,7 +229,8 @@ describe('cleaning', () => {
     const started = await call('POST', '/api/corpus/clean/start', owner, { corpusId: id });
     expect(started.status, JSON.stringify(started.body)).toBe(200);
     expect(started.body.data).toMatchObject({ status: 'running', taskId: expect.any(String) });
-    await expect.poll(async () => (await call('GET', `/api/corpus/clean/report?corpusId=${id}`, owner)).body.data.status, { timeout: 30_000 }).toBe('ready');
+    // Its language detection first waits for the engines' start-up (APy), which a loaded machine slows.
+    await expect.poll(async () => (await call('GET', `/api/corpus/clean/report?corpusId=${id}`, owner)).body.data.status, { timeout: 90_000 }).toBe('ready');
     const task = await call('GET', `/api/tasks/${started.body.data.taskId}`, owner);
     expect(task.body.data).toMatchObject({ state: 'completed', progress: { done: 9, total: 9 } });
     const report = (await call('GET', `/api/corpus/clean/report?corpusId=${id}`, owner)).body.data;
@@ -249,7 +250,7 @@ describe('cleaning', () => {
     expect((await pairsOf(id)).map((p) => p.source)).toEqual(['Good morning.', 'Where is the station?', 'I would like a coffee.', 'The book is on the table.']);
     expect((await call('GET', `/api/corpus/detail?id=${id}`, owner)).body.data.pairs).toBe(4);
     expect((await call('POST', '/api/corpus/clean/apply', owner, { reportId: report.id })).status).toBe(409);
-  });
+  }, 120_000);
 
   it('bounds length ratios by mean ± 3 standard deviations of the log-ratio once a corpus is large enough', () => {
     const ratios = Array.from({ length: 100 }, (_, i) => Math.log(1.1) + ((i % 10) - 4.5) / 50);

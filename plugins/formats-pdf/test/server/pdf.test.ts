@@ -115,7 +115,8 @@ describe('pdf format', () => {
     expect(xml.match(/<w:framePr /g)!.length).toBe(text.units.length + 2);
     expect(xml).toContain('w:hAnchor="page" w:vAnchor="page"');
     expect(xml).toContain('<w:pgSz w:w="11906" w:h="16838"/>');
-  });
+    // LibreOffice prints the docx: its start-up alone takes tens of seconds on a loaded 2-core machine.
+  }, 150_000);
 
   it('writes the translation of a scanned page too', async () => {
     const docx = await pdfFormat.write(scanned, scanned.units.map((u) => ({ ...u, target: `TRADUIT ${u.id}` })));
