@@ -50,7 +50,9 @@ describe('team roles on an existing installation', () => {
     const before = { ...manifest, routes: manifest.routes, permissions: manifest.permissions.map(({ roles: _r, admin: _a, ...p }) => p) };
     await db().insertInto('roles').values({ name: '项目经理', description: 'ours' }).execute();
     await syncPermissionTreeBefore003(before);
-    expect(await runMigrations(t.database, 'core.access', accessMigrations)).toEqual(['003_team_roles']);
+    // Up to 003 only: the migrations after it are not this test's subject.
+    const upTo003 = accessMigrations.slice(0, accessMigrations.findIndex((m) => m.name === '003_team_roles') + 1);
+    expect(await runMigrations(t.database, 'core.access', upTo003)).toEqual(['003_team_roles']);
   });
   afterAll(async () => t?.cleanup());
 
