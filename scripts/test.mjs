@@ -62,7 +62,10 @@ function vitestCounts(file, retriesFile) {
     const failing = (f.assertionResults ?? []).filter((a) => a.status === 'failed');
     for (const a of failing) failedNames.push(`${where} › ${a.fullName}`);
     // A file that failed outside any test (an import, a hook) names the file alone.
-    if (f.status === 'failed' && !failing.length) failedNames.push(`${where} (${(f.message ?? '').split('\n')[0].slice(0, 200)})`);
+    if (f.status === 'failed' && !failing.length) {
+      const why = (f.message ?? '').split('\n')[0].slice(0, 200);
+      failedNames.push(why ? `${where} (${why})` : `${where} (a hook or the file itself)`);
+    }
   }
   const flakyNames = (retriesFile && readJson(retriesFile)) || [];
   return {
