@@ -76,8 +76,15 @@ async function page(db: Kysely<KernelTables>, q: UserPageQuery): Promise<{ total
         .orderBy('r.id')
         .execute()
     : [];
+  // Grouped once, not filtered again for every row of the page.
+  const byUser = new Map<number, typeof memberships>();
+  for (const m of memberships) {
+    const list = byUser.get(Number(m.user_id)) ?? [];
+    list.push(m);
+    byUser.set(Number(m.user_id), list);
+  }
   const users = rows.rows.map((r): UserRecord => {
-    const mine = memberships.filter((m) => m.user_id === Number(r.id));
+    const mine = byUser.get(Number(r.id)) ?? [];
     return {
       id: Number(r.id),
       username: r.username,
