@@ -67,7 +67,9 @@ function vitestCounts(file, retriesFile) {
       failedNames.push(why ? `${where} (${why})` : `${where} (a hook or the file itself)`);
     }
   }
-  const flakyNames = (retriesFile && readJson(retriesFile)) || [];
+  const extra = (retriesFile && readJson(retriesFile)) || {};
+  const flakyNames = extra.passedOnRetry ?? [];
+  for (const u of extra.unhandled ?? []) failedNames.push(u);
   return {
     passed: r.numPassedTests ?? 0,
     failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0),
@@ -106,7 +108,10 @@ function add(name, counts, exitCode) {
     lines.push(`${name}: no report (exit ${exitCode})`);
     return;
   }
-  if (exitCode !== 0 && counts.failed === 0) counts.failed = 1;
+  if (exitCode !== 0 && counts.failed === 0) {
+    counts.failed = 1;
+    if (!counts.failedNames?.length) counts.failedNames = [`the runner exited with code ${exitCode} though no test failed (see the log above)`];
+  }
   totals.passed += counts.passed;
   totals.failed += counts.failed;
   totals.skipped += counts.skipped;

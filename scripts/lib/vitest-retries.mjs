@@ -1,6 +1,6 @@
 // A vitest reporter that lists the tests which failed once and passed on the retry CI allows
-// (vitest.config.ts): scripts/test.mjs prints them beside the stage's counts, so a flaky test is
-// reported, never hidden. The file it writes is named by LINGUAPORT_RETRIES_REPORT.
+// (vitest.config.ts), and the errors raised outside any test: scripts/test.mjs prints them beside the
+// stage's counts, so a flaky test or a stray error is reported by name, never hidden. The file it writes is named by LINGUAPORT_RETRIES_REPORT.
 import { writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 
@@ -14,8 +14,18 @@ export default class RetriesReporter {
     }
   }
 
-  onTestRunEnd() {
+  // Errors thrown outside any test (a rejection nobody awaited, a timer firing after its test) fail
+  // the run without failing a test: they are named here so the summary can say what and where.
+  onTestRunEnd(_modules, unhandledErrors = []) {
     const file = process.env.LINGUAPORT_RETRIES_REPORT;
-    if (file) writeFileSync(file, JSON.stringify(this.passedOnRetry, null, 1));
+    if (!file) return;
+    const unhandled = unhandledErrors.map((e) => {
+      const where = e.VITEST_TEST_PATH ? relative(process.cwd(), e.VITEST_TEST_PATH) : 'unknown file';
+      const test = e.VITEST_TEST_NAME ? ` › ${e.VITEST_TEST_NAME}` : '';
+      const message = String(e.message ?? e.name ?? e).split('\n')[0].slice(0, 200);
+      const at = String(e.stack ?? '').split('\n').find((l) => /^\s+at .*(plugins|core|scripts|tests|packages)\//.test(l) && !l.includes('node_modules'));
+      return `${where}${test}: unhandled ${e.name ?? 'error'}: ${message}${at ? ` (${at.trim()})` : ''}`;
+    });
+    writeFileSync(file, JSON.stringify({ passedOnRetry: this.passedOnRetry, unhandled }, null, 1));
   }
 }
