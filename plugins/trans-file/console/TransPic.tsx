@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
-import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, HTMLSelect, Intent, NumericInput, ProgressBar, Switch, Tag, Tooltip } from '@blueprintjs/core';
-import { ResourcePickers, type ChosenResources, PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useLastLanguagePair, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, Intent, NumericInput, Switch, Tag, Tooltip } from '@blueprintjs/core';
+import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
 import { actionsFrom, documentFile, formatDate, formatSize, type Actor } from '@linguaport/sdk/shared';
 import type { FileRow } from '../shared/schemas.js';
 import { download, NS, Progress, useLanguageName, useLiveFiles, useStates, type Load } from './common.js';
+import { FileUploadDialog } from './FileUploadDialog.js';
 
 export interface PicSetup {
   languages: Array<{ code: string; targets: string[] }>;
@@ -39,151 +40,31 @@ function refusalOf(file: File, setup: PicSetup, t: (k: string, o?: Record<string
   return null;
 }
 
-/** Upload one or several pictures with the languages; the dialog stays open while the upload runs. */
-function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boolean; setup: PicSetup; onClose(): void; onUploaded(rows: FileRow[]): void }) {
+/** The picture upload: the shared flow with the picture limits. */
+export function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boolean; setup: PicSetup; onClose(): void; onUploaded(rows: FileRow[]): void }) {
   const { t } = useTranslation(NS);
-  const api = useApi();
-  const name = useLanguageName();
-  const { refreshBefore, setRefreshBefore, guardClose } = useRefreshBefore();
-  const input = useRef<HTMLInputElement>(null);
-  const [files, setFiles] = useState<File[]>([]);
-  const [dragging, setDragging] = useState(false);
-  const { pair: lastPair, remember } = useLastLanguagePair('pictures');
-  const [source, setSource] = useState('');
-  const [target, setTarget] = useState('');
-  const [resources, setResources] = useState<ChosenResources>({ memories: [], termBases: [] });
-  const [progress, setProgress] = useState<number | null>(null);
-  const [error, setError] = useState<string | null>(null);
-
-  useEffect(() => {
-    if (!isOpen) return;
-    // The user's last pair for pictures first, then the site's default.
-    const src = setup.languages.find((l) => l.code === lastPair?.source) ?? setup.languages.find((l) => l.code === setup.defaultSource) ?? setup.languages[0];
-    setSource((s) => s || src?.code || '');
-  }, [isOpen, setup, lastPair]);
-  const targets = useMemo(() => setup.languages.find((l) => l.code === source)?.targets.filter((c) => c !== source) ?? [], [setup, source]);
-  useEffect(() => {
-    if (targets.includes(target)) return;
-    const wanted = lastPair && lastPair.source === source && targets.includes(lastPair.target) ? lastPair.target : setup.defaultTarget;
-    setTarget(targets.includes(wanted ?? '') ? wanted! : (targets[0] ?? ''));
-  }, [targets, target, setup.defaultTarget, lastPair, source]);
-
-  const refusals = files.map((f) => refusalOf(f, setup, t as never)).filter((r): r is string => r !== null);
-  const tooMany = files.length > setup.limits.maxFiles;
-  const accept = setup.formats.flatMap((f) => f.extensions.map((e) => `.${e}`)).join(',');
-  const canSend = files.length > 0 && !tooMany && refusals.length === 0 && !!source && !!target && source !== target && progress === null;
-
-  const add = (list: FileList | null) => {
-    if (!list) return;
-    const chosen = Array.from(list);
-    setError(null);
-    setFiles((prev) => [...prev, ...chosen.filter((f) => !prev.some((p) => p.name === f.name && p.size === f.size))]);
-  };
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault();
-    setDragging(false);
-    add(e.dataTransfer.files);
-  };
-  const close = guardClose(() => {
-    setFiles([]);
-    setError(null);
-    onClose();
-  });
-  const send = async () => {
-    if (!canSend) return;
-    const form = new FormData();
-    remember(source, target);
-    form.set('sourceLang', source);
-    form.set('targetLang', target);
-    form.set('memories', JSON.stringify(resources.memories));
-    form.set('termBases', JSON.stringify(resources.termBases));
-    for (const f of files) form.append('files', f);
-    setRefreshBefore(true);
-    setProgress(0);
-    setError(null);
-    try {
-      const rows = await api.post<FileRow[]>('/transPic/upload', form, { silent: true, onUploadProgress: (p) => setProgress(p) });
-      setRefreshBefore(false);
-      setFiles([]);
-      onUploaded(rows);
-    } catch (err) {
-      const e = err as ApiErrorInfo;
-      setRefreshBefore(false);
-      setError(e.code === 3027 ? t('queueFull') : e.msg || t('uploadFailed'));
-    } finally {
-      setProgress(null);
-    }
-  };
-
   return (
-    <Dialog isOpen={isOpen} onClose={close} title={t('pic.uploadTitle')} canOutsideClickClose={false} canEscapeKeyClose={!refreshBefore} isCloseButtonShown={!refreshBefore} style={{ width: 620 }}>
-      <div className={Classes.DIALOG_BODY} data-testid="pic-upload-dialog">
-        <div
-          data-testid="pic-drop-zone"
-          role="button"
-          tabIndex={0}
-          onClick={() => input.current?.click()}
-          onKeyDown={(e) => (e.key === 'Enter' || e.key === ' ') && input.current?.click()}
-          onDragOver={(e) => {
-            e.preventDefault();
-            setDragging(true);
-          }}
-          onDragLeave={() => setDragging(false)}
-          onDrop={onDrop}
-          style={{ border: `2px dashed ${dragging ? '#2d72d2' : '#abb3bf'}`, borderRadius: 6, padding: 20, textAlign: 'center', cursor: 'pointer', background: dragging ? '#e5f0fc' : undefined }}
-        >
-          <div>{t('pic.dropHere')}</div>
-          <div style={{ fontSize: 12, color: '#5f6b7c', marginTop: 4 }}>
-            {t('pic.limits', { files: setup.limits.maxFiles, mb: setup.limits.pictureMaxMb, mp: setup.limits.pictureMaxMegapixels, types: setup.formats.flatMap((f) => f.extensions).join(', ') })}
-          </div>
-          <input ref={input} data-testid="pic-file-input" type="file" multiple accept={accept} style={{ display: 'none' }} onChange={(e) => { add(e.currentTarget.files); e.currentTarget.value = ''; }} />
+    <FileUploadDialog
+      isOpen={isOpen}
+      setup={setup}
+      onClose={onClose}
+      onUploaded={onUploaded}
+      pairArea="pictures"
+      url="/transPic/upload"
+      title={t('pic.uploadTitle')}
+      startText={(count) => t('pic.start', { count })}
+      width={620}
+      testIdPrefix="pic-"
+      idPrefix="pic"
+      refusalOf={(f) => refusalOf(f, setup, t as never)}
+      dropPrompt={t('pic.dropHere')}
+      dropHint={
+        <div style={{ fontSize: 12, color: '#5f6b7c', marginTop: 4 }}>
+          {t('pic.limits', { files: setup.limits.maxFiles, mb: setup.limits.pictureMaxMb, mp: setup.limits.pictureMaxMegapixels, types: setup.formats.flatMap((f) => f.extensions).join(', ') })}
         </div>
-        {files.length > 0 && (
-          <ul data-testid="pic-chosen-files" style={{ listStyle: 'none', padding: 0, margin: '10px 0', display: 'grid', gap: 4 }}>
-            {files.map((f) => {
-              const why = refusalOf(f, setup, t as never);
-              return (
-                <li key={`${f.name}-${f.size}`} style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
-                  <Tag minimal intent={why ? Intent.DANGER : Intent.NONE}>{f.name}</Tag>
-                  <span style={{ color: '#5f6b7c', fontSize: 12 }}>{formatSize(f.size)}</span>
-                  {why && <span style={{ color: '#c23030', fontSize: 12 }}>{why}</span>}
-                  <Button small minimal icon="cross" aria-label={t('removeFile')} disabled={progress !== null} onClick={() => setFiles(files.filter((x) => x !== f))} />
-                </li>
-              );
-            })}
-          </ul>
-        )}
-        {tooMany && <Callout intent={Intent.DANGER}>{t('refuse.tooMany', { max: setup.limits.maxFiles })}</Callout>}
-        <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap', marginTop: 10 }}>
-          <FormGroup label={t('source')} labelFor="pic-source">
-            <HTMLSelect id="pic-source" data-testid="pic-source-language" value={source} onChange={(e) => setSource(e.currentTarget.value)}>
-              {setup.languages.map((l) => (
-                <option key={l.code} value={l.code}>{name(l.code)}</option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
-          <FormGroup label={t('target')} labelFor="pic-target">
-            <HTMLSelect id="pic-target" data-testid="pic-target-language" value={target} onChange={(e) => setTarget(e.currentTarget.value)}>
-              {targets.map((c) => (
-                <option key={c} value={c}>{name(c)}</option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
-        </div>
-        {/* The picture's text is translated with these (the user's defaults preselected). */}
-        <ResourcePickers value={resources} onChange={setResources} preselectDefaults testIds={{ memories: 'pic-memories', termBases: 'pic-term-bases' }} />
-        {setup.languages.length === 0 && <Callout intent={Intent.WARNING}>{t('noEngine')}</Callout>}
-        {setup.formats.length === 0 && <Callout intent={Intent.WARNING}>{t('pic.noFormats')}</Callout>}
-        {progress !== null && <ProgressBar value={progress} intent={Intent.PRIMARY} />}
-        {error && <Callout intent={Intent.DANGER} data-testid="pic-upload-error">{error}</Callout>}
-      </div>
-      <div className={Classes.DIALOG_FOOTER}>
-        <div className={Classes.DIALOG_FOOTER_ACTIONS}>
-          <Button text={t('cancel')} disabled={refreshBefore} onClick={close} />
-          <Button intent={Intent.PRIMARY} icon="translate" data-testid="pic-start-upload" text={t('pic.start', { count: files.length })} disabled={!canSend} loading={progress !== null} onClick={send} />
-        </div>
-      </div>
-    </Dialog>
+      }
+      notes={setup.formats.length === 0 && <Callout intent={Intent.WARNING}>{t('pic.noFormats')}</Callout>}
+    />
   );
 }
 
