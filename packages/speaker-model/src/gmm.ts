@@ -1,3 +1,4 @@
+import { seededRandom } from './random.js';
 /**
  * GMM-UBM speaker recognition (Reynolds, Quatieri and Dunn 2000): a diagonal Gaussian mixture trained
  * on many speakers' frames (the universal background model, k-means then EM), a speaker model made by
@@ -34,18 +35,6 @@ export interface UbmTrainingOptions {
 
 const VARIANCE_FLOOR = 0.01;
 const LOG_2PI = Math.log(2 * Math.PI);
-
-/** A small seeded generator (mulberry32): the same frames give the same model. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Concatenates frame sets of one dimension. */
 export function joinFrames(sets: FrameSet[]): FrameSet {
@@ -137,7 +126,7 @@ export async function trainUbmInSteps(frames: FrameSet, options: UbmTrainingOpti
 const STEP_FRAMES = 2000;
 
 function* ubmSteps(frames: FrameSet, options: UbmTrainingOptions): Generator<void, DiagonalGmm> {
-  const next = random(options.seed ?? 1);
+  const next = seededRandom(options.seed ?? 1);
   const set = sample(frames, options.maxFrames ?? 40_000, next);
   const { data, dims: D } = set;
   const N = set.frames;

@@ -1,5 +1,9 @@
 import type { FileFormat, TranslationUnit } from '../shared/file-format.js';
 import { placeholdersOf } from '../shared/file-format.js';
+import { seededRandom } from '@linguaport/speaker-model';
+
+// A repeatable generator (mulberry32), so a failing seed can be replayed: the speaker model's, which has no dependencies.
+export { seededRandom };
 
 /**
  * The round-trip checks every file format passes (translate-toolkit's storage tests are the model):
@@ -33,18 +37,6 @@ export async function checkTranslatedRoundTrip(format: FileFormat, bytes: Uint8A
     if (normalise(u.source) !== normalise(want)) throw new Error(`${format.id} ${label}: unit ${u.id} reads back as ${JSON.stringify(u.source)}, wrote ${JSON.stringify(want)}`);
   });
   return written;
-}
-
-/** A repeatable pseudo-random generator (mulberry32), so a failing seed can be replayed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const ALPHABETS = [

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { inScratch, runTool } from '@linguaport/sdk/server';
 import WebSocket from 'ws';
 import { FILE_CHANGED } from '../shared/schemas.js';
-import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
+import { ADMIN_PASSWORD, seededRandom, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 
 /**
  * `npm run bench -- documents`: a document of 20,000 words translated end to end (upload, queue,
@@ -34,20 +34,9 @@ const ADJECTIVES = 'red big small new old green quiet busy long short important 
 const VERBS = 'sees opens closes builds reads writes finds needs wants sells buys moves changes helps starts keeps shows brings sends carries'.split(' ');
 const ADVERBS = 'today quickly slowly again often always never carefully together already'.split(' ');
 
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** Paragraphs of 2 to 4 sentences, about WORDS words in all. */
 function paragraphs(words: number): string[] {
-  const random = seeded(7);
+  const random = seededRandom(7);
   const pick = (list: string[]) => list[Math.floor(random() * list.length)]!;
   const sentence = () => {
     const s = `The ${pick(ADJECTIVES)} ${pick(NOUNS)} ${pick(VERBS)} the ${pick(NOUNS)} of the ${pick(ADJECTIVES)} ${pick(NOUNS)} ${pick(ADVERBS)}.`;
