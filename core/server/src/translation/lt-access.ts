@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 import type { Observable } from 'rxjs';
 import type { Caller, RawReply, RequestContext } from '@linguaport/sdk/server';
 import { readNumberSetting } from './usage.js';
@@ -17,10 +18,10 @@ import { fail, ltLocale, secondsToMidnight, type Params } from './lt-reply.js';
 export type Party = { caller: Caller; keyless: false; confirmed?: Promise<boolean> } | { caller: null; keyless: true; address: string };
 
 export interface LtAccessDeps {
-  db: Kysely<any>;
-  resolveApiKey(db: Kysely<any>, key: string, now: Date): Promise<Caller | null>;
+  db: Kysely<KernelTables>;
+  resolveApiKey(db: Kysely<KernelTables>, key: string, now: Date): Promise<Caller | null>;
   /** One cheap check made on every cached hit, so a revoked key stops at once. */
-  keyStillValid(db: Kysely<any>, key: string, userId: number, now: Date): Promise<boolean>;
+  keyStillValid(db: Kysely<KernelTables>, key: string, userId: number, now: Date): Promise<boolean>;
   /** Emits when permissions change anywhere: cached callers are dropped. */
   permissionsChanged?: Observable<unknown>;
   readSetting(key: string): Promise<string | null>;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 import type { Observable } from 'rxjs';
 import { ApiError, Codes, requestLocale, type Caller, type DocumentTranslationService, type EngineService, type RawReply, type RequestContext, type RouteDefinition, isUploadedFile } from '@linguaport/sdk/server';
 import { DEFAULT_TEXT_TRANSLATION_CAP } from '@linguaport/sdk/shared';
@@ -24,11 +25,11 @@ import { countCharacters, readNumberSetting } from './usage.js';
  */
 
 export interface LtRouteDeps {
-  db: Kysely<any>;
+  db: Kysely<KernelTables>;
   engines: EngineService;
-  resolveApiKey(db: Kysely<any>, key: string, now: Date): Promise<Caller | null>;
+  resolveApiKey(db: Kysely<KernelTables>, key: string, now: Date): Promise<Caller | null>;
   /** One cheap check made on every cached hit, so a revoked key stops at once. */
-  keyStillValid(db: Kysely<any>, key: string, userId: number, now: Date): Promise<boolean>;
+  keyStillValid(db: Kysely<KernelTables>, key: string, userId: number, now: Date): Promise<boolean>;
   /** Emits when permissions change anywhere: cached callers are dropped. */
   permissionsChanged?: Observable<unknown>;
   /** The system configuration (LT_KEYLESS, LT_KEYLESS_CAP, LT_RATE_LIMIT, the caps, default languages). */
@@ -265,7 +266,7 @@ function suggestRoute({ deps, now, access }: LtContext): RouteDefinition {
       if (refused(party)) return party;
       await deps.db
         .insertInto('lt_suggestions')
-        .values({ q: p.q, s: p.s, source: fromLibreCode(String(p.source)), target: fromLibreCode(String(p.target)), user_id: party.keyless ? null : party.caller.userId, created_at: now() })
+        .values({ q: String(p.q), s: String(p.s), source: fromLibreCode(String(p.source)), target: fromLibreCode(String(p.target)), user_id: party.keyless ? null : party.caller.userId, created_at: now() })
         .execute();
       return json(200, { success: true });
     },

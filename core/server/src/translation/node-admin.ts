@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 import { ApiError, type EngineNodeStatus, type EngineService } from '@linguaport/sdk/server';
 import { noSuchNode, type NodeSupervisor } from './node-supervisor.js';
 
@@ -20,7 +21,7 @@ export interface EngineOverview {
   nodes: { id: number; kind: string; desired: 'running' | 'stopped'; health: EngineNodeStatus['health'] | 'starting'; restart: EngineNodeStatus['restart'] }[];
 }
 
-export function createNodeAdmin(supervisor: NodeSupervisor, db: Kysely<any>): EngineService['nodes'] {
+export function createNodeAdmin(supervisor: NodeSupervisor, db: Kysely<KernelTables>): EngineService['nodes'] {
   const status = (id: number) => supervisor.status(id);
 
   /** Saves what the administrator asked, in the table and in the loaded row. */

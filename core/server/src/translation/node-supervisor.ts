@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 import { ApiError, type EngineNodeStatus, type Logger } from '@linguaport/sdk/server';
 import { describeMissingTools, featureUnavailable, type ToolFeature, type ToolStatus } from '../preflight.js';
 import type { LanguagePair } from './adapter.js';
@@ -37,7 +38,7 @@ export interface NodeRow {
 }
 
 export interface NodeSupervisorOptions {
-  db: Kysely<any>;
+  db: Kysely<KernelTables>;
   dataDir: string;
   logger: Logger;
   now: () => Date;

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 import { DEFAULT_API_TRANSLATION_CAP, DEFAULT_TEXT_TRANSLATION_CAP, fromEngineHtml, needsHtml, toEngineHtml, withoutPlaceholders } from '@linguaport/sdk/shared';
 import {
   ApiError,
@@ -27,7 +28,7 @@ import { countCharacters, readNumberSetting, UsageLedger } from './usage.js';
  */
 
 export interface RequestFrontOptions {
-  db: Kysely<any>;
+  db: Kysely<KernelTables>;
   logger: Logger;
   now: () => Date;
   /** System configuration reader (caps); null values fall back to the defaults. */

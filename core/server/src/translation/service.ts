@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 import type { EngineAdapterDefinition, EngineService, Logger } from '@linguaport/sdk/server';
 import { checkExternalTools, type ToolStatus } from '../preflight.js';
 import { createAdapterRegistry, type AdapterRegistry } from './adapters.js';
@@ -32,7 +33,7 @@ export { SERVICE_INTERRUPTED, REQUEST_FAILURE_MESSAGES, type RequestFailure } fr
 export type { EngineOverview } from './node-admin.js';
 
 export interface TranslationServiceOptions {
-  db: Kysely<any>;
+  db: Kysely<KernelTables>;
   dataDir: string;
   logger: Logger;
   /** System configuration reader (caps); null values fall back to the defaults. */

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 import type { EventBus } from '@linguaport/sdk/server';
 
 /** Published by the system configuration when values change (`core/server/src/system/settings.ts`). */
@@ -10,7 +11,7 @@ const CONFIG_CHANGED = 'systemConfig.changed';
  * and re-read after `ttlMs` anyway (a change made straight in the database, or on another
  * instance without a shared bus).
  */
-export function systemConfigReader(db: Kysely<any>, bus?: EventBus, ttlMs = 5000): (key: string) => Promise<string | null> {
+export function systemConfigReader(db: Kysely<KernelTables>, bus?: EventBus, ttlMs = 5000): (key: string) => Promise<string | null> {
   const cache = new Map<string, { at: number; value: string | null }>();
   bus?.events(CONFIG_CHANGED).subscribe(() => cache.clear());
   return async (key) => {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import type { KernelTables } from '../db/schema.js';
 import type { TranslationChannel } from '@linguaport/sdk/server';
 
 /**
@@ -7,7 +8,7 @@ import type { TranslationChannel } from '@linguaport/sdk/server';
  * API cap be a per-day quota.
  */
 
-export async function addUsage(db: Kysely<any>, userId: number, channel: TranslationChannel, characters: number, documents: number, at: Date): Promise<void> {
+export async function addUsage(db: Kysely<KernelTables>, userId: number, channel: TranslationChannel, characters: number, documents: number, at: Date): Promise<void> {
   await sql`
     insert into usage_records (user_id, day, channel, characters, documents, last_used_at)
     values (${userId}, ${isoDay(at)}::date, ${channel}, ${characters}, ${documents}, ${at})
@@ -17,7 +18,7 @@ export async function addUsage(db: Kysely<any>, userId: number, channel: Transla
       last_used_at = greatest(usage_records.last_used_at, excluded.last_used_at)`.execute(db);
 }
 
-export async function usageToday(db: Kysely<any>, userId: number, channel: TranslationChannel, at: Date): Promise<number> {
+export async function usageToday(db: Kysely<KernelTables>, userId: number, channel: TranslationChannel, at: Date): Promise<number> {
   const row = await db
     .selectFrom('usage_records')
     .select('characters')
@@ -63,7 +64,7 @@ export class UsageLedger {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly db: Kysely<any>,
+    private readonly db: Kysely<KernelTables>,
     private readonly onError: (err: Error) => void,
     private readonly flushMs = 100,
   ) {}
