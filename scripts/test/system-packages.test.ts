@@ -33,7 +33,7 @@ function sources(dir: string): string[] {
 
 /** A literal program name handed to a spawning call: `runTool('pdfinfo'`, `spawn('apt-get'`, `execFile('nvidia-smi'`. */
 const SPAWN = /\b(?:runTool|startWarmTool|spawnTool|spawn|spawnSync|execFile|execFileSync|execSync|run)\(\s*['"]([^'"\s]+)['"]/g;
-/** The SDK's helpers that run a program on the calling plugin's behalf. */
+/** Helpers of the SDK and of the workspace packages (@linguaport/media, @linguaport/ocr) that run a program on the calling plugin's behalf. */
 const SDK_HELPERS: Record<string, string[]> = {
   convertWithOffice: ['soffice'],
   pdfPages: ['pdfinfo', 'pdftoppm'],

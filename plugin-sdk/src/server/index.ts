@@ -575,10 +575,11 @@ export { DOCUMENT_BUDGETS, documentBudgets, zipBudget, type DocumentBudgets } fr
 export { formatsOffThread, OFF_THREAD_BYTES } from './off-thread-formats.js';
 export { defineWorkerTask, WorkerTaskError, WorkerRunError, type WorkerTask, type WorkerTaskOptions } from './worker-tasks.js';
 // Command-line tools run with a deadline and abort, in scratch folders; page layout of words with boxes (PDF text, OCR).
-export { runTool, startWarmTool, inScratch, mapLimited, ToolError, type RunOptions, type WarmTool } from './tools.js';
+// (implemented by the workspace package @linguaport/spawner; the SDK passes on what plugins call).
+export { runTool, startWarmTool, inScratch, mapLimited, ToolError, type RunOptions, type WarmTool } from '@linguaport/spawner';
 export { readBboxLayout, readTesseractTsv, paragraphsOf, blocksOf, blockText, lineText, splitAtGaps, toBlock, isFolio, columnGroups, readingOrder, type Box, type Word, type Line, type Block, type PageText } from './layout.js';
-export { probeMedia, probeUpload, mediaRefusal, runFfmpeg, extractAudio, readWavPcm, writeWavPcm, cutMedia, convertMedia, burnSubtitles, escapeFilterValue, isMediaTarget, mediaTargetOf, MEDIA_TARGETS, MediaError, type MediaInput, type MediaInfo, type MediaStreamInfo, type MediaStreamKind, type MediaErrorCode, type MediaTarget, type FfmpegOptions, type MediaJobOptions, type WavPcm } from './media.js';
-export { MEDIA_DEMUXERS, PICTURE_DEMUXERS, mediaInputArgs, pictureInputArgs, mediaDemuxerOf, unnamedMediaInput } from './media-inputs.js';
+// What ffmpeg and ffprobe may open (a plugin running them itself names its inputs so); ffmpeg's work itself is @linguaport/media.
+export { MEDIA_DEMUXERS, PICTURE_DEMUXERS, mediaInputArgs, pictureInputArgs, mediaDemuxerOf, unnamedMediaInput } from '@linguaport/spawner';
 // Speech engines: the adapter contract (speech kinds register through registerAdapter) and ctx.engines.speech.
 export { isSpeechAdapter, speechCapability, wordErrorRate } from './speech.js';
 export type { SpeechAdapter, SpeechNodeChoice, SpeechSegment, SpeechService, SpeechTranscribeRequest, SpeechTranscribeResult, TranscribeOptions } from './speech.js';
@@ -587,13 +588,13 @@ export type { AnyEngineAdapterDefinition, SpeechAdapterDefinition, OcrAdapterDef
 export { ANY_LANGUAGE, isSpeakerAdapter, speakerCapability, speakerWavSamples, VOICE_SAMPLE_RATE } from './speaker.js';
 export type { SpeakerAdapter, SpeakerAnswer, SpeakerCallOptions, SpeakerEnrolRequest, SpeakerNodeChoice, SpeakerScoreRequest, SpeakerScores, SpeakerService, SpeakerTrainRequest } from './speaker.js';
 // OCR engines: the adapter contract (OCR kinds register through registerAdapter) and ctx.engines.ocr.
-export { isOcrAdapter, ocrCapability, ocrLanguagesToRead, ocrServiceOf, platformLanguageOfPack, tesseractPacksOf, tesseractPacksFor, createTesseractAdapter, readTesseractPage } from './ocr.js';
-export type { TesseractOptions, OcrAdapter, OcrLine, OcrPage, OcrRecognizeRequest, OcrRecognizeResult, OcrService, OcrWord, RecognizeOptions } from './ocr.js';
+// The built-in tesseract engine and its language packs are @linguaport/ocr.
+export { isOcrAdapter, ocrCapability, ocrLanguagesToRead, ocrServiceOf } from './ocr.js';
+export type { OcrAdapter, OcrLine, OcrPage, OcrRecognizeRequest, OcrRecognizeResult, OcrService, OcrWord, RecognizeOptions } from './ocr.js';
 export * from './voiceprint.js';
 export { SocketCloseCodes, type SocketDefinition, type SocketConnection, type PluginSocket } from './sockets.js';
-// Pictures by their header (type, size) and tesseract's languages, for the areas that read pictures and scans.
+// Pictures by their header (type, size), for the areas that read pictures and scans.
 export { pictureKind, pictureSize, MAX_PICTURE_PIXELS, renderDpi, pdfPageSizes, type PictureKind } from './pictures.js';
-export { tesseractLanguages, ocrLanguagesFor } from './ocr.js';
 // An area's own settings table with configuration and built-in defaults.
 export { createAreaSettings, type AreaSettingsStore } from './area-settings.js';
 // The kernel's records areas show (ctx.usage, ctx.operationLog): typed services instead of its tables.

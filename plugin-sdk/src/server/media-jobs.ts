@@ -7,7 +7,7 @@ import { idSchema } from '../shared/checks.js';
 import { deletedSchema } from './answers.js';
 import { idList, like, pageOf, pageOffset, pageQuery, pageSchema } from './helpers.js';
 import { ApiError, Codes, type Caller, type LocalizedText, type RouteAccess, type ServerPluginContext } from './index.js';
-import { probeUpload, type MediaInfo } from './media.js';
+import { probeUpload, type MediaInfo } from '@linguaport/media';
 import type { TaskHandle } from './tasks.js';
 import type { UploadedFile } from './uploads.js';
 

@@ -3,7 +3,9 @@
  * decoding or a process, for every area that takes pictures (upload limits, formats, OCR).
  */
 
-export type PictureKind = 'png' | 'jpeg' | 'webp' | 'tiff' | 'bmp';
+// Defined beside the demuxer of each type (@linguaport/spawner), so the two lists cannot drift.
+import type { PictureKind } from '@linguaport/spawner';
+export type { PictureKind };
 
 /** The picture type by its magic bytes, or null. */
 export function pictureKind(bytes: Uint8Array): PictureKind | null {

@@ -1,6 +1,6 @@
 import type { EngineCapabilityDefinition } from './capabilities.js';
 import { EngineError, type EngineHealth } from './engines.js';
-import { MediaError, readWavPcm } from './media.js';
+import { MediaError, readWavPcm } from '@linguaport/media';
 
 /**
  * Speaker engines: the contract between the kernel's speaker routing (`ctx.engines.speaker`: node

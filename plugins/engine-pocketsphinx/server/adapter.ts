@@ -1,6 +1,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
-import { EngineError, limitConcurrency, readWavPcm, startWarmTool, ToolError, type EngineHealth, type SpeechAdapter, type SpeechSegment, type WarmTool } from '@linguaport/sdk/server';
+import { EngineError, limitConcurrency, startWarmTool, ToolError, type EngineHealth, type SpeechAdapter, type SpeechSegment, type WarmTool } from '@linguaport/sdk/server';
+import { readWavPcm } from '@linguaport/media';
 
 /**
  * Debian's pocketsphinx (`pocketsphinx_continuous` 0.8+5prealpha with `pocketsphinx-en-us`): one

@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { createTesseractAdapter, type OcrAdapterDefinition, ocrCapability } from '@linguaport/sdk/server';
+import { type OcrAdapterDefinition, ocrCapability } from '@linguaport/sdk/server';
+import { createTesseractAdapter } from '@linguaport/ocr';
 
 /**
  * The built-in OCR engine (kind `tesseract-local`): Debian's tesseract on this machine, through the

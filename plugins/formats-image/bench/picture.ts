@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCanvas } from '@napi-rs/canvas';
 import { ADMIN_PASSWORD, startLibrePeer, startTestKernel, useOnlyLibreEngine } from '@linguaport/sdk/testing';
-import { createTesseractAdapter, ocrServiceOf } from '@linguaport/sdk/server';
+import { ocrServiceOf } from '@linguaport/sdk/server';
+import { createTesseractAdapter } from '@linguaport/ocr';
 import { createPictureFormat, ocrLanguagesFor, tesseractLanguages } from '../server/image.js';
 
 /**

@@ -3,7 +3,8 @@ import { writeFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createCanvas, GlobalFonts, loadImage, type Canvas, type Image, type SKRSContext2D } from '@napi-rs/canvas';
 import type { FileFormat, ParsedFile, TranslationUnit } from '@linguaport/sdk/shared';
-import { ApiError, inScratch, isEngineError, ocrLanguagesFor, ocrLanguagesToRead, paragraphsOf, pictureInputArgs, pictureKind, pictureSize, runTool, tesseractLanguages, ToolError, type Block, type OcrService, type PictureKind } from '@linguaport/sdk/server';
+import { ApiError, inScratch, isEngineError, ocrLanguagesToRead, paragraphsOf, pictureInputArgs, pictureKind, pictureSize, runTool, ToolError, type Block, type OcrService, type PictureKind } from '@linguaport/sdk/server';
+import { ocrLanguagesFor, tesseractLanguages } from '@linguaport/ocr';
 
 export { ocrLanguagesFor, pictureKind, pictureSize, tesseractLanguages, type PictureKind };
 

@@ -3,7 +3,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { convertWithOffice, pdfPageCount } from '@linguaport/sdk/server';
-import { createTesseractAdapter, ocrServiceOf } from '@linguaport/sdk/server';
+import { ocrServiceOf } from '@linguaport/sdk/server';
+import { createTesseractAdapter } from '@linguaport/ocr';
 import { createPdfFormat } from '../server/pdf.js';
 
 /**

@@ -1,4 +1,4 @@
-import { writeWavPcm } from '@linguaport/sdk/server';
+import { writeWavPcm } from '@linguaport/media';
 /**
  * An energy-based voice-activity detector over 16 kHz mono 16-bit samples, fed as they arrive. Frames
  * of 20 ms; a frame is voiced when its level stands clearly above the noise floor (tracked on the

@@ -1,4 +1,4 @@
-import { readWavPcm, writeWavPcm } from '@linguaport/sdk/server';
+import { readWavPcm, writeWavPcm } from '@linguaport/media';
 
 /**
  * Long recordings are recognised in pieces of at most a minute, each cut in the middle of the longest

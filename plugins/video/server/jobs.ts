@@ -1,7 +1,8 @@
 import { rename, rm, stat } from 'node:fs/promises';
 import { sql, type Selectable } from 'kysely';
 import { z } from 'zod';
-import { ApiError, attachmentDisposition, Codes, convertMedia, cutMedia, fileReply, iso, MEDIA_TARGETS, MediaError, mediaJobKit, mediaTargetOf, uploadedMedia, type LocalizedText, type MediaInfo, type MediaTarget, type ServerPluginContext, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
+import { ApiError, attachmentDisposition, Codes, fileReply, iso, mediaJobKit, uploadedMedia, type LocalizedText, type ServerPluginContext, type TaskHandle, optionalUploadedFilesSchema } from '@linguaport/sdk/server';
+import { convertMedia, cutMedia, MEDIA_TARGETS, MediaError, mediaTargetOf, type MediaInfo, type MediaTarget } from '@linguaport/media';
 import { idSchema } from '@linguaport/sdk/shared';
 import { AUDIO_TARGETS, JOB_CHANGED, JOB_STATES, jobRequestSchema, jobRowSchema, OPERATIONS, settingsSchema, TARGET_IDS, TARGETS, type JobRequest, type JobRow, type JobState } from '../shared/schemas.js';
 import { badRequest, messages } from './messages.js';

@@ -9,7 +9,7 @@
 // the nearest mean MFCC vector (cosine). Twice: the held-out sentences as made, and through another
 // channel (telephone band, equaliser, level, noise), as a recording from another microphone would differ.
 import { performance } from 'node:perf_hooks';
-import { writeWavPcm } from '@linguaport/sdk/server';
+import { writeWavPcm } from '@linguaport/media';
 import { mfccFrames, voicedFrameIndexes } from '@linguaport/speaker-model';
 import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
 import { ENROL_TEXTS, HELD_OUT_TEXTS, SPEAKERS, speakPcm, type SyntheticSpeaker } from '../test/speech.js';

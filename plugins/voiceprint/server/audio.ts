@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ApiError, Codes, extractAudio, inScratch, MediaError, mediaRefusal, readWavPcm, VOICE_SAMPLE_RATE, writeWavPcm } from '@linguaport/sdk/server';
+import { ApiError, Codes, inScratch, VOICE_SAMPLE_RATE } from '@linguaport/sdk/server';
+import { extractAudio, MediaError, mediaRefusal, readWavPcm, writeWavPcm } from '@linguaport/media';
 import { voiceFeatures } from '@linguaport/speaker-model';
 
 type Say = (zh: string, en: string) => string;

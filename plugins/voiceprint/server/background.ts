@@ -1,5 +1,6 @@
 import { join } from 'node:path';
-import { inScratch, runTool, VOICE_SAMPLE_RATE, writeWavPcm, type FileStorage, type Logger } from '@linguaport/sdk/server';
+import { inScratch, runTool, VOICE_SAMPLE_RATE, type FileStorage, type Logger } from '@linguaport/sdk/server';
+import { writeWavPcm } from '@linguaport/media';
 import { decodeSpeech } from './audio.js';
 
 /**

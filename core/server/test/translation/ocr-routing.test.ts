@@ -4,7 +4,7 @@ import { runMigrations } from '../../src/db/migrations.js';
 import { translationMigrations } from '../../src/translation/migrations.js';
 import { createAdapterRegistry } from '../../src/translation/adapters.js';
 import { createTranslationService, type TranslationService } from '../../src/translation/service.js';
-import { createTesseractAdapter } from '@linguaport/sdk/server';
+import { createTesseractAdapter } from '@linguaport/ocr';
 import { tesseractDefinition } from '../../../../plugins/engine-tesseract/server/definition.js';
 import { paddleOcrDefinition } from '../../../../plugins/engine-paddleocr/server/adapter.js';
 import { startPaddlePeer, type PaddlePeer } from '../../../../plugins/engine-paddleocr/test/support/paddle-peer.js';

@@ -1,7 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { extractAudio, inScratch, runTool } from '@linguaport/sdk/server';
+import { inScratch, runTool } from '@linguaport/sdk/server';
+import { extractAudio } from '@linguaport/media';
 import { startVectorPeer, type VectorPeer } from '@linguaport/sdk/testing';
 import { runMigrations } from '../../src/db/migrations.js';
 import { translationMigrations } from '../../src/translation/migrations.js';

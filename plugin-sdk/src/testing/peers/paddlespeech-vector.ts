@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { readWavPcm } from '../../server/media.js';
+import { readWavPcm } from '@linguaport/media';
 import { mfccFrames, voicedFrameIndexes } from '@linguaport/speaker-model';
 
 /**

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createTesseractAdapter } from '@linguaport/sdk/server';
+import { createTesseractAdapter } from '@linguaport/ocr';
 
 /**
  * A protocol-faithful PaddleHub Serving OCR server on 127.0.0.1, as `hub serving start -m ocr_system`

@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestKernel, startVectorPeer, type TestKernel, type VectorPeer } from '@linguaport/sdk/testing';
-import { extractAudio, inScratch, runTool, writeWavPcm } from '@linguaport/sdk/server';
+import { inScratch, runTool } from '@linguaport/sdk/server';
+import { extractAudio, writeWavPcm } from '@linguaport/media';
 import { createSpeakerEmbeddingAdapter, EMBEDDING_THRESHOLD } from '../../server/adapter.js';
 
 // The PaddleSpeech vector adapter against a protocol-faithful peer on 127.0.0.1 that computes real

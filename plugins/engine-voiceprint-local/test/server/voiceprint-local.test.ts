@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startTestKernel, type TestKernel } from '@linguaport/sdk/testing';
-import { extractAudio, inScratch, runTool } from '@linguaport/sdk/server';
+import { inScratch, runTool } from '@linguaport/sdk/server';
+import { extractAudio } from '@linguaport/media';
 import { createVoiceprintAdapter, VOICEPRINT_METHOD, VOICEPRINT_THRESHOLD } from '../../server/definition.js';
 
 // The built-in speaker engine on speech made with espeak-ng (two voices that differ as two people do in

@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadImage, createCanvas } from '@napi-rs/canvas';
 import type { ParsedFile } from '@linguaport/sdk/shared';
-import { createTesseractAdapter, ocrServiceOf } from '@linguaport/sdk/server';
+import { ocrServiceOf } from '@linguaport/sdk/server';
+import { createTesseractAdapter } from '@linguaport/ocr';
 import { createPictureFormat, ocrLanguagesFor, pictureFormats, pictureKind, pictureSize, PictureReadError, type PictureKind, type PictureSkeleton } from '../../server/image.js';
 import { CHINESE, chinesePicture, NOTICE, shadedSign, SIGN, signPicture, type Drawn } from './samples.js';
 

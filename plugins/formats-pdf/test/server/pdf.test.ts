@@ -8,7 +8,8 @@ import type { ParsedFile } from '@linguaport/sdk/shared';
 import { randomText, seededRandom } from '@linguaport/sdk/testing';
 import { fittedFontSize } from '../../server/docx.js';
 import { blockText, blocksOf, isFolio, paragraphsOf, readingOrder, splitAtGaps, type Line } from '@linguaport/sdk/server';
-import { createTesseractAdapter, ocrServiceOf } from '@linguaport/sdk/server';
+import { ocrServiceOf } from '@linguaport/sdk/server';
+import { createTesseractAdapter } from '@linguaport/ocr';
 import { createPdfFormat, isScanned, ocrPagesOf, PdfReadError, type PdfSkeleton } from '../../server/pdf.js';
 import { CHINESE, HEADING, LEFT_COLUMN, makeFixtures, PARAGRAPHS, RIGHT_COLUMN, printedByOffice, SECOND_PAGE } from './samples.js';
 

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readWavPcm } from '@linguaport/sdk/server';
+import { readWavPcm } from '@linguaport/media';
 import { splitSpeech, wavBytes } from '../../server/chunks.js';
 
 // Long recordings are recognised a piece at a time: pieces of at most the given length, each cut in the

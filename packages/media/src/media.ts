@@ -2,8 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, symlink, writeFile } from 'node:fs/promises';
 import { extname, join, resolve } from 'node:path';
-import { MEDIA_DEMUXERS, mediaDemuxerOf, mediaInputArgs, unnamedMediaInput } from './media-inputs.js';
-import { inScratch, runTool, ToolError } from './tools.js';
+import { inScratch, MEDIA_DEMUXERS, mediaDemuxerOf, mediaInputArgs, runTool, ToolError, unnamedMediaInput } from '@linguaport/spawner';
 
 /**
  * Audio and video through ffmpeg and ffprobe (Debian's, /usr/bin): what a file holds (`probeMedia`),

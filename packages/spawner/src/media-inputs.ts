@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
-import type { PictureKind } from './pictures.js';
+/** Picture types by their header (the SDK's `pictureKind` answers these and passes the type on). */
+export type PictureKind = 'png' | 'jpeg' | 'webp' | 'tiff' | 'bmp';
 
 /**
  * What ffmpeg and ffprobe may open. Left to guess, ffmpeg picks a demuxer by content, and some

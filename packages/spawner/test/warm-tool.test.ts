@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { startWarmTool, ToolError } from '../../src/server/tools.js';
+import { startWarmTool, ToolError } from '../src/tools.js';
 
 // A tool started ahead of its input: it reads the input by path (/dev/stdin) once handed over, answers
 // like runTool, stops itself when idle, and is killed at its deadline or when the caller aborts.

@@ -13,8 +13,8 @@ import {
   probeMedia,
   readWavPcm,
   runFfmpeg,
-} from '../../src/server/media.js';
-import { mediaInputArgs } from '../../src/server/media-inputs.js';
+} from '../src/media.js';
+import { mediaInputArgs } from '@linguaport/spawner';
 
 vi.setConfig({ testTimeout: 60_000 });
 
@@ -122,7 +122,7 @@ describe('runFfmpeg', () => {
     const script = at('orphan.mts');
     writeFileSync(
       script,
-      `import { runFfmpeg } from ${JSON.stringify(join(import.meta.dirname, '../../src/server/media.ts'))};\n` +
+      `import { runFfmpeg } from ${JSON.stringify(join(import.meta.dirname, '../src/media.ts'))};\n` +
         `await runFfmpeg(['-re', '-f', 'wav', '-protocol_whitelist', 'file', '-i', ${JSON.stringify(at('minute.wav'))}, '-f', 'wav', ${JSON.stringify(out)}], { durationSeconds: 60, onProgress: () => console.log('progress') });\n`,
     );
     const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: join(import.meta.dirname, '../../..'), stdio: ['ignore', 'pipe', 'inherit'] });

@@ -3,9 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { burnSubtitles, convertMedia, cutMedia, extractAudio, MediaError, probeMedia, probeUpload, readWavPcm, runFfmpeg } from '../../src/server/media.js';
-import { mediaInputArgs, unnamedMediaInput } from '../../src/server/media-inputs.js';
-import { runTool, startWarmTool, ToolError } from '../../src/server/tools.js';
+import { burnSubtitles, convertMedia, cutMedia, extractAudio, MediaError, probeMedia, probeUpload, readWavPcm, runFfmpeg } from '../src/media.js';
+import { mediaInputArgs, runTool, startWarmTool, ToolError, unnamedMediaInput } from '@linguaport/spawner';
 
 vi.setConfig({ testTimeout: 60_000 });
 
