@@ -45,3 +45,8 @@ export function unmountViews(): void {
   });
   document.body.innerHTML = '';
 }
+
+/** Lets the answers a view asked for on mounting land (one turn of the event loop, inside act). */
+export async function settle(): Promise<void> {
+  await act(async () => void (await new Promise((r) => setTimeout(r, 0))));
+}

@@ -1,10 +1,8 @@
 // @vitest-environment happy-dom
 import i18next from 'i18next';
-import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PlatformContext, preloadUiKit, type PlatformServices } from '@linguaport/sdk/console';
+import type { PlatformServices } from '@linguaport/sdk/console';
+import { prepareConsoleTests, renderView, unmountViews, settle } from '@linguaport/sdk/testing/console';
 import { CapabilityNodes } from '../../console/index.js';
 import en from '../../locales/en-US.json';
 import zh from '../../locales/zh-CN.json';
@@ -12,18 +10,8 @@ import zh from '../../locales/zh-CN.json';
 // The engines page draws a card per capability a plugin declared (issue 24): its title, help and
 // icon come from the declaration, its nodes from `<capability>Nodes`; nothing on the page lists
 // capabilities by name.
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-let root: Root | null = null;
-
-beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': en, 'zh-CN': zh }, interpolation: { escapeValue: false } });
-  await preloadUiKit();
-});
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
-});
+beforeAll(() => prepareConsoleTests({ 'en-US': en, 'zh-CN': zh }));
+afterEach(unmountViews);
 
 const tts = {
   id: 'tts',
@@ -37,11 +25,8 @@ async function show(lng: string, nodes: unknown[]) {
   await i18next.changeLanguage(lng);
   const get = vi.fn(async () => nodes);
   const services = { api: { get }, notify: { error: vi.fn(), success: vi.fn() }, permissions: { hasButton: () => true }, namespaces: ['service'], pluginId: 'service' } as unknown as PlatformServices;
-  const host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => root!.render(<PlatformContext.Provider value={services}><CapabilityNodes capability={tts} kinds={[kind]} /></PlatformContext.Provider>));
-  await act(async () => void (await new Promise((r) => setTimeout(r, 0))));
+  await renderView(<CapabilityNodes capability={tts} kinds={[kind]} />, services);
+  await settle();
   return { card: document.querySelector('[data-testid="tts-nodes"]')!, get };
 }
 

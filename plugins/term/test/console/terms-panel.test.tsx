@@ -1,28 +1,17 @@
 // @vitest-environment happy-dom
 import i18next from 'i18next';
-import { act, type JSX } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
+import type { JSX } from 'react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PlatformContext, preloadUiKit, type PlatformServices } from '@linguaport/sdk/console';
+import type { PlatformServices } from '@linguaport/sdk/console';
+import { prepareConsoleTests, renderView, unmountViews, settle } from '@linguaport/sdk/testing/console';
 import plugin from '../../console/index.js';
 import en from '../../locales/en-US.json';
 import zh from '../../locales/zh-CN.json';
 
 // The term panel beside a text translation shows every term warning the translation came back with,
 // worded in the console's language from its code (issue 22 item 3).
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-let root: Root | null = null;
-
-beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': en, 'zh-CN': zh }, interpolation: { escapeValue: false } });
-  await preloadUiKit();
-});
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
-});
+beforeAll(() => prepareConsoleTests({ 'en-US': en, 'zh-CN': zh }));
+afterEach(unmountViews);
 
 const issue = (code: string, severity = 'warning') => ({ hook: 'term', severity, code, message: `raw ${code}`, params: { term: 'printer', target: 'impresora' } });
 
@@ -30,12 +19,9 @@ async function show(lng: string) {
   await i18next.changeLanguage(lng);
   const Panel = (plugin as unknown as { views: Record<string, (p: { props: unknown }) => JSX.Element> }).views.TermsPanel!;
   const services = { api: { post: vi.fn(async () => ({ hits: [] })) }, notify: { error: vi.fn() }, namespaces: ['term'], pluginId: 'term' } as unknown as PlatformServices;
-  const host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
   const segments = [{ id: '1', issues: [issue('term-not-applied'), issue('term-missing'), issue('term-forbidden'), issue('term-agreement-unchecked', 'info')] }];
-  await act(async () => root!.render(<PlatformContext.Provider value={services}><Panel props={{ text: 'The printer.', source: 'en', target: 'es', segments }} /></PlatformContext.Provider>));
-  await act(async () => void (await new Promise((r) => setTimeout(r, 0))));
+  await renderView(<Panel props={{ text: 'The printer.', source: 'en', target: 'es', segments }} />, services);
+  await settle();
   return [...document.querySelectorAll('[data-testid="term-panel-issue"]')].map((e) => e.textContent);
 }
 
@@ -47,8 +33,7 @@ describe('TermsPanel', () => {
     expect(english[1]).toBe('The term “printer” should read “impresora” in the translation');
     expect(english[2]).toContain('forbids');
     expect(english.join(' ')).not.toContain('raw ');
-    act(() => root?.unmount());
-    document.body.innerHTML = '';
+    unmountViews();
     const chinese = await show('zh-CN');
     expect(chinese[0]).toContain('未能应用');
     expect(chinese.join(' ')).not.toContain('raw ');

@@ -1,15 +1,13 @@
 // @vitest-environment happy-dom
 import { act, createElement, type ComponentType } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
-import { PlatformContext, type ApiClient, type PlatformServices, type ViewProps } from '@linguaport/sdk/console';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, type PlatformServices, type ViewProps } from '@linguaport/sdk/console';
 import { until, type UntilOptions } from '@linguaport/sdk/testing';
+import { prepareConsoleTests, renderView, unmountViews } from '@linguaport/sdk/testing/console';
 import plugin, { replaceSegment, type TransTextPanelProps } from '../../console/index.js';
 import en from '../../locales/en-US.json' with { type: 'json' };
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import zh from '../../locales/zh-CN.json' with { type: 'json' };
 
 /**
  * A fuzzy match inserted from the side panel (issue 22 item 1) replaces its sentence in the result and
@@ -22,12 +20,8 @@ const TransText = plugin.views!.TransText! as ComponentType<ViewProps>;
 const inAct: UntilOptions = { timeout: 3000, interval: 10, pause: (wait) => act(wait) };
 const q = <T extends Element = HTMLElement>(id: string) => document.querySelector<T>(`[data-testid="${id}"]`);
 
-let root: Root | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
-});
+beforeAll(() => prepareConsoleTests({ 'en-US': en, 'zh-CN': zh }));
+afterEach(unmountViews);
 
 /** The text translation page with a side panel whose button inserts `value` into segment `segmentId`, as the memory panel does. */
 async function draw(answer: unknown, segmentId: string, value: string) {
@@ -41,8 +35,7 @@ async function draw(answer: unknown, segmentId: string, value: string) {
   } as ApiClient;
   const Outlet = ({ name, props }: { name: string; props: TransTextPanelProps }) =>
     name === 'transText.sidePanel' ? createElement('button', { 'data-testid': 'panel-insert', onClick: () => props.onInsert!(segmentId, value, { kind: 'hook', hook: 'tm', score: 87 }) }) : null;
-  const i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({ lng: 'en-US', resources: { 'en-US': en }, interpolation: { escapeValue: false } });
+  await i18next.changeLanguage('en-US');
   const noop = () => {};
   const services = {
     pluginId: 'trans-text', namespaces: ['transText'], api,
@@ -50,14 +43,7 @@ async function draw(answer: unknown, segmentId: string, value: string) {
     notify: { success: noop, warning: noop, info: noop, error: noop },
     slots: { contributions: () => [], Outlet },
   } as unknown as PlatformServices;
-  const host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
-  await act(async () => root!.render(
-    <I18nextProvider i18n={i18n}>
-      <PlatformContext.Provider value={services}><TransText path="/transText" query={{}} /></PlatformContext.Provider>
-    </I18nextProvider>,
-  ));
+  await renderView(<TransText path="/transText" query={{}} />, services);
   await until(() => q<HTMLButtonElement>('translate')?.disabled === false, inAct);
   const source = q<HTMLTextAreaElement>('source-text')!;
   await act(async () => {

@@ -1,16 +1,13 @@
 // @vitest-environment happy-dom
 import { act, type ComponentType } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
 import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { afterEach, describe, expect, it } from 'vitest';
-import { PlatformContext, type ApiClient, type PlatformServices, type ViewProps } from '@linguaport/sdk/console';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type ApiClient, type PlatformServices, type ViewProps } from '@linguaport/sdk/console';
 import { until, type UntilOptions } from '@linguaport/sdk/testing';
+import { prepareConsoleTests, renderView, unmountViews } from '@linguaport/sdk/testing/console';
 import plugin from '../../console/index.js';
 import en from '../../locales/en-US.json' with { type: 'json' };
 import zh from '../../locales/zh-CN.json' with { type: 'json' };
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
 const TransText = plugin.views!.TransText! as ComponentType<ViewProps>;
 const ENGLISH = { code: 'en', targets: ['de', 'zh'] };
@@ -35,16 +32,11 @@ function fakeApi(languages: Promise<unknown>, onTranslate: (body: { text: string
   };
 }
 
-let root: Root | null = null;
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
-});
+beforeAll(() => prepareConsoleTests({ 'en-US': en, 'zh-CN': zh }));
+afterEach(unmountViews);
 
 async function draw(api: ApiClient, lng = 'en-US') {
-  const i18n = i18next.createInstance();
-  await i18n.use(initReactI18next).init({ lng, resources: { 'en-US': en, 'zh-CN': zh }, interpolation: { escapeValue: false } });
+  await i18next.changeLanguage(lng);
   const noop = () => {};
   const services = {
     pluginId: 'trans-text', namespaces: ['transText'], api,
@@ -53,14 +45,7 @@ async function draw(api: ApiClient, lng = 'en-US') {
     // No area fills the side panel in these tests.
     slots: { contributions: () => [], Outlet: () => null },
   } as unknown as PlatformServices;
-  const host = document.createElement('div');
-  document.body.append(host);
-  root = createRoot(host);
-  await act(async () => root!.render(
-    <I18nextProvider i18n={i18n}>
-      <PlatformContext.Provider value={services}><TransText path="/transText" query={{}} /></PlatformContext.Provider>
-    </I18nextProvider>,
-  ));
+  await renderView(<TransText path="/transText" query={{}} />, services);
 }
 
 const q = <T extends Element = HTMLElement>(id: string) => document.querySelector<T>(`[data-testid="${id}"]`);
