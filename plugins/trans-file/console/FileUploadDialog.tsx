@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useRef, useState, type DragEvent, type ReactNode } from 'react';
 import { Button, Callout, Classes, Dialog, FormGroup, HTMLSelect, Intent, ProgressBar, Tag } from '@blueprintjs/core';
-import { ResourcePickers, useApi, useLastLanguagePair, useRefreshBefore, useTranslation, type ApiErrorInfo, type ChosenResources } from '@linguaport/sdk/console';
+import { ResourcePickers, useApi, useLastLanguagePair, useNotify, useRefreshBefore, useTranslation, type ApiErrorInfo, type ChosenResources } from '@linguaport/sdk/console';
 import { formatSize } from '@linguaport/sdk/shared';
 import type { FileRow } from '../shared/schemas.js';
 import { NS, useLanguageName } from './common.js';
@@ -14,11 +14,15 @@ export interface UploadSetup {
   formats: Array<{ extensions: string[] }>;
 }
 
-export interface FileUploadDialogProps {
+/** What the screen that opens an upload dialog hands it. */
+export interface UploadDialogProps<S extends UploadSetup = UploadSetup> {
   isOpen: boolean;
-  setup: UploadSetup;
+  setup: S;
   onClose(): void;
   onUploaded(rows: FileRow[]): void;
+}
+
+export interface FileUploadDialogProps extends UploadDialogProps {
   /** Where the user's last language pair is remembered (`useLastLanguagePair`). */
   pairArea: 'documents' | 'pictures';
   /** The multipart route: `files`, `sourceLang`, `targetLang`, `memories`, `termBases`, and whatever `fill` adds. */
@@ -29,8 +33,9 @@ export interface FileUploadDialogProps {
   /** Test ids are `<testIdPrefix>upload-dialog`, `…drop-zone` and so on; element ids `<idPrefix>-source`, `-target`. */
   testIdPrefix: string;
   idPrefix: string;
-  /** Why a chosen file cannot go (the server checks again, by content). */
-  refusalOf(file: File): string | null;
+  /** The largest file, and the message keys (`{name}`, `{mb}`) for one too large or of a type not read. */
+  maxFileMb: number;
+  refuseKeys: { tooLarge: string; notSupported: string };
   /** Under the drop prompt: the limits, and any note. */
   dropHint: ReactNode;
   dropPrompt: ReactNode;
@@ -45,13 +50,38 @@ export interface FileUploadDialogProps {
 }
 
 /**
+ * The screen's side of an upload: `open()` shows the dialog; once files are sent it closes, says how
+ * many, and `refresh` reloads the list. It cannot be closed while the upload runs.
+ */
+export function useUploadDialog(refresh: () => void): { open(): void; props: Omit<UploadDialogProps, 'setup'> } {
+  const { t } = useTranslation(NS);
+  const notify = useNotify();
+  const { guardClose } = useRefreshBefore();
+  const [isOpen, setOpen] = useState(false);
+  const onUploaded = (rows: FileRow[]) => {
+    setOpen(false);
+    notify.success(t('uploaded', { count: rows.length }));
+    refresh();
+  };
+  return { open: () => setOpen(true), props: { isOpen, onClose: guardClose(() => setOpen(false)), onUploaded } };
+}
+
+/**
  * One upload flow for documents and pictures: files dropped or chosen (deduplicated, each refused or
  * not), the language pair from the user's last one, memories and term bases with the defaults
  * preselected, the upload with its progress. While it runs the dialog cannot be closed (refreshBefore).
  */
 export function FileUploadDialog(props: FileUploadDialogProps) {
-  const { isOpen, setup, onClose, onUploaded, refusalOf, testIdPrefix: p } = props;
+  const { isOpen, setup, onClose, onUploaded, testIdPrefix: p } = props;
   const { t } = useTranslation(NS);
+  // Why a chosen file cannot go (the server checks again, by content).
+  const refusalOf = (file: File): string | null => {
+    const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
+    if (file.size === 0) return t('refuse.empty', { name: file.name });
+    if (file.size > props.maxFileMb * 1024 * 1024) return t(props.refuseKeys.tooLarge, { name: file.name, mb: props.maxFileMb });
+    if (!setup.formats.some((f) => f.extensions.includes(ext))) return t(props.refuseKeys.notSupported, { name: file.name });
+    return null;
+  };
   const api = useApi();
   const name = useLanguageName();
   const { refreshBefore, setRefreshBefore, guardClose } = useRefreshBefore();

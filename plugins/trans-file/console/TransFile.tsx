@@ -1,9 +1,10 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Dialog, Classes, FormGroup, Intent, Menu, MenuItem, NumericInput, Popover, Switch, Tag, Tooltip } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
-import { actionsFrom, documentFile, formatDate, formatSize, type Actor } from '@linguaport/sdk/shared';
+import { PageHeader, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type PagedColumn } from '@linguaport/sdk/console';
+import { actionsFrom, documentFile, formatDate, formatSize } from '@linguaport/sdk/shared';
 import type { FileRow, Settings } from '../shared/schemas.js';
-import { download, NS, Progress, useLanguageName, useLiveFiles, useSetup, useStates } from './common.js';
+import { DeleteFilesDialog, download, FileStatus, NS, useFileList, useLanguageName, useSetup, useStates } from './common.js';
+import { useUploadDialog } from './FileUploadDialog.js';
 import { UploadDialog } from './UploadDialog.js';
 
 /** The document area's settings (managers): upload limits, queue length, default storage quota. */
@@ -66,38 +67,12 @@ export function TransFile() {
   const setup = useSetup();
   const states = useStates();
   const name = useLanguageName();
-  const { guardClose } = useRefreshBefore();
-  const [uploading, setUploading] = useState(false);
+  const list = useFileList('/transFile');
+  const { all, merge, act, actorOf, setDeleting } = list;
+  const upload = useUploadDialog(list.refresh);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [filters, setFilters] = useState<Record<string, string>>({});
-  const [all, setAll] = useState(false);
-  const [refreshKey, setRefreshKey] = useState(0);
-  const [deleting, setDeleting] = useState<FileRow[] | null>(null);
   const [selected, setSelected] = useState<FileRow[]>([]);
   const manager = permissions.hasButton('transFile:manage');
-  const refresh = useCallback(() => setRefreshKey((k) => k + 1), []);
-  const { merge } = useLiveFiles(refresh);
-
-  const load = useCallback(
-    async (q: PageQuery) => {
-      const r = await api.get<{ records: FileRow[]; total: number }>('/transFile/list', { params: { pageNum: q.page, pageSize: q.pageSize, ...filters, ...(all ? { all: true } : {}) }, silent: true });
-      return { rows: r.records, total: r.total };
-    },
-    [api, filters, all],
-  );
-
-  const act = async (row: FileRow, action: 'terminate' | 'retry') => {
-    try {
-      await api.post(`/transFile/${action}/${row.id}`, undefined, { silent: true });
-      refresh();
-    } catch (e) {
-      const err = e as ApiErrorInfo;
-      notify.error(err.code === 3027 ? t('queueFull') : err.msg);
-    }
-  };
-
-  const me = useSession().current().user?.id;
-  const actorOf = (row: FileRow): Actor => (row.ownerId === me ? 'owner' : 'manager');
 
   const columns: PagedColumn<FileRow>[] = useMemo(
     () => [
@@ -129,13 +104,9 @@ export function TransFile() {
         render: (raw: FileRow) => {
           const r = merge(raw);
           return (
-            <div data-testid={`file-status-${r.id}`} data-status={r.status}>
-              <Tooltip content={r.error ?? ''} disabled={!r.error}>
-                <StatusTag value={r.status} states={states.file} />
-              </Tooltip>
-              <Progress file={r} />
+            <FileStatus file={r} testId="file-status">
               {r.pdfStatus && r.pdfStatus !== 'notConverted' && <div style={{ marginTop: 2 }}><StatusTag value={r.pdfStatus} states={states.pdf} /></div>}
-            </div>
+            </FileStatus>
           );
         },
       },
@@ -234,12 +205,12 @@ export function TransFile() {
           { name: 'name', label: t('name') },
           { name: 'status', label: t('statusColumn'), type: 'select', options: statusOptions },
         ]}
-        onSearch={setFilters}
+        onSearch={list.setFilters}
         actions={
           <>
-            <Button intent={Intent.PRIMARY} icon="upload" data-testid="open-upload" text={t('upload')} disabled={setup.state !== 'ready'} onClick={() => setUploading(true)} />
+            <Button intent={Intent.PRIMARY} icon="upload" data-testid="open-upload" text={t('upload')} disabled={setup.state !== 'ready'} onClick={upload.open} />
             {selected.length > 0 && <Button icon="trash" intent={Intent.DANGER} data-testid="delete-selected" text={t('deleteSelected', { n: selected.length })} onClick={() => setDeleting(selected)} />}
-            {manager && <Switch inline data-testid="all-users" checked={all} label={t('allUsers')} onChange={() => setAll(!all)} style={{ marginBottom: 0, marginLeft: 8 }} />}
+            {manager && <Switch inline data-testid="all-users" checked={all} label={t('allUsers')} onChange={() => list.setAll(!all)} style={{ marginBottom: 0, marginLeft: 8 }} />}
             {manager && <Button icon="cog" minimal data-testid="open-settings" text={t('settingsTitle')} onClick={() => setSettingsOpen(true)} />}
           </>
         }
@@ -248,38 +219,21 @@ export function TransFile() {
         testId="file"
         columns={columns}
         rowKey={(r) => r.id}
-        load={load}
-        reloadKey={`${JSON.stringify(filters)}|${all}`}
-        refreshKey={refreshKey}
+        load={list.load}
+        reloadKey={list.reloadKey}
+        refreshKey={list.refreshKey}
         selectable
         onSelectionChange={(_, rows) => setSelected(rows)}
         emptyText={t('empty')}
       />
-      {setup.state === 'ready' && (
-        <UploadDialog
-          isOpen={uploading}
-          setup={setup.value}
-          onClose={guardClose(() => setUploading(false))}
-          onUploaded={(rows) => {
-            setUploading(false);
-            notify.success(t('uploaded', { count: rows.length }));
-            refresh();
-          }}
-        />
-      )}
-      <ConfirmDialog
-        isOpen={deleting !== null}
-        title={t('deleteTitle')}
-        message={t('deleteMessage')}
-        count={deleting?.length}
-        items={deleting?.map((f) => f.name)}
-        intent="danger"
-        confirmText={t('delete')}
-        onConfirm={async () => {
-          await api.delete(`/transFile/delete`, { params: { ids: deleting!.map((f) => f.id).join(',') } });
+      {setup.state === 'ready' && <UploadDialog {...upload.props} setup={setup.value} />}
+      <DeleteFilesDialog
+        base="/transFile"
+        files={list.deleting}
+        onDeleted={() => {
           setDeleting(null);
           setSelected([]);
-          refresh();
+          list.refresh();
         }}
         onClose={() => setDeleting(null)}
       />

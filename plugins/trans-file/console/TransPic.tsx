@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Button, ButtonGroup, Callout, Classes, Dialog, FormGroup, Intent, NumericInput, Switch, Tag, Tooltip } from '@blueprintjs/core';
-import { PageHeader, ConfirmDialog, PagedTable, SearchBar, StatusTag, useApi, useNotify, usePermission, usePlatform, useRefreshBefore, useSession, useTranslation, type ApiErrorInfo, type PagedColumn, type PageQuery } from '@linguaport/sdk/console';
-import { actionsFrom, documentFile, formatDate, formatSize, type Actor } from '@linguaport/sdk/shared';
+import { PageHeader, PagedTable, SearchBar, useApi, useNotify, usePermission, usePlatform, useTranslation, type ApiErrorInfo, type PagedColumn } from '@linguaport/sdk/console';
+import { actionsFrom, documentFile, formatDate, formatSize } from '@linguaport/sdk/shared';
 import type { FileRow } from '../shared/schemas.js';
-import { download, NS, Progress, useLanguageName, useLiveFiles, useStates, type Load } from './common.js';
-import { FileUploadDialog } from './FileUploadDialog.js';
+import { DeleteFilesDialog, download, FileStatus, NS, useFileList, useLanguageName, type Load } from './common.js';
+import { FileUploadDialog, useUploadDialog, type UploadDialogProps } from './FileUploadDialog.js';
 
 export interface PicSetup {
   languages: Array<{ code: string; targets: string[] }>;
@@ -31,24 +31,13 @@ function usePicSetup(): Load<PicSetup> {
   return setup;
 }
 
-/** Why a chosen picture cannot go (the server checks again, by content and pixels). */
-function refusalOf(file: File, setup: PicSetup, t: (k: string, o?: Record<string, unknown>) => string): string | null {
-  const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
-  if (file.size === 0) return t('refuse.empty', { name: file.name });
-  if (file.size > setup.limits.pictureMaxMb * 1024 * 1024) return t('pic.refuseSize', { name: file.name, mb: setup.limits.pictureMaxMb });
-  if (!setup.formats.some((f) => f.extensions.includes(ext))) return t('pic.refuseType', { name: file.name });
-  return null;
-}
-
 /** The picture upload: the shared flow with the picture limits. */
-export function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boolean; setup: PicSetup; onClose(): void; onUploaded(rows: FileRow[]): void }) {
+export function PicUploadDialog(props: UploadDialogProps<PicSetup>) {
   const { t } = useTranslation(NS);
+  const { setup } = props;
   return (
     <FileUploadDialog
-      isOpen={isOpen}
-      setup={setup}
-      onClose={onClose}
-      onUploaded={onUploaded}
+      {...props}
       pairArea="pictures"
       url="/transPic/upload"
       title={t('pic.uploadTitle')}
@@ -56,7 +45,8 @@ export function PicUploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen
       width={620}
       testIdPrefix="pic-"
       idPrefix="pic"
-      refusalOf={(f) => refusalOf(f, setup, t as never)}
+      maxFileMb={setup.limits.pictureMaxMb}
+      refuseKeys={{ tooLarge: 'pic.refuseSize', notSupported: 'pic.refuseType' }}
       dropPrompt={t('pic.dropHere')}
       dropHint={
         <div style={{ fontSize: 12, color: '#5f6b7c', marginTop: 4 }}>
@@ -121,38 +111,13 @@ export function TransPic() {
   const permissions = usePermission();
   const { navigate } = usePlatform();
   const setup = usePicSetup();
-  const states = useStates();
   const name = useLanguageName();
-  const { guardClose } = useRefreshBefore();
-  const [uploading, setUploading] = useState(false);
+  const list = useFileList('/transPic');
+  const { all, merge, act, actorOf, setDeleting } = list;
+  const upload = useUploadDialog(list.refresh);
   const [settingsOpen, setSettingsOpen] = useState(false);
-  const [filters, setFilters] = useState<Record<string, string>>({});
-  const [all, setAll] = useState(false);
-  const [refreshKey, setRefreshKey] = useState(0);
-  const [deleting, setDeleting] = useState<FileRow[] | null>(null);
   const manager = permissions.hasButton('transFile:manage');
-  const refresh = useCallback(() => setRefreshKey((k) => k + 1), []);
-  const { merge } = useLiveFiles(refresh);
-  const me = useSession().current().user?.id;
-  const actorOf = (row: FileRow): Actor => (row.ownerId === me ? 'owner' : 'manager');
 
-  const load = useCallback(
-    async (q: PageQuery) => {
-      const r = await api.get<{ records: FileRow[]; total: number }>('/transPic/list', { params: { pageNum: q.page, pageSize: q.pageSize, ...filters, ...(all ? { all: true } : {}) }, silent: true });
-      return { rows: r.records, total: r.total };
-    },
-    [api, filters, all],
-  );
-
-  const act = async (row: FileRow, action: 'terminate' | 'retry') => {
-    try {
-      await api.post(`/transPic/${action}/${row.id}`, undefined, { silent: true });
-      refresh();
-    } catch (e) {
-      const err = e as ApiErrorInfo;
-      notify.error(err.code === 3027 ? t('queueFull') : err.msg);
-    }
-  };
   const save = (url: string, fileName: string) => void download(api, url, fileName).catch((e: ApiErrorInfo) => notify.error(e.msg));
 
   const columns: PagedColumn<FileRow>[] = useMemo(
@@ -166,17 +131,7 @@ export function TransPic() {
       {
         key: 'status',
         title: t('statusColumn'),
-        render: (raw: FileRow) => {
-          const r = merge(raw);
-          return (
-            <div data-testid={`pic-status-${r.id}`} data-status={r.status}>
-              <Tooltip content={r.error ?? ''} disabled={!r.error}>
-                <StatusTag value={r.status} states={states.file} />
-              </Tooltip>
-              <Progress file={r} />
-            </div>
-          );
-        },
+        render: (raw: FileRow) => <FileStatus file={merge(raw)} testId="pic-status" />,
       },
       {
         key: 'actions',
@@ -221,7 +176,7 @@ export function TransPic() {
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [all, t, i18n.language, merge, states, name],
+    [all, t, i18n.language, merge, name],
   );
 
   if (setup.state === 'failed') return <Callout intent={Intent.DANGER} style={{ margin: 16 }}>{t('loadFailed', { msg: setup.msg })}</Callout>;
@@ -231,40 +186,23 @@ export function TransPic() {
       <PageHeader title={t('pic.heading')} subtitle={all && <Tag intent={Intent.PRIMARY}>{t('allUsers')}</Tag>} />
       <SearchBar
         fields={[{ name: 'name', label: t('name') }]}
-        onSearch={setFilters}
+        onSearch={list.setFilters}
         actions={
           <>
-            <Button intent={Intent.PRIMARY} icon="upload" data-testid="pic-open-upload" text={t('pic.upload')} disabled={setup.state !== 'ready'} onClick={() => setUploading(true)} />
-            {manager && <Switch inline data-testid="pic-all-users" checked={all} label={t('allUsers')} onChange={() => setAll(!all)} style={{ marginBottom: 0, marginLeft: 8 }} />}
+            <Button intent={Intent.PRIMARY} icon="upload" data-testid="pic-open-upload" text={t('pic.upload')} disabled={setup.state !== 'ready'} onClick={upload.open} />
+            {manager && <Switch inline data-testid="pic-all-users" checked={all} label={t('allUsers')} onChange={() => list.setAll(!all)} style={{ marginBottom: 0, marginLeft: 8 }} />}
             {manager && <Button icon="cog" minimal data-testid="pic-open-settings" text={t('pic.settingsTitle')} onClick={() => setSettingsOpen(true)} />}
           </>
         }
       />
-      <PagedTable<FileRow> testId="pic" columns={columns} rowKey={(r) => r.id} load={load} reloadKey={`${JSON.stringify(filters)}|${all}`} refreshKey={refreshKey} emptyText={t('pic.empty')} />
-      {setup.state === 'ready' && (
-        <PicUploadDialog
-          isOpen={uploading}
-          setup={setup.value}
-          onClose={guardClose(() => setUploading(false))}
-          onUploaded={(rows) => {
-            setUploading(false);
-            notify.success(t('uploaded', { count: rows.length }));
-            refresh();
-          }}
-        />
-      )}
-      <ConfirmDialog
-        isOpen={deleting !== null}
-        title={t('deleteTitle')}
-        message={t('deleteMessage')}
-        count={deleting?.length}
-        items={deleting?.map((f) => f.name)}
-        intent="danger"
-        confirmText={t('delete')}
-        onConfirm={async () => {
-          await api.delete('/transPic/delete', { params: { ids: deleting!.map((f) => f.id).join(',') } });
+      <PagedTable<FileRow> testId="pic" columns={columns} rowKey={(r) => r.id} load={list.load} reloadKey={list.reloadKey} refreshKey={list.refreshKey} emptyText={t('pic.empty')} />
+      {setup.state === 'ready' && <PicUploadDialog {...upload.props} setup={setup.value} />}
+      <DeleteFilesDialog
+        base="/transPic"
+        files={list.deleting}
+        onDeleted={() => {
           setDeleting(null);
-          refresh();
+          list.refresh();
         }}
         onClose={() => setDeleting(null)}
       />

@@ -1,21 +1,13 @@
 import { useEffect, useState } from 'react';
 import { Checkbox, FormGroup, HTMLSelect, Radio, RadioGroup } from '@blueprintjs/core';
 import { useApi, useTranslation } from '@linguaport/sdk/console';
-import { EXISTING_TARGETS, RESULT_TYPES, type ExistingTargets, type FileRow, type ResultType } from '../shared/schemas.js';
+import { EXISTING_TARGETS, RESULT_TYPES, type ExistingTargets, type ResultType } from '../shared/schemas.js';
 import { NS, type Setup } from './common.js';
-import { FileUploadDialog } from './FileUploadDialog.js';
-
-/** Why a chosen file cannot go (checked again by the server, by content). */
-function refusalOf(file: File, setup: Setup, t: (k: string, o?: Record<string, unknown>) => string): string | null {
-  const ext = file.name.includes('.') ? file.name.split('.').pop()!.toLowerCase() : '';
-  if (file.size === 0) return t('refuse.empty', { name: file.name });
-  if (file.size > setup.limits.maxFileMb * 1024 * 1024) return t('refuse.tooLarge', { name: file.name, mb: setup.limits.maxFileMb });
-  if (!setup.formats.some((f) => f.extensions.includes(ext))) return t('refuse.notSupported', { name: file.name });
-  return null;
-}
+import { FileUploadDialog, type UploadDialogProps } from './FileUploadDialog.js';
 
 /** The document upload: the shared flow plus the domain, result type, existing targets and PDF option. */
-export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: boolean; setup: Setup; onClose(): void; onUploaded(rows: FileRow[]): void }) {
+export function UploadDialog(props: UploadDialogProps<Setup>) {
+  const { isOpen, setup } = props;
   const { t, i18n } = useTranslation(NS);
   const api = useApi();
   const [domain, setDomain] = useState('');
@@ -32,10 +24,7 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
   const hint = { fontSize: 12, color: '#5f6b7c', marginTop: 4 };
   return (
     <FileUploadDialog
-      isOpen={isOpen}
-      setup={setup}
-      onClose={onClose}
-      onUploaded={onUploaded}
+      {...props}
       pairArea="documents"
       url="/transFile/upload"
       title={t('uploadTitle')}
@@ -43,7 +32,8 @@ export function UploadDialog({ isOpen, setup, onClose, onUploaded }: { isOpen: b
       width={680}
       testIdPrefix=""
       idPrefix="tf"
-      refusalOf={(f) => refusalOf(f, setup, t as never)}
+      maxFileMb={setup.limits.maxFileMb}
+      refuseKeys={{ tooLarge: 'refuse.tooLarge', notSupported: 'refuse.notSupported' }}
       dropPrompt={t('dropHere')}
       dropHint={
         <>

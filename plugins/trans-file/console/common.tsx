@@ -1,8 +1,8 @@
-import { useCallback, useEffect, useState } from 'react';
-import { Intent, ProgressBar } from '@blueprintjs/core';
-import { downloadFile, useApi, useBus, useTranslation, type ApiClient, type ApiErrorInfo } from '@linguaport/sdk/console';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { Intent, ProgressBar, Tooltip } from '@blueprintjs/core';
+import { ConfirmDialog, downloadFile, StatusTag, useApi, useBus, useNotify, useSession, useTranslation, type ApiClient, type ApiErrorInfo, type PageQuery } from '@linguaport/sdk/console';
 import type { StatusIntent } from '@linguaport/sdk/console';
-import { documentFile, pdfConversion, previewStatus } from '@linguaport/sdk/shared';
+import { documentFile, pdfConversion, previewStatus, type Actor } from '@linguaport/sdk/shared';
 import { FILE_CHANGED, type FileChanged, type FileRow, type Settings } from '../shared/schemas.js';
 
 /** What every view of the area shares: the setup call, language names, downloads, status labels, live rows. */
@@ -112,4 +112,76 @@ export function Progress({ file }: { file: Pick<FileRow, 'status' | 'percent' | 
 export function queryId(query: Record<string, string>): number | null {
   const id = Number(query.id);
   return Number.isInteger(id) && id > 0 ? id : null;
+}
+
+/**
+ * What the document and picture lists share (`base`: `/transFile` or `/transPic`): the page call with
+ * the filters and the all-users switch, rows merged with their pushed state, terminate and retry, and
+ * the rows being deleted.
+ */
+export function useFileList(base: string) {
+  const { t } = useTranslation(NS);
+  const api = useApi();
+  const notify = useNotify();
+  const [filters, setFilters] = useState<Record<string, string>>({});
+  const [all, setAll] = useState(false);
+  const [refreshKey, setRefreshKey] = useState(0);
+  const [deleting, setDeleting] = useState<FileRow[] | null>(null);
+  const refresh = useCallback(() => setRefreshKey((k) => k + 1), []);
+  const { merge } = useLiveFiles(refresh);
+  const me = useSession().current().user?.id;
+  const load = useCallback(
+    async (q: PageQuery) => {
+      const r = await api.get<{ records: FileRow[]; total: number }>(`${base}/list`, { params: { pageNum: q.page, pageSize: q.pageSize, ...filters, ...(all ? { all: true } : {}) }, silent: true });
+      return { rows: r.records, total: r.total };
+    },
+    [api, base, filters, all],
+  );
+  const act = async (row: FileRow, action: 'terminate' | 'retry') => {
+    try {
+      await api.post(`${base}/${action}/${row.id}`, undefined, { silent: true });
+      refresh();
+    } catch (e) {
+      const err = e as ApiErrorInfo;
+      notify.error(err.code === 3027 ? t('queueFull') : err.msg);
+    }
+  };
+  const actorOf = (row: FileRow): Actor => (row.ownerId === me ? 'owner' : 'manager');
+  return { setFilters, all, setAll, refresh, refreshKey, reloadKey: `${JSON.stringify(filters)}|${all}`, load, merge, act, actorOf, deleting, setDeleting };
+}
+
+/** A row's state (its error on hover) and live progress; `children` below them. */
+export function FileStatus({ file, testId, children }: { file: FileRow; testId: string; children?: ReactNode }) {
+  const states = useStates();
+  return (
+    <div data-testid={`${testId}-${file.id}`} data-status={file.status}>
+      <Tooltip content={file.error ?? ''} disabled={!file.error}>
+        <StatusTag value={file.status} states={states.file} />
+      </Tooltip>
+      <Progress file={file} />
+      {children}
+    </div>
+  );
+}
+
+/** Asks before deleting `files` (`DELETE <base>/delete?ids=`); open while `files` is not null. */
+export function DeleteFilesDialog({ base, files, onDeleted, onClose }: { base: string; files: FileRow[] | null; onDeleted(): void; onClose(): void }) {
+  const { t } = useTranslation(NS);
+  const api = useApi();
+  return (
+    <ConfirmDialog
+      isOpen={files !== null}
+      title={t('deleteTitle')}
+      message={t('deleteMessage')}
+      count={files?.length}
+      items={files?.map((f) => f.name)}
+      intent="danger"
+      confirmText={t('delete')}
+      onConfirm={async () => {
+        await api.delete(`${base}/delete`, { params: { ids: files!.map((f) => f.id).join(',') } });
+        onDeleted();
+      }}
+      onClose={onClose}
+    />
+  );
 }

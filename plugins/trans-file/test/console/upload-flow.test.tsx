@@ -91,11 +91,17 @@ describe('one upload flow for documents and pictures', () => {
     expect(sent).toEqual(['/transPic/upload', 'sourceLang,targetLang,memories,termBases,files']);
   });
 
-  it('neither screen keeps a copy of the flow', () => {
+  it('neither screen keeps a copy of the flow or of the list around it', () => {
     for (const name of ['UploadDialog.tsx', 'TransPic.tsx']) {
       const source = readFileSync(resolve(import.meta.dirname, '../../console', name), 'utf8');
       expect(source, name).toContain('<FileUploadDialog');
       expect(source, name).not.toMatch(/onDragOver|useLastLanguagePair|onUploadProgress/);
+    }
+    // The two list screens share the list's calls, the status cell, the upload's opening and the deletion.
+    for (const name of ['TransFile.tsx', 'TransPic.tsx']) {
+      const source = readFileSync(resolve(import.meta.dirname, '../../console', name), 'utf8');
+      for (const shared of ['useFileList(', 'useUploadDialog(', '<FileStatus', '<DeleteFilesDialog']) expect(source, name).toContain(shared);
+      expect(source, name).not.toMatch(/<ConfirmDialog|useLiveFiles|setRefreshKey/);
     }
   });
 });
