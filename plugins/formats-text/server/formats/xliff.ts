@@ -12,7 +12,7 @@ import { removeAttribute, scanXml, setAttribute, type XmlPart } from './xml-scan
  * (`x`, `bx`, `ex`, `ph`, `bpt`, `ept`, `it`, `sc`, `ec`, `cp`) standalone, each standing for its own
  * markup. Units under `translate="no"` and the gettext header (`restype="x-gettext-domain-header"`)
  * are skipped. Each unit carries its target's state (see `stateOf12`, `stateOf2`). Writing replaces or
- * inserts the `target` of each unit whose target changed, marked with the state it is written with
+ * inserts the `target` of each unit whose target (or, given anew, its state) changed, marked with the state it is written with
  * (see `mark12`, `mark2`), and sets `target-language` / `trgLang`; every other byte is kept.
  */
 
@@ -305,7 +305,10 @@ export const xliffFormat: FileFormat = {
     const given = new Map(units.map((u) => [u.id, u]));
     const changed = (id: string) => {
       const unit = given.get(id);
-      return unit?.target !== undefined && unit.target !== read.get(id)!.target;
+      if (unit?.target === undefined) return false;
+      const before = read.get(id)!;
+      // A new state for the same text (a CAT segment confirmed as it stood) is a change too.
+      return unit.target !== before.target || (unit.state !== undefined && writtenState(unit, before) === unit.state);
     };
     const stateOf = (id: string) => writtenState(given.get(id)!, read.get(id)!);
     const attr = (s: string) => escapeXml(s, true);

@@ -298,6 +298,23 @@ describe('XLIFF 2.x: existing translations', () => {
   });
 });
 
+describe('XLIFF: a target confirmed as it stood', () => {
+  it('is written with its new state though its text is the one read (1.2 and 2.x); the same state writes nothing', async () => {
+    for (const [xml, id] of [
+      [XLIFF2, 'u1/s2'],
+      [`<?xml version="1.0" encoding="UTF-8"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2"><file original="a" source-language="en" target-language="es" datatype="plaintext"><body>\n<trans-unit id="t1"><source>Open</source><target state="needs-review-translation">Abrir</target></trans-unit>\n</body></file></xliff>\n`, 't1'],
+    ] as const) {
+      const file = await xliffFormat.parse(utf8(xml));
+      const same = text(await xliffFormat.write(file, file.units.map((u) => ({ ...u }))));
+      expect(same).toBe(xml);
+      const confirmed = file.units.map((u) => (u.id === id ? { ...u, state: { stage: 'final' as const } } : u));
+      const back = byId(await xliffFormat.parse(await xliffFormat.write(file, confirmed)));
+      expect(back.get(id)!.state?.stage).toBe('final');
+      expect(back.get(id)!.target).toBe(file.units.find((u) => u.id === id)!.target);
+    }
+  });
+});
+
 describe('XLIFF: files that are not well-formed', () => {
   it('refuses a duplicated attribute and an unclosed element with the reason and the position', async () => {
     const dup = XLIFF12.replace('<trans-unit id="plain">', '<trans-unit id="plain" id="again">');
