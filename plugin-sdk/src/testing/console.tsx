@@ -5,6 +5,8 @@ import { act, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { initReactI18next } from 'react-i18next';
 import { PlatformContext, preloadUiKit, type PlatformServices } from '../console/index.js';
+// Loaded with the test file, not inside a hook: on a busy machine compiling the kit takes longer than a hook may.
+import '../console/ui/kit.js';
 
 /** An area's locale files as they are read (`{ <namespace>: { key: text } }`). */
 export interface ConsoleLocales {
@@ -14,11 +16,12 @@ export interface ConsoleLocales {
 
 /**
  * Once per test file (beforeAll): React's act environment, i18next with the area's messages in both
- * languages (`lng` first), and the UI kit loaded so that its views render at once.
+ * languages (`lng` first; none for the kit's own views, which bring theirs), and the UI kit loaded so
+ * that its views render at once.
  */
-export async function prepareConsoleTests(locales: ConsoleLocales, lng: keyof ConsoleLocales = 'en-US'): Promise<void> {
+export async function prepareConsoleTests(locales?: ConsoleLocales, lng: keyof ConsoleLocales = 'en-US'): Promise<void> {
   (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-  await i18next.use(initReactI18next).init({ lng, resources: locales as never, interpolation: { escapeValue: false } });
+  await i18next.use(initReactI18next).init({ lng, resources: (locales ?? {}) as never, interpolation: { escapeValue: false } });
   await preloadUiKit();
 }
 

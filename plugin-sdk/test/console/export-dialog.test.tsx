@@ -1,24 +1,14 @@
 // @vitest-environment happy-dom
 import i18next from 'i18next';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PlatformContext, ResourceExportDialog, preloadUiKit, type PlatformServices } from '../../src/console/index.js';
+import { ResourceExportDialog, type PlatformServices } from '../../src/console/index.js';
+import { prepareConsoleTests, renderView, unmountViews, settle } from '../../src/testing/console.js';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | null = null;
-
-beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'en-US', resources: {}, interpolation: { escapeValue: false } });
-  await preloadUiKit();
-});
+beforeAll(() => prepareConsoleTests());
 
 afterEach(async () => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
+  unmountViews();
   await i18next.changeLanguage('en-US');
 });
 
@@ -30,22 +20,13 @@ const texts = {
 };
 const q = (testId: string) => document.querySelector(`[data-testid="${testId}"]`) as HTMLElement | null;
 // Blueprint puts a Radio's test id on its input.
-const flush = () => act(async () => { await new Promise((r) => setTimeout(r, 0)); });
+const flush = settle;
 
 async function open(counts: { checked: number; all: number }) {
   const get = vi.fn(async (url: string) => (url.endsWith('/count') ? counts : new Blob(['x'])));
   const onClose = vi.fn();
   const services = { api: { get }, notify: { error: vi.fn() } } as unknown as PlatformServices;
-  const host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () =>
-    root!.render(
-      <PlatformContext.Provider value={services}>
-        <ResourceExportDialog url="/TM/export" libraryId={7} format="tmx" fileName="Mem" texts={texts} testIdPrefix="tm" onClose={onClose} />
-      </PlatformContext.Provider>,
-    ),
-  );
+  await renderView(<ResourceExportDialog url="/TM/export" libraryId={7} format="tmx" fileName="Mem" texts={texts} testIdPrefix="tm" onClose={onClose} />, services);
   await flush();
   return { get, onClose };
 }

@@ -1,46 +1,27 @@
 // @vitest-environment happy-dom
 import i18next from 'i18next';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PlatformContext, ResourceImportCard, preloadUiKit, type PlatformServices } from '../../src/console/index.js';
+import { ResourceImportCard, type PlatformServices } from '../../src/console/index.js';
+import { prepareConsoleTests, renderView, unmountViews, settle } from '../../src/testing/console.js';
 
 // The import card asks what to do with entries the library already holds (skip by default, overwrite,
 // keep both), sends the choice with the files, and shows the report's counts, in either language.
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | null = null;
-
-beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'en-US', resources: {}, interpolation: { escapeValue: false } });
-  await preloadUiKit();
-});
+beforeAll(() => prepareConsoleTests());
 
 afterEach(async () => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
+  unmountViews();
   await i18next.changeLanguage('en-US');
 });
 
 const q = (testId: string) => document.querySelector(`[data-testid="${testId}"]`) as HTMLElement | null;
-const flush = () => act(async () => { await new Promise((r) => setTimeout(r, 0)); });
+const flush = settle;
 
 async function open() {
   const post = vi.fn(async (_url: string, _form: FormData) => ({ imported: 2, rejected: 0, rejections: [], duplicates: { mode: 'overwrite', added: 1, skipped: 0, overwritten: 1, keptBoth: 0 } }));
   const services = { api: { post, get: vi.fn() }, notify: { error: vi.fn(), success: vi.fn(), info: vi.fn() } } as unknown as PlatformServices;
-  const host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () =>
-    root!.render(
-      <PlatformContext.Provider value={services}>
-        <ResourceImportCard url="/TM/import" libraryId={7} accept={['.txt']} languages={[{ value: 'en', label: 'English' }, { value: 'es', label: 'Spanish' }]} defaultLanguages={{ sourceLang: 'en', targetLang: 'es' }} reportText={(r) => `${r.imported} imported`} testIdPrefix="tm" onDone={() => undefined} />
-      </PlatformContext.Provider>,
-    ),
-  );
+  await renderView(<ResourceImportCard url="/TM/import" libraryId={7} accept={['.txt']} languages={[{ value: 'en', label: 'English' }, { value: 'es', label: 'Spanish' }]} defaultLanguages={{ sourceLang: 'en', targetLang: 'es' }} reportText={(r) => `${r.imported} imported`} testIdPrefix="tm" onDone={() => undefined} />, services);
   await flush();
   return { post };
 }

@@ -1,25 +1,11 @@
 // @vitest-environment happy-dom
-import i18next from 'i18next';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LanguageVariantPicker, preloadUiKit } from '../../src/console/index.js';
+import { LanguageVariantPicker } from '../../src/console/index.js';
+import { prepareConsoleTests, renderView, unmountViews } from '../../src/testing/console.js';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-let root: Root | null = null;
-
-beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'en-US', resources: {}, interpolation: { escapeValue: false } });
-  await preloadUiKit();
-});
-
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
-});
+beforeAll(() => prepareConsoleTests());
+afterEach(unmountViews);
 
 const languages = [
   { value: 'en', label: 'English' },
@@ -27,11 +13,8 @@ const languages = [
   { value: 'fr', label: 'French' },
 ];
 
-function render(value: string, onChange: (v: string) => void) {
-  const host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  act(() => root!.render(<LanguageVariantPicker value={value} languages={languages} onChange={onChange} aria-label="Target language" data-testid="picker" />));
+async function render(value: string, onChange: (v: string) => void) {
+  await renderView(<LanguageVariantPicker value={value} languages={languages} onChange={onChange} aria-label="Target language" data-testid="picker" />);
 }
 
 const setInput = (input: HTMLInputElement, value: string) => {
@@ -41,9 +24,9 @@ const setInput = (input: HTMLInputElement, value: string) => {
 };
 
 describe('LanguageVariantPicker', () => {
-  it('splits a tag into an enabled language and its variant, and gives back the case-normalised tag', () => {
+  it('splits a tag into an enabled language and its variant, and gives back the case-normalised tag', async () => {
     const onChange = vi.fn();
-    render('en-GB', onChange);
+    await render('en-GB', onChange);
     const select = document.querySelector('select') as HTMLSelectElement;
     const input = document.querySelector('input') as HTMLInputElement;
     expect(select.value).toBe('en');
@@ -58,8 +41,8 @@ describe('LanguageVariantPicker', () => {
     expect(onChange).toHaveBeenLastCalledWith('fr');
   });
 
-  it('keeps a tag whose language is not in the list, with its script and region', () => {
-    render('zh-Hans-CN', () => {});
+  it('keeps a tag whose language is not in the list, with its script and region', async () => {
+    await render('zh-Hans-CN', () => {});
     expect((document.querySelector('select') as HTMLSelectElement).value).toBe('zh');
     expect((document.querySelector('input') as HTMLInputElement).value).toBe('Hans-CN');
   });

@@ -1,30 +1,20 @@
 // @vitest-environment happy-dom
-import i18next from 'i18next';
 import { act, useState } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PlatformContext, ResourcePickers, preloadUiKit, type ChosenResources, type PlatformServices } from '../../src/console/index.js';
-
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+import { ResourcePickers, type ChosenResources, type PlatformServices } from '../../src/console/index.js';
+import { prepareConsoleTests, renderView, unmountViews, settle } from '../../src/testing/console.js';
 
 // The memories and term bases an upload uses (documents, pictures, recordings): the user's defaults
 // come ticked on a new upload, a saved choice is shown as it is, and an area the user does not reach
 // is not asked.
 
-let root: Root | null = null;
 let latest: ChosenResources | null = null;
 
-beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'en-US', resources: {}, interpolation: { escapeValue: false } });
-  await preloadUiKit();
-}, 60_000);
+beforeAll(() => prepareConsoleTests());
 
 afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
+  unmountViews();
   latest = null;
-  document.body.innerHTML = '';
 });
 
 const LISTS: Record<string, { records: Array<{ id: number; name: string; isDefault?: boolean }> }> = {
@@ -41,19 +31,8 @@ function Host({ initial, preselect }: { initial: ChosenResources; preselect: boo
 async function render(initial: ChosenResources, preselect: boolean, routes = ['/TM', '/term']) {
   const get = vi.fn(async (url: string) => LISTS[url]);
   const services = { api: { get }, notify: { error: vi.fn() }, permissions: { hasRoute: (r: string) => routes.includes(r), hasButton: () => false } } as unknown as PlatformServices;
-  const host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () =>
-    root!.render(
-      <PlatformContext.Provider value={services}>
-        <Host initial={initial} preselect={preselect} />
-      </PlatformContext.Provider>,
-    ),
-  );
-  await act(async () => {
-    await new Promise((r) => setTimeout(r, 0));
-  });
+  await renderView(<Host initial={initial} preselect={preselect} />, services);
+  await settle();
   return get;
 }
 

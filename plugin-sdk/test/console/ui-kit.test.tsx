@@ -1,37 +1,20 @@
 // @vitest-environment happy-dom
-import i18next from 'i18next';
 import { act } from 'react';
-import { createRoot, type Root } from 'react-dom/client';
-import { initReactI18next } from 'react-i18next';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ConfirmDialog, FormDialog, PageHeader, PagedTable, UploadButton, preloadUiKit, type PageQuery } from '../../src/console/index.js';
+import { ConfirmDialog, FormDialog, PageHeader, PagedTable, UploadButton, type PageQuery } from '../../src/console/index.js';
 import { placeServerMessage } from '../../src/console/ui/FormDialog.js';
+import { prepareConsoleTests, renderView, unmountViews, settle } from '../../src/testing/console.js';
 import { z } from '../../src/shared/index.js';
 import { emailSchema } from '../../src/shared/checks.js';
 
-(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
+beforeAll(() => prepareConsoleTests());
 
-let root: Root | null = null;
-let host: HTMLElement;
-
-beforeAll(async () => {
-  await i18next.use(initReactI18next).init({ lng: 'en-US', resources: {}, interpolation: { escapeValue: false } });
-  await preloadUiKit();
-});
-
-afterEach(() => {
-  act(() => root?.unmount());
-  root = null;
-  document.body.innerHTML = '';
-});
+afterEach(unmountViews);
 
 async function render(element: React.ReactElement) {
-  host = document.createElement('div');
-  document.body.appendChild(host);
-  root = createRoot(host);
-  await act(async () => root!.render(element));
+  await renderView(element);
 }
-const flush = () => act(async () => { await new Promise((r) => setTimeout(r, 0)); });
+const flush = settle;
 const q = (sel: string) => document.querySelector(sel) as HTMLElement | null;
 const click = (el: Element | null) => act(async () => { (el as HTMLElement).click(); });
 
@@ -79,7 +62,7 @@ describe('PagedTable', () => {
     await flush();
     await click(q('input[aria-label="select-all"]'));
     expect(picked.mock.calls.at(-1)![0]).toHaveLength(10);
-    act(() => root!.unmount());
+    unmountViews();
     await render(<PagedTable columns={[{ key: 'name', title: 'Name' }]} rowKey={(r: { id: number }) => r.id} load={async () => ({ rows: [], total: 0 })} />);
     await flush();
     expect(q('[data-testid="row-empty"]')?.textContent).toContain('No data');
