@@ -1,4 +1,3 @@
-import type { Kysely } from 'kysely';
 import { defineServerPlugin } from '@linguaport/sdk/server';
 import { jobRoutes } from './jobs.js';
 import { createSettings } from './settings.js';
@@ -9,10 +8,10 @@ import { transVideoMigrations, type TransVideoDatabase } from './tables.js';
  * translated through the translation pipeline, and given back as subtitles, a transcript and on
  * request a video with the subtitles burned in.
  */
-export default defineServerPlugin({
+export default defineServerPlugin<TransVideoDatabase>({
   migrations: transVideoMigrations,
   async setup(ctx) {
-    const db = ctx.db as Kysely<TransVideoDatabase>;
+    const db = ctx.db;
     await jobRoutes(ctx, db, createSettings(ctx, db));
   },
 });

@@ -51,7 +51,7 @@ function resourcesOf(j: Job): { memories?: number[]; termBases?: number[] } {
 
 const sameBase = (a: string, b: string) => a.split('-')[0]!.toLowerCase() === b.split('-')[0]!.toLowerCase();
 
-export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: AreaSettings): Promise<void> {
+export async function jobRoutes(ctx: ServerPluginContext<TransVideoDatabase>, db: Db, settings: AreaSettings): Promise<void> {
   const cueCount = async (jobId: number) => Number((await db.selectFrom('tv_cues').select((eb) => eb.fn.countAll<string>().as('n')).where('job_id', '=', jobId).executeTakeFirst())?.n ?? 0);
 
   async function present(j: Job): Promise<JobRow> {

@@ -49,11 +49,10 @@ export interface TransVideoDatabase {
 
 export type Db = Kysely<TransVideoDatabase>;
 
-export const transVideoMigrations: Migration[] = [
+export const transVideoMigrations: Migration<TransVideoDatabase>[] = [
   {
     name: '001_jobs_cues',
-    async up(raw: Kysely<any>) {
-      const db = raw as Db;
+    async up(db) {
       await db.schema
         .createTable('tv_jobs')
         .addColumn('id', 'serial', (c) => c.primaryKey())
@@ -102,8 +101,7 @@ export const transVideoMigrations: Migration[] = [
   },
   {
     name: '002_resources',
-    async up(raw: Kysely<any>) {
-      const db = raw as Db;
+    async up(db) {
       await db.schema.alterTable('tv_jobs').addColumn('memories', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`)).execute();
       await db.schema.alterTable('tv_jobs').addColumn('term_bases', 'jsonb', (c) => c.notNull().defaultTo(sql`'[]'::jsonb`)).execute();
     },

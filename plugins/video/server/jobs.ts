@@ -80,7 +80,7 @@ function checkRequest(request: JobRequest): void {
 
 const joined = (list: LocalizedText[]): LocalizedText => ({ 'zh-CN': list.map((r) => r['zh-CN']).join('；'), 'en-US': list.map((r) => r['en-US']).join('; ') });
 
-export async function jobRoutes(ctx: ServerPluginContext, db: Db, settings: AreaSettings): Promise<void> {
+export async function jobRoutes(ctx: ServerPluginContext<VideoDatabase>, db: Db, settings: AreaSettings): Promise<void> {
   // The shared shape of a media-job area (ownership, state moves, upload checks, list, delete, settings): the SDK's kit.
   const kit = mediaJobKit<Job, JobRow>(ctx, db, { table: 'video_jobs', event: JOB_CHANGED, present, messages });
   const { move, own } = kit;

@@ -39,11 +39,10 @@ export interface VideoDatabase {
 
 export type Db = Kysely<VideoDatabase>;
 
-export const videoMigrations: Migration[] = [
+export const videoMigrations: Migration<VideoDatabase>[] = [
   {
     name: '001_jobs',
-    async up(raw: Kysely<any>) {
-      const db = raw as Db;
+    async up(db) {
       await db.schema
         .createTable('video_jobs')
         .addColumn('id', 'serial', (c) => c.primaryKey())
