@@ -88,11 +88,26 @@ export function declaredTools(manifests: Iterable<Pick<PluginManifest, 'tools'>>
       const name = args ? `${command} ${args.join(' ')}` : command;
       const key = `${t.feature} ${name}`;
       if (out.has(key)) continue;
-      const probe = args ? (env: NodeJS.ProcessEnv) => spawnSync(command, args, { env, stdio: 'ignore', timeout: 10_000 }).status === 0 : undefined;
+      const probe = args ? (env: NodeJS.ProcessEnv) => passedProbe(command, args, env) : undefined;
       out.set(key, { name, debianPackage: t.package, feature: t.feature, purpose: t.purpose, ...(probe ? { probe } : {}) });
     }
   }
   return [...out.values()];
+}
+
+/**
+ * Probes that passed, by command, arguments and environment. A probe starts an interpreter (APy's
+ * python3 and its modules, about half a second of CPU): once per process is enough where the server
+ * is started again and again in one process (the test suite: some 400 starts a run). A failed probe
+ * runs again each time, so a tool installed since is found.
+ */
+const passedProbes = new Set<string>();
+function passedProbe(command: string, args: string[], env: NodeJS.ProcessEnv): boolean {
+  const key = JSON.stringify([command, args, Object.entries(env).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))]);
+  if (passedProbes.has(key)) return true;
+  const ok = spawnSync(command, args, { env, stdio: 'ignore', timeout: 10_000 }).status === 0;
+  if (ok) passedProbes.add(key);
+  return ok;
 }
 
 let repositoryTools: ExternalTool[] | null = null;

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync, existsSync, rmSync } from 'node:fs';
+import { mkdtempSync, writeFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runMigrations } from '../src/db/migrations.js';
 import { healthRoute } from '../src/http/health.js';
-import { checkExternalTools, describeMissingTools, ensureWritableDir, featureUnavailable, probePort } from '../src/preflight.js';
+import { checkExternalTools, declaredTools, describeMissingTools, ensureWritableDir, featureUnavailable, probePort } from '../src/preflight.js';
 import { translationMigrations } from '../src/translation/migrations.js';
 import { createTranslationService } from '../src/translation/service.js';
 import { createAdapterRegistry } from '../src/translation/adapters.js';
@@ -14,6 +14,20 @@ import { pathWithout } from './support/engine-env.js';
 import { openTestDatabase } from './support/test-database.js';
 
 describe('start-up preflight', () => {
+  it('runs a probe that passed once per process and environment, and one that failed every time', () => {
+    const root = mkdtempSync(join(tmpdir(), 'lp-pre-'));
+    const runs = (name: string) => (existsSync(join(root, name)) ? readFileSync(join(root, name), 'utf8').length : 0);
+    const tool = (name: string, exit: number) => ({ stage: 'runtime' as const, command: '/bin/sh', probe: ['-c', `printf x >> ${join(root, name)}; exit ${exit}`], package: 'p', feature: name, purpose: name });
+    const tools = declaredTools([{ tools: [tool('found', 0), tool('missing', 1)] }] as never);
+    const env = { PATH: process.env.PATH };
+    for (let i = 0; i < 3; i++) expect(checkExternalTools(env, tools).map((t) => t.ok)).toEqual([true, false]);
+    expect([runs('found'), runs('missing')]).toEqual([1, 3]);
+    // Another environment (a PATH without the interpreter, as a test makes) is probed afresh.
+    expect(checkExternalTools({ ...env, EXTRA: '1' }, tools).map((t) => t.ok)).toEqual([true, false]);
+    expect([runs('found'), runs('missing')]).toEqual([2, 4]);
+    rmSync(root, { recursive: true, force: true });
+  });
+
   it('creates a missing nested data directory', () => {
     const root = mkdtempSync(join(tmpdir(), 'lp-pre-'));
     const dir = join(root, 'a', 'b', 'c');
