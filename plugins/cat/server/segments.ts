@@ -156,13 +156,15 @@ function segmentsOfUnit(unit: TranslationUnit, paragraph: number, fileId: number
   return out;
 }
 
+const alreadyImported = () => new ApiError(Codes.CONFLICT, text('该文件的句段已导入', 'the segments of this file are already imported'));
+
 /**
  * Parses a file once into the file's segments, written in batches of 250 rows with the event loop free
  * between them. A file already imported is refused (409); a failure leaves no segment of the file.
  */
 export async function importSegments(db: CatDb, formats: FormatRegistry, input: ImportInput): Promise<ImportResult> {
   const taken = await db.selectFrom('cat_segments').select('id').where('file_id', '=', input.fileId).limit(1).executeTakeFirst();
-  if (taken) throw new ApiError(Codes.CONFLICT, text('该文件的句段已导入', 'the segments of this file are already imported'));
+  if (taken) throw alreadyImported();
   const format = input.format ?? formats.forFile(input.fileName, input.bytes);
   if (!format) throw new ApiError(Codes.BAD_REQUEST, text(`不支持的文件格式：${input.fileName}`, `${input.fileName}: this file format is not supported`));
   let parsed;
@@ -175,11 +177,13 @@ export async function importSegments(db: CatDb, formats: FormatRegistry, input: 
   const result: ImportResult = { format: format.id, paragraphs: 0, segments: 0, repeated: 0 };
   const units = parsed.units;
   let pending: NewSegment[] = [];
+  // The ids this import wrote: a failure removes these and nothing else (a concurrent import's rows stay).
+  const written: number[] = [];
   const flush = async () => {
     if (!pending.length) return;
     const rows = pending;
     pending = [];
-    await db.insertInto('cat_segments').values(rows).execute();
+    for (const r of await db.insertInto('cat_segments').values(rows).returning('id').execute()) written.push(r.id);
     await yieldToLoop();
   };
   try {
@@ -203,7 +207,9 @@ export async function importSegments(db: CatDb, formats: FormatRegistry, input: 
     await flush();
     input.onProgress?.(units.length, units.length);
   } catch (err) {
-    await db.deleteFrom('cat_segments').where('file_id', '=', input.fileId).execute();
+    for (let k = 0; k < written.length; k += PAGE) await db.deleteFrom('cat_segments').where('id', 'in', written.slice(k, k + PAGE)).execute();
+    // Another import of the same file got there first (the unique place of a segment).
+    if ((err as { code?: string }).code === '23505') throw alreadyImported();
     throw err;
   }
   return result;

@@ -198,6 +198,14 @@ describe('importing a file into segments', () => {
     expect(segs[0]!.tags).toEqual({});
   });
 
+  it('lets one of two imports of the same file at once win, whole, and refuses the other', async () => {
+    const fileId = nextFile++;
+    const both = await Promise.allSettled([0, 1].map(() => importSegments(db, formats, { fileId, fileName: 'guide.xlf', bytes: utf8(XLIFF12), sourceLanguage: 'en' })));
+    expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect((both.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 409 });
+    expect((await all(fileId)).map((s) => s.unitId)).toEqual(['1', '2', '3', '4', '5', '6']);
+  });
+
   it('refuses a second import of a file, an unsupported format and a broken file, changing nothing', async () => {
     const fileId = nextFile++;
     await importSegments(db, formats, { fileId, fileName: 'guide.xlf', bytes: utf8(XLIFF12), sourceLanguage: 'en' });
