@@ -324,6 +324,7 @@ export async function revisionsOf(db: CatDb, segmentId: number): Promise<Revisio
 export interface StaleWrite {
   segmentId: number;
   yourVersion: number;
+  /** The text the writer sent (null for a state move alone). */
   yourTarget: string | null;
   currentVersion: number;
   currentTarget: string | null;
@@ -379,7 +380,7 @@ export async function changeSegment(db: CatDb, change: SegmentChange): Promise<S
     const row = await trx.selectFrom('cat_segments').selectAll().where('id', '=', change.segmentId).forUpdate().executeTakeFirst();
     if (!row) throw new ApiError(Codes.NOT_FOUND, text('句段不存在', 'no such segment'));
     if (row.version !== change.version) {
-      throw new StaleSegmentError({ segmentId: row.id, yourVersion: change.version, yourTarget: change.target ?? row.target, currentVersion: row.version, currentTarget: row.target, currentState: row.state, currentEditorId: row.editor_id });
+      throw new StaleSegmentError({ segmentId: row.id, yourVersion: change.version, yourTarget: change.target ?? null, currentVersion: row.version, currentTarget: row.target, currentState: row.state, currentEditorId: row.editor_id });
     }
     if (row.locked) throw new SegmentLockedError(row.id);
     const edited = change.target !== undefined && change.target !== row.target;

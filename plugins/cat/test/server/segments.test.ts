@@ -242,6 +242,20 @@ describe('changing targets', () => {
     await expect(sql`update cat_segment_revisions set new_target = 'x' where segment_id = ${first!.id}`.execute(db)).rejects.toThrow(/append-only/);
   });
 
+  it('takes one of two writes on the same version at once and refuses the other with both texts', async () => {
+    const fileId = nextFile++;
+    await importSegments(db, formats, { fileId, fileName: 'report.docx', bytes: DOCX, sourceLanguage: 'en' });
+    const [, , third] = await all(fileId);
+    const both = await Promise.allSettled(['Merci.', 'Merci beaucoup.'].map((target, k) => changeSegment(db, { segmentId: third!.id, version: 1, authorId: 10 + k, target })));
+    const won = both.find((r) => r.status === 'fulfilled') as PromiseFulfilledResult<Segment>;
+    const lost = both.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+    expect(won.value.version).toBe(2);
+    expect(lost.reason).toBeInstanceOf(StaleSegmentError);
+    expect(lost.reason.data).toMatchObject({ currentTarget: won.value.target, currentVersion: 2 });
+    expect([lost.reason.data.yourTarget, won.value.target].sort()).toEqual(['Merci beaucoup.', 'Merci.']);
+    expect((await revisionsOf(db, third!.id)).map((r) => r.newTarget)).toEqual([won.value.target]);
+  });
+
   it('moves states only as the sentence machine allows, and not on a locked segment', async () => {
     const fileId = nextFile++;
     await importSegments(db, formats, { fileId, fileName: 'report.docx', bytes: DOCX, sourceLanguage: 'en' });
