@@ -96,6 +96,9 @@ export function createRequestFront(options: RequestFrontOptions): RequestFront {
 
   /** One text: cut into sentence segments by the pipeline; same-language requests come back as sent. */
   async function translate(request: FrontTranslateRequest): Promise<EngineTranslateResult> {
+    // The front can wait on caps, start-up or detection, or fail before it awaits the key check: a
+    // refusal arriving meanwhile is read later (or by the caller), never an unhandled rejection.
+    request.admitted?.catch(() => {});
     const format = request.format ?? 'text';
     if (typeof request.text !== 'string' || request.text.trim() === '') throw new ApiError(400, 'The source text is required');
     if (!request.target) throw new ApiError(400, 'The target language is required');

@@ -90,14 +90,14 @@ describe('request front: admitted', () => {
     await t?.cleanup();
   });
 
-  const front = (db: TestDatabase['database']['db']) =>
+  const front = (db: TestDatabase['database']['db'], ensureStarted: () => Promise<void> = async () => {}) =>
     createRequestFront({
       db,
       logger: { debug() {}, info() {}, warn() {}, error() {} },
       now: () => new Date('2026-03-01T10:00:00Z'),
       readSetting: async () => null,
       deadlineMs: 10_000,
-      supervisor: { ensureStarted: async () => {} } as unknown as NodeSupervisor,
+      supervisor: { ensureStarted } as unknown as NodeSupervisor,
       router: { route: () => ({ used: () => ({ engineId: 1, nodeId: 1 }), translate: async (batch: { segments: string[] }) => ({ targets: batch.segments.map((s) => `[es] ${s}`), origin: { kind: 'engine', engineId: 1, nodeId: 1 } }) }) } as unknown as TranslationRouter,
       hooks: { list: () => [] } as unknown as HookRegistry,
     });
@@ -118,5 +118,22 @@ describe('request front: admitted', () => {
     await f.flushUsage();
     expect(await usage(41)).toBe(0);
     expect(await usage(42)).toBe(12);
+  });
+
+  it('a key refused while the front still waits (engine start-up) fails the request without an unhandled rejection', async () => {
+    const stray: unknown[] = [];
+    const listener = (reason: unknown) => stray.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const f = front(t.database.db, () => new Promise((r) => setTimeout(r, 30)));
+      const refusal = new Error('refused early');
+      await expect(f.translate({ text: 'The red car.', source: 'en', target: 'es', callerId: 43, channel: 'api', admitted: Promise.reject(refusal) } as FrontTranslateRequest)).rejects.toBe(refusal);
+      // Node reports an unhandled rejection after the microtasks of the tick that left it unhandled.
+      await new Promise((r) => setTimeout(r, 10));
+      expect(stray).toEqual([]);
+      expect(await usage(43)).toBe(0);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
   });
 });
