@@ -91,6 +91,11 @@ export interface ImportInput {
   states?: StateMappingIn;
   /** The format to read with; found from the name and bytes otherwise. */
   format?: FileFormat;
+  /**
+   * For a durable task's retry after a crash: an unfinished import of this file (its process died) is
+   * discarded and done again. A finished one is still refused. Only the task that owns the file sets it.
+   */
+  restart?: boolean;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
 }
@@ -160,24 +165,31 @@ const alreadyImported = () => new ApiError(Codes.CONFLICT, text('该文件的句
 
 /**
  * Parses a file once into the file's segments, written in batches of 250 rows with the event loop free
- * between them. A file already imported is refused (409); a failure leaves no segment of the file.
+ * between them. The file is claimed first: a file already imported, or being imported, is refused
+ * (409); a failure (a bad file, an abort) leaves no segment of the file and no claim.
  */
 export async function importSegments(db: CatDb, formats: FormatRegistry, input: ImportInput): Promise<ImportResult> {
-  const taken = await db.selectFrom('cat_segments').select('id').where('file_id', '=', input.fileId).limit(1).executeTakeFirst();
-  if (taken) throw alreadyImported();
   const format = input.format ?? formats.forFile(input.fileName, input.bytes);
   if (!format) throw new ApiError(Codes.BAD_REQUEST, text(`不支持的文件格式：${input.fileName}`, `${input.fileName}: this file format is not supported`));
+  const claimed = await db.insertInto('cat_segment_imports').values({ file_id: input.fileId, format: format.id }).onConflict((oc) => oc.column('file_id').doNothing()).returning('file_id').executeTakeFirst();
+  if (!claimed) {
+    const earlier = await db.selectFrom('cat_segment_imports').select('finished_at').where('file_id', '=', input.fileId).executeTakeFirst();
+    if (!input.restart || !earlier || earlier.finished_at) throw alreadyImported();
+    await db.deleteFrom('cat_segments').where('file_id', '=', input.fileId).execute();
+  }
+  const release = () => db.deleteFrom('cat_segment_imports').where('file_id', '=', input.fileId).where('finished_at', 'is', null).execute();
   let parsed;
   try {
     parsed = await format.parse(input.bytes, { fileName: input.fileName, sourceLanguage: input.sourceLanguage });
   } catch (err) {
+    await release();
     throw new ApiError(Codes.BAD_REQUEST, text(`文件无法解析：${(err as Error).message}`, `the file cannot be read: ${(err as Error).message}`));
   }
   const seen = new Set<string>();
   const result: ImportResult = { format: format.id, paragraphs: 0, segments: 0, repeated: 0 };
   const units = parsed.units;
   let pending: NewSegment[] = [];
-  // The ids this import wrote: a failure removes these and nothing else (a concurrent import's rows stay).
+  // The ids this import wrote: a failure removes these (and its claim), so the file can be imported again.
   const written: number[] = [];
   const flush = async () => {
     if (!pending.length) return;
@@ -205,11 +217,11 @@ export async function importSegments(db: CatDb, formats: FormatRegistry, input: 
       }
     }
     await flush();
+    await db.updateTable('cat_segment_imports').set({ segments: result.segments, finished_at: new Date() }).where('file_id', '=', input.fileId).execute();
     input.onProgress?.(units.length, units.length);
   } catch (err) {
     for (let k = 0; k < written.length; k += PAGE) await db.deleteFrom('cat_segments').where('id', 'in', written.slice(k, k + PAGE)).execute();
-    // Another import of the same file got there first (the unique place of a segment).
-    if ((err as { code?: string }).code === '23505') throw alreadyImported();
+    await release();
     throw err;
   }
   return result;

@@ -46,6 +46,14 @@ export interface CatDatabase {
     /** 1 as imported; each revision adds one. A write names the version it read. */
     version: ColumnType<number, number | undefined, number>;
   };
+  /** A file's one import: claimed before its first segment is written, finished after its last. */
+  cat_segment_imports: {
+    file_id: number;
+    format: string;
+    segments: ColumnType<number | null, never, number>;
+    started_at: ColumnType<Date, never, never>;
+    finished_at: ColumnType<Date | null, never, Date>;
+  };
   /** Every change of a segment, append-only (a trigger refuses updates). */
   cat_segment_revisions: {
     id: Generated<number>;
@@ -115,6 +123,21 @@ export const catMigrations: Migration<CatDatabase>[] = [
         begin raise exception 'cat_segment_revisions is append-only'; end $$`.execute(db);
       await sql`create trigger cat_revisions_no_update before update on cat_segment_revisions
         for each row execute function cat_revisions_append_only()`.execute(db);
+    },
+  },
+  {
+    // One claim per file: a second import is refused at once, and a task retried after a crash can
+    // tell an unfinished import (finished_at null) from a finished one.
+    name: '002_segment_imports',
+    async up(db) {
+      await db.schema
+        .createTable('cat_segment_imports')
+        .addColumn('file_id', 'integer', (c) => c.primaryKey())
+        .addColumn('format', 'text', (c) => c.notNull())
+        .addColumn('segments', 'integer')
+        .addColumn('started_at', 'timestamptz', (c) => c.notNull().defaultTo(sql`now()`))
+        .addColumn('finished_at', 'timestamptz')
+        .execute();
     },
   },
 ];

@@ -128,7 +128,8 @@ async function all(fileId: number): Promise<Segment[]> {
 async function digest(): Promise<string> {
   const segments = await sql`select * from cat_segments order by id`.execute(db);
   const revisions = await sql`select * from cat_segment_revisions order by id`.execute(db);
-  return JSON.stringify([segments.rows, revisions.rows]);
+  const imports = await sql`select * from cat_segment_imports order by file_id`.execute(db);
+  return JSON.stringify([segments.rows, revisions.rows, imports.rows]);
 }
 
 async function drain(pieces: AsyncIterable<string>): Promise<string> {
@@ -204,6 +205,28 @@ describe('importing a file into segments', () => {
     expect(both.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
     expect((both.find((r) => r.status === 'rejected') as PromiseRejectedResult).reason).toMatchObject({ code: 409 });
     expect((await all(fileId)).map((s) => s.unitId)).toEqual(['1', '2', '3', '4', '5', '6']);
+  });
+
+  it('a retried task takes over an import its crashed process left unfinished; without restart it is refused', async () => {
+    const fileId = nextFile++;
+    // What a process that died mid-import leaves: the claim and some segments.
+    await sql`insert into cat_segment_imports (file_id, format) values (${fileId}, 'xliff')`.execute(db);
+    await sql`insert into cat_segments (file_id, paragraph, unit_id, position, source, source_key) values (${fileId}, 0, '1', 0, 'half', 'k')`.execute(db);
+    await expect(importSegments(db, formats, { fileId, fileName: 'guide.xlf', bytes: utf8(XLIFF12), sourceLanguage: 'en' })).rejects.toMatchObject({ code: 409 });
+    expect(await importSegments(db, formats, { fileId, fileName: 'guide.xlf', bytes: utf8(XLIFF12), sourceLanguage: 'en', restart: true })).toMatchObject({ segments: 6 });
+    expect((await all(fileId)).map((s) => s.source)).not.toContain('half');
+    // Finished now: even a restart is refused.
+    await expect(importSegments(db, formats, { fileId, fileName: 'guide.xlf', bytes: utf8(XLIFF12), sourceLanguage: 'en', restart: true })).rejects.toMatchObject({ code: 409 });
+  });
+
+  it('an aborted or failed import leaves nothing and can be done again', async () => {
+    const fileId = nextFile++;
+    const stop = new AbortController();
+    stop.abort();
+    await expect(importSegments(db, formats, { fileId, fileName: 'guide.xlf', bytes: utf8(XLIFF12), sourceLanguage: 'en', signal: stop.signal })).rejects.toThrow();
+    await expect(importSegments(db, formats, { fileId, fileName: 'guide.xlf', bytes: utf8('<xliff version="1.2"><file><body><trans-unit id="1"><source>a</trans-unit>'), sourceLanguage: 'en' })).rejects.toMatchObject({ code: 400 });
+    expect(await all(fileId)).toEqual([]);
+    expect(await importSegments(db, formats, { fileId, fileName: 'guide.xlf', bytes: utf8(XLIFF12), sourceLanguage: 'en' })).toMatchObject({ segments: 6 });
   });
 
   it('refuses a second import of a file, an unsupported format and a broken file, changing nothing', async () => {
