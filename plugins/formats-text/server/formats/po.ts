@@ -10,8 +10,9 @@ import { CODE_PLACEHOLDER, decodeText, encodeText, FormatError, linesOf, textOf,
  * previous strings and obsolete `#~` entries are kept as they are. Strings are read with their C
  * escapes decoded; a unit written with a changed target gets a new msgstr (escaped and wrapped as
  * gettext does), every other line keeps its bytes. States: an empty msgstr is `new`, a `fuzzy` entry
- * `draft`, any other `translated`; an entry written afresh is `#, fuzzy` when one of its forms is a
- * draft (machine output, a fuzzy memory match) and loses the flag otherwise. printf, ICU and
+ * `draft`, any other `translated`; an entry written afresh (a changed target, or the same target
+ * given in a new state) is `#, fuzzy` when one of its forms is a draft (machine output, a fuzzy
+ * memory match) and loses the flag otherwise. printf, ICU and
  * template placeholders are standalone placeholders, shared by source and target.
  */
 
@@ -291,18 +292,25 @@ export const poFormat: FileFormat = {
     const skeleton = file.skeleton as Skeleton;
     const read = new Map(file.units.map((u) => [u.id, u]));
     const given = new Map(units.map((u) => [u.id, u]));
-    // A unit is written afresh when it comes with a target other than the one the file holds.
+    // A unit gets a new msgstr when it comes with a target other than the one the file holds.
     const changed = (id: string) => {
       const unit = given.get(id);
       return unit?.target !== undefined && unit.target !== read.get(id)!.target;
+    };
+    // Its entry's flags are written afresh then, and also when it comes with the same target in a new
+    // state (a CAT segment confirmed as it stood must lose `fuzzy`), as the XLIFF writer does.
+    const restated = (id: string) => {
+      const unit = given.get(id);
+      if (unit?.target === undefined) return false;
+      return changed(id) || (unit.state !== undefined && writtenState(unit, read.get(id)!) === unit.state);
     };
     const changedEntries = new Set<number>();
     // An entry written afresh is fuzzy when any of its forms is a draft: machine output is marked for review.
     const draftEntries = new Set<number>();
     for (const piece of skeleton.pieces) {
       if (typeof piece !== 'object' || !('msgstr' in piece)) continue;
-      const now = changed(piece.msgstr) ? writtenState(given.get(piece.msgstr)!, read.get(piece.msgstr)!) : read.get(piece.msgstr)!.state;
-      if (changed(piece.msgstr)) changedEntries.add(piece.entry);
+      const now = restated(piece.msgstr) ? writtenState(given.get(piece.msgstr)!, read.get(piece.msgstr)!) : read.get(piece.msgstr)!.state;
+      if (restated(piece.msgstr)) changedEntries.add(piece.entry);
       if (now?.stage === 'draft') draftEntries.add(piece.entry);
     }
     let out = '';
@@ -314,9 +322,12 @@ export const poFormat: FileFormat = {
           if (piece.flags) out += piece.flags + piece.end;
           continue;
         }
-        const kept = piece.flags.replace(/^#,/, '').split(',').map((f) => f.trim()).filter((f) => f && f !== 'fuzzy');
+        const flags = piece.flags.replace(/^#,/, '').split(',').map((f) => f.trim()).filter((f) => f);
+        const kept = flags.filter((f) => f !== 'fuzzy');
         if (draftEntries.has(piece.entry)) kept.unshift('fuzzy');
-        if (kept.length) out += `#, ${kept.join(', ')}${piece.end}`;
+        // The same flags keep the line's own bytes.
+        if (kept.join(',') === flags.join(',')) out += piece.flags ? piece.flags + piece.end : '';
+        else if (kept.length) out += `#, ${kept.join(', ')}${piece.end}`;
       } else if (!changed(piece.msgstr)) out += piece.raw;
       else {
         const unit = given.get(piece.msgstr)!;

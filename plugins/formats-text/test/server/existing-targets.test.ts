@@ -1,7 +1,7 @@
 // Existing translations in bilingual files (issue 23 item 1): PO and XLIFF 1.2/2.x read each target's
 // state, and a target written with a state is marked in the file's own way. Results are read back by
 // Debian's gettext (`msgfmt -c`) and translate-toolkit (`xliff2po`, `translate.storage`).
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -311,6 +311,36 @@ describe('XLIFF: a target confirmed as it stood', () => {
       const back = byId(await xliffFormat.parse(await xliffFormat.write(file, confirmed)));
       expect(back.get(id)!.state?.stage).toBe('final');
       expect(back.get(id)!.target).toBe(file.units.find((u) => u.id === id)!.target);
+    }
+  });
+});
+
+describe('PO: a target confirmed as it stood', () => {
+  it('loses fuzzy (other flags and #| kept) when confirmed, keeps it as a draft, gains it when made a draft; the same state writes nothing', async () => {
+    const file = await poFormat.parse(utf8(PO));
+    expect(text(await poFormat.write(file, file.units.map((u) => ({ ...u }))))).toBe(PO);
+    const states: Record<string, TargetState> = { '1': MT, '2': { stage: 'final' }, '5[0]': { stage: 'draft', native: 'needs-review' } };
+    const out = text(await poFormat.write(file, file.units.map((u) => (states[u.id] ? { ...u, state: states[u.id]! } : u))));
+    // The msgstr lines keep their bytes: only the flags change.
+    expect(out).toContain('#: src/main.c:10\n#, fuzzy\nmsgid "Open the file"\nmsgstr "Abrir el archivo"\n');
+    expect(out).toContain('#: src/main.c:11\n#, c-format\n#| msgid "Save %s"\nmsgid "Save the file %s"\nmsgstr "Guardar %s"\n');
+    expect(out).toContain('#, fuzzy, c-format\nmsgid "One file deleted %d"\n');
+    const back = byId(await poFormat.parse(utf8(out)));
+    expect([back.get('1')!.state?.stage, back.get('2')!.state?.stage, back.get('5[0]')!.state?.stage]).toEqual(['draft', 'translated', 'draft']);
+    if (toolkit) {
+      writeFileSync(join(dir, 'confirmed.po'), out);
+      const script = 'import json, sys\nfrom translate.storage import po\nstore = po.pofile(open(sys.argv[1], "rb"))\nprint(json.dumps([[str(u.source), u.isfuzzy(), u.hastypecomment("c-format")] for u in store.units if not u.isheader() and not u.isobsolete()]))';
+      const units = JSON.parse(execFileSync(PYTHON, ['-c', script, join(dir, 'confirmed.po')], { encoding: 'utf8' })) as Array<[string, boolean, boolean]>;
+      expect(units.slice(0, 2)).toEqual([
+        ['Open the file', true, false],
+        ['Save the file %s', false, true],
+      ]);
+    }
+    if (msgfmt) {
+      writeFileSync(join(dir, 'confirmed.po'), out);
+      // msgfmt checks the catalogue and uses the confirmed entry; the other two translated ones are fuzzy.
+      const run = spawnSync('/usr/bin/msgfmt', ['-c', '--statistics', '-o', '/dev/null', join(dir, 'confirmed.po')], { encoding: 'utf8', env: { ...process.env, LC_ALL: 'C', LANGUAGE: '' } });
+      expect([run.status, run.stderr.trim()]).toEqual([0, '1 translated message, 2 fuzzy translations, 3 untranslated messages.']);
     }
   });
 });
