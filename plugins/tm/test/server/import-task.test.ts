@@ -112,8 +112,11 @@ describe('TMX import through a task', () => {
     expect(await entries(id)).toBe(50_000);
     console.log(`TMX import: 50,000 units (${(file.length / 1024 / 1024).toFixed(1)} MB) in ${seconds.toFixed(1)} s, ${Math.round(50_000 / seconds)} units/s`);
 
-    // The owner's console heard the progress: bytes read of the total, and the units read.
-    const mine = live.messages.filter((m) => m.type === 'task.changed' && m.payload.id === taskId);
+    // The owner's console heard the progress (bytes read of the total, and the units read) and the end,
+    // which the socket may deliver a moment after the task's state reads completed.
+    const heard = () => live.messages.filter((m) => m.type === 'task.changed' && m.payload.id === taskId);
+    await expect.poll(() => heard().at(-1)?.payload.state, { timeout: 15_000 }).toBe('completed');
+    const mine = heard();
     live.close();
     const partial = mine.filter((m) => m.payload.state === 'running' && m.payload.progress.done > 0 && m.payload.progress.done < m.payload.progress.total);
     expect(partial.length, JSON.stringify(mine.map((m) => m.payload.progress))).toBeGreaterThan(0);
