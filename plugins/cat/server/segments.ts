@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import { ApiError, Codes, type LocalizedText } from '@linguaport/sdk/server';
+import { commitInBatches, yieldToEventLoop } from '@linguaport/sdk/resources';
 import { writeXliff, type XliffUnit } from '@linguaport/sdk/interchange';
 import {
   nextState,
@@ -31,7 +32,6 @@ const text = (zh: string, en: string): LocalizedText => ({ 'zh-CN': zh, 'en-US':
 /** Rows written or read per statement: a 20,000-segment file is never one INSERT nor one result set (PGlite runs each statement on the main thread). */
 const BATCH = 250;
 const PAGE = 2000;
-const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // ---------------------------------------------------------------------------------------------------
 // States in and out
@@ -161,6 +161,13 @@ function segmentsOfUnit(unit: TranslationUnit, paragraph: number, fileId: number
   return out;
 }
 
+/** The format an input names, or the one its name and bytes say; refused (400) when none reads it. */
+function formatFor(formats: FormatRegistry, input: { format?: FileFormat; fileName: string; bytes: Uint8Array }): FileFormat {
+  const format = input.format ?? formats.forFile(input.fileName, input.bytes);
+  if (!format) throw new ApiError(Codes.BAD_REQUEST, text(`不支持的文件格式：${input.fileName}`, `${input.fileName}: this file format is not supported`));
+  return format;
+}
+
 const alreadyImported = () => new ApiError(Codes.CONFLICT, text('该文件的句段已导入', 'the segments of this file are already imported'));
 
 /**
@@ -169,8 +176,7 @@ const alreadyImported = () => new ApiError(Codes.CONFLICT, text('该文件的句
  * (409); a failure (a bad file, an abort) leaves no segment of the file and no claim.
  */
 export async function importSegments(db: CatDb, formats: FormatRegistry, input: ImportInput): Promise<ImportResult> {
-  const format = input.format ?? formats.forFile(input.fileName, input.bytes);
-  if (!format) throw new ApiError(Codes.BAD_REQUEST, text(`不支持的文件格式：${input.fileName}`, `${input.fileName}: this file format is not supported`));
+  const format = formatFor(formats, input);
   const claimed = await db.insertInto('cat_segment_imports').values({ file_id: input.fileId, format: format.id }).onConflict((oc) => oc.column('file_id').doNothing()).returning('file_id').executeTakeFirst();
   if (!claimed) {
     const earlier = await db.selectFrom('cat_segment_imports').select('finished_at').where('file_id', '=', input.fileId).executeTakeFirst();
@@ -188,35 +194,34 @@ export async function importSegments(db: CatDb, formats: FormatRegistry, input: 
   const seen = new Set<string>();
   const result: ImportResult = { format: format.id, paragraphs: 0, segments: 0, repeated: 0 };
   const units = parsed.units;
-  let pending: NewSegment[] = [];
-  // The ids this import wrote: a failure removes these (and its claim), so the file can be imported again.
-  const written: number[] = [];
-  const flush = async () => {
-    if (!pending.length) return;
-    const rows = pending;
-    pending = [];
-    for (const r of await db.insertInto('cat_segments').values(rows).returning('id').execute()) written.push(r.id);
-    await yieldToLoop();
-  };
-  try {
+  let unitsRead = 0;
+  function* rows(): Generator<NewSegment> {
     for (let i = 0; i < units.length; i++) {
       input.signal?.throwIfAborted();
       const segments = segmentsOfUnit(units[i]!, i, input.fileId, input.sourceLanguage, input.states ?? {});
+      unitsRead = i + 1;
       if (segments.length) result.paragraphs++;
       for (const s of segments) {
         s.source_key = keyOf(s.source);
         s.repeated = seen.has(s.source_key);
         seen.add(s.source_key);
         if (s.repeated) result.repeated++;
-        pending.push(s);
         result.segments++;
-      }
-      if (pending.length >= BATCH) {
-        await flush();
-        input.onProgress?.(i + 1, units.length);
+        yield s;
       }
     }
-    await flush();
+  }
+  // The ids this import wrote: a failure removes these (and its claim), so the file can be imported again.
+  const written: number[] = [];
+  try {
+    await commitInBatches(
+      db,
+      rows(),
+      async (trx, batch) => {
+        for (const r of await trx.insertInto('cat_segments').values(batch).returning('id').execute()) written.push(r.id);
+      },
+      { size: BATCH, signal: input.signal, after: () => input.onProgress?.(unitsRead, units.length) },
+    );
     await db.updateTable('cat_segment_imports').set({ segments: result.segments, finished_at: new Date() }).where('file_id', '=', input.fileId).execute();
     input.onProgress?.(units.length, units.length);
   } catch (err) {
@@ -285,30 +290,31 @@ function present(r: Row): Segment {
   };
 }
 
-/** A file's segments in reading order, a page at a time (`after` is the last one's `{paragraph, position}`). */
-export async function segmentsOf(db: CatDb, fileId: number, page: { after?: { paragraph: number; position: number }; limit?: number } = {}): Promise<Segment[]> {
+type Place = { paragraph: number; position: number };
+
+/** Rows of a file in reading order after `after` (keyset paging on paragraph, position). */
+function rowsAfter(db: CatDb, fileId: number, after: Place | undefined, limit: number): Promise<Row[]> {
   let q = db.selectFrom('cat_segments').selectAll().where('file_id', '=', fileId);
-  if (page.after) {
-    const { paragraph, position } = page.after;
+  if (after) {
+    const { paragraph, position } = after;
     q = q.where((eb) => eb.or([eb('paragraph', '>', paragraph), eb.and([eb('paragraph', '=', paragraph), eb('position', '>', position)])]));
   }
-  const rows = await q.orderBy('paragraph').orderBy('position').limit(Math.min(page.limit ?? PAGE, PAGE)).execute();
-  return rows.map(present);
+  return q.orderBy('paragraph').orderBy('position').limit(limit).execute();
+}
+
+/** A file's segments in reading order, a page at a time (`after` is the last one's `{paragraph, position}`). */
+export async function segmentsOf(db: CatDb, fileId: number, page: { after?: Place; limit?: number } = {}): Promise<Segment[]> {
+  return (await rowsAfter(db, fileId, page.after, Math.min(page.limit ?? PAGE, PAGE))).map(present);
 }
 
 async function* allRows(db: CatDb, fileId: number): AsyncGenerator<Row> {
-  let after: { paragraph: number; position: number } | null = null;
+  let after: Place | undefined;
   for (;;) {
-    let q = db.selectFrom('cat_segments').selectAll().where('file_id', '=', fileId);
-    if (after) {
-      const { paragraph, position } = after;
-      q = q.where((eb) => eb.or([eb('paragraph', '>', paragraph), eb.and([eb('paragraph', '=', paragraph), eb('position', '>', position)])]));
-    }
-    const rows = await q.orderBy('paragraph').orderBy('position').limit(PAGE).execute();
+    const rows = await rowsAfter(db, fileId, after, PAGE);
     yield* rows;
     if (rows.length < PAGE) return;
     after = rows[rows.length - 1]!;
-    await yieldToLoop();
+    await yieldToEventLoop();
   }
 }
 
@@ -460,8 +466,7 @@ export interface DeliverInput {
  * read (its target and state), any other with its sentence state mapped out.
  */
 export async function deliverFile(db: CatDb, formats: FormatRegistry, input: DeliverInput): Promise<Uint8Array> {
-  const format = input.format ?? formats.forFile(input.fileName, input.bytes);
-  if (!format) throw new ApiError(Codes.BAD_REQUEST, text(`不支持的文件格式：${input.fileName}`, `${input.fileName}: this file format is not supported`));
+  const format = formatFor(formats, input);
   const parsed = await format.parse(input.bytes, { fileName: input.fileName, sourceLanguage: input.sourceLanguage });
   const byUnit = new Map<string, Row[]>();
   for await (const row of allRows(db, input.fileId)) {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { convertWithOffice, pdfPageCount } from '@linguaport/sdk/server';
 import { ocrServiceOf } from '@linguaport/sdk/server';
 import { createTesseractAdapter } from '@linguaport/ocr';
+import { seededRandom } from '@linguaport/sdk/testing';
 import { createPdfFormat } from '../server/pdf.js';
 
 /**
@@ -24,16 +25,6 @@ const TARGET_MS = 30_000;
 
 const WORDS = 'the report shows that sales grew in every region while costs stayed steady and the new factory opened on time with each line running at full speed so the margin improved again for the third year in a row and the board thanks all staff for their work during a long and busy season'.split(' ');
 
-function seeded(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sentence(random: () => number): string {
   const n = 8 + Math.floor(random() * 10);
@@ -46,7 +37,7 @@ const paragraph = (random: () => number, sentences: number) => Array.from({ leng
 
 /** A flat ODF text of `pages` pages: each starts on a new page and is short enough to fit on one. */
 function flatDocument(pages: number): string {
-  const random = seeded(500);
+  const random = seededRandom(500);
   const body: string[] = [];
   for (let p = 1; p <= pages; p++) {
     body.push(`<text:h text:style-name="Title" text:outline-level="1">Chapter ${p}: ${sentence(random).slice(0, -1)}</text:h>`);
